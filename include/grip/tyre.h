@@ -1,0 +1,102 @@
+/* grip: tyre models. A tyre turns load, slips, camber and speed into forces. The model is
+ * swappable per axle: the simple Magic Formula here, or the full MF 5.2/6.1/6.2 model read from a
+ * .tir file (grip/mf_tyre.h).
+ *
+ * Sign convention: ISO 8855 (see types.h). kappa > 0 driving -> Fx > 0; alpha > 0 -> Fy < 0;
+ * Mz is the aligning moment about the tyre's z axis (positive turns the wheel to the left). */
+#ifndef GRIP_TYRE_H
+#define GRIP_TYRE_H
+
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One direction of the simple Magic Formula F = D·sin(C·atan(B·x − E·(B·x − atan(B·x)))),
+ * D = mu·Fz. x is the slip ratio (longitudinal) or the slip angle in rad (lateral). */
+typedef struct grip_simple_mf_curve {
+  double b;  /* stiffness factor, dry tarmac ~10 */
+  double c;  /* shape factor, dry tarmac ~1.9 */
+  double mu; /* peak friction coefficient D/Fz at the nominal load, road tyre ~1.0 */
+  double e;  /* curvature factor, dry tarmac ~0.97 */
+} grip_simple_mf_curve;
+
+/* The simple Magic-Formula tyre (design notes §4), with load sensitivity and combined slip. */
+typedef struct grip_simple_mf_def {
+  grip_simple_mf_curve longitudinal; /* x = slip ratio kappa */
+  grip_simple_mf_curve lateral;      /* x = slip angle alpha, rad */
+  double nominal_load;      /* N, Fz at which mu applies; ~4000 for a road car tyre */
+  /* Load sensitivity: mu(Fz) = mu·(1 − load_sensitivity·(Fz − nominal_load)/nominal_load),
+   * so the peak force grows sub-linearly with load. 0 = none, road tyres ~0.1. */
+  double load_sensitivity;
+  /* Pneumatic trail at zero slip angle, m (aligning torque Mz = −trail·Fy, fading to zero at
+   * the peak slip angle). ~0.03 for a road tyre. */
+  double pneumatic_trail;
+} grip_simple_mf_def;
+
+/* Dry tarmac set of the design notes: B 10, C 1.9, mu 1, E 0.97 both ways, nominal load 4000 N,
+ * no load sensitivity, trail 0.03 m. */
+grip_simple_mf_def grip_default_simple_mf_def(void);
+
+typedef enum grip_tyre_model {
+  GRIP_TYRE_SIMPLE_MF = 0, /* grip_simple_mf_def */
+  GRIP_TYRE_FULL_MF = 1,   /* grip_mf_params from a .tir file (grip/mf_tyre.h) */
+} grip_tyre_model;
+
+struct grip_mf_params; /* grip/mf_tyre.h */
+
+typedef struct grip_tyre_def {
+  grip_tyre_model model;
+  grip_simple_mf_def simple;          /* used when model == GRIP_TYRE_SIMPLE_MF */
+  const struct grip_mf_params *mf;    /* used when model == GRIP_TYRE_FULL_MF; copied at creation */
+  /* Relaxation lengths, m: the slips lag the contact-patch motion over this distance rolled
+   * (Pacejka's first-order transient model). This is also what holds a parked car without creep:
+   * at standstill the carcass deflection acts as a spring. Road tyres: ~0.3 longitudinal, ~0.6
+   * lateral. */
+  double relaxation_length_x;
+  double relaxation_length_y;
+  /* Carcass damping used near standstill, N·s/m per tyre (fades out above low_speed). Damps
+   * the tyre-spring oscillation of a parked car. ~3000. */
+  double low_speed_damping;
+  double low_speed;         /* m/s, below which low_speed_damping acts fully; ~2 */
+  double rolling_resistance; /* coefficient f, F = f·Fz, multiplied by the surface's own; ~1 */
+} grip_tyre_def;
+
+grip_tyre_def grip_default_tyre_def(void);
+
+/* One evaluation of a tyre model at a steady state (no relaxation). */
+typedef struct grip_tyre_input {
+  double fz;    /* N, vertical load, >= 0 */
+  double kappa; /* slip ratio, -1 locked .. >0 driving */
+  double alpha; /* rad, slip angle */
+  double gamma; /* rad, inclination (camber) angle; the simple model ignores it */
+  double vx;    /* m/s, longitudinal speed of the wheel centre */
+  double friction_scale; /* surface friction multiplier, 1 = dry */
+} grip_tyre_input;
+
+typedef struct grip_tyre_output {
+  double fx; /* N */
+  double fy; /* N */
+  double mz; /* N·m, aligning moment */
+  double dfx_dkappa; /* N, slope of Fx in kappa at this point (for the implicit wheel solve) */
+  double dfy_dalpha; /* N/rad, slope of Fy in alpha at this point (negative in the linear range) */
+} grip_tyre_output;
+
+/* Evaluates the simple Magic-Formula tyre with combined slip (normalised-slip method: both
+ * slips are scaled by their own peak slips; the resultant is shared so the pair stays inside
+ * the friction ellipse and each direction's peak falls as the other slip grows). */
+void grip_simple_mf_evaluate(const grip_simple_mf_def *def, const grip_tyre_input *in,
+                             grip_tyre_output *out);
+
+/* Pure-slip Magic Formula F(x) = D·sin(C·atan(B·x − E·(B·x − atan(B·x)))) with D = 1, and its
+ * slope dF/dx. */
+double grip_magic_formula(const grip_simple_mf_curve *curve, double x, double *slope);
+
+/* The slip x > 0 at which the pure-slip curve peaks (solved numerically). */
+double grip_magic_formula_peak_slip(const grip_simple_mf_curve *curve);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,280 @@
+/* grip: vehicle definition, inputs and state.
+ *
+ * A vehicle is a 6-DOF sprung body on two axles of two wheels each. Every position is given in
+ * the vehicle's design frame (ISO 8855: x forward, y left, z up). Its origin is any reference
+ * point the author chooses; the built-in cars use the ground point midway between the axles at
+ * design ride height. Fill a definition from grip_default_vehicle_def() (the built-in Corvette
+ * C5) and change what differs. */
+#ifndef GRIP_VEHICLE_H
+#define GRIP_VEHICLE_H
+
+#include "tyre.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GRIP_MAX_CURVE_POINTS 32
+#define GRIP_MAX_GEARS 10
+#define GRIP_AXLE_COUNT 2
+#define GRIP_WHEEL_COUNT 4
+#define GRIP_MAX_WINGS 4
+
+/* Axle and wheel indices. Wheel i belongs to axle i/2; even wheels are on the left. */
+enum { GRIP_AXLE_FRONT = 0, GRIP_AXLE_REAR = 1 };
+enum { GRIP_WHEEL_FL = 0, GRIP_WHEEL_FR = 1, GRIP_WHEEL_RL = 2, GRIP_WHEEL_RR = 3 };
+
+/* Rigid body of the car (sprung and unsprung masses together). */
+typedef struct grip_body_def {
+  double mass;                 /* kg, without fuel; Corvette C5 1439 */
+  grip_vec3 center_of_mass;    /* m, design frame; z is the CG height above the ground */
+  /* kg·m², principal moments about the CG (roll, pitch, yaw). Zero: derived from mass and
+   * dimensions as a uniform box. */
+  grip_vec3 inertia;
+  grip_vec3 dimensions;        /* m, length, width, height of the body box (collisions, inertia) */
+  grip_vec3 box_center;        /* m, design frame, centre of that box */
+} grip_body_def;
+
+/* Engine: a full-throttle torque curve, engine braking, idle governor and rev limiter. */
+typedef struct grip_engine_def {
+  int curve_points;                           /* number of (rpm, torque) points, 2..32 */
+  double curve_rpm[GRIP_MAX_CURVE_POINTS];    /* rpm, increasing */
+  double curve_torque[GRIP_MAX_CURVE_POINTS]; /* N·m at full throttle, linear between points */
+  double idle_rpm;        /* rpm the idle governor holds; 800 */
+  double rev_limit_rpm;   /* rpm at which fuel is cut; 6000 */
+  double inertia;         /* kg·m², crank, flywheel and clutch disc; 0.25 */
+  /* Engine braking at zero throttle: torque = -(brake_torque + brake_torque_per_rpm·rpm). */
+  double brake_torque;         /* N·m, friction at zero speed; 20 */
+  double brake_torque_per_rpm; /* N·m/rpm; 0.01 */
+  /* Fuel: brake-specific fuel consumption, kg per joule of positive crank work (250 g/kWh =
+   * 6.9e-8). 0 disables fuel burn. */
+  double fuel_per_joule;
+} grip_engine_def;
+
+/* Parametric torque curve: T(rpm) = peak_torque·(1 − ((rpm − peak_rpm)/width)²), width taken
+ * from the low or high side, clamped at zero. */
+typedef struct grip_torque_curve_params {
+  double peak_torque; /* N·m */
+  double peak_rpm;    /* rpm */
+  double width_low;   /* rpm below peak_rpm at which torque would fall to zero */
+  double width_high;  /* rpm above peak_rpm at which torque would fall to zero */
+  double min_rpm;     /* rpm of the first sample (e.g. idle) */
+  double max_rpm;     /* rpm of the last sample (e.g. the rev limit) */
+} grip_torque_curve_params;
+
+/* Fills engine->curve_* with `points` samples of the parametric curve. */
+grip_result grip_engine_curve_from_params(grip_engine_def *engine,
+                                          const grip_torque_curve_params *params, int points);
+
+/* Full-throttle torque at an engine speed (rpm), interpolated, constant beyond the ends. */
+double grip_engine_curve_torque(const grip_engine_def *engine, double rpm);
+
+typedef struct grip_clutch_def {
+  double max_torque;  /* N·m the fully engaged clutch transmits before slipping; ~1.5 × peak */
+  /* Automatic clutch: engagement rises from 0 at idle to 1 at engage_rpm (a launch rpm);
+   * gear changes open it for the shift time. Used unless the input's clutch pedal is pressed. */
+  double engage_rpm;  /* rpm; 2500 */
+} grip_clutch_def;
+
+typedef struct grip_gearbox_def {
+  int forward_gears;                 /* 1..10 */
+  double ratios[GRIP_MAX_GEARS];     /* forward ratios, first gear first; Corvette 2.66 … 0.50 */
+  double reverse_ratio;              /* positive number, applied backwards; 2.90 */
+  double final_drive;                /* differential ratio; 3.42 */
+  double efficiency;                 /* torque fraction reaching the wheels, 0..1; 0.7 */
+  double shift_time;                 /* s, torque interrupted during a change; 0.2 */
+  double upshift_rpm;                /* rpm, automatic mode; 0 = the rpm of peak wheel force */
+  double downshift_rpm;              /* rpm, automatic mode; 0 = chosen so the next gear lands
+                                        below upshift_rpm with margin */
+  bool automatic;                    /* start in automatic mode */
+} grip_gearbox_def;
+
+typedef enum grip_diff_type {
+  GRIP_DIFF_OPEN = 0,   /* equal torque to both sides */
+  GRIP_DIFF_LOCKED,     /* spool: both sides at one speed */
+  GRIP_DIFF_LIMITED_SLIP, /* clutch-pack LSD: locked until the transfer torque exceeds
+                             preload + locking_coefficient·|input torque| */
+  GRIP_DIFF_VISCOUS,    /* transfer torque = viscous_coefficient·speed difference */
+} grip_diff_type;
+
+typedef struct grip_diff_def {
+  grip_diff_type type;
+  double preload;             /* N·m, LSD breakaway torque at zero input; 100 */
+  double locking_coefficient; /* LSD transfer limit per N·m of input torque, 0..1; 0.3 */
+  double viscous_coefficient; /* N·m·s/rad, viscous coupling; 50 */
+  double front_split;         /* centre differential only: front share of torque, 0..1; 0.4 */
+} grip_diff_def;
+
+typedef enum grip_drive_layout {
+  GRIP_DRIVE_RWD = 0,
+  GRIP_DRIVE_FWD,
+  GRIP_DRIVE_AWD, /* centre differential splits between the axle differentials */
+} grip_drive_layout;
+
+typedef struct grip_drivetrain_def {
+  grip_drive_layout layout;
+  grip_diff_def front; /* used when the front axle is driven */
+  grip_diff_def rear;  /* used when the rear axle is driven */
+  grip_diff_def centre; /* AWD only */
+} grip_drivetrain_def;
+
+typedef struct grip_brake_def {
+  double max_torque;       /* N·m, total at full pedal over all four wheels; 8000 */
+  double front_bias;       /* share of max_torque on the front axle, 0..1; 0.65 */
+  double handbrake_torque; /* N·m per rear wheel at full handbrake; 2000 */
+} grip_brake_def;
+
+typedef struct grip_steering_def {
+  double ratio;          /* steering-wheel angle / road-wheel angle; 15 */
+  double max_wheel_angle; /* rad, steering-wheel angle at full lock (input ±1); 7.85 (450°) */
+  /* 0 = parallel steer, 1 = full Ackermann (inner wheel on the turn's common centre). */
+  double ackermann;
+  /* Speed-sensitive reduction for games: at speed v the input is scaled by
+   * 1/(1 + (v/speed_reduction_speed)²). 0 disables. */
+  double speed_reduction_speed; /* m/s */
+} grip_steering_def;
+
+/* Input filter: how fast the controls may move, like a game's car controller. Rates in full
+ * range per second; 0 = unfiltered. */
+typedef struct grip_input_filter_def {
+  double throttle_rate; /* 1/s; e.g. 6 */
+  double brake_rate;    /* 1/s */
+  double steer_rate;    /* 1/s, of the -1..1 steering input; e.g. 3 */
+} grip_input_filter_def;
+
+typedef struct grip_suspension_def {
+  double spring_rate;     /* N/m at the wheel; ~40000 for a sports car */
+  double bump_damping;    /* N·s/m, compressing; ~3500 */
+  double rebound_damping; /* N·s/m, extending; ~4500 */
+  double bump_travel;     /* m, compression from design ride height to the bump stop; 0.08 */
+  double droop_travel;    /* m, extension from design ride height to full droop; 0.10 */
+  double bump_stop_rate;  /* N/m, beyond bump_travel; ~10 × spring_rate */
+  double max_force;       /* N, clamp on the total suspension force; 60000 */
+  double anti_roll_rate;  /* N/m, anti-roll bar: force per metre of left-right travel
+                             difference, shared by the axle; ~20000 */
+} grip_suspension_def;
+
+typedef struct grip_axle_def {
+  double x;            /* m, design frame: wheel centres' x */
+  double half_track;   /* m, wheel centre y = ±half_track */
+  double wheel_radius; /* m, loaded rolling radius; 0.34 */
+  double wheel_width;  /* m; 0.275 */
+  double wheel_inertia; /* kg·m² per wheel with tyre, hub, disc and half-shaft; ~1.2 */
+  bool steered;        /* front axle of a normal car */
+  grip_suspension_def suspension;
+  grip_tyre_def tyre;
+} grip_axle_def;
+
+/* Aerodynamics. Forces grow with the square of the air speed (still air). */
+typedef struct grip_wing_def {
+  double area;  /* m² */
+  double angle; /* rad, angle of attack */
+  double x, z;  /* m, design frame, where the wing's force acts */
+} grip_wing_def;
+
+typedef struct grip_aero_def {
+  double drag_coefficient; /* Cd; 0.3 */
+  double frontal_area;     /* m², reference area for Cd and the lift coefficients; 2.2 */
+  double lift_coefficient_front; /* CL on the front axle, negative = downforce; 0 */
+  double lift_coefficient_rear;  /* CL on the rear axle; 0 */
+  double center_of_pressure_z;   /* m, design frame height where drag acts; ~0.5 */
+  int wing_count;
+  /* Wings (TORCS model): downforce = ½ρv²·(4·area·sin(angle))… see docs/physics.md. */
+  grip_wing_def wings[GRIP_MAX_WINGS];
+} grip_aero_def;
+
+typedef struct grip_fuel_def {
+  double capacity; /* kg; 60 */
+  double mass;     /* kg at creation, burns with engine work; 30 */
+  grip_vec3 position; /* m, design frame, tank centre */
+} grip_fuel_def;
+
+typedef struct grip_vehicle_def {
+  const char *name; /* not copied; for the caller's own use */
+  grip_pose pose;   /* initial pose of the design frame in the world */
+  grip_vec3 velocity; /* m/s, initial linear velocity, world frame */
+  grip_body_def body;
+  grip_engine_def engine;
+  grip_clutch_def clutch;
+  grip_gearbox_def gearbox;
+  grip_drivetrain_def drivetrain;
+  grip_brake_def brakes;
+  grip_steering_def steering;
+  grip_input_filter_def input_filter;
+  grip_axle_def axles[GRIP_AXLE_COUNT]; /* [GRIP_AXLE_FRONT], [GRIP_AXLE_REAR] */
+  grip_aero_def aero;
+  grip_fuel_def fuel;
+  void *user_data;
+} grip_vehicle_def;
+
+/* The built-in car: a Chevrolet Corvette C5 (values and sources in docs/corvette-c5.md). */
+grip_vehicle_def grip_default_vehicle_def(void);
+
+/* Checks a definition; returns GRIP_OK or GRIP_INVALID_ARGUMENT and, if message is not NULL,
+ * writes "field: what is wrong" into it. */
+grip_result grip_vehicle_def_validate(const grip_vehicle_def *def, char *message,
+                                      int message_size);
+
+/* Gear numbers: -1 reverse, 0 neutral, 1..n forward. */
+#define GRIP_GEAR_REVERSE (-1)
+#define GRIP_GEAR_NEUTRAL 0
+
+typedef struct grip_vehicle_input {
+  double throttle;  /* 0..1 */
+  double brake;     /* 0..1 */
+  double steering;  /* -1..1, +1 = full lock to the left */
+  double handbrake; /* 0..1 */
+  double clutch;    /* 0..1 clutch pedal, 1 = fully pressed (disengaged) */
+  /* Manual mode: the gear to be in (-1..n). Automatic mode: direction only: > 0 drive,
+   * 0 neutral, -1 reverse. */
+  int gear;
+  bool automatic;   /* automatic shifting */
+} grip_vehicle_input;
+
+/* Throttle, brakes and steering at rest; first gear in automatic mode. */
+grip_vehicle_input grip_default_vehicle_input(void);
+
+typedef struct grip_wheel_state {
+  bool in_contact;
+  grip_vec3 contact_point;  /* m, world frame */
+  grip_vec3 contact_normal; /* unit, world frame */
+  double load;              /* N, Fz on the tyre */
+  double slip_ratio;        /* kappa as the tyre sees it (after relaxation) */
+  double slip_angle;        /* rad, alpha as the tyre sees it (after relaxation) */
+  double fx, fy;            /* N, tyre forces in the wheel's ground-plane frame */
+  double mz;                /* N·m, aligning moment */
+  double spin;              /* rad/s, wheel angular velocity about its axle (forward > 0) */
+  double rotation;          /* rad, accumulated wheel angle, wrapped to [0, 2π) */
+  double steer_angle;       /* rad, road-wheel angle, positive to the left */
+  double compression;       /* m, suspension compression from full droop */
+  double suspension_force;  /* N, spring + damper + bump stop + anti-roll along the strut */
+  double drive_torque;      /* N·m, from the drivetrain */
+  double brake_torque;      /* N·m, brake + handbrake actually applied */
+  int surface_id;
+} grip_wheel_state;
+
+typedef struct grip_vehicle_state {
+  grip_pose pose;               /* of the design frame */
+  grip_vec3 center_of_mass;     /* m, world frame */
+  grip_vec3 linear_velocity;    /* m/s, world frame, of the centre of mass */
+  grip_vec3 angular_velocity;   /* rad/s, world frame */
+  grip_vec3 acceleration;       /* m/s², world frame, of the centre of mass over the last step */
+  grip_vec3 local_velocity;     /* m/s, vehicle frame */
+  grip_vec3 local_acceleration; /* m/s², vehicle frame */
+  double speed;                 /* m/s, forward speed (local x) */
+  double engine_rpm;            /* rpm */
+  double engine_torque;         /* N·m at the crank */
+  double clutch_engagement;     /* 0..1 */
+  int gear;                     /* -1..n */
+  bool shifting;
+  double fuel_mass;             /* kg */
+  double mass;                  /* kg, body + fuel */
+  double time;                  /* s simulated since creation */
+  grip_wheel_state wheels[GRIP_WHEEL_COUNT];
+} grip_vehicle_state;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

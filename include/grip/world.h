@@ -1,0 +1,87 @@
+/* grip: the world. Owns vehicles, steps them at a fixed dt, deterministically, with no heap
+ * allocation inside a step. */
+#ifndef GRIP_WORLD_H
+#define GRIP_WORLD_H
+
+#include "ground.h"
+#include "types.h"
+#include "vehicle.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct grip_world grip_world; /* opaque */
+
+/* Runs task(start, end, worker, task_context) over [0, item_count), possibly split across
+ * workers; returns a handle passed to grip_finish_task_fn, or NULL if it ran the work inline. */
+typedef void grip_task_fn(int start, int end, int worker, void *task_context);
+typedef void *grip_enqueue_task_fn(grip_task_fn *task, int item_count, int min_range,
+                                   void *task_context, void *user_context);
+typedef void grip_finish_task_fn(void *task_handle, void *user_context);
+
+typedef struct grip_world_def {
+  grip_vec3 gravity;   /* m/s², world frame; (0, 0, -9.81) */
+  double air_density;  /* kg/m³; 1.29 (design notes) */
+  grip_ground ground;  /* what wheels stand on; default: flat plane z = 0, dry asphalt */
+  int vehicle_capacity; /* vehicles allocated up front; the world grows beyond it on create */
+  /* Optional task system to step vehicles on several threads (as in Box2D v3). NULL: one
+   * thread. worker_count must then be the number of workers the callback uses. */
+  grip_enqueue_task_fn *enqueue_task;
+  grip_finish_task_fn *finish_task;
+  void *task_context;
+  int worker_count;
+} grip_world_def;
+
+grip_world_def grip_default_world_def(void);
+
+/* NULL on invalid definition or out of memory. */
+grip_world *grip_create_world(const grip_world_def *def);
+void grip_destroy_world(grip_world *world);
+
+/* Replaces the ground (the pointed-to context must outlive its use). */
+void grip_world_set_ground(grip_world *world, grip_ground ground);
+grip_ground grip_world_get_ground(const grip_world *world);
+
+/* Advances every vehicle by dt seconds (1e-4 .. 0.02; 0.001 – 0.01 is the tested range).
+ * Returns GRIP_INVALID_ARGUMENT (and does nothing) for a dt outside that range. */
+grip_result grip_world_step(grip_world *world, double dt);
+
+/* Creates a vehicle; GRIP_NULL_VEHICLE if the definition is invalid (see
+ * grip_vehicle_def_validate) or memory runs out. */
+grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *def);
+void grip_destroy_vehicle(grip_world *world, grip_vehicle_id id);
+bool grip_vehicle_is_valid(const grip_world *world, grip_vehicle_id id);
+int grip_world_vehicle_count(const grip_world *world);
+
+/* Sets the driver's inputs, applied from the next step. Rejects NaN/inf and values outside
+ * their ranges with GRIP_INVALID_ARGUMENT, keeping the previous input. */
+grip_result grip_vehicle_set_input(grip_world *world, grip_vehicle_id id,
+                                   const grip_vehicle_input *input);
+grip_vehicle_input grip_vehicle_get_input(const grip_world *world, grip_vehicle_id id);
+
+grip_result grip_vehicle_get_state(const grip_world *world, grip_vehicle_id id,
+                                   grip_vehicle_state *state);
+
+/* Teleports the vehicle: design frame to pose, velocities to zero, wheels stopped, tyres and
+ * drivetrain at rest. */
+grip_result grip_vehicle_set_pose(grip_world *world, grip_vehicle_id id, grip_pose pose);
+
+/* Places the vehicle on the ground at (x, y) with the given heading (rad, about world z), at its
+ * static ride height, at rest. Returns GRIP_INVALID_ARGUMENT when no ground is found there. */
+grip_result grip_vehicle_place(grip_world *world, grip_vehicle_id id, double x, double y,
+                               double heading);
+
+/* Sets the linear velocity (m/s, world frame) and the wheels' spin to match it (free rolling). */
+grip_result grip_vehicle_set_velocity(grip_world *world, grip_vehicle_id id, grip_vec3 velocity);
+
+/* The definition the vehicle was created with (after defaults were derived). */
+const grip_vehicle_def *grip_vehicle_get_def(const grip_world *world, grip_vehicle_id id);
+
+/* A 64-bit hash of every vehicle's complete dynamic state, for determinism tests. */
+uint64_t grip_world_state_hash(const grip_world *world);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian packages grip builds with, if any is missing. Needs root (or sudo) only
+# when something is missing. Package list: docs/building.md.
+set -eu
+need=(build-essential cmake pkg-config libinih-dev libxml2-dev)
+# Optional: GDAL rasters as terrain, and gdal_translate for the .bt cross-check test.
+want=(gdal-bin libgdal-dev)
+missing=()
+for p in "${need[@]}" "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
