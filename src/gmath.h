@@ -3,8 +3,13 @@
 #define GRIP_GMATH_H
 
 #include <math.h>
+#include <stdbool.h>
 
 #include "grip/types.h"
+
+#define GRIP_PI 3.14159265358979323846
+#define RPM_TO_RAD_PER_S (2.0 * GRIP_PI / 60.0)
+#define RAD_PER_S_TO_RPM (60.0 / (2.0 * GRIP_PI))
 
 static inline grip_vec3 v3(double x, double y, double z) { return (grip_vec3){x, y, z}; }
 static inline grip_vec3 v3_add(grip_vec3 a, grip_vec3 b) { return v3(a.x + b.x, a.y + b.y, a.z + b.z); }
@@ -22,6 +27,7 @@ static inline grip_vec3 v3_normalize(grip_vec3 a) {
   double l = v3_length(a);
   return l > 0.0 ? v3_scale(a, 1.0 / l) : v3(0.0, 0.0, 1.0);
 }
+static inline bool finite3_ok(grip_vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 static inline grip_vec3 v3_neg(grip_vec3 a) { return v3(-a.x, -a.y, -a.z); }
 
 static inline grip_quat quat_identity(void) { return (grip_quat){1.0, 0.0, 0.0, 0.0}; }

@@ -1,0 +1,183 @@
+#define _POSIX_C_SOURCE 200809L
+#include "manoeuvre.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define QUARTER_MILE_M 402.336
+
+grip_world *sim_world_with_car(const grip_vehicle_def *car, grip_vehicle_id *id) {
+  grip_world_def wd = grip_default_world_def();
+  grip_world *world = grip_create_world(&wd);
+  if (!world) return NULL;
+  *id = grip_create_vehicle(world, car);
+  if (!grip_vehicle_is_valid(world, *id) || grip_vehicle_place(world, *id, 0.0, 0.0, 0.0) != GRIP_OK) {
+    grip_destroy_world(world);
+    return NULL;
+  }
+  return world;
+}
+
+/* Linear interpolation of the time at which a quantity crossed a threshold between steps. */
+static double crossing(double t0, double a0, double t1, double a1, double threshold) {
+  return a1 == a0 ? t1 : t0 + (t1 - t0) * (threshold - a0) / (a1 - a0);
+}
+
+accel_result sim_accel(const grip_vehicle_def *car, double dt, double max_time) {
+  accel_result r = {NAN, NAN, NAN, NAN, 0.0, 0, 0.0};
+  grip_vehicle_id id;
+  grip_world *world = sim_world_with_car(car, &id);
+  if (!world) return r;
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.throttle = 1.0;
+  in.gear = 1;
+  in.automatic = true;
+  grip_vehicle_set_input(world, id, &in);
+  grip_vehicle_state s;
+  grip_vehicle_get_state(world, id, &s);
+  double x0 = s.pose.position.x;
+  double t = 0.0, v_prev = 0.0, x_prev = 0.0, calm = 0.0;
+  double top = 0.0;
+  while (t < max_time) {
+    grip_world_step(world, dt);
+    t += dt;
+    grip_vehicle_get_state(world, id, &s);
+    double v = s.speed, x = s.pose.position.x - x0;
+    if (isnan(r.t_0_100_s) && v >= 100.0 / 3.6) r.t_0_100_s = crossing(t - dt, v_prev, t, v, 100.0 / 3.6);
+    if (isnan(r.t_0_200_s) && v >= 200.0 / 3.6) r.t_0_200_s = crossing(t - dt, v_prev, t, v, 200.0 / 3.6);
+    if (isnan(r.quarter_mile_s) && x >= QUARTER_MILE_M) {
+      r.quarter_mile_s = crossing(t - dt, x_prev, t, x, QUARTER_MILE_M);
+      double f = (QUARTER_MILE_M - x_prev) / (x - x_prev);
+      r.quarter_mile_kmh = 3.6 * (v_prev + f * (v - v_prev));
+    }
+    if (v > top) {
+      top = v;
+      r.top_gear = s.gear;
+    }
+    /* Done when the acceleration has stayed under 0.05 m/s² for 2 s (not while shifting). */
+    double a = (v - v_prev) / dt;
+    calm = (fabs(a) < 0.05 && !s.shifting && t > 5.0) ? calm + dt : 0.0;
+    v_prev = v;
+    x_prev = x;
+    if (calm >= 2.0) break;
+  }
+  r.top_speed_kmh = 3.6 * top;
+  r.time_s = t;
+  grip_destroy_world(world);
+  return r;
+}
+
+brake_result sim_brake(const grip_vehicle_def *car, double speed_kmh, double dt) {
+  brake_result r = {NAN, NAN, 0.0, false};
+  grip_vehicle_id id;
+  grip_world *world = sim_world_with_car(car, &id);
+  if (!world) return r;
+  grip_vehicle_set_velocity(world, id, (grip_vec3){speed_kmh / 3.6, 0.0, 0.0});
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.brake = 1.0;
+  in.gear = 0; /* neutral: the engine plays no part */
+  in.automatic = true;
+  grip_vehicle_set_input(world, id, &in);
+  grip_vehicle_state s;
+  grip_vehicle_get_state(world, id, &s);
+  double x0 = s.pose.position.x, v_prev = s.speed, x_prev = 0.0, t = 0.0;
+  bool locked[GRIP_WHEEL_COUNT] = {false};
+  while (t < 60.0) {
+    grip_world_step(world, dt);
+    t += dt;
+    grip_vehicle_get_state(world, id, &s);
+    double v = s.speed, x = s.pose.position.x - x0;
+    double decel = -s.local_acceleration.x / 9.81;
+    if (decel > r.peak_decel_g) r.peak_decel_g = decel;
+    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
+      if (s.wheels[i].spin == 0.0 && v > 1.0) locked[i] = true;
+    if (v <= 0.0) {
+      double f = v_prev / (v_prev - v);
+      r.time_s = t - dt + f * dt;
+      r.distance_m = x_prev + f * (x - x_prev);
+      break;
+    }
+    v_prev = v;
+    x_prev = x;
+  }
+  r.wheels_locked = locked[0] && locked[1] && locked[2] && locked[3];
+  grip_destroy_world(world);
+  return r;
+}
+
+park_result sim_park(const grip_vehicle_def *car, double grade, double cross_grade, double settle_s,
+                     double seconds, double dt, double handbrake) {
+  park_result r = {NAN, NAN, NAN};
+  grip_world_def wd = grip_default_world_def();
+  grip_plane plane = grip_slope_plane(grade, cross_grade);
+  wd.ground = grip_plane_ground(&plane);
+  grip_world *world = grip_create_world(&wd);
+  if (!world) return r;
+  grip_vehicle_id id = grip_create_vehicle(world, car);
+  if (!grip_vehicle_is_valid(world, id) || grip_vehicle_place(world, id, 0.0, 0.0, 0.0) != GRIP_OK) {
+    grip_destroy_world(world);
+    return r;
+  }
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.handbrake = handbrake;
+  in.gear = 0;
+  in.automatic = true;
+  grip_vehicle_set_input(world, id, &in);
+  long settle_steps = lround(settle_s / dt), steps = lround(seconds / dt);
+  for (long i = 0; i < settle_steps; ++i) grip_world_step(world, dt);
+  grip_vehicle_state s;
+  grip_vehicle_get_state(world, id, &s);
+  grip_vec3 p0 = s.pose.position;
+  double max_w = 0.0;
+  for (long i = 0; i < steps; ++i) {
+    grip_world_step(world, dt);
+    grip_vehicle_get_state(world, id, &s);
+    grip_vec3 w = s.angular_velocity;
+    double mag = sqrt(w.x * w.x + w.y * w.y + w.z * w.z);
+    if (mag > max_w) max_w = mag;
+  }
+  grip_vec3 p1 = s.pose.position;
+  double d = sqrt((p1.x - p0.x) * (p1.x - p0.x) + (p1.y - p0.y) * (p1.y - p0.y) + (p1.z - p0.z) * (p1.z - p0.z));
+  r.displacement_mm = 1000.0 * d;
+  r.creep_mm_per_min = seconds > 0.0 ? r.displacement_mm * 60.0 / seconds : NAN;
+  r.max_angular_velocity = max_w;
+  grip_destroy_world(world);
+  return r;
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds, double dt,
+                       double steer_rad, int threads) {
+  bench_result r = {vehicles, 0, NAN, NAN};
+  (void)threads;
+  grip_world_def wd = grip_default_world_def();
+  wd.vehicle_capacity = vehicles;
+  grip_world *world = grip_create_world(&wd);
+  if (!world) return r;
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.throttle = 1.0;
+  in.steering = steer_rad * car->steering.ratio / car->steering.max_wheel_angle;
+  if (in.steering > 1.0) in.steering = 1.0;
+  for (int i = 0; i < vehicles; ++i) {
+    grip_vehicle_id id = grip_create_vehicle(world, car);
+    /* 30 m apart: the cars' circles (radius ~55 m at 0.05 rad) may cross; there are no car-car
+     * contacts in this benchmark. */
+    grip_vehicle_place(world, id, 0.0, 30.0 * i, 0.0);
+    grip_vehicle_set_input(world, id, &in);
+  }
+  long steps = lround(seconds / dt);
+  double start = now_seconds();
+  for (long k = 0; k < steps; ++k) grip_world_step(world, dt);
+  double elapsed = now_seconds() - start;
+  r.steps = steps;
+  r.ns_per_vehicle_step = elapsed * 1e9 / ((double)steps * vehicles);
+  r.realtime_factor = seconds / elapsed;
+  grip_destroy_world(world);
+  return r;
+}

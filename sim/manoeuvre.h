@@ -1,0 +1,56 @@
+/* Standard manoeuvres on flat ground (or a slope), shared by the grip tool and the tests. */
+#ifndef GRIP_MANOEUVRE_H
+#define GRIP_MANOEUVRE_H
+
+#include "grip/grip.h"
+
+/* grip accel: standing start, full throttle, automatic shifts, until the acceleration stays
+ * below 0.05 m/s² for 2 s or max_time passes. */
+typedef struct accel_result {
+  double t_0_100_s;        /* s, NAN if not reached */
+  double t_0_200_s;        /* s, NAN if not reached */
+  double quarter_mile_s;   /* s to 402.336 m, NAN if not reached */
+  double quarter_mile_kmh; /* km/h at 402.336 m */
+  double top_speed_kmh;    /* km/h, highest speed reached */
+  int top_gear;            /* gear at top speed */
+  double time_s;           /* s simulated */
+} accel_result;
+
+accel_result sim_accel(const grip_vehicle_def *car, double dt, double max_time);
+
+/* grip brake: from speed_kmh, full brake pedal (no ABS) until stopped. */
+typedef struct brake_result {
+  double distance_m;
+  double time_s;
+  double peak_decel_g;
+  bool wheels_locked; /* every wheel was locked at some point */
+} brake_result;
+
+brake_result sim_brake(const grip_vehicle_def *car, double speed_kmh, double dt);
+
+/* grip park: placed on a slope (grade along the car's x, and across it), handbrake and
+ * neutral, settled for settle_s, then the creep is measured over seconds. */
+typedef struct park_result {
+  double creep_mm_per_min; /* mm/min, displacement of the design-frame origin over the window */
+  double max_angular_velocity; /* rad/s during the window */
+  double displacement_mm;  /* mm over the window */
+} park_result;
+
+park_result sim_park(const grip_vehicle_def *car, double grade, double cross_grade, double settle_s,
+                     double seconds, double dt, double handbrake);
+
+/* grip bench: n cars on flat ground, full throttle, front wheels steered by steer_rad. */
+typedef struct bench_result {
+  int vehicles;
+  long long steps;
+  double ns_per_vehicle_step;
+  double realtime_factor; /* simulated seconds (per car) per wall-clock second */
+} bench_result;
+
+bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds, double dt,
+                       double steer_rad, int threads);
+
+/* Runs a car with constant inputs for `seconds` (helper for tests). */
+grip_world *sim_world_with_car(const grip_vehicle_def *car, grip_vehicle_id *id);
+
+#endif

@@ -1,0 +1,357 @@
+/* Drivetrain: engine, clutch, gearbox, differentials and wheel spin, solved implicitly.
+ *
+ * Every shaft is reduced to its response over one backward-Euler step, omega' = p + q·T
+ * (an "admittance"). A wheel's admittance already contains its tyre, linearised about the
+ * current state (Fx(omega') = fx0 + k·(omega' − omega)), so the stiff wheel-spin / tyre-force
+ * coupling needs no small step. Differentials combine two admittances into the admittance of
+ * their input shaft; the gearbox scales it by the ratio; the clutch then couples it to the
+ * engine as a Coulomb friction joint (locked when the torque needed stays within its capacity,
+ * slipping at full capacity otherwise). Brakes, handbrake and rolling resistance are Coulomb
+ * friction on each wheel: a wheel is either stuck (omega' = 0, holding torque within the
+ * friction capacity) or turning with the full friction torque against it. The few discrete
+ * modes (stuck wheels, LSD locked or slipping, clutch) are settled by re-solving until they
+ * are consistent (at most a few passes). See docs/physics.md. */
+#include <math.h>
+#include <string.h>
+
+#include "gmath.h"
+#include "vehicle_internal.h"
+
+#define MAX_MODE_PASSES 6
+
+/* --- differentials --------------------------------------------------------------------- */
+
+admittance diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s,
+                       admittance l, admittance r, torque_split *t) {
+  double qsum = l.q + r.q;
+  bool locked = def->type == GRIP_DIFF_LOCKED ||
+                (def->type == GRIP_DIFF_LIMITED_SLIP && state->mode == DIFF_MODE_LOCKED);
+  if (locked) {
+    if (qsum > 0.0) {
+      double b = (r.p - l.p) / qsum;
+      *t = (torque_split){r.q / qsum, b, l.q / qsum, -b};
+    } else {
+      *t = (torque_split){s, 0.0, 1.0 - s, 0.0}; /* both sides stuck */
+    }
+  } else if (def->type == GRIP_DIFF_LIMITED_SLIP) {
+    double limit = def->preload + def->locking_coefficient * fabs(state->input_torque);
+    double b = state->slip_sign * limit;
+    *t = (torque_split){s, b, 1.0 - s, -b};
+  } else if (def->type == GRIP_DIFF_VISCOUS) {
+    /* T_l = s·T + c·D, T_r = (1−s)·T − c·D with D = omega_r' − omega_l' solved implicitly. */
+    double c = def->viscous_coefficient;
+    double denom = 1.0 + c * qsum;
+    double d0 = (r.p - l.p) / denom;
+    double d1 = (r.q * (1.0 - s) - l.q * s) / denom;
+    *t = (torque_split){s + c * d1, c * d0, (1.0 - s) - c * d1, -c * d0};
+  } else {
+    *t = (torque_split){s, 0.0, 1.0 - s, 0.0}; /* open */
+  }
+  /* Input speed (power balance): omega_in = s·omega_l + (1−s)·omega_r for every type. For a
+   * locked pair both sides turn at the same speed, so weighting by s changes nothing. */
+  admittance in;
+  in.p = s * (l.p + l.q * t->b_left) + (1.0 - s) * (r.p + r.q * t->b_right);
+  in.q = s * l.q * t->a_left + (1.0 - s) * r.q * t->a_right;
+  return in;
+}
+
+/* --- shift points ---------------------------------------------------------------------- */
+
+static double gear_ratio(const grip_gearbox_def *g, int gear) {
+  if (gear > 0) return g->ratios[gear - 1] * g->final_drive;
+  if (gear < 0) return -g->reverse_ratio * g->final_drive;
+  return 0.0;
+}
+
+void drivetrain_init(vehicle *v) {
+  const grip_gearbox_def *g = &v->def.gearbox;
+  const grip_engine_def *e = &v->def.engine;
+  double limit = e->rev_limit_rpm;
+  /* Upshift where the next gear gives at least as much wheel force at the same road speed:
+   * T(rpm)·r_n <= T(rpm·r_{n+1}/r_n)·r_{n+1}; otherwise just under the limiter. */
+  for (int n = 0; n < g->forward_gears; ++n) {
+    double up = g->upshift_rpm > 0.0 ? g->upshift_rpm : 0.97 * limit;
+    if (g->upshift_rpm <= 0.0 && n + 1 < g->forward_gears) {
+      double step = g->ratios[n + 1] / g->ratios[n];
+      for (double rpm = e->idle_rpm * 1.5; rpm < 0.97 * limit; rpm += 10.0) {
+        double here = grip_engine_curve_torque(e, rpm) * g->ratios[n];
+        double next = grip_engine_curve_torque(e, rpm * step) * g->ratios[n + 1];
+        double peak_rpm = e->curve_rpm[0];
+        for (int i = 1; i < e->curve_points; ++i)
+          if (e->curve_torque[i] > grip_engine_curve_torque(e, peak_rpm)) peak_rpm = e->curve_rpm[i];
+        if (rpm > peak_rpm && next >= here) {
+          up = rpm;
+          break;
+        }
+      }
+    }
+    v->upshift_rpm[n] = up;
+  }
+  for (int n = 0; n < g->forward_gears; ++n) {
+    if (g->downshift_rpm > 0.0) {
+      v->downshift_rpm[n] = g->downshift_rpm;
+    } else if (n == 0) {
+      v->downshift_rpm[n] = 0.0;
+    } else {
+      /* After a downshift the engine should land at most at 85 % of the lower gear's upshift. */
+      double land = 0.85 * v->upshift_rpm[n - 1] * g->ratios[n] / g->ratios[n - 1];
+      v->downshift_rpm[n] = maxd(land, 1.2 * e->idle_rpm);
+    }
+  }
+}
+
+/* --- gear selection and clutch --------------------------------------------------------- */
+
+static double driveline_omega(const vehicle *v) {
+  /* Speed at the gearbox output implied by the driven wheels. */
+  const wheel_runtime *w = v->wheels;
+  switch (v->def.drivetrain.layout) {
+    case GRIP_DRIVE_FWD: return 0.5 * (w[0].spin + w[1].spin);
+    case GRIP_DRIVE_RWD: return 0.5 * (w[2].spin + w[3].spin);
+    case GRIP_DRIVE_AWD: {
+      double s = v->def.drivetrain.centre.front_split;
+      return s * 0.5 * (w[0].spin + w[1].spin) + (1.0 - s) * 0.5 * (w[2].spin + w[3].spin);
+    }
+  }
+  return 0.0;
+}
+
+static void select_gear(vehicle *v, double dt) {
+  const grip_gearbox_def *g = &v->def.gearbox;
+  const grip_vehicle_input *in = &v->filtered;
+  v->shift_cooldown = maxd(0.0, v->shift_cooldown - dt);
+  if (v->shift_timer > 0.0) {
+    v->shift_timer -= dt;
+    /* First half: neutral. Second half: the new gear is in and the clutch closes. */
+    if (v->shift_timer <= 0.5 * g->shift_time) v->gear = v->target_gear;
+    if (v->shift_timer <= 0.0) v->shift_timer = 0.0;
+    return;
+  }
+  int want = v->gear;
+  if (in->automatic) {
+    if (in->gear < 0) {
+      want = -1;
+    } else if (in->gear == 0) {
+      want = 0;
+    } else if (v->gear <= 0) {
+      want = 1;
+    } else if (v->shift_cooldown <= 0.0) {
+      double rpm = fabs(driveline_omega(v) * gear_ratio(g, v->gear)) * RAD_PER_S_TO_RPM;
+      if (v->gear < g->forward_gears && rpm > v->upshift_rpm[v->gear - 1])
+        want = v->gear + 1;
+      else if (v->gear > 1 && rpm < v->downshift_rpm[v->gear - 1])
+        want = v->gear - 1;
+    }
+  } else {
+    want = in->gear < -1 ? -1 : (in->gear > g->forward_gears ? g->forward_gears : in->gear);
+  }
+  if (want != v->gear) {
+    v->target_gear = want;
+    v->gear = 0;
+    v->shift_timer = g->shift_time;
+    v->shift_cooldown = g->shift_time + 1.0;
+    if (g->shift_time <= 0.0) {
+      v->gear = want;
+      v->shift_timer = 0.0;
+    }
+  }
+}
+
+static double clutch_engagement(const vehicle *v) {
+  const grip_engine_def *e = &v->def.engine;
+  const grip_gearbox_def *g = &v->def.gearbox;
+  if (v->gear == 0) return 0.0;
+  double rpm = v->engine_omega * RAD_PER_S_TO_RPM;
+  /* Automatic clutch: closes with engine speed from idle to engage_rpm; once locked it stays
+   * closed until the engine falls back near idle. */
+  double automatic = clampd((rpm - e->idle_rpm) / (v->def.clutch.engage_rpm - e->idle_rpm), 0.0, 1.0);
+  if (v->clutch_locked && rpm > 1.02 * e->idle_rpm) automatic = 1.0;
+  double engagement = mind(automatic, 1.0 - v->filtered.clutch);
+  if (v->shift_timer > 0.0 && g->shift_time > 0.0)
+    engagement = mind(engagement, 1.0 - v->shift_timer / (0.5 * g->shift_time));
+  return clampd(engagement, 0.0, 1.0);
+}
+
+/* --- the implicit solve ---------------------------------------------------------------- */
+
+typedef enum wheel_mode { WHEEL_TURNING = 0, WHEEL_STUCK = 1 } wheel_mode;
+
+typedef struct solve_context {
+  admittance base[GRIP_WHEEL_COUNT]; /* wheel + tyre, no friction */
+  wheel_mode mode[GRIP_WHEEL_COUNT];
+  double friction_sign[GRIP_WHEEL_COUNT];
+  double torque[GRIP_WHEEL_COUNT];   /* drive torque from the drivetrain */
+  double omega[GRIP_WHEEL_COUNT];
+  double clutch_torque;
+  double engine_omega;
+  bool clutch_slipping;
+  double axle_torque[2];
+} solve_context;
+
+static admittance wheel_admittance(const vehicle *v, const solve_context *c, int i) {
+  if (c->mode[i] == WHEEL_STUCK) return (admittance){0.0, 0.0};
+  admittance a = c->base[i];
+  a.p -= a.q * c->friction_sign[i] * v->wheels[i].friction_torque;
+  return a;
+}
+
+static void solve_once(vehicle *v, solve_context *c, double dt, double engine_torque_now,
+                       double engagement, double efficiency) {
+  const grip_drivetrain_def *d = &v->def.drivetrain;
+  admittance w[GRIP_WHEEL_COUNT];
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    w[i] = wheel_admittance(v, c, i);
+    c->torque[i] = 0.0;
+  }
+  const grip_diff_def *axle_def[2] = {&d->front, &d->rear};
+  torque_split axle_split[2] = {{0}}, centre_split = {0};
+  admittance axle_in[2] = {{0}};
+  bool driven[2] = {d->layout != GRIP_DRIVE_RWD, d->layout != GRIP_DRIVE_FWD};
+  for (int a = 0; a < 2; ++a)
+    if (driven[a])
+      axle_in[a] = diff_reduce(axle_def[a], &v->diffs[a], 0.5, w[2 * a], w[2 * a + 1], &axle_split[a]);
+  admittance out;
+  if (d->layout == GRIP_DRIVE_AWD)
+    out = diff_reduce(&d->centre, &v->diffs[2], d->centre.front_split, axle_in[0], axle_in[1],
+                      &centre_split);
+  else
+    out = driven[0] ? axle_in[0] : axle_in[1];
+
+  /* Gearbox: omega_g = G·omega_out; torque to the output = G·eta·T_clutch. */
+  double ratio = gear_ratio(&v->def.gearbox, v->gear);
+  admittance gearbox = {ratio * out.p, ratio * ratio * efficiency * out.q};
+  const grip_engine_def *e = &v->def.engine;
+  admittance engine = {v->engine_omega + dt * engine_torque_now / e->inertia, dt / e->inertia};
+  /* Engine side: omega_e' = engine.p − engine.q·T_c. */
+  double capacity = engagement * v->def.clutch.max_torque;
+  double tc = 0.0;
+  c->clutch_slipping = false;
+  if (ratio != 0.0 && capacity > 0.0) {
+    tc = (engine.p - gearbox.p) / (engine.q + gearbox.q);
+    if (fabs(tc) > capacity) {
+      tc = signd(tc) * capacity;
+      c->clutch_slipping = true;
+    }
+  } else {
+    c->clutch_slipping = true;
+  }
+  c->clutch_torque = tc;
+  c->engine_omega = engine.p - engine.q * tc;
+
+  double t_out = ratio * efficiency * tc;
+  if (d->layout == GRIP_DRIVE_AWD) {
+    c->axle_torque[0] = centre_split.a_left * t_out + centre_split.b_left;
+    c->axle_torque[1] = centre_split.a_right * t_out + centre_split.b_right;
+  } else {
+    c->axle_torque[0] = driven[0] ? t_out : 0.0;
+    c->axle_torque[1] = driven[1] ? t_out : 0.0;
+  }
+  for (int a = 0; a < 2; ++a) {
+    if (!driven[a]) continue;
+    c->torque[2 * a] = axle_split[a].a_left * c->axle_torque[a] + axle_split[a].b_left;
+    c->torque[2 * a + 1] = axle_split[a].a_right * c->axle_torque[a] + axle_split[a].b_right;
+  }
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) c->omega[i] = w[i].p + w[i].q * c->torque[i];
+}
+
+/* Checks the discrete modes against the solution; returns true if any changed. */
+static bool update_modes(vehicle *v, solve_context *c) {
+  bool changed = false;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    double cap = v->wheels[i].friction_torque;
+    if (c->mode[i] == WHEEL_STUCK) {
+      /* Torque the friction must supply to hold omega' = 0: base.p + base.q·(T − T_hold) = 0. */
+      double hold = c->base[i].q > 0.0 ? c->base[i].p / c->base[i].q + c->torque[i] : 0.0;
+      if (fabs(hold) > cap) {
+        c->mode[i] = WHEEL_TURNING;
+        c->friction_sign[i] = signd(hold);
+        changed = true;
+      }
+    } else if (cap > 0.0 && c->omega[i] * c->friction_sign[i] < 0.0) {
+      /* The friction torque would have reversed the wheel: it stops and sticks instead. */
+      c->mode[i] = WHEEL_STUCK;
+      changed = true;
+    }
+  }
+  const grip_drivetrain_def *d = &v->def.drivetrain;
+  const grip_diff_def *defs[3] = {&d->front, &d->rear, &d->centre};
+  for (int k = 0; k < 3; ++k) {
+    if (defs[k]->type != GRIP_DIFF_LIMITED_SLIP) continue;
+    if (k < 2 && ((k == 0 && d->layout == GRIP_DRIVE_RWD) || (k == 1 && d->layout == GRIP_DRIVE_FWD)))
+      continue;
+    if (k == 2 && d->layout != GRIP_DRIVE_AWD) continue;
+    diff_runtime *s = &v->diffs[k];
+    double input = k < 2 ? c->axle_torque[k] : c->clutch_torque;
+    double limit = defs[k]->preload + defs[k]->locking_coefficient * fabs(input);
+    if (s->mode == DIFF_MODE_LOCKED) {
+      double split = k < 2 ? 0.5 : d->centre.front_split;
+      double left = k < 2 ? c->torque[2 * k] : c->axle_torque[0];
+      double transfer = left - split * input;
+      if (fabs(transfer) > limit * 1.0000001) {
+        s->mode = DIFF_MODE_SLIPPING;
+        s->slip_sign = signd(transfer);
+        s->input_torque = input;
+        changed = true;
+      }
+    } else {
+      /* Slipping: re-lock when the sides' speed difference changes sign against the transfer. */
+      double wl = k < 2 ? c->omega[2 * k] : 0.5 * (c->omega[0] + c->omega[1]);
+      double wr = k < 2 ? c->omega[2 * k + 1] : 0.5 * (c->omega[2] + c->omega[3]);
+      if ((wr - wl) * s->slip_sign < 0.0) {
+        s->mode = DIFF_MODE_LOCKED;
+        changed = true;
+      }
+      s->input_torque = input;
+    }
+  }
+  return changed;
+}
+
+void drivetrain_step(vehicle *v, double dt) {
+  const grip_gearbox_def *g = &v->def.gearbox;
+  select_gear(v, dt);
+  double engagement = clutch_engagement(v);
+  v->clutch_engagement = engagement;
+  engine_output eo = engine_torque(&v->def.engine, v->engine_omega, v->filtered.throttle);
+  v->engine_torque = eo.torque;
+  /* Efficiency loses torque in the direction power flows: engine -> wheels: eta; wheels ->
+   * engine (engine braking): 1/eta. The direction is taken from the last step. */
+  double efficiency = g->efficiency;
+  if (v->clutch_torque * v->engine_omega < 0.0) efficiency = 1.0 / g->efficiency;
+
+  solve_context c;
+  memset(&c, 0, sizeof c);
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    const wheel_runtime *w = &v->wheels[i];
+    /* I·(omega' − omega)/dt = T − r·(fx0 + k·(omega' − omega)) − friction */
+    double q = 1.0 / (w->inertia / dt + w->radius * w->k);
+    c.base[i].q = q;
+    c.base[i].p = q * (w->inertia / dt * w->spin - w->radius * w->fx0 + w->radius * w->k * w->spin);
+    double guess = c.base[i].p + q * w->drive_torque;
+    if (fabs(guess) <= q * w->friction_torque) {
+      c.mode[i] = WHEEL_STUCK;
+      c.friction_sign[i] = signd(guess);
+    } else {
+      c.mode[i] = WHEEL_TURNING;
+      c.friction_sign[i] = signd(guess);
+    }
+  }
+  for (int pass = 0; pass < MAX_MODE_PASSES; ++pass) {
+    solve_once(v, &c, dt, eo.torque, engagement, efficiency);
+    if (!update_modes(v, &c)) break;
+  }
+
+  v->clutch_torque = c.clutch_torque;
+  v->clutch_locked = !c.clutch_slipping;
+  v->engine_omega = maxd(0.0, c.engine_omega);
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    double omega = c.mode[i] == WHEEL_STUCK ? 0.0 : c.omega[i];
+    w->drive_torque = c.torque[i];
+    w->applied_friction = c.mode[i] == WHEEL_STUCK
+                              ? (c.base[i].q > 0.0 ? c.base[i].p / c.base[i].q + c.torque[i] : 0.0)
+                              : c.friction_sign[i] * w->friction_torque;
+    w->fx = w->fx0 + w->k * (omega - w->spin);
+    w->spin = omega;
+  }
+}

@@ -1,0 +1,117 @@
+/* The simple Magic-Formula tyre: pure-slip curves (design notes §4), load sensitivity, and
+ * combined slip by the normalised-slip method:
+ *   s_x = kappa / kappa_peak,  s_y = tan(alpha) / tan(alpha_peak),  rho = |(s_x, s_y)|
+ *   Fx = Fx_pure(rho·kappa_peak)·s_x/rho,   Fy = Fy_pure(atan(rho·tan alpha_peak))·s_y/rho
+ * Each direction reaches its peak when the other slip is zero; any slip in the other direction
+ * lowers it, and the pair stays inside the friction ellipse (Pacejka, "Tire and Vehicle
+ * Dynamics", ch. 4.3, similarity method). */
+#include <math.h>
+
+#include "gmath.h"
+#include "grip/tyre.h"
+
+grip_simple_mf_def grip_default_simple_mf_def(void) {
+  grip_simple_mf_curve dry = {.b = 10.0, .c = 1.9, .mu = 1.0, .e = 0.97};
+  return (grip_simple_mf_def){.longitudinal = dry, .lateral = dry, .nominal_load = 4000.0,
+                              .load_sensitivity = 0.0, .pneumatic_trail = 0.03};
+}
+
+grip_tyre_def grip_default_tyre_def(void) {
+  return (grip_tyre_def){.model = GRIP_TYRE_SIMPLE_MF, .simple = grip_default_simple_mf_def(),
+                         .mf = 0, .relaxation_length_x = 0.3, .relaxation_length_y = 0.6,
+                         .low_speed_damping = 3000.0, .low_speed = 2.0, .rolling_resistance = 1.0};
+}
+
+double grip_magic_formula(const grip_simple_mf_curve *k, double x, double *slope) {
+  double bx = k->b * x;
+  double atan_bx = atan(bx);
+  double phi = bx - k->e * (bx - atan_bx);
+  double atan_phi = atan(phi);
+  double angle = k->c * atan_phi;
+  if (slope) {
+    /* d/dx sin(C·atan(phi)) = cos(C·atan(phi))·C/(1+phi²)·dphi/dx,
+     * dphi/dx = B − E·(B − B/(1 + (Bx)²)) */
+    double dphi = k->b - k->e * (k->b - k->b / (1.0 + bx * bx));
+    *slope = cos(angle) * k->c / (1.0 + phi * phi) * dphi;
+  }
+  return sin(angle);
+}
+
+double grip_magic_formula_peak_slip(const grip_simple_mf_curve *k) {
+  /* The slope falls through zero at the peak; bisect on its sign over (0, 10/B·...]. */
+  double lo = 0.0, hi = 0.0, slope = 0.0;
+  double step = 0.05 / (k->b > 1e-6 ? k->b : 1e-6);
+  for (int i = 1; i < 4000; ++i) {
+    hi = step * i;
+    grip_magic_formula(k, hi, &slope);
+    if (slope <= 0.0) break;
+    lo = hi;
+  }
+  if (slope > 0.0) return hi; /* monotonic curve (C <= 1): no interior peak */
+  for (int i = 0; i < 60; ++i) {
+    double mid = 0.5 * (lo + hi);
+    grip_magic_formula(k, mid, &slope);
+    if (slope > 0.0)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+/* Peak friction at load fz with load sensitivity; never below 10 % of mu. */
+static double loaded_mu(const grip_simple_mf_def *def, double mu, double fz) {
+  double dfz = (fz - def->nominal_load) / def->nominal_load;
+  return mu * maxd(0.1, 1.0 - def->load_sensitivity * dfz);
+}
+
+void grip_simple_mf_evaluate_peaks(const grip_simple_mf_def *def, const grip_tyre_input *in,
+                                   double kappa_peak, double alpha_peak, grip_tyre_output *out);
+
+void grip_simple_mf_evaluate_peaks(const grip_simple_mf_def *def, const grip_tyre_input *in,
+                                   double kappa_peak, double alpha_peak, grip_tyre_output *out) {
+  double fz = in->fz > 0.0 ? in->fz : 0.0;
+  double dx = loaded_mu(def, def->longitudinal.mu, fz) * in->friction_scale * fz;
+  double dy = loaded_mu(def, def->lateral.mu, fz) * in->friction_scale * fz;
+  double tan_alpha = tan(clampd(in->alpha, -1.5, 1.5));
+  double tan_alpha_peak = tan(alpha_peak);
+  double sx = in->kappa / kappa_peak;
+  double sy = tan_alpha / tan_alpha_peak;
+  double rho = sqrt(sx * sx + sy * sy);
+  if (rho < 1e-9) {
+    /* Linear region at the origin: slope of each pure curve. */
+    double gx, gy;
+    grip_magic_formula(&def->longitudinal, 0.0, &gx);
+    grip_magic_formula(&def->lateral, 0.0, &gy);
+    out->fx = dx * gx * in->kappa;
+    out->fy = -dy * gy * in->alpha;
+    out->dfx_dkappa = dx * gx;
+    out->dfy_dalpha = -dy * gy;
+    out->mz = -def->pneumatic_trail * out->fy;
+    return;
+  }
+  /* G(rho): the pure curve evaluated at the resultant normalised slip. */
+  double slope_x, slope_y;
+  double gx = grip_magic_formula(&def->longitudinal, rho * kappa_peak, &slope_x);
+  double alpha_eq = atan(rho * tan_alpha_peak);
+  double gy = grip_magic_formula(&def->lateral, alpha_eq, &slope_y);
+  double ux = sx / rho, uy = sy / rho;
+  out->fx = dx * gx * ux;
+  out->fy = -dy * gy * uy;
+  /* Slopes at fixed other slip: d/ds_x [G(rho)·s_x/rho] = G'·ux² + G/rho·(1 − ux²). */
+  double dgx_drho = slope_x * kappa_peak;
+  out->dfx_dkappa = dx * (dgx_drho * ux * ux + gx / rho * (1.0 - ux * ux)) / kappa_peak;
+  double dalpha_eq_drho = tan_alpha_peak / (1.0 + rho * rho * tan_alpha_peak * tan_alpha_peak);
+  double dgy_drho = slope_y * dalpha_eq_drho;
+  double dsy_dalpha = (1.0 + tan_alpha * tan_alpha) / tan_alpha_peak;
+  out->dfy_dalpha = -dy * (dgy_drho * uy * uy + gy / rho * (1.0 - uy * uy)) * dsy_dalpha;
+  /* Aligning torque: pneumatic trail falling linearly to zero at the lateral peak. */
+  double trail = def->pneumatic_trail * maxd(0.0, 1.0 - rho);
+  out->mz = -trail * out->fy;
+}
+
+void grip_simple_mf_evaluate(const grip_simple_mf_def *def, const grip_tyre_input *in,
+                             grip_tyre_output *out) {
+  grip_simple_mf_evaluate_peaks(def, in, grip_magic_formula_peak_slip(&def->longitudinal),
+                                grip_magic_formula_peak_slip(&def->lateral), out);
+}

@@ -1,0 +1,441 @@
+/* Vehicle step: inputs -> steering -> suspension -> tyres -> drivetrain -> chassis.
+ * The physics and the integration choices are written up in docs/physics.md. */
+#include <math.h>
+#include <string.h>
+
+#include "gmath.h"
+#include "vehicle_internal.h"
+
+/* Largest transient slip ratio the carcass deflection may represent (a locked wheel is −1). */
+#define MAX_TRANSIENT_KAPPA 1.0
+/* Largest transient slip angle, rad: beyond it the contact patch slides. */
+#define MAX_TRANSIENT_ALPHA 1.2
+
+static double total_mass(const vehicle *v) { return v->body_mass + v->fuel_mass; }
+
+static double wheelbase(const vehicle *v) { return v->def.axles[0].x - v->def.axles[1].x; }
+
+void vehicle_reset_motion(vehicle *v) {
+  const grip_vehicle_def *d = &v->def;
+  v->rotation = quat_normalize(d->pose.rotation);
+  v->position = v3_add(d->pose.position, quat_rotate(v->rotation, v->com_design));
+  v->velocity = d->velocity;
+  v->angular_velocity = v3(0, 0, 0);
+  v->acceleration = v3(0, 0, 0);
+  double forward = v3_dot(d->velocity, quat_rotate(v->rotation, v3(1, 0, 0)));
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    w->spin = forward / w->radius;
+    w->deflection_x = w->deflection_y = 0.0;
+    w->compression = w->prev_compression = d->axles[w->axle].suspension.droop_travel;
+    w->was_in_contact = false;
+    w->drive_torque = 0.0;
+  }
+  v->engine_omega = d->engine.idle_rpm * RPM_TO_RAD_PER_S;
+  v->clutch_locked = false;
+  v->clutch_torque = 0.0;
+  v->shift_timer = 0.0;
+  v->shift_cooldown = 0.0;
+  for (int k = 0; k < 3; ++k) v->diffs[k] = (diff_runtime){DIFF_MODE_LOCKED, 0.0, 0.0};
+}
+
+void vehicle_init(vehicle *v, const grip_vec3 gravity) {
+  grip_vehicle_def *d = &v->def;
+  v->com_design = d->body.center_of_mass;
+  v->body_mass = d->body.mass;
+  v->fuel_mass = d->fuel.mass;
+  v->inertia = d->body.inertia;
+  if (v->inertia.x <= 0.0 || v->inertia.y <= 0.0 || v->inertia.z <= 0.0) {
+    /* Uniform box: I = m/12·(a² + b²). */
+    grip_vec3 s = d->body.dimensions;
+    double m = d->body.mass / 12.0;
+    v->inertia = v3(m * (s.y * s.y + s.z * s.z), m * (s.x * s.x + s.z * s.z), m * (s.x * s.x + s.y * s.y));
+    d->body.inertia = v->inertia;
+  }
+  double weight = total_mass(v) * v3_length(gravity);
+  double x_front = d->axles[0].x, x_rear = d->axles[1].x;
+  double front_share = (v->com_design.x - x_rear) / (x_front - x_rear);
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    memset(w, 0, sizeof *w);
+    int a = i / 2;
+    const grip_axle_def *axle = &d->axles[a];
+    const grip_suspension_def *s = &axle->suspension;
+    w->axle = a;
+    w->left = (i % 2) == 0;
+    w->radius = axle->wheel_radius;
+    w->inertia = axle->wheel_inertia;
+    w->max_length = s->bump_travel + s->droop_travel;
+    /* Wheel centre at design ride height is (x, ±half_track, radius); the hardpoint is that
+     * point raised by the bump travel. */
+    grip_vec3 design = v3(axle->x, w->left ? axle->half_track : -axle->half_track, axle->wheel_radius);
+    w->hardpoint = v3_sub(v3_add(design, v3(0, 0, s->bump_travel)), v->com_design);
+    w->static_load = 0.5 * weight * (a == 0 ? front_share : 1.0 - front_share);
+    /* The spring is preloaded so that the car sits at design ride height under its weight. */
+    w->spring_zero = s->droop_travel - w->static_load / s->spring_rate;
+    w->kappa_peak = grip_magic_formula_peak_slip(&axle->tyre.simple.longitudinal);
+    w->alpha_peak = grip_magic_formula_peak_slip(&axle->tyre.simple.lateral);
+    grip_drive_layout layout = d->drivetrain.layout;
+    w->driven = layout == GRIP_DRIVE_AWD || (a == 0 && layout == GRIP_DRIVE_FWD) ||
+                (a == 1 && layout == GRIP_DRIVE_RWD);
+  }
+  drivetrain_init(v);
+  v->gear = d->gearbox.automatic ? 1 : 0;
+  v->target_gear = v->gear;
+  v->input = grip_default_vehicle_input();
+  v->input.automatic = d->gearbox.automatic;
+  v->input.gear = d->gearbox.automatic ? 1 : 0;
+  v->filtered = v->input;
+  v->time = 0.0;
+  vehicle_reset_motion(v);
+}
+
+/* --- inputs and steering --------------------------------------------------------------- */
+
+static double ramp(double current, double target, double rate, double dt) {
+  if (rate <= 0.0) return target;
+  double step = rate * dt;
+  return current + clampd(target - current, -step, step);
+}
+
+static void filter_inputs(vehicle *v, double dt) {
+  const grip_input_filter_def *f = &v->def.input_filter;
+  grip_vehicle_input *o = &v->filtered;
+  const grip_vehicle_input *in = &v->input;
+  o->throttle = ramp(o->throttle, in->throttle, f->throttle_rate, dt);
+  o->brake = ramp(o->brake, in->brake, f->brake_rate, dt);
+  o->steering = ramp(o->steering, in->steering, 2.0 * f->steer_rate, dt);
+  o->handbrake = in->handbrake;
+  o->clutch = in->clutch;
+  o->gear = in->gear;
+  o->automatic = in->automatic;
+}
+
+/* Road-wheel angles from the steering input: ratio, speed reduction, Ackermann. */
+static void steer_wheels(vehicle *v, double forward_speed) {
+  const grip_steering_def *s = &v->def.steering;
+  double input = v->filtered.steering;
+  if (s->speed_reduction_speed > 0.0) {
+    double r = forward_speed / s->speed_reduction_speed;
+    input /= 1.0 + r * r;
+  }
+  double delta = input * s->max_wheel_angle / s->ratio; /* bicycle-model angle */
+  double length = wheelbase(v);
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    w->steer = 0.0;
+    if (!v->def.axles[w->axle].steered) continue;
+    double angle = delta;
+    if (fabs(delta) > 1e-9 && s->ackermann != 0.0) {
+      /* Full Ackermann: every wheel points at the turn centre on the rear axle line, at radius
+       * R = L/tan(delta) from the car's centre line. */
+      double radius = length / tan(fabs(delta));
+      double y = v->def.axles[w->axle].half_track * (w->left ? 1.0 : -1.0) * signd(delta);
+      double full = signd(delta) * atan(length / (radius - y));
+      angle = delta + s->ackermann * (full - delta);
+    }
+    w->steer = angle;
+  }
+}
+
+/* --- suspension ------------------------------------------------------------------------ */
+
+static void suspension(vehicle *v, const grip_world_def *world, double dt) {
+  grip_vec3 up = quat_rotate(v->rotation, v3(0, 0, 1));
+  grip_vec3 down = v3_neg(up);
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    /* Cast from one radius above the hardpoint so that a compression past the bump stop is
+     * still seen. */
+    grip_vec3 origin = v3_add(v->position, quat_rotate(v->rotation, v3_add(w->hardpoint, v3(0, 0, w->radius))));
+    double reach = 2.0 * w->radius + w->max_length;
+    grip_ground_hit hit;
+    w->in_contact = world->ground.raycast &&
+                    world->ground.raycast(world->ground.context, origin, down, reach, &hit);
+    if (w->in_contact) {
+      double length = hit.distance - 2.0 * w->radius; /* hardpoint to wheel centre */
+      w->compression = w->max_length - length;
+      w->contact_point = hit.point;
+      w->contact_normal = hit.normal;
+      w->surface = hit.surface;
+      if (v3_dot(hit.normal, up) < 0.05) w->in_contact = false; /* a wall, not ground */
+    }
+    if (!w->in_contact) {
+      w->compression = 0.0;
+      w->contact_normal = up;
+      w->contact_point = v3_mad(origin, down, reach);
+    }
+  }
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+    const grip_suspension_def *s = &v->def.axles[a].suspension;
+    wheel_runtime *pair[2] = {&v->wheels[2 * a], &v->wheels[2 * a + 1]};
+    double roll = s->anti_roll_rate * (pair[0]->compression - pair[1]->compression);
+    for (int k = 0; k < 2; ++k) {
+      wheel_runtime *w = pair[k];
+      if (!w->in_contact) {
+        w->suspension_force = 0.0;
+        w->load = 0.0;
+        continue;
+      }
+      double spring = s->spring_rate * (w->compression - w->spring_zero);
+      double rate = w->was_in_contact ? (w->compression - w->prev_compression) / dt : 0.0;
+      double damper = (rate > 0.0 ? s->bump_damping : s->rebound_damping) * rate;
+      double stop = w->compression > w->max_length ? s->bump_stop_rate * (w->compression - w->max_length) : 0.0;
+      double bar = k == 0 ? roll : -roll;
+      w->suspension_force = clampd(spring + damper + stop + bar, 0.0, s->max_force);
+      w->load = w->suspension_force;
+    }
+  }
+}
+
+/* --- tyres ----------------------------------------------------------------------------- */
+
+static void evaluate_tyre(const vehicle *v, const wheel_runtime *w, const grip_tyre_input *in,
+                          grip_tyre_output *out) {
+  const grip_tyre_def *t = &v->def.axles[w->axle].tyre;
+  grip_simple_mf_evaluate_peaks(&t->simple, in, w->kappa_peak, w->alpha_peak, out);
+}
+
+/* Contact kinematics, relaxation, and the linearised longitudinal response for the drivetrain
+ * solve. Lateral force is final here; longitudinal force is settled by the drivetrain. */
+static void tyres(vehicle *v, double dt) {
+  const grip_brake_def *b = &v->def.brakes;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    const grip_tyre_def *t = &v->def.axles[w->axle].tyre;
+    double brake = b->max_torque * 0.5 * (w->axle == 0 ? b->front_bias : 1.0 - b->front_bias);
+    double friction = brake * v->filtered.brake;
+    if (w->axle == 1) friction += b->handbrake_torque * v->filtered.handbrake;
+    w->friction_torque = friction;
+    if (!w->in_contact) {
+      w->deflection_x = w->deflection_y = 0.0;
+      w->fx0 = w->k = w->fy = w->mz = w->fx = 0.0;
+      w->kappa = w->alpha = 0.0;
+      w->inv_denom_x = 1.0;
+      w->damping_x = 0.0;
+      w->clamped_x = true;
+      continue;
+    }
+    /* Tyre frame on the ground: heading of the (steered) wheel projected on the contact plane. */
+    grip_vec3 n = w->contact_normal;
+    grip_vec3 heading = quat_rotate(v->rotation, v3(cos(w->steer), sin(w->steer), 0.0));
+    grip_vec3 lon = v3_normalize(v3_mad(heading, n, -v3_dot(heading, n)));
+    grip_vec3 lat = v3_cross(n, lon);
+    w->long_dir = lon;
+    w->lat_dir = lat;
+    grip_vec3 arm = v3_sub(w->contact_point, v->position);
+    grip_vec3 vel = v3_add(v->velocity, v3_cross(v->angular_velocity, arm));
+    w->vx = v3_dot(vel, lon);
+    w->vy = v3_dot(vel, lat);
+    double speed = fabs(w->vx);
+    double sx = t->relaxation_length_x, sy = t->relaxation_length_y;
+
+    /* Rolling resistance f·Fz acts as a friction torque f·Fz·r on the wheel. */
+    w->friction_torque += t->rolling_resistance * w->surface.rolling_resistance * w->load * w->radius;
+
+    /* Carcass deflections (Pacejka's first-order relaxation), backward Euler:
+     *   du/dt = (omega·r − vx) − |vx|·u/sigma_x,   dv/dt = vy − |vx|·v/sigma_y
+     * Transient slips: kappa' = u/sigma_x, tan(alpha') = v/sigma_y. */
+    w->inv_denom_x = 1.0 / (1.0 + dt * speed / sx);
+    double u_pred = (w->deflection_x + dt * (w->spin * w->radius - w->vx)) * w->inv_denom_x;
+    double u_max = MAX_TRANSIENT_KAPPA * sx;
+    w->clamped_x = fabs(u_pred) > u_max;
+    u_pred = clampd(u_pred, -u_max, u_max);
+    double defl_y = (w->deflection_y + dt * w->vy) / (1.0 + dt * speed / sy);
+    double y_max = tan(MAX_TRANSIENT_ALPHA) * sy;
+    defl_y = clampd(defl_y, -y_max, y_max);
+
+    grip_tyre_input in = {.fz = w->load, .kappa = u_pred / sx, .alpha = atan(defl_y / sy), .gamma = 0.0,
+                          .vx = w->vx, .friction_scale = w->surface.friction};
+    grip_tyre_output out;
+    evaluate_tyre(v, w, &in, &out);
+
+    /* Low-speed carcass damping, fading out with speed. */
+    double fade = clampd(1.0 - speed / t->low_speed, 0.0, 1.0);
+    double damping = t->low_speed_damping * fade;
+    w->damping_x = damping;
+    w->fy = out.fy - damping * (defl_y - w->deflection_y) / dt;
+    w->mz = out.mz;
+    w->deflection_y = defl_y;
+    w->alpha = in.alpha;
+
+    /* Linear response of Fx to the wheel's new spin: dFx/domega' = dFx/dkappa·dkappa'/domega'
+     * + damping·du'/domega', with du'/domega' = dt·r/(1 + dt|vx|/sigma_x). */
+    double du_domega = dt * w->radius * w->inv_denom_x;
+    w->fx0 = out.fx + damping * (u_pred - w->deflection_x) / dt;
+    w->k = (w->clamped_x ? 0.0 : maxd(out.dfx_dkappa, 0.0) * du_domega / sx) +
+           (w->clamped_x ? 0.0 : damping * du_domega / dt);
+  }
+}
+
+/* After the drivetrain solve: carcass deflection from the final wheel speed. */
+static void tyres_finish(vehicle *v, double dt) {
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    if (!w->in_contact) {
+      w->fx = 0.0;
+      continue;
+    }
+    double sx = v->def.axles[w->axle].tyre.relaxation_length_x;
+    double u = (w->deflection_x + dt * (w->spin * w->radius - w->vx)) * w->inv_denom_x;
+    u = clampd(u, -MAX_TRANSIENT_KAPPA * sx, MAX_TRANSIENT_KAPPA * sx);
+    w->deflection_x = u;
+    w->kappa = u / sx;
+  }
+}
+
+/* --- chassis --------------------------------------------------------------------------- */
+
+static void integrate_body(vehicle *v, const grip_world_def *world, double dt) {
+  grip_vec3 force = v3_scale(world->gravity, total_mass(v));
+  grip_vec3 torque = v3(0, 0, 0);
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    if (!w->in_contact) continue;
+    grip_vec3 f = v3_scale(w->contact_normal, w->load);
+    f = v3_mad(f, w->long_dir, w->fx);
+    f = v3_mad(f, w->lat_dir, w->fy);
+    force = v3_add(force, f);
+    torque = v3_add(torque, v3_cross(v3_sub(w->contact_point, v->position), f));
+    torque = v3_mad(torque, w->contact_normal, w->mz);
+  }
+
+  /* Aerodynamics in still air. */
+  const grip_aero_def *aero = &v->def.aero;
+  double rho = world->air_density;
+  grip_vec3 fwd = quat_rotate(v->rotation, v3(1, 0, 0));
+  grip_vec3 up = quat_rotate(v->rotation, v3(0, 0, 1));
+  double speed2 = v3_dot(v->velocity, v->velocity);
+  double vx = v3_dot(v->velocity, fwd);
+  double q = 0.5 * rho * vx * vx; /* dynamic pressure on the car's own axis, Pa */
+  if (speed2 > 0.0) {
+    /* Drag −½·rho·Cd·A·|v|·v at the centre of pressure. */
+    grip_vec3 drag = v3_scale(v->velocity, -0.5 * rho * aero->drag_coefficient * aero->frontal_area * sqrt(speed2));
+    grip_vec3 at = quat_rotate(v->rotation, v3(0, 0, aero->center_of_pressure_z - v->com_design.z));
+    force = v3_add(force, drag);
+    torque = v3_add(torque, v3_cross(at, drag));
+    /* Lift per axle, ½·rho·CL·A·vx² along the body's up (negative CL pushes down). */
+    for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+      double cl = a == 0 ? aero->lift_coefficient_front : aero->lift_coefficient_rear;
+      if (cl == 0.0) continue;
+      grip_vec3 lift = v3_scale(up, q * cl * aero->frontal_area);
+      grip_vec3 arm = quat_rotate(v->rotation, v3(v->def.axles[a].x - v->com_design.x, 0, 0));
+      force = v3_add(force, lift);
+      torque = v3_add(torque, v3_cross(arm, lift));
+    }
+    /* Wings as flat plates: normal force 4·rho·A·sin(angle)·vx² (TORCS's wing model, design
+     * notes §4); its components are downforce (·cos) and drag (·sin). */
+    for (int k = 0; k < aero->wing_count; ++k) {
+      const grip_wing_def *wg = &aero->wings[k];
+      double normal = 4.0 * rho * wg->area * sin(wg->angle) * vx * vx;
+      grip_vec3 f = v3_add(v3_scale(up, -normal * cos(wg->angle)), v3_scale(fwd, -signd(vx) * fabs(normal * sin(wg->angle))));
+      grip_vec3 arm = quat_rotate(v->rotation, v3(wg->x - v->com_design.x, 0, wg->z - v->com_design.z));
+      force = v3_add(force, f);
+      torque = v3_add(torque, v3_cross(arm, f));
+    }
+  }
+
+  /* Semi-implicit (symplectic) Euler on the 6-DOF body. */
+  double inv_mass = 1.0 / total_mass(v);
+  grip_vec3 old_velocity = v->velocity;
+  v->velocity = v3_mad(v->velocity, force, dt * inv_mass);
+  /* Angular: world inertia I_w = R·I·Rᵀ; dw/dt = I_w⁻¹·(tau − w × I_w·w). */
+  grip_vec3 w_body = quat_unrotate(v->rotation, v->angular_velocity);
+  grip_vec3 t_body = quat_unrotate(v->rotation, torque);
+  grip_vec3 iw = v3(v->inertia.x * w_body.x, v->inertia.y * w_body.y, v->inertia.z * w_body.z);
+  grip_vec3 net = v3_sub(t_body, v3_cross(w_body, iw));
+  w_body = v3_add(w_body, v3(dt * net.x / v->inertia.x, dt * net.y / v->inertia.y, dt * net.z / v->inertia.z));
+  v->angular_velocity = quat_rotate(v->rotation, w_body);
+  v->position = v3_mad(v->position, v->velocity, dt);
+  grip_vec3 wv = v->angular_velocity;
+  grip_quat spin = {0.0, wv.x, wv.y, wv.z};
+  grip_quat dq = quat_mul(spin, v->rotation);
+  v->rotation = quat_normalize((grip_quat){v->rotation.w + 0.5 * dt * dq.w, v->rotation.x + 0.5 * dt * dq.x,
+                                           v->rotation.y + 0.5 * dt * dq.y, v->rotation.z + 0.5 * dt * dq.z});
+  v->acceleration = v3_scale(v3_sub(v->velocity, old_velocity), 1.0 / dt);
+}
+
+
+
+void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
+  grip_vec3 start_position = v->position;
+  grip_quat start_rotation = v->rotation;
+
+  filter_inputs(v, dt);
+  grip_vec3 fwd = quat_rotate(v->rotation, v3(1, 0, 0));
+  steer_wheels(v, v3_dot(v->velocity, fwd));
+  suspension(v, world, dt);
+  tyres(v, dt);
+  /* No fuel, no combustion: the engine only brakes. */
+  if (v->def.engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;
+  drivetrain_step(v, dt);
+  tyres_finish(v, dt);
+  integrate_body(v, world, dt);
+
+  double work = v->engine_torque * v->engine_omega * dt;
+  if (work > 0.0) v->fuel_mass = maxd(0.0, v->fuel_mass - v->def.engine.fuel_per_joule * work);
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    w->rotation = fmod(w->rotation + w->spin * dt, 2.0 * GRIP_PI);
+    if (w->rotation < 0.0) w->rotation += 2.0 * GRIP_PI;
+    w->prev_compression = w->compression;
+    w->was_in_contact = w->in_contact;
+  }
+  v->time += dt;
+
+  /* Safety net: nothing non-finite may leave a step. Should a force ever blow up, the car is
+   * put back where the step began, at rest. */
+  bool ok = finite3_ok(v->position) && finite3_ok(v->velocity) && finite3_ok(v->angular_velocity) &&
+            isfinite(v->rotation.w) && isfinite(v->engine_omega);
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
+    ok = ok && isfinite(v->wheels[i].spin) && isfinite(v->wheels[i].deflection_x) &&
+         isfinite(v->wheels[i].deflection_y) && isfinite(v->wheels[i].fx) && isfinite(v->wheels[i].fy);
+  if (!ok) {
+    v->def.pose.position = v3_sub(start_position, quat_rotate(start_rotation, v->com_design));
+    v->def.pose.rotation = start_rotation;
+    v->def.velocity = v3(0, 0, 0);
+    vehicle_reset_motion(v);
+  }
+}
+
+void vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
+  memset(s, 0, sizeof *s);
+  s->pose.rotation = v->rotation;
+  s->pose.position = v3_sub(v->position, quat_rotate(v->rotation, v->com_design));
+  s->center_of_mass = v->position;
+  s->linear_velocity = v->velocity;
+  s->angular_velocity = v->angular_velocity;
+  s->acceleration = v->acceleration;
+  s->local_velocity = quat_unrotate(v->rotation, v->velocity);
+  s->local_acceleration = quat_unrotate(v->rotation, v->acceleration);
+  s->speed = s->local_velocity.x;
+  s->engine_rpm = v->engine_omega / RPM_TO_RAD_PER_S;
+  s->engine_torque = v->engine_torque;
+  s->clutch_engagement = v->clutch_engagement;
+  s->gear = v->shift_timer > 0.0 ? v->gear : v->gear;
+  s->shifting = v->shift_timer > 0.0;
+  s->fuel_mass = v->fuel_mass;
+  s->mass = total_mass(v);
+  s->time = v->time;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    const wheel_runtime *w = &v->wheels[i];
+    grip_wheel_state *o = &s->wheels[i];
+    o->in_contact = w->in_contact;
+    o->contact_point = w->contact_point;
+    o->contact_normal = w->contact_normal;
+    o->load = w->load;
+    o->slip_ratio = w->kappa;
+    o->slip_angle = w->alpha;
+    o->fx = w->fx;
+    o->fy = w->fy;
+    o->mz = w->mz;
+    o->spin = w->spin;
+    o->rotation = w->rotation;
+    o->steer_angle = w->steer;
+    o->compression = w->compression;
+    o->suspension_force = w->suspension_force;
+    o->drive_torque = w->drive_torque;
+    o->brake_torque = w->applied_friction;
+    o->surface_id = w->surface.id;
+  }
+}

@@ -1,0 +1,242 @@
+/* Vehicle definition defaults (the built-in Corvette C5) and validation.
+ * Sources of the values: docs/corvette-c5.md. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gmath.h"
+#include "grip/vehicle.h"
+
+/* LS1 full-throttle torque, N·m: 475 N·m peak at 4400 rpm and 257 kW (438.3 N·m) at 5600 rpm
+ * (GM published figures); the shape between is interpolated from dyno charts' typical form. */
+static const double ls1_rpm[] = {1000, 1500, 2000, 2500, 3000, 3500, 4000, 4400, 4800, 5200, 5600, 6000};
+static const double ls1_torque[] = {340, 380, 410, 430, 445, 458, 470, 475, 470, 455, 438.3, 405};
+
+static grip_axle_def corvette_axle(double x, double half_track, double width, double spring,
+                                   double anti_roll, bool steered) {
+  grip_axle_def a;
+  memset(&a, 0, sizeof a);
+  a.x = x;
+  a.half_track = half_track;
+  a.wheel_radius = 0.34;
+  a.wheel_width = width;
+  a.wheel_inertia = 1.2;
+  a.steered = steered;
+  /* Ride frequency ~1.6 Hz with ~360 kg per corner: k = m·(2πf)²; damping ratio ~0.3 in bump,
+   * rebound 1.5 × bump. */
+  a.suspension = (grip_suspension_def){.spring_rate = spring,
+                                       .bump_damping = 2300.0,
+                                       .rebound_damping = 3500.0,
+                                       .bump_travel = 0.07,
+                                       .droop_travel = 0.10,
+                                       .bump_stop_rate = 10.0 * spring,
+                                       .max_force = 60000.0,
+                                       .anti_roll_rate = anti_roll};
+  a.tyre = grip_default_tyre_def();
+  return a;
+}
+
+grip_vehicle_def grip_default_vehicle_def(void) {
+  grip_vehicle_def d;
+  memset(&d, 0, sizeof d);
+  d.name = "corvette-c5";
+  d.pose.rotation = (grip_quat){1.0, 0.0, 0.0, 0.0};
+
+  /* Wheelbase 2.655 m; 51/49 front/rear static split; CG height 0.45 m. Design frame origin:
+   * on the ground midway between the axles. */
+  const double wheelbase = 2.655;
+  const double front_share = 0.51;
+  d.body.mass = 1409.0; /* + 30 kg of fuel = 1439 kg */
+  d.body.center_of_mass = (grip_vec3){0.5 * wheelbase - (1.0 - front_share) * wheelbase, 0.0, 0.45};
+  d.body.inertia = (grip_vec3){500.0, 2200.0, 2400.0};
+  d.body.dimensions = (grip_vec3){4.565, 1.870, 1.210};
+  d.body.box_center = (grip_vec3){0.0, 0.0, 0.13 + 0.5 * 1.210};
+
+  grip_engine_def *e = &d.engine;
+  e->curve_points = (int)(sizeof ls1_rpm / sizeof ls1_rpm[0]);
+  for (int i = 0; i < e->curve_points; ++i) {
+    e->curve_rpm[i] = ls1_rpm[i];
+    e->curve_torque[i] = ls1_torque[i];
+  }
+  e->idle_rpm = 800.0;
+  e->rev_limit_rpm = 6000.0;
+  e->inertia = 0.25;
+  e->brake_torque = 20.0;
+  e->brake_torque_per_rpm = 0.01;
+  e->fuel_per_joule = 250.0e-3 / 3.6e6; /* 250 g/kWh */
+
+  d.clutch = (grip_clutch_def){.max_torque = 700.0, .engage_rpm = 2000.0};
+
+  grip_gearbox_def *g = &d.gearbox;
+  static const double ratios[] = {2.66, 1.78, 1.30, 1.00, 0.74, 0.50};
+  g->forward_gears = 6;
+  for (int i = 0; i < 6; ++i) g->ratios[i] = ratios[i];
+  g->reverse_ratio = 2.90;
+  g->final_drive = 3.42;
+  g->efficiency = 0.7;
+  g->shift_time = 0.2;
+  g->automatic = true;
+
+  d.drivetrain.layout = GRIP_DRIVE_RWD;
+  grip_diff_def lsd = {.type = GRIP_DIFF_LIMITED_SLIP, .preload = 100.0, .locking_coefficient = 0.3,
+                       .viscous_coefficient = 50.0, .front_split = 0.5};
+  d.drivetrain.front = lsd;
+  d.drivetrain.front.type = GRIP_DIFF_OPEN;
+  d.drivetrain.rear = lsd;
+  d.drivetrain.centre = lsd;
+  d.drivetrain.centre.type = GRIP_DIFF_OPEN;
+  d.drivetrain.centre.front_split = 0.4;
+
+  d.brakes = (grip_brake_def){.max_torque = 8000.0, .front_bias = 0.65, .handbrake_torque = 2000.0};
+  d.steering = (grip_steering_def){.ratio = 16.0, .max_wheel_angle = 8.17, .ackermann = 0.8,
+                                   .speed_reduction_speed = 0.0};
+
+  d.axles[GRIP_AXLE_FRONT] = corvette_axle(0.5 * wheelbase, 0.5 * 1.565, 0.245, 37000.0, 30000.0, true);
+  d.axles[GRIP_AXLE_REAR] = corvette_axle(-0.5 * wheelbase, 0.5 * 1.577, 0.275, 40000.0, 15000.0, false);
+
+  d.aero = (grip_aero_def){.drag_coefficient = 0.3, .frontal_area = 2.2, .lift_coefficient_front = 0.0,
+                           .lift_coefficient_rear = 0.0, .center_of_pressure_z = 0.45, .wing_count = 0};
+  d.fuel = (grip_fuel_def){.capacity = 52.0, .mass = 30.0, .position = {-0.9, 0.0, 0.35}};
+  return d;
+}
+
+grip_vehicle_input grip_default_vehicle_input(void) {
+  return (grip_vehicle_input){.throttle = 0.0, .brake = 0.0, .steering = 0.0, .handbrake = 0.0,
+                              .clutch = 0.0, .gear = 1, .automatic = true};
+}
+
+/* --- validation ------------------------------------------------------------------------ */
+
+typedef struct check {
+  char *message;
+  int size;
+  bool ok;
+} check;
+
+static void require(check *c, bool condition, const char *field, const char *what) {
+  if (condition || !c->ok) return;
+  c->ok = false;
+  if (c->message && c->size > 0) snprintf(c->message, (size_t)c->size, "%s: %s", field, what);
+}
+
+static void in_range(check *c, double value, double lo, double hi, const char *field) {
+  char what[96];
+  snprintf(what, sizeof what, "must be within %g..%g", lo, hi);
+  require(c, isfinite(value) && value >= lo && value <= hi, field, what);
+}
+
+grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, int message_size) {
+  check c = {message, message_size, true};
+  if (message && message_size > 0) message[0] = '\0';
+  in_range(&c, d->body.mass, 1.0, 1e6, "body.mass");
+  in_range(&c, d->body.center_of_mass.x, -50, 50, "body.center_of_mass.x");
+  in_range(&c, d->body.center_of_mass.y, -50, 50, "body.center_of_mass.y");
+  in_range(&c, d->body.center_of_mass.z, -5, 10, "body.center_of_mass.z");
+  in_range(&c, d->body.inertia.x, 0, 1e8, "body.inertia.x");
+  in_range(&c, d->body.inertia.y, 0, 1e8, "body.inertia.y");
+  in_range(&c, d->body.inertia.z, 0, 1e8, "body.inertia.z");
+  in_range(&c, d->body.dimensions.x, 0.1, 100, "body.dimensions.x");
+  in_range(&c, d->body.dimensions.y, 0.1, 100, "body.dimensions.y");
+  in_range(&c, d->body.dimensions.z, 0.1, 100, "body.dimensions.z");
+  const grip_engine_def *e = &d->engine;
+  require(&c, e->curve_points >= 2 && e->curve_points <= GRIP_MAX_CURVE_POINTS, "engine.curve_points",
+          "must be within 2..32");
+  for (int i = 0; c.ok && i < e->curve_points; ++i) {
+    in_range(&c, e->curve_rpm[i], 0, 30000, "engine.curve_rpm");
+    in_range(&c, e->curve_torque[i], 0, 1e5, "engine.curve_torque");
+    if (i > 0) require(&c, e->curve_rpm[i] > e->curve_rpm[i - 1], "engine.curve_rpm", "must increase");
+  }
+  in_range(&c, e->idle_rpm, 100, 10000, "engine.idle_rpm");
+  in_range(&c, e->rev_limit_rpm, 500, 30000, "engine.rev_limit_rpm");
+  require(&c, e->rev_limit_rpm > e->idle_rpm * 1.5, "engine.rev_limit_rpm", "must exceed 1.5 × idle_rpm");
+  in_range(&c, e->inertia, 0.01, 100, "engine.inertia");
+  in_range(&c, e->brake_torque, 0, 1e4, "engine.brake_torque");
+  in_range(&c, e->brake_torque_per_rpm, 0, 10, "engine.brake_torque_per_rpm");
+  in_range(&c, e->fuel_per_joule, 0, 1e-5, "engine.fuel_per_joule");
+  in_range(&c, d->clutch.max_torque, 0, 1e5, "clutch.max_torque");
+  require(&c, d->clutch.engage_rpm > e->idle_rpm, "clutch.engage_rpm", "must exceed engine.idle_rpm");
+  const grip_gearbox_def *g = &d->gearbox;
+  require(&c, g->forward_gears >= 1 && g->forward_gears <= GRIP_MAX_GEARS, "gearbox.forward_gears",
+          "must be within 1..10");
+  for (int i = 0; c.ok && i < g->forward_gears; ++i) in_range(&c, g->ratios[i], 0.05, 50, "gearbox.ratios");
+  in_range(&c, g->reverse_ratio, 0.05, 50, "gearbox.reverse_ratio");
+  in_range(&c, g->final_drive, 0.1, 50, "gearbox.final_drive");
+  in_range(&c, g->efficiency, 0.1, 1.0, "gearbox.efficiency");
+  in_range(&c, g->shift_time, 0, 5, "gearbox.shift_time");
+  in_range(&c, g->upshift_rpm, 0, 30000, "gearbox.upshift_rpm");
+  in_range(&c, g->downshift_rpm, 0, 30000, "gearbox.downshift_rpm");
+  const grip_diff_def *diffs[3] = {&d->drivetrain.front, &d->drivetrain.rear, &d->drivetrain.centre};
+  static const char *names[3] = {"drivetrain.front", "drivetrain.rear", "drivetrain.centre"};
+  require(&c, d->drivetrain.layout >= GRIP_DRIVE_RWD && d->drivetrain.layout <= GRIP_DRIVE_AWD,
+          "drivetrain.layout", "must be RWD, FWD or AWD");
+  for (int k = 0; c.ok && k < 3; ++k) {
+    require(&c, diffs[k]->type >= GRIP_DIFF_OPEN && diffs[k]->type <= GRIP_DIFF_VISCOUS, names[k],
+            "type must be open, locked, limited-slip or viscous");
+    in_range(&c, diffs[k]->preload, 0, 1e5, names[k]);
+    in_range(&c, diffs[k]->locking_coefficient, 0, 1, names[k]);
+    in_range(&c, diffs[k]->viscous_coefficient, 0, 1e5, names[k]);
+    in_range(&c, diffs[k]->front_split, 0, 1, names[k]);
+  }
+  in_range(&c, d->brakes.max_torque, 0, 1e6, "brakes.max_torque");
+  in_range(&c, d->brakes.front_bias, 0, 1, "brakes.front_bias");
+  in_range(&c, d->brakes.handbrake_torque, 0, 1e6, "brakes.handbrake_torque");
+  in_range(&c, d->steering.ratio, 0.5, 100, "steering.ratio");
+  in_range(&c, d->steering.max_wheel_angle, 0, 50, "steering.max_wheel_angle");
+  require(&c, d->steering.max_wheel_angle / d->steering.ratio < 1.3, "steering.max_wheel_angle",
+          "road-wheel lock (max_wheel_angle/ratio) must stay under 1.3 rad");
+  in_range(&c, d->steering.ackermann, 0, 1.5, "steering.ackermann");
+  in_range(&c, d->steering.speed_reduction_speed, 0, 1000, "steering.speed_reduction_speed");
+  in_range(&c, d->input_filter.throttle_rate, 0, 1e6, "input_filter.throttle_rate");
+  in_range(&c, d->input_filter.brake_rate, 0, 1e6, "input_filter.brake_rate");
+  in_range(&c, d->input_filter.steer_rate, 0, 1e6, "input_filter.steer_rate");
+  for (int a = 0; c.ok && a < GRIP_AXLE_COUNT; ++a) {
+    const grip_axle_def *x = &d->axles[a];
+    in_range(&c, x->x, -50, 50, "axle.x");
+    in_range(&c, x->half_track, 0.05, 10, "axle.half_track");
+    in_range(&c, x->wheel_radius, 0.05, 3, "axle.wheel_radius");
+    in_range(&c, x->wheel_width, 0.01, 3, "axle.wheel_width");
+    in_range(&c, x->wheel_inertia, 0.01, 1000, "axle.wheel_inertia");
+    const grip_suspension_def *s = &x->suspension;
+    in_range(&c, s->spring_rate, 100, 1e8, "suspension.spring_rate");
+    in_range(&c, s->bump_damping, 0, 1e7, "suspension.bump_damping");
+    in_range(&c, s->rebound_damping, 0, 1e7, "suspension.rebound_damping");
+    in_range(&c, s->bump_travel, 0.001, 2, "suspension.bump_travel");
+    in_range(&c, s->droop_travel, 0.001, 2, "suspension.droop_travel");
+    in_range(&c, s->bump_stop_rate, 0, 1e9, "suspension.bump_stop_rate");
+    in_range(&c, s->max_force, 1, 1e8, "suspension.max_force");
+    in_range(&c, s->anti_roll_rate, 0, 1e8, "suspension.anti_roll_rate");
+    const grip_tyre_def *t = &x->tyre;
+    require(&c, t->model == GRIP_TYRE_SIMPLE_MF || (t->model == GRIP_TYRE_FULL_MF && t->mf),
+            "tyre.model", "full MF needs parameters");
+    in_range(&c, t->relaxation_length_x, 0.005, 10, "tyre.relaxation_length_x");
+    in_range(&c, t->relaxation_length_y, 0.005, 10, "tyre.relaxation_length_y");
+    in_range(&c, t->low_speed_damping, 0, 1e6, "tyre.low_speed_damping");
+    in_range(&c, t->low_speed, 0.01, 100, "tyre.low_speed");
+    in_range(&c, t->rolling_resistance, 0, 100, "tyre.rolling_resistance");
+    const grip_simple_mf_curve *curves[2] = {&t->simple.longitudinal, &t->simple.lateral};
+    for (int k = 0; c.ok && k < 2; ++k) {
+      in_range(&c, curves[k]->b, 0.01, 1000, "tyre.simple.b");
+      in_range(&c, curves[k]->c, 0.1, 5, "tyre.simple.c");
+      in_range(&c, curves[k]->mu, 0.0, 10, "tyre.simple.mu");
+      in_range(&c, curves[k]->e, -10, 1, "tyre.simple.e");
+    }
+    in_range(&c, t->simple.nominal_load, 10, 1e6, "tyre.simple.nominal_load");
+    in_range(&c, t->simple.load_sensitivity, 0, 5, "tyre.simple.load_sensitivity");
+    in_range(&c, t->simple.pneumatic_trail, 0, 1, "tyre.simple.pneumatic_trail");
+  }
+  require(&c, d->axles[0].x > d->axles[1].x, "axles", "the front axle must be ahead of the rear (x larger)");
+  in_range(&c, d->aero.drag_coefficient, 0, 10, "aero.drag_coefficient");
+  in_range(&c, d->aero.frontal_area, 0, 100, "aero.frontal_area");
+  in_range(&c, d->aero.lift_coefficient_front, -20, 20, "aero.lift_coefficient_front");
+  in_range(&c, d->aero.lift_coefficient_rear, -20, 20, "aero.lift_coefficient_rear");
+  in_range(&c, d->aero.center_of_pressure_z, -5, 10, "aero.center_of_pressure_z");
+  require(&c, d->aero.wing_count >= 0 && d->aero.wing_count <= GRIP_MAX_WINGS, "aero.wing_count",
+          "must be within 0..4");
+  for (int i = 0; c.ok && i < d->aero.wing_count; ++i) {
+    in_range(&c, d->aero.wings[i].area, 0, 100, "aero.wings.area");
+    in_range(&c, d->aero.wings[i].angle, -1.5, 1.5, "aero.wings.angle");
+  }
+  in_range(&c, d->fuel.capacity, 0, 1e5, "fuel.capacity");
+  in_range(&c, d->fuel.mass, 0, d->fuel.capacity, "fuel.mass");
+  return c.ok ? GRIP_OK : GRIP_INVALID_ARGUMENT;
+}

@@ -1,0 +1,147 @@
+/* Internal state of a vehicle and the per-subsystem functions the step calls. Not public. */
+#ifndef GRIP_VEHICLE_INTERNAL_H
+#define GRIP_VEHICLE_INTERNAL_H
+
+#include "grip/grip.h"
+
+/* --- tyre ------------------------------------------------------------------------------ */
+
+/* Simple MF with the peak slips already known (they depend on the curve only). */
+void grip_simple_mf_evaluate_peaks(const grip_simple_mf_def *def, const grip_tyre_input *in,
+                                   double kappa_peak, double alpha_peak, grip_tyre_output *out);
+
+/* --- engine ---------------------------------------------------------------------------- */
+
+typedef struct engine_output {
+  double torque;           /* N·m at the crank */
+  double effective_throttle; /* 0..1 after governor and limiter */
+} engine_output;
+
+/* Crank torque at engine speed omega (rad/s) for a throttle 0..1, with the idle governor and
+ * the rev limiter applied. */
+engine_output engine_torque(const grip_engine_def *def, double omega, double throttle);
+
+/* --- drivetrain ------------------------------------------------------------------------ */
+
+/* A shaft's response over one implicit step: omega_new = p + q·T for a torque T applied to it
+ * (q >= 0, s/(kg·m²)). */
+typedef struct admittance {
+  double p; /* rad/s */
+  double q; /* rad/(s·N·m) */
+} admittance;
+
+/* How a differential splits its input torque: T_left = a_left·T + b_left, likewise right. */
+typedef struct torque_split {
+  double a_left, b_left, a_right, b_right;
+} torque_split;
+
+typedef enum diff_mode { DIFF_MODE_LOCKED = 0, DIFF_MODE_SLIPPING = 1 } diff_mode;
+
+typedef struct diff_runtime {
+  diff_mode mode;        /* LSD: locked or slipping (decided each step) */
+  double slip_sign;      /* LSD slipping: +1 transfers torque to the left/front side */
+  double input_torque;   /* N·m, last solved input torque (LSD limit, efficiency sign) */
+} diff_runtime;
+
+/* Reduces a differential with split s (share of torque to the left/front side) to the
+ * admittance of its input shaft; fills *split to recover the side torques. */
+admittance diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s,
+                       admittance left, admittance right, torque_split *split);
+
+/* --- vehicle runtime ------------------------------------------------------------------- */
+
+typedef struct wheel_runtime {
+  /* derived configuration */
+  grip_vec3 hardpoint;   /* m, CG-relative body frame: wheel centre at the bump stop */
+  double radius;         /* m */
+  double inertia;        /* kg·m² */
+  double max_length;     /* m, bump + droop travel */
+  double spring_zero;    /* m, compression at which the spring force is zero */
+  double static_load;    /* N at design ride height */
+  double kappa_peak;     /* slip ratio at the longitudinal peak */
+  double alpha_peak;     /* rad at the lateral peak */
+  int axle;
+  bool driven;
+  bool left;
+
+  /* dynamic state */
+  double spin;          /* rad/s */
+  double rotation;      /* rad */
+  double deflection_x;  /* m, longitudinal carcass deflection (relaxation state) */
+  double deflection_y;  /* m, lateral carcass deflection */
+  double compression;   /* m from full droop, this step */
+  double prev_compression;
+  bool was_in_contact;
+
+  /* per-step values (outputs and state getters) */
+  bool in_contact;
+  grip_vec3 contact_point;
+  grip_vec3 contact_normal;
+  grip_vec3 long_dir, lat_dir; /* tyre frame on the ground */
+  grip_surface surface;
+  double vx, vy;        /* m/s contact-patch velocity in the tyre frame */
+  double load;
+  double suspension_force;
+  double steer;
+  double kappa, alpha;
+  double fx, fy, mz;
+  double drive_torque;
+  double friction_torque; /* capacity of brake + handbrake + rolling resistance, N·m */
+  double applied_friction; /* actually applied, signed */
+  /* linearised ground response: Fx(omega') = fx0 + k·(omega' − spin) */
+  double fx0, k;
+  double inv_denom_x;   /* 1/(1 + dt|vx|/sigma_x) */
+  double damping_x;     /* N·s/m active low-speed damping this step */
+  bool clamped_x;
+} wheel_runtime;
+
+typedef struct vehicle {
+  grip_vehicle_def def;
+  uint32_t generation;
+  bool alive;
+
+  /* body */
+  grip_vec3 position;       /* m, CG, world */
+  grip_quat rotation;
+  grip_vec3 velocity;       /* m/s, CG, world */
+  grip_vec3 angular_velocity; /* rad/s, world */
+  grip_vec3 acceleration;
+  grip_vec3 com_design;     /* m, CG in the design frame */
+  grip_vec3 inertia;        /* kg·m², principal, body */
+  double body_mass;         /* kg, without fuel */
+  double fuel_mass;         /* kg */
+  double time;
+
+  /* controls */
+  grip_vehicle_input input;    /* as set by the caller */
+  grip_vehicle_input filtered; /* after the rate limits */
+
+  /* engine and drivetrain */
+  double engine_omega;      /* rad/s */
+  double engine_torque;     /* N·m last step */
+  int gear;                 /* engaged gear, -1..n (0 while shifting) */
+  int target_gear;          /* gear being shifted into */
+  double shift_timer;       /* s left of the current shift, 0 when not shifting */
+  double shift_cooldown;    /* s before the automatic may shift again */
+  double clutch_engagement; /* 0..1 */
+  bool clutch_locked;       /* last step the clutch did not slip */
+  double clutch_torque;     /* N·m last step */
+  double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
+  double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
+  diff_runtime diffs[3];    /* front, rear, centre */
+
+  wheel_runtime wheels[GRIP_WHEEL_COUNT];
+} vehicle;
+
+/* Derives the runtime configuration from v->def and puts the car at rest at def.pose. */
+void vehicle_init(vehicle *v, const grip_vec3 gravity);
+void vehicle_reset_motion(vehicle *v);
+void vehicle_step(vehicle *v, const grip_world_def *world, double dt);
+void vehicle_fill_state(const vehicle *v, grip_vehicle_state *state);
+
+/* Drivetrain step: solves engine, clutch, gearbox, differentials and wheel spin implicitly. */
+void drivetrain_step(vehicle *v, double dt);
+/* Derives automatic shift points from the engine curve and gear ratios. */
+void drivetrain_init(vehicle *v);
+
+#endif

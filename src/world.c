@@ -1,0 +1,246 @@
+/* The world: vehicle storage with generational handles, the fixed step, queries. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gmath.h"
+#include "vehicle_internal.h"
+
+struct grip_world {
+  grip_world_def def;
+  grip_plane default_plane; /* the ground when the caller gives none */
+  vehicle *vehicles;
+  int capacity;
+  int used; /* slots ever used (alive or free) */
+  int alive;
+};
+
+grip_world_def grip_default_world_def(void) {
+  return (grip_world_def){.gravity = {0.0, 0.0, -9.81},
+                          .air_density = 1.29,
+                          .ground = {0, 0},
+                          .vehicle_capacity = 16,
+                          .enqueue_task = 0,
+                          .finish_task = 0,
+                          .task_context = 0,
+                          .worker_count = 1};
+}
+
+grip_world *grip_create_world(const grip_world_def *def) {
+  if (!def || !finite3_ok(def->gravity) || !(def->air_density >= 0.0) || def->vehicle_capacity < 0)
+    return NULL;
+  grip_world *w = calloc(1, sizeof *w);
+  if (!w) return NULL;
+  w->def = *def;
+  w->default_plane = grip_default_plane();
+  if (!w->def.ground.raycast) w->def.ground = grip_plane_ground(&w->default_plane);
+  w->capacity = def->vehicle_capacity > 0 ? def->vehicle_capacity : 16;
+  w->vehicles = calloc((size_t)w->capacity, sizeof *w->vehicles);
+  if (!w->vehicles) {
+    free(w);
+    return NULL;
+  }
+  return w;
+}
+
+void grip_destroy_world(grip_world *world) {
+  if (!world) return;
+  free(world->vehicles);
+  free(world);
+}
+
+void grip_world_set_ground(grip_world *world, grip_ground ground) {
+  world->def.ground = ground.raycast ? ground : grip_plane_ground(&world->default_plane);
+}
+
+grip_ground grip_world_get_ground(const grip_world *world) { return world->def.ground; }
+
+static vehicle *lookup(const grip_world *world, grip_vehicle_id id) {
+  if (!world || id.index == 0 || (int)id.index > world->used) return NULL;
+  vehicle *v = &world->vehicles[id.index - 1];
+  return v->alive && v->generation == id.generation ? v : NULL;
+}
+
+bool grip_vehicle_is_valid(const grip_world *world, grip_vehicle_id id) { return lookup(world, id) != NULL; }
+
+int grip_world_vehicle_count(const grip_world *world) { return world->alive; }
+
+grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *def) {
+  if (!world || !def || grip_vehicle_def_validate(def, NULL, 0) != GRIP_OK) return GRIP_NULL_VEHICLE;
+  if (def->axles[0].tyre.model != GRIP_TYRE_SIMPLE_MF || def->axles[1].tyre.model != GRIP_TYRE_SIMPLE_MF)
+    return GRIP_NULL_VEHICLE;
+  int slot = -1;
+  for (int i = 0; i < world->used; ++i)
+    if (!world->vehicles[i].alive) {
+      slot = i;
+      break;
+    }
+  if (slot < 0) {
+    if (world->used == world->capacity) {
+      int grown = world->capacity * 2;
+      vehicle *more = realloc(world->vehicles, (size_t)grown * sizeof *more);
+      if (!more) return GRIP_NULL_VEHICLE;
+      memset(more + world->capacity, 0, (size_t)(grown - world->capacity) * sizeof *more);
+      world->vehicles = more;
+      world->capacity = grown;
+    }
+    slot = world->used++;
+  }
+  vehicle *v = &world->vehicles[slot];
+  uint32_t generation = v->generation + 1;
+  memset(v, 0, sizeof *v);
+  v->def = *def;
+  v->generation = generation;
+  v->alive = true;
+  vehicle_init(v, world->def.gravity);
+  world->alive++;
+  return (grip_vehicle_id){(uint32_t)slot + 1, generation};
+}
+
+void grip_destroy_vehicle(grip_world *world, grip_vehicle_id id) {
+  vehicle *v = lookup(world, id);
+  if (!v) return;
+  v->alive = false;
+  world->alive--;
+}
+
+/* --- stepping -------------------------------------------------------------------------- */
+
+typedef struct step_task {
+  grip_world *world;
+  double dt;
+} step_task;
+
+static void step_range(int start, int end, int worker, void *context) {
+  (void)worker;
+  step_task *t = context;
+  for (int i = start; i < end; ++i) {
+    vehicle *v = &t->world->vehicles[i];
+    if (v->alive) vehicle_step(v, &t->world->def, t->dt);
+  }
+}
+
+grip_result grip_world_step(grip_world *world, double dt) {
+  if (!world || !(dt >= 1e-4 && dt <= 0.02)) return GRIP_INVALID_ARGUMENT;
+  step_task task = {world, dt};
+  if (world->def.enqueue_task && world->def.finish_task && world->used > 1) {
+    void *handle = world->def.enqueue_task(step_range, world->used, 1, &task, world->def.task_context);
+    if (handle) world->def.finish_task(handle, world->def.task_context);
+  } else {
+    step_range(0, world->used, 0, &task);
+  }
+  return GRIP_OK;
+}
+
+/* --- inputs and state ------------------------------------------------------------------ */
+
+grip_result grip_vehicle_set_input(grip_world *world, grip_vehicle_id id, const grip_vehicle_input *in) {
+  vehicle *v = lookup(world, id);
+  if (!v) return GRIP_INVALID_ID;
+  bool ok = in && isfinite(in->throttle) && in->throttle >= 0.0 && in->throttle <= 1.0 &&
+            isfinite(in->brake) && in->brake >= 0.0 && in->brake <= 1.0 && isfinite(in->steering) &&
+            in->steering >= -1.0 && in->steering <= 1.0 && isfinite(in->handbrake) &&
+            in->handbrake >= 0.0 && in->handbrake <= 1.0 && isfinite(in->clutch) && in->clutch >= 0.0 &&
+            in->clutch <= 1.0 && in->gear >= -1 && in->gear <= v->def.gearbox.forward_gears;
+  if (!ok) return GRIP_INVALID_ARGUMENT;
+  v->input = *in;
+  return GRIP_OK;
+}
+
+grip_vehicle_input grip_vehicle_get_input(const grip_world *world, grip_vehicle_id id) {
+  vehicle *v = lookup(world, id);
+  return v ? v->input : grip_default_vehicle_input();
+}
+
+grip_result grip_vehicle_get_state(const grip_world *world, grip_vehicle_id id, grip_vehicle_state *state) {
+  vehicle *v = lookup(world, id);
+  if (!v || !state) return GRIP_INVALID_ID;
+  vehicle_fill_state(v, state);
+  return GRIP_OK;
+}
+
+const grip_vehicle_def *grip_vehicle_get_def(const grip_world *world, grip_vehicle_id id) {
+  vehicle *v = lookup(world, id);
+  return v ? &v->def : NULL;
+}
+
+grip_result grip_vehicle_set_pose(grip_world *world, grip_vehicle_id id, grip_pose pose) {
+  vehicle *v = lookup(world, id);
+  if (!v) return GRIP_INVALID_ID;
+  if (!finite3_ok(pose.position) || !isfinite(pose.rotation.w) || !isfinite(pose.rotation.x) ||
+      !isfinite(pose.rotation.y) || !isfinite(pose.rotation.z))
+    return GRIP_INVALID_ARGUMENT;
+  v->def.pose = pose;
+  v->def.velocity = v3(0, 0, 0);
+  vehicle_reset_motion(v);
+  return GRIP_OK;
+}
+
+grip_result grip_vehicle_set_velocity(grip_world *world, grip_vehicle_id id, grip_vec3 velocity) {
+  vehicle *v = lookup(world, id);
+  if (!v) return GRIP_INVALID_ID;
+  if (!finite3_ok(velocity)) return GRIP_INVALID_ARGUMENT;
+  v->velocity = velocity;
+  double forward = v3_dot(velocity, quat_rotate(v->rotation, v3(1, 0, 0)));
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    v->wheels[i].spin = forward / v->wheels[i].radius;
+    v->wheels[i].deflection_x = 0.0;
+  }
+  return GRIP_OK;
+}
+
+grip_result grip_vehicle_place(grip_world *world, grip_vehicle_id id, double x, double y, double heading) {
+  vehicle *v = lookup(world, id);
+  if (!v) return GRIP_INVALID_ID;
+  if (!isfinite(x) || !isfinite(y) || !isfinite(heading)) return GRIP_INVALID_ARGUMENT;
+  grip_ground g = world->def.ground;
+  const double top = 1e4;
+  grip_ground_hit hit;
+  if (!g.raycast(g.context, v3(x, y, top), v3(0, 0, -1), 2.0 * top, &hit)) return GRIP_INVALID_ARGUMENT;
+  /* Yaw by heading, then tilt world z onto the ground normal (shortest arc). */
+  grip_quat yaw = quat_from_axis_angle(v3(0, 0, 1), heading);
+  grip_vec3 n = hit.normal;
+  grip_vec3 axis = v3_cross(v3(0, 0, 1), n);
+  double s = v3_length(axis);
+  grip_quat tilt = quat_identity();
+  if (s > 1e-12) tilt = quat_from_axis_angle(v3_scale(axis, 1.0 / s), atan2(s, n.z));
+  grip_pose pose = {.position = hit.point, .rotation = quat_normalize(quat_mul(tilt, yaw))};
+  /* The springs are preloaded for design ride height: the design frame's origin sits on the
+   * ground at rest. */
+  return grip_vehicle_set_pose(world, id, pose);
+}
+
+/* --- determinism ----------------------------------------------------------------------- */
+
+static uint64_t hash_bytes(uint64_t h, const void *data, size_t size) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < size; ++i) {
+    h ^= p[i];
+    h *= 1099511628211ull; /* FNV-1a 64 */
+  }
+  return h;
+}
+
+static uint64_t hash_double(uint64_t h, double x) { return hash_bytes(h, &x, sizeof x); }
+
+uint64_t grip_world_state_hash(const grip_world *world) {
+  uint64_t h = 14695981039346656037ull;
+  for (int i = 0; i < world->used; ++i) {
+    const vehicle *v = &world->vehicles[i];
+    if (!v->alive) continue;
+    const double body[] = {v->position.x, v->position.y, v->position.z, v->rotation.w, v->rotation.x,
+                           v->rotation.y, v->rotation.z, v->velocity.x, v->velocity.y, v->velocity.z,
+                           v->angular_velocity.x, v->angular_velocity.y, v->angular_velocity.z,
+                           v->engine_omega, v->fuel_mass, v->clutch_torque, v->shift_timer};
+    for (size_t k = 0; k < sizeof body / sizeof body[0]; ++k) h = hash_double(h, body[k]);
+    h = hash_bytes(h, &v->gear, sizeof v->gear);
+    for (int k = 0; k < GRIP_WHEEL_COUNT; ++k) {
+      const wheel_runtime *w = &v->wheels[k];
+      h = hash_double(h, w->spin);
+      h = hash_double(h, w->deflection_x);
+      h = hash_double(h, w->deflection_y);
+      h = hash_double(h, w->compression);
+    }
+  }
+  return h;
+}
