@@ -16,7 +16,7 @@ int cmd_accel(int argc, char **argv) {
   int rc = cli_parse(argc, argv, options, 3, NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
   grip_vehicle_def car = grip_default_vehicle_def();
-  accel_result r = sim_accel(&car, dt, max_time);
+  accel_result r = sim_accel(&car, dt, max_time, 0.05);
   if (json) {
     json_writer w;
     json_begin(&w, stdout);

@@ -24,7 +24,7 @@ static double crossing(double t0, double a0, double t1, double a1, double thresh
   return a1 == a0 ? t1 : t0 + (t1 - t0) * (threshold - a0) / (a1 - a0);
 }
 
-accel_result sim_accel(const grip_vehicle_def *car, double dt, double max_time) {
+accel_result sim_accel(const grip_vehicle_def *car, double dt, double max_time, double calm_accel) {
   accel_result r = {NAN, NAN, NAN, NAN, 0.0, 0, 0.0};
   grip_vehicle_id id;
   grip_world *world = sim_world_with_car(car, &id);
@@ -55,9 +55,9 @@ accel_result sim_accel(const grip_vehicle_def *car, double dt, double max_time) 
       top = v;
       r.top_gear = s.gear;
     }
-    /* Done when the acceleration has stayed under 0.05 m/s² for 2 s (not while shifting). */
+    /* Done when the acceleration has stayed under calm_accel for 2 s (not while shifting). */
     double a = (v - v_prev) / dt;
-    calm = (fabs(a) < 0.05 && !s.shifting && t > 5.0) ? calm + dt : 0.0;
+    calm = (fabs(a) < calm_accel && !s.shifting && t > 5.0) ? calm + dt : 0.0;
     v_prev = v;
     x_prev = x;
     if (calm >= 2.0) break;

@@ -5,7 +5,7 @@
 #include "grip/grip.h"
 
 /* grip accel: standing start, full throttle, automatic shifts, until the acceleration stays
- * below 0.05 m/s² for 2 s or max_time passes. */
+ * below calm_accel (m/s²; the tool uses 0.05) for 2 s or max_time passes. */
 typedef struct accel_result {
   double t_0_100_s;        /* s, NAN if not reached */
   double t_0_200_s;        /* s, NAN if not reached */
@@ -16,7 +16,7 @@ typedef struct accel_result {
   double time_s;           /* s simulated */
 } accel_result;
 
-accel_result sim_accel(const grip_vehicle_def *car, double dt, double max_time);
+accel_result sim_accel(const grip_vehicle_def *car, double dt, double max_time, double calm_accel);
 
 /* grip brake: from speed_kmh, full brake pedal (no ABS) until stopped. */
 typedef struct brake_result {

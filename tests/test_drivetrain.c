@@ -1,0 +1,188 @@
+/* Drivetrain figures from the design notes, measured on the running car, and the
+ * differential equations checked against their definitions. */
+#include "grip/grip.h"
+#include "manoeuvre.h"
+#include "test.h"
+#include "vehicle_internal.h"
+
+#define PI 3.14159265358979323846
+
+/* Steps the car at a held road speed (velocity re-imposed each step) in a fixed gear, full
+ * throttle, and returns the state after `steps`. */
+static grip_vehicle_state hold_speed(grip_vehicle_def *car, int gear, double speed, int steps) {
+  grip_vehicle_id id;
+  grip_world *world = sim_world_with_car(car, &id);
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.throttle = 1.0;
+  in.automatic = false;
+  in.gear = gear;
+  grip_vehicle_set_input(world, id, &in);
+  grip_vehicle_state s;
+  for (int i = 0; i < steps; ++i) {
+    grip_vehicle_get_state(world, id, &s);
+    grip_vehicle_set_velocity(world, id, (grip_vec3){speed, 0, s.linear_velocity.z});
+    grip_world_step(world, 0.001);
+  }
+  grip_vehicle_get_state(world, id, &s);
+  grip_destroy_world(world);
+  return s;
+}
+
+static double wheel_drive_force(const grip_vehicle_state *s, double radius) {
+  double t = 0;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) t += s->wheels[i].drive_torque;
+  return t / radius;
+}
+
+/* Design notes §4: 475 N·m × 2.66 × 3.42 × 0.7 / 0.33 m = 9,166 N -> 6.4 m/s² on 1439 kg. */
+static void corvette_first_gear_force(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  car.axles[0].wheel_radius = car.axles[1].wheel_radius = 0.33;
+  /* 4400 rpm in first on r = 0.33 m */
+  double speed = 4400.0 * 2.0 * PI / 60.0 / (2.66 * 3.42) * 0.33;
+  grip_vehicle_state s = hold_speed(&car, 1, speed, 1500);
+  /* The driving tyres slip (a few %) under this force: lower the road speed by the measured
+   * ratio so that the engine turns at 4400 rpm. */
+  s = hold_speed(&car, 1, speed * 4400.0 / s.engine_rpm, 1500);
+  CHECK_NEAR(s.engine_rpm, 4400.0, 30.0);
+  CHECK_NEAR(s.engine_torque, 475.0, 1.0);
+  double force = wheel_drive_force(&s, 0.33);
+  CHECK_REL(force, 9166.0, 0.005);
+  CHECK_NEAR(force / s.mass, 6.4, 0.05);
+  CHECK_NEAR(s.mass, 1439.0, 0.5);
+}
+
+/* 4400 rpm in first with r = 0.34 m is 17.2 m/s (62 km/h). */
+static void corvette_first_gear_speed(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  grip_vehicle_state s = hold_speed(&car, 1, 17.2, 1500);
+  /* Slip of the driving tyres raises the engine a little above the rolling value. */
+  CHECK_NEAR(s.engine_rpm, 4400.0, 0.03 * 4400.0);
+  double rolling = 0.5 * (s.wheels[0].spin + s.wheels[1].spin); /* undriven front wheels */
+  CHECK_NEAR(rolling * 2.66 * 3.42 * 60.0 / (2.0 * PI), 4400.0, 20.0);
+}
+
+/* 200 N·m × 3.5 × 4.1 / 0.3 m = 9,567 N (100 kW hatchback example, lossless). */
+static void hatchback_example_force(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  grip_engine_def *e = &car.engine;
+  e->curve_points = 2;
+  e->curve_rpm[0] = 1000;
+  e->curve_rpm[1] = 7000;
+  e->curve_torque[0] = e->curve_torque[1] = 200.0;
+  e->rev_limit_rpm = 7000;
+  car.gearbox.ratios[0] = 3.5;
+  car.gearbox.final_drive = 4.1;
+  car.gearbox.efficiency = 1.0;
+  car.clutch.max_torque = 400;
+  car.axles[0].wheel_radius = car.axles[1].wheel_radius = 0.3;
+  double speed = 3000.0 * 2.0 * PI / 60.0 / (3.5 * 4.1) * 0.3;
+  grip_vehicle_state s = hold_speed(&car, 1, speed, 1500);
+  CHECK_REL(wheel_drive_force(&s, 0.3), 9567.0, 0.005);
+}
+
+/* The differentials against their defining equations. */
+static void differential_equations(void) {
+  diff_runtime st = {DIFF_MODE_LOCKED, 0, 0};
+  admittance l = {10.0, 0.02}, r = {14.0, 0.05};
+  torque_split t;
+  grip_diff_def d = {.type = GRIP_DIFF_OPEN};
+  admittance in = diff_reduce(&d, &st, 0.5, l, r, &t);
+  double T = 300.0;
+  double tl = t.a_left * T + t.b_left, tr = t.a_right * T + t.b_right;
+  CHECK_NEAR(tl, 150.0, 1e-9); /* open: equal torque */
+  CHECK_NEAR(tr, 150.0, 1e-9);
+  CHECK_NEAR(in.p + in.q * T, 0.5 * ((l.p + l.q * tl) + (r.p + r.q * tr)), 1e-9); /* mean speed */
+
+  d.type = GRIP_DIFF_LOCKED;
+  in = diff_reduce(&d, &st, 0.5, l, r, &t);
+  tl = t.a_left * T + t.b_left;
+  tr = t.a_right * T + t.b_right;
+  CHECK_NEAR(tl + tr, T, 1e-9);
+  CHECK_NEAR(l.p + l.q * tl, r.p + r.q * tr, 1e-9); /* spool: one speed */
+  CHECK_NEAR(in.p + in.q * T, l.p + l.q * tl, 1e-9);
+
+  d.type = GRIP_DIFF_VISCOUS;
+  d.viscous_coefficient = 40.0;
+  in = diff_reduce(&d, &st, 0.5, l, r, &t);
+  tl = t.a_left * T + t.b_left;
+  tr = t.a_right * T + t.b_right;
+  double wl = l.p + l.q * tl, wr = r.p + r.q * tr;
+  CHECK_NEAR(tl - 0.5 * T, 40.0 * (wr - wl), 1e-9); /* transfer = c·Δω */
+  CHECK_NEAR(tl + tr, T, 1e-9);
+
+  d.type = GRIP_DIFF_LIMITED_SLIP;
+  d.preload = 50.0;
+  d.locking_coefficient = 0.25;
+  st = (diff_runtime){DIFF_MODE_SLIPPING, 1.0, T};
+  in = diff_reduce(&d, &st, 0.5, l, r, &t);
+  tl = t.a_left * T + t.b_left;
+  tr = t.a_right * T + t.b_right;
+  CHECK_NEAR(tl - tr, 2.0 * (50.0 + 0.25 * T), 1e-9); /* transfer at its limit */
+
+  /* Centre differential with a 40/60 split: open -> 40 % of torque to the front. */
+  d.type = GRIP_DIFF_OPEN;
+  in = diff_reduce(&d, &st, 0.4, l, r, &t);
+  CHECK_NEAR(t.a_left * T + t.b_left, 0.4 * T, 1e-9);
+  (void)in;
+}
+
+/* Engine map: the built-in LS1 curve's published figures; parametric curve peak. */
+static void engine_curve(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  double best_power = 0, best_rpm = 0, best_torque = 0, torque_rpm = 0;
+  for (double rpm = 1000; rpm <= 6000; rpm += 10) {
+    double t = grip_engine_curve_torque(&car.engine, rpm);
+    double p = t * rpm * 2 * PI / 60;
+    if (p > best_power) best_power = p, best_rpm = rpm;
+    if (t > best_torque) best_torque = t, torque_rpm = rpm;
+  }
+  CHECK_NEAR(best_torque, 475.0, 0.01);
+  CHECK_NEAR(torque_rpm, 4400.0, 1.0);
+  CHECK_REL(best_power, 257000.0, 0.002); /* 345 hp */
+  CHECK_NEAR(best_rpm, 5600.0, 1.0);
+
+  grip_torque_curve_params p = {300, 4000, 3000, 4000, 1000, 7000};
+  grip_engine_def e = car.engine;
+  CHECK(grip_engine_curve_from_params(&e, &p, 31) == GRIP_OK);
+  CHECK_NEAR(grip_engine_curve_torque(&e, 4000), 300.0, 1e-9);
+  CHECK_NEAR(grip_engine_curve_torque(&e, 1000), 0.0, 1e-9); /* 3000 rpm below = width_low */
+  CHECK_NEAR(grip_engine_curve_torque(&e, 6000), 300.0 * (1 - 0.25), 1e-9);
+  CHECK(grip_engine_curve_from_params(&e, &p, 1) == GRIP_INVALID_ARGUMENT);
+}
+
+/* Idle: in neutral with no throttle the governor holds the engine within 2 % of idle; at the
+ * limiter it never exceeds the limit by more than one step's rise. */
+static void idle_and_limiter(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  grip_vehicle_id id;
+  grip_world *world = sim_world_with_car(&car, &id);
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.gear = 0;
+  grip_vehicle_set_input(world, id, &in);
+  for (int i = 0; i < 3000; ++i) grip_world_step(world, 0.002);
+  grip_vehicle_state s;
+  grip_vehicle_get_state(world, id, &s);
+  CHECK_NEAR(s.engine_rpm, 800.0, 16.0);
+  in.throttle = 1.0;
+  grip_vehicle_set_input(world, id, &in);
+  double peak = 0;
+  for (int i = 0; i < 3000; ++i) {
+    grip_world_step(world, 0.002);
+    grip_vehicle_get_state(world, id, &s);
+    if (s.engine_rpm > peak) peak = s.engine_rpm;
+  }
+  CHECK(peak > 5900.0);
+  CHECK(peak < 6000.0 + 60.0);
+  grip_destroy_world(world);
+}
+
+int main(void) {
+  RUN_TEST(corvette_first_gear_force);
+  RUN_TEST(corvette_first_gear_speed);
+  RUN_TEST(hatchback_example_force);
+  RUN_TEST(differential_equations);
+  RUN_TEST(engine_curve);
+  RUN_TEST(idle_and_limiter);
+  return TEST_RESULT();
+}
