@@ -30,6 +30,26 @@ static double mf_cos(double b, double c, double e, double x) {
   return cos(c * atan(bx - e * (bx - atan(bx))));
 }
 
+/* d/dx of mf_sin at x. */
+static double mf_sin_dx(double b, double c, double d, double e, double x) {
+  double bx = b * x;
+  double v = bx - e * (bx - atan(bx));
+  double w = 1.0 - e + e / (1.0 + bx * bx); /* dv/d(bx) */
+  return d * cos(c * atan(v)) * c / (1.0 + v * v) * b * w;
+}
+/* d/db of mf_cos at x. */
+static double mf_cos_db(double b, double c, double e, double x) {
+  double bx = b * x;
+  double v = bx - e * (bx - atan(bx));
+  double w = 1.0 - e + e / (1.0 + bx * bx);
+  return -sin(c * atan(v)) * c / (1.0 + v * v) * x * w;
+}
+/* d/dz of cos(atan(z)) = 1/sqrt(1 + z^2). */
+static double cos_atan_dz(double z) {
+  double q = 1.0 + z * z;
+  return -z / (q * sqrt(q));
+}
+
 void grip_mf_default_params(grip_mf_params *p) {
   p->version = GRIP_MF_61;
   p->fittyp = 61;
@@ -58,6 +78,9 @@ typedef struct mf_state {
   double alpha_p;   /* rad, alpha' of (4.E6) */
   double lmux;      /* LMUX* = LMUX' (LMUV = 0, Amu = 1, as MFeval) times the friction scale */
   double lmuy;      /* LMUY* = LMUY', likewise */
+  double dkappa;    /* d(kappa used)/d(kappa given): the low-speed factor, 0 when saturated */
+  double dalpha;    /* d(alpha used)/d(alpha given): 1, or 0 when saturated */
+  int alpha_reduced; /* the low-speed alpha reduction is active (slope by finite differences) */
 } mf_state;
 
 static void mf_prepare(const grip_mf_params *p, double fz, double kappa, double alpha,
@@ -73,18 +96,28 @@ static void mf_prepare(const grip_mf_params *p, double fz, double kappa, double 
    * cosine (MFeval). */
   s->low_speed = 0;
   s->smooth = 1.0;
+  s->dkappa = 1.0;
+  s->dalpha = 1.0;
+  s->alpha_reduced = 0;
   if (p->VXLOW > 0.0 && fabs(vx) <= p->VXLOW) {
     s->low_speed = 1;
     double w = 0.5 * (1.0 + cos(MF_PI * vx / p->VXLOW));
     s->smooth = 1.0 - w;
     kappa *= fabs(vx / p->VXLOW);
+    s->dkappa = fabs(vx / p->VXLOW);
   } else if (p->VXLOW <= 0.0 && vx == 0.0) {
     s->low_speed = 1;
     s->smooth = 0.0;
     kappa = 0.0;
+    s->dkappa = 0.0;
   }
   double speed_sum = fabs(vx) + fabs(tan(alpha) * vx);
-  if (speed_sum < p->VXLOW) alpha *= speed_sum / p->VXLOW;
+  if (speed_sum < p->VXLOW) {
+    alpha *= speed_sum / p->VXLOW;
+    s->alpha_reduced = 1;
+  }
+  if (alpha < p->ALPMIN || alpha > p->ALPMAX) s->dalpha = 0.0;
+  if (kappa < p->KPUMIN || kappa > p->KPUMAX) s->dkappa = 0.0;
 
   /* Limit checks: saturate to the property file's ranges. */
   s->alpha = clampd(alpha, p->ALPMIN, p->ALPMAX);
@@ -111,7 +144,7 @@ static void mf_prepare(const grip_mf_params *p, double fz, double kappa, double 
 
 /* Pure longitudinal force (4.E9 .. 4.E18). */
 static double mf_fx0(const grip_mf_params *p, const mf_state *s, double *mux_out,
-                     double *kxk_out) {
+                     double *kxk_out, double *dfx0_dkappa) {
   double fz = s->fz, dfz = s->dfz, dpi = s->dpi, g = s->gamma;
   double cx = p->PCX1 * p->LCX;
   double mux = (p->PDX1 + p->PDX2 * dfz) * (1.0 + p->PPX3 * dpi + p->PPX4 * dpi * dpi) *
@@ -131,6 +164,7 @@ static double mf_fx0(const grip_mf_params *p, const mf_state *s, double *mux_out
   double ex = (p->PEX1 + p->PEX2 * dfz + p->PEX3 * dfz * dfz) * (1.0 - p->PEX4 * sgn(kx)) * p->LEX;
   if (ex > 1.0) ex = 1.0;
   double fx0 = mf_sin(bx, cx, dx, ex, kx) + svx;
+  if (dfx0_dkappa) *dfx0_dkappa = (s->vx < 0.0 ? -1.0 : 1.0) * mf_sin_dx(bx, cx, dx, ex, kx);
   if (s->vx < 0.0) fx0 = -fx0;
   if (mux_out) *mux_out = mux;
   if (kxk_out) *kxk_out = kxk;
@@ -139,6 +173,7 @@ static double mf_fx0(const grip_mf_params *p, const mf_state *s, double *mux_out
 
 typedef struct mf_fy0_result {
   double fy0, muy, kya, shy, svy, by, cy;
+  double dfy0_dalpha; /* slope of fy0 in the slip angle used */
 } mf_fy0_result;
 
 /* Pure lateral force (4.E19 .. 4.E30) at inclination gamma (the caller passes 0 for the
@@ -171,6 +206,7 @@ static void mf_fy0(const grip_mf_params *p, const mf_state *s, double g, mf_fy0_
   if (ey > 1.0) ey = 1.0;
   double by = kya / (cy * dy + MF_EPS * sgn1(dy));
   r->fy0 = mf_sin(by, cy, dy, ey, ay) + svy;
+  r->dfy0_dalpha = mf_sin_dx(by, cy, dy, ey, ay);
   r->muy = fz == 0.0 ? 0.0 : muy;
   r->kya = kya;
   r->shy = shy;
@@ -180,32 +216,48 @@ static void mf_fy0(const grip_mf_params *p, const mf_state *s, double g, mf_fy0_
 }
 
 /* Combined slip: Fx = Gxa*Fx0 (4.E50 .. 4.E57). */
-static double mf_gxa(const grip_mf_params *p, const mf_state *s) {
+static double mf_gxa(const grip_mf_params *p, const mf_state *s, double *dgxa_dkappa) {
   double cxa = p->RCX1;
   double exa = p->REX1 + p->REX2 * s->dfz;
   if (exa > 1.0) exa = 1.0;
   double shxa = p->RHX1;
-  double bxa = (p->RBX1 + p->RBX3 * s->gamma * s->gamma) * cos(atan(p->RBX2 * s->kappa)) * p->LXAL;
+  double b0 = (p->RBX1 + p->RBX3 * s->gamma * s->gamma) * p->LXAL;
+  double bxa = b0 * cos(atan(p->RBX2 * s->kappa));
   double as = s->alpha + shxa;
-  return mf_cos(bxa, cxa, exa, as) / mf_cos(bxa, cxa, exa, shxa);
+  double num = mf_cos(bxa, cxa, exa, as), den = mf_cos(bxa, cxa, exa, shxa);
+  if (dgxa_dkappa) {
+    double dnum = mf_cos_db(bxa, cxa, exa, as), dden = mf_cos_db(bxa, cxa, exa, shxa);
+    double db = b0 * cos_atan_dz(p->RBX2 * s->kappa) * p->RBX2;
+    *dgxa_dkappa = (dnum * den - num * dden) / (den * den) * db;
+  }
+  return num / den;
 }
 
 /* Combined slip: Fy = Gyk*Fy0 + SVyk (4.E58 .. 4.E67). g is the inclination used in the
  * weighting (MFeval keeps the actual one even for the gamma = 0 evaluation of Mz). */
 static void mf_gyk(const grip_mf_params *p, const mf_state *s, double g, double muy,
-                   double *gyk, double *svyk) {
+                   double *gyk, double *svyk, double *dgyk_dalpha, double *dsvyk_dalpha) {
   double dfz = s->dfz;
-  double dvyk = muy * s->fz * (p->RVY1 + p->RVY2 * dfz + p->RVY3 * g) * cos(atan(p->RVY4 * s->alpha));
-  double sv = dvyk * sin(p->RVY5 * atan(p->RVY6 * s->kappa)) * p->LVYKA;
+  double dv0 = muy * s->fz * (p->RVY1 + p->RVY2 * dfz + p->RVY3 * g);
+  double kterm = sin(p->RVY5 * atan(p->RVY6 * s->kappa)) * p->LVYKA;
+  double sv = dv0 * cos(atan(p->RVY4 * s->alpha)) * kterm;
   double shyk = p->RHY1 + p->RHY2 * dfz;
   double eyk = p->REY1 + p->REY2 * dfz;
   if (eyk > 1.0) eyk = 1.0;
   double cyk = p->RCY1;
-  double byk = (p->RBY1 + p->RBY4 * g * g) * cos(atan(p->RBY2 * (s->alpha - p->RBY3))) * p->LYKA;
+  double b0 = (p->RBY1 + p->RBY4 * g * g) * p->LYKA;
+  double byk = b0 * cos(atan(p->RBY2 * (s->alpha - p->RBY3)));
   double ks = s->kappa + shyk;
-  *gyk = mf_cos(byk, cyk, eyk, ks) / mf_cos(byk, cyk, eyk, shyk);
-  if (s->low_speed) sv *= s->smooth;
-  *svyk = sv;
+  double num = mf_cos(byk, cyk, eyk, ks), den = mf_cos(byk, cyk, eyk, shyk);
+  *gyk = num / den;
+  double smooth = s->low_speed ? s->smooth : 1.0;
+  *svyk = sv * smooth;
+  if (dgyk_dalpha) {
+    double dnum = mf_cos_db(byk, cyk, eyk, ks), dden = mf_cos_db(byk, cyk, eyk, shyk);
+    double db = b0 * cos_atan_dz(p->RBY2 * (s->alpha - p->RBY3)) * p->RBY2;
+    *dgyk_dalpha = (dnum * den - num * dden) / (den * den) * db;
+    *dsvyk_dalpha = dv0 * cos_atan_dz(p->RVY4 * s->alpha) * p->RVY4 * kterm * smooth;
+  }
 }
 
 /* Overturning moment, eqn (49) of Besselink's draft paper as MFeval uses it. */
@@ -270,15 +322,17 @@ static double mf_re(const grip_mf_params *p, const mf_state *s, double *omega_ou
   return re;
 }
 
+/* One evaluation. full = 0 leaves out Mx, My and the rolling radius (the vehicle's fast path)
+ * and fills *slopes (dFx/dkappa, dFy/dalpha) when slopes is not NULL. */
 static void mf_evaluate(const grip_mf_params *p, double fz, double kappa, double alpha,
                         double gamma, double vx, double pressure, double friction_scale,
-                        int want_radius, grip_mf_output *out) {
+                        int full, grip_mf_output *out, double *slopes) {
   mf_state s;
   mf_prepare(p, fz, kappa, alpha, gamma, vx, pressure, friction_scale, &s);
   double r0 = p->UNLOADED_RADIUS, g = s.gamma, dfz = s.dfz;
 
-  double mux, kxk;
-  double fx0 = mf_fx0(p, &s, &mux, &kxk);
+  double mux, kxk, dfx0;
+  double fx0 = mf_fx0(p, &s, &mux, &kxk, &dfx0);
   mf_fy0_result f;
   mf_fy0(p, &s, g, &f);
 
@@ -305,10 +359,16 @@ static void mf_evaluate(const grip_mf_params *p, double fz, double kappa, double
   double br = p->QBZ9 * p->LKY / s.lmuy + p->QBZ10 * f.by * f.cy; /* (4.E45) */
 
   /* Combined forces. */
-  double fxc = mf_gxa(p, &s) * fx0;
+  double dgxa, dgyk, dsvyk;
+  double gxa = mf_gxa(p, &s, &dgxa);
+  double fxc = gxa * fx0;
   double gyk, svyk;
-  mf_gyk(p, &s, g, f.muy, &gyk, &svyk);
+  mf_gyk(p, &s, g, f.muy, &gyk, &svyk, &dgyk, &dsvyk);
   double fyc = gyk * f.fy0 + svyk;
+  if (slopes) {
+    slopes[0] = (dgxa * fx0 + gxa * dfx0) * s.dkappa;
+    slopes[1] = (dgyk * f.fy0 + gyk * f.dfy0_dalpha + dsvyk) * s.dalpha;
+  }
 
   /* Combined aligning moment (4.E71 .. 4.E78 with A54 .. A56). */
   double kr = (kxk / kya_p) * s.kappa;
@@ -321,7 +381,7 @@ static void mf_evaluate(const grip_mf_params *p, double fz, double kappa, double
   mf_fy0_result f0;
   mf_fy0(p, &s, 0.0, &f0);
   double gyk0, svyk0;
-  mf_gyk(p, &s, g, f0.muy, &gyk0, &svyk0);
+  mf_gyk(p, &s, g, f0.muy, &gyk0, &svyk0, NULL, NULL);
   double fy_prime = gyk0 * f0.fy0;
   double t = mf_cos(bt, ct, et, alphat_eq) * dt * cos(s.alpha_p) * p->LFZO;
   if (s.low_speed) {
@@ -338,9 +398,9 @@ static void mf_evaluate(const grip_mf_params *p, double fz, double kappa, double
   out->fx = fxc;
   out->fy = fyc;
   out->mz = mz;
-  out->mx = mf_mx(p, &s, fyc);
-  out->my = mf_my(p, &s, fxc);
-  out->re = want_radius ? mf_re(p, &s, &omega) : 0.0;
+  out->mx = full ? mf_mx(p, &s, fyc) : 0.0;
+  out->my = full ? mf_my(p, &s, fxc) : 0.0;
+  out->re = full ? mf_re(p, &s, &omega) : 0.0;
   out->omega = omega;
   out->mux = mux;
   out->muy = fabs(f.muy);
@@ -348,12 +408,13 @@ static void mf_evaluate(const grip_mf_params *p, double fz, double kappa, double
   out->kya = f.kya;
   out->t = t;
   out->mzr = mzr;
+  if (slopes && s.alpha_reduced) slopes[1] = NAN; /* the caller falls back to differences */
 }
 
 void grip_mf_evaluate_scaled(const grip_mf_params *p, double fz, double kappa, double alpha,
                              double gamma, double vx, double pressure, double friction_scale,
                              grip_mf_output *out) {
-  mf_evaluate(p, fz, kappa, alpha, gamma, vx, pressure, friction_scale, 1, out);
+  mf_evaluate(p, fz, kappa, alpha, gamma, vx, pressure, friction_scale, 1, out, NULL);
 }
 
 void grip_mf_evaluate_full(const grip_mf_params *p, double fz, double kappa, double alpha,
@@ -361,31 +422,29 @@ void grip_mf_evaluate_full(const grip_mf_params *p, double fz, double kappa, dou
   grip_mf_evaluate_scaled(p, fz, kappa, alpha, gamma, vx, pressure, 1.0, out);
 }
 
-/* Combined Fx only (for the slope). */
-static double mf_fx_only(const grip_mf_params *p, const grip_tyre_input *in, double kappa) {
-  mf_state s;
-  mf_prepare(p, in->fz, kappa, in->alpha, in->gamma, in->vx, 0.0, in->friction_scale, &s);
-  return mf_gxa(p, &s) * mf_fx0(p, &s, NULL, NULL);
-}
-
-/* Combined Fy only (for the slope). */
+/* Combined Fy only (slope by differences where the low-speed alpha reduction is active). */
 static double mf_fy_only(const grip_mf_params *p, const grip_tyre_input *in, double alpha) {
   mf_state s;
   mf_prepare(p, in->fz, in->kappa, alpha, in->gamma, in->vx, 0.0, in->friction_scale, &s);
   mf_fy0_result f;
   mf_fy0(p, &s, s.gamma, &f);
   double gyk, svyk;
-  mf_gyk(p, &s, s.gamma, f.muy, &gyk, &svyk);
+  mf_gyk(p, &s, s.gamma, f.muy, &gyk, &svyk, NULL, NULL);
   return gyk * f.fy0 + svyk;
 }
 
 void grip_mf_evaluate(const grip_mf_params *p, const grip_tyre_input *in, grip_tyre_output *out) {
   grip_mf_output o;
-  mf_evaluate(p, in->fz, in->kappa, in->alpha, in->gamma, in->vx, 0.0, in->friction_scale, 0, &o);
+  double slopes[2];
+  mf_evaluate(p, in->fz, in->kappa, in->alpha, in->gamma, in->vx, 0.0, in->friction_scale, 0, &o,
+              slopes);
   out->fx = o.fx;
   out->fy = o.fy;
   out->mz = o.mz;
-  const double h = 1e-5;
-  out->dfx_dkappa = (mf_fx_only(p, in, in->kappa + h) - mf_fx_only(p, in, in->kappa - h)) / (2.0 * h);
-  out->dfy_dalpha = (mf_fy_only(p, in, in->alpha + h) - mf_fy_only(p, in, in->alpha - h)) / (2.0 * h);
+  out->dfx_dkappa = slopes[0];
+  if (isnan(slopes[1])) {
+    const double h = 1e-5;
+    slopes[1] = (mf_fy_only(p, in, in->alpha + h) - mf_fy_only(p, in, in->alpha - h)) / (2.0 * h);
+  }
+  out->dfy_dalpha = slopes[1];
 }

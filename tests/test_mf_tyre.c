@@ -282,6 +282,51 @@ static void test_limits(void) {
   CHECK(finite);
 }
 
+/* The analytic slopes of grip_mf_evaluate against central differences of the forces from
+ * grip_mf_evaluate_full, over a grid including reverse, low speed, camber and friction scale. */
+static void test_slopes(void) {
+  const grip_mf_params *tyres[] = {&tyre61, &tyre52, &tyre205};
+  double worst = 0.0;
+  int points = 0;
+  for (int t = 0; t < 3; ++t) {
+    const grip_mf_params *p = tyres[t];
+    const double vxs[] = {p->LONGVL, 35.0, -12.0, 0.6 * p->VXLOW};
+    for (int iv = 0; iv < 4; ++iv)
+      for (double k = -0.4; k <= 0.4; k += 0.0731)
+        for (double al = -0.3; al <= 0.3; al += 0.0577)
+          for (double g = -0.04; g <= 0.05; g += 0.045) {
+            double fz = p->FNOMIN * (0.7 + 0.1 * t), scale = t == 2 ? 0.6 : 1.0;
+            grip_tyre_input in = {fz, k, al, g, vxs[iv], scale};
+            grip_tyre_output out;
+            grip_mf_evaluate(p, &in, &out);
+            grip_mf_output a, b, c;
+            const double h = 1e-6;
+            grip_mf_evaluate_scaled(p, fz, k + h, al, g, vxs[iv], 0, scale, &a);
+            grip_mf_evaluate_scaled(p, fz, k - h, al, g, vxs[iv], 0, scale, &b);
+            double dfx = (a.fx - b.fx) / (2 * h);
+            grip_mf_evaluate_scaled(p, fz, k, al + h, g, vxs[iv], 0, scale, &a);
+            grip_mf_evaluate_scaled(p, fz, k, al - h, g, vxs[iv], 0, scale, &b);
+            double dfy = (a.fy - b.fy) / (2 * h);
+            grip_mf_evaluate_scaled(p, fz, k, al, g, vxs[iv], 0, scale, &c);
+            CHECK_NEAR(out.fx, c.fx, 1e-9);
+            CHECK_NEAR(out.fy, c.fy, 1e-9);
+            CHECK_NEAR(out.mz, c.mz, 1e-9);
+            /* Tolerance: 0.1 % of the slip stiffness scale (Fz*20) absorbs the difference noise. */
+            double tol = 1e-3 * 20.0 * fz;
+            CHECK_NEAR(out.dfx_dkappa, dfx, tol);
+            CHECK_NEAR(out.dfy_dalpha, dfy, tol);
+            worst = fmax(worst, fmax(fabs(out.dfx_dkappa - dfx), fabs(out.dfy_dalpha - dfy)) / tol);
+            ++points;
+          }
+  }
+  /* Beyond KPUMAX the force is saturated: zero slope. */
+  grip_tyre_input in = {4000, tyre61.KPUMAX + 0.5, 0.0, 0.0, 20.0, 1.0};
+  grip_tyre_output out;
+  grip_mf_evaluate(&tyre61, &in, &out);
+  CHECK(out.dfx_dkappa == 0.0);
+  printf("  %d points: analytic slopes within %.2g of the tolerance of differences\n", points, worst);
+}
+
 int main(void) {
   struct stat st;
   if (stat(REF_DIR, &st) != 0) TEST_SKIP("reference data " REF_DIR " is not installed");
@@ -294,5 +339,6 @@ int main(void) {
   RUN_TEST(test_mf52);
   RUN_TEST(test_mf62);
   RUN_TEST(test_limits);
+  RUN_TEST(test_slopes);
   return TEST_RESULT();
 }
