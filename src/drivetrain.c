@@ -69,6 +69,9 @@ void drivetrain_init(vehicle *v) {
   double limit = e->rev_limit_rpm;
   /* Upshift where the next gear gives at least as much wheel force at the same road speed:
    * T(rpm)·r_n <= T(rpm·r_{n+1}/r_n)·r_{n+1}; otherwise just under the limiter. */
+  double peak_rpm = e->curve_rpm[0];
+  for (int i = 1; i < e->curve_points; ++i)
+    if (e->curve_torque[i] > grip_engine_curve_torque(e, peak_rpm)) peak_rpm = e->curve_rpm[i];
   for (int n = 0; n < g->forward_gears; ++n) {
     double up = g->upshift_rpm > 0.0 ? g->upshift_rpm : 0.97 * limit;
     if (g->upshift_rpm <= 0.0 && n + 1 < g->forward_gears) {
@@ -76,9 +79,6 @@ void drivetrain_init(vehicle *v) {
       for (double rpm = e->idle_rpm * 1.5; rpm < 0.97 * limit; rpm += 10.0) {
         double here = grip_engine_curve_torque(e, rpm) * g->ratios[n];
         double next = grip_engine_curve_torque(e, rpm * step) * g->ratios[n + 1];
-        double peak_rpm = e->curve_rpm[0];
-        for (int i = 1; i < e->curve_points; ++i)
-          if (e->curve_torque[i] > grip_engine_curve_torque(e, peak_rpm)) peak_rpm = e->curve_rpm[i];
         if (rpm > peak_rpm && next >= here) {
           up = rpm;
           break;

@@ -9,6 +9,7 @@
 
 #include "gmath.h"
 #include "grip/tyre.h"
+#include "vehicle_internal.h"
 
 grip_simple_mf_def grip_default_simple_mf_def(void) {
   grip_simple_mf_curve dry = {.b = 10.0, .c = 1.9, .mu = 1.0, .e = 0.97};
@@ -24,17 +25,18 @@ grip_tyre_def grip_default_tyre_def(void) {
 
 double grip_magic_formula(const grip_simple_mf_curve *k, double x, double *slope) {
   double bx = k->b * x;
-  double atan_bx = atan(bx);
+  double atan_bx = fast_atan(bx);
   double phi = bx - k->e * (bx - atan_bx);
-  double atan_phi = atan(phi);
-  double angle = k->c * atan_phi;
+  double angle = k->c * fast_atan(phi);
+  double s, c;
+  fast_sincos(angle, &s, &c);
   if (slope) {
     /* d/dx sin(C·atan(phi)) = cos(C·atan(phi))·C/(1+phi²)·dphi/dx,
      * dphi/dx = B − E·(B − B/(1 + (Bx)²)) */
     double dphi = k->b - k->e * (k->b - k->b / (1.0 + bx * bx));
-    *slope = cos(angle) * k->c / (1.0 + phi * phi) * dphi;
+    *slope = c * k->c / (1.0 + phi * phi) * dphi;
   }
-  return sin(angle);
+  return s;
 }
 
 double grip_magic_formula_peak_slip(const grip_simple_mf_curve *k) {
@@ -65,17 +67,13 @@ static double loaded_mu(const grip_simple_mf_def *def, double mu, double fz) {
   return mu * maxd(0.1, 1.0 - def->load_sensitivity * dfz);
 }
 
-void grip_simple_mf_evaluate_peaks(const grip_simple_mf_def *def, const grip_tyre_input *in,
-                                   double kappa_peak, double alpha_peak, grip_tyre_output *out);
-
-void grip_simple_mf_evaluate_peaks(const grip_simple_mf_def *def, const grip_tyre_input *in,
-                                   double kappa_peak, double alpha_peak, grip_tyre_output *out) {
-  double fz = in->fz > 0.0 ? in->fz : 0.0;
-  double dx = loaded_mu(def, def->longitudinal.mu, fz) * in->friction_scale * fz;
-  double dy = loaded_mu(def, def->lateral.mu, fz) * in->friction_scale * fz;
-  double tan_alpha = tan(clampd(in->alpha, -1.5, 1.5));
-  double tan_alpha_peak = tan(alpha_peak);
-  double sx = in->kappa / kappa_peak;
+void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, double fz, double kappa, double tan_alpha,
+                                 double friction_scale, double kappa_peak, double tan_alpha_peak,
+                                 grip_tyre_output *out) {
+  fz = fz > 0.0 ? fz : 0.0;
+  double dx = loaded_mu(def, def->longitudinal.mu, fz) * friction_scale * fz;
+  double dy = loaded_mu(def, def->lateral.mu, fz) * friction_scale * fz;
+  double sx = kappa / kappa_peak;
   double sy = tan_alpha / tan_alpha_peak;
   double rho = sqrt(sx * sx + sy * sy);
   if (rho < 1e-9) {
@@ -83,8 +81,8 @@ void grip_simple_mf_evaluate_peaks(const grip_simple_mf_def *def, const grip_tyr
     double gx, gy;
     grip_magic_formula(&def->longitudinal, 0.0, &gx);
     grip_magic_formula(&def->lateral, 0.0, &gy);
-    out->fx = dx * gx * in->kappa;
-    out->fy = -dy * gy * in->alpha;
+    out->fx = dx * gx * kappa;
+    out->fy = -dy * gy * tan_alpha;
     out->dfx_dkappa = dx * gx;
     out->dfy_dalpha = -dy * gy;
     out->mz = -def->pneumatic_trail * out->fy;
@@ -93,7 +91,7 @@ void grip_simple_mf_evaluate_peaks(const grip_simple_mf_def *def, const grip_tyr
   /* G(rho): the pure curve evaluated at the resultant normalised slip. */
   double slope_x, slope_y;
   double gx = grip_magic_formula(&def->longitudinal, rho * kappa_peak, &slope_x);
-  double alpha_eq = atan(rho * tan_alpha_peak);
+  double alpha_eq = fast_atan(rho * tan_alpha_peak);
   double gy = grip_magic_formula(&def->lateral, alpha_eq, &slope_y);
   double ux = sx / rho, uy = sy / rho;
   out->fx = dx * gx * ux;
@@ -112,6 +110,8 @@ void grip_simple_mf_evaluate_peaks(const grip_simple_mf_def *def, const grip_tyr
 
 void grip_simple_mf_evaluate(const grip_simple_mf_def *def, const grip_tyre_input *in,
                              grip_tyre_output *out) {
-  grip_simple_mf_evaluate_peaks(def, in, grip_magic_formula_peak_slip(&def->longitudinal),
-                                grip_magic_formula_peak_slip(&def->lateral), out);
+  double tan_alpha = tan(clampd(in->alpha, -1.5, 1.5));
+  grip_simple_mf_evaluate_tan(def, in->fz, in->kappa, tan_alpha, in->friction_scale,
+                              grip_magic_formula_peak_slip(&def->longitudinal),
+                              tan(grip_magic_formula_peak_slip(&def->lateral)), out);
 }

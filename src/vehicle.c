@@ -74,7 +74,7 @@ void vehicle_init(vehicle *v, const grip_vec3 gravity) {
     /* The spring is preloaded so that the car sits at design ride height under its weight. */
     w->spring_zero = s->droop_travel - w->static_load / s->spring_rate;
     w->kappa_peak = grip_magic_formula_peak_slip(&axle->tyre.simple.longitudinal);
-    w->alpha_peak = grip_magic_formula_peak_slip(&axle->tyre.simple.lateral);
+    w->tan_alpha_peak = tan(grip_magic_formula_peak_slip(&axle->tyre.simple.lateral));
     grip_drive_layout layout = d->drivetrain.layout;
     w->driven = layout == GRIP_DRIVE_AWD || (a == 0 && layout == GRIP_DRIVE_FWD) ||
                 (a == 1 && layout == GRIP_DRIVE_RWD);
@@ -140,14 +140,14 @@ static void steer_wheels(vehicle *v, double forward_speed) {
 
 /* --- suspension ------------------------------------------------------------------------ */
 
-static void suspension(vehicle *v, const grip_world_def *world, double dt) {
-  grip_vec3 up = quat_rotate(v->rotation, v3(0, 0, 1));
+static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt) {
+  grip_vec3 up = mat3_column(rot, 2);
   grip_vec3 down = v3_neg(up);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
     /* Cast from one radius above the hardpoint so that a compression past the bump stop is
      * still seen. */
-    grip_vec3 origin = v3_add(v->position, quat_rotate(v->rotation, v3_add(w->hardpoint, v3(0, 0, w->radius))));
+    grip_vec3 origin = v3_add(v->position, mat3_mul(rot, v3_add(w->hardpoint, v3(0, 0, w->radius))));
     double reach = 2.0 * w->radius + w->max_length;
     grip_ground_hit hit;
     w->in_contact = world->ground.raycast &&
@@ -190,15 +190,16 @@ static void suspension(vehicle *v, const grip_world_def *world, double dt) {
 
 /* --- tyres ----------------------------------------------------------------------------- */
 
-static void evaluate_tyre(const vehicle *v, const wheel_runtime *w, const grip_tyre_input *in,
+static void evaluate_tyre(const vehicle *v, const wheel_runtime *w, double kappa, double tan_alpha,
                           grip_tyre_output *out) {
   const grip_tyre_def *t = &v->def.axles[w->axle].tyre;
-  grip_simple_mf_evaluate_peaks(&t->simple, in, w->kappa_peak, w->alpha_peak, out);
+  grip_simple_mf_evaluate_tan(&t->simple, w->load, kappa, tan_alpha, w->surface.friction, w->kappa_peak,
+                              w->tan_alpha_peak, out);
 }
 
 /* Contact kinematics, relaxation, and the linearised longitudinal response for the drivetrain
  * solve. Lateral force is final here; longitudinal force is settled by the drivetrain. */
-static void tyres(vehicle *v, double dt) {
+static void tyres(vehicle *v, const mat3 *rot, double dt) {
   const grip_brake_def *b = &v->def.brakes;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
@@ -218,7 +219,12 @@ static void tyres(vehicle *v, double dt) {
     }
     /* Tyre frame on the ground: heading of the (steered) wheel projected on the contact plane. */
     grip_vec3 n = w->contact_normal;
-    grip_vec3 heading = quat_rotate(v->rotation, v3(cos(w->steer), sin(w->steer), 0.0));
+    grip_vec3 heading = mat3_column(rot, 0);
+    if (w->steer != 0.0) {
+      double sn, cs;
+      fast_sincos(w->steer, &sn, &cs);
+      heading = mat3_mul(rot, v3(cs, sn, 0.0));
+    }
     grip_vec3 lon = v3_normalize(v3_mad(heading, n, -v3_dot(heading, n)));
     grip_vec3 lat = v3_cross(n, lon);
     w->long_dir = lon;
@@ -245,10 +251,8 @@ static void tyres(vehicle *v, double dt) {
     double y_max = tan(MAX_TRANSIENT_ALPHA) * sy;
     defl_y = clampd(defl_y, -y_max, y_max);
 
-    grip_tyre_input in = {.fz = w->load, .kappa = u_pred / sx, .alpha = atan(defl_y / sy), .gamma = 0.0,
-                          .vx = w->vx, .friction_scale = w->surface.friction};
     grip_tyre_output out;
-    evaluate_tyre(v, w, &in, &out);
+    evaluate_tyre(v, w, u_pred / sx, defl_y / sy, &out);
 
     /* Low-speed carcass damping, fading out with speed. */
     double fade = clampd(1.0 - speed / t->low_speed, 0.0, 1.0);
@@ -257,7 +261,7 @@ static void tyres(vehicle *v, double dt) {
     w->fy = out.fy - damping * (defl_y - w->deflection_y) / dt;
     w->mz = out.mz;
     w->deflection_y = defl_y;
-    w->alpha = in.alpha;
+    w->alpha = fast_atan(defl_y / sy);
 
     /* Linear response of Fx to the wheel's new spin: dFx/domega' = dFx/dkappa·dkappa'/domega'
      * + damping·du'/domega', with du'/domega' = dt·r/(1 + dt|vx|/sigma_x). */
@@ -286,7 +290,7 @@ static void tyres_finish(vehicle *v, double dt) {
 
 /* --- chassis --------------------------------------------------------------------------- */
 
-static void integrate_body(vehicle *v, const grip_world_def *world, double dt) {
+static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt) {
   grip_vec3 force = v3_scale(world->gravity, total_mass(v));
   grip_vec3 torque = v3(0, 0, 0);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
@@ -303,15 +307,15 @@ static void integrate_body(vehicle *v, const grip_world_def *world, double dt) {
   /* Aerodynamics in still air. */
   const grip_aero_def *aero = &v->def.aero;
   double rho = world->air_density;
-  grip_vec3 fwd = quat_rotate(v->rotation, v3(1, 0, 0));
-  grip_vec3 up = quat_rotate(v->rotation, v3(0, 0, 1));
+  grip_vec3 fwd = mat3_column(rot, 0);
+  grip_vec3 up = mat3_column(rot, 2);
   double speed2 = v3_dot(v->velocity, v->velocity);
   double vx = v3_dot(v->velocity, fwd);
   double q = 0.5 * rho * vx * vx; /* dynamic pressure on the car's own axis, Pa */
   if (speed2 > 0.0) {
     /* Drag −½·rho·Cd·A·|v|·v at the centre of pressure. */
     grip_vec3 drag = v3_scale(v->velocity, -0.5 * rho * aero->drag_coefficient * aero->frontal_area * sqrt(speed2));
-    grip_vec3 at = quat_rotate(v->rotation, v3(0, 0, aero->center_of_pressure_z - v->com_design.z));
+    grip_vec3 at = v3_scale(up, aero->center_of_pressure_z - v->com_design.z);
     force = v3_add(force, drag);
     torque = v3_add(torque, v3_cross(at, drag));
     /* Lift per axle, ½·rho·CL·A·vx² along the body's up (negative CL pushes down). */
@@ -319,7 +323,7 @@ static void integrate_body(vehicle *v, const grip_world_def *world, double dt) {
       double cl = a == 0 ? aero->lift_coefficient_front : aero->lift_coefficient_rear;
       if (cl == 0.0) continue;
       grip_vec3 lift = v3_scale(up, q * cl * aero->frontal_area);
-      grip_vec3 arm = quat_rotate(v->rotation, v3(v->def.axles[a].x - v->com_design.x, 0, 0));
+      grip_vec3 arm = v3_scale(fwd, v->def.axles[a].x - v->com_design.x);
       force = v3_add(force, lift);
       torque = v3_add(torque, v3_cross(arm, lift));
     }
@@ -329,7 +333,7 @@ static void integrate_body(vehicle *v, const grip_world_def *world, double dt) {
       const grip_wing_def *wg = &aero->wings[k];
       double normal = 4.0 * rho * wg->area * sin(wg->angle) * vx * vx;
       grip_vec3 f = v3_add(v3_scale(up, -normal * cos(wg->angle)), v3_scale(fwd, -signd(vx) * fabs(normal * sin(wg->angle))));
-      grip_vec3 arm = quat_rotate(v->rotation, v3(wg->x - v->com_design.x, 0, wg->z - v->com_design.z));
+      grip_vec3 arm = mat3_mul(rot, v3(wg->x - v->com_design.x, 0, wg->z - v->com_design.z));
       force = v3_add(force, f);
       torque = v3_add(torque, v3_cross(arm, f));
     }
@@ -340,12 +344,12 @@ static void integrate_body(vehicle *v, const grip_world_def *world, double dt) {
   grip_vec3 old_velocity = v->velocity;
   v->velocity = v3_mad(v->velocity, force, dt * inv_mass);
   /* Angular: world inertia I_w = R·I·Rᵀ; dw/dt = I_w⁻¹·(tau − w × I_w·w). */
-  grip_vec3 w_body = quat_unrotate(v->rotation, v->angular_velocity);
-  grip_vec3 t_body = quat_unrotate(v->rotation, torque);
+  grip_vec3 w_body = mat3_mul_transposed(rot, v->angular_velocity);
+  grip_vec3 t_body = mat3_mul_transposed(rot, torque);
   grip_vec3 iw = v3(v->inertia.x * w_body.x, v->inertia.y * w_body.y, v->inertia.z * w_body.z);
   grip_vec3 net = v3_sub(t_body, v3_cross(w_body, iw));
   w_body = v3_add(w_body, v3(dt * net.x / v->inertia.x, dt * net.y / v->inertia.y, dt * net.z / v->inertia.z));
-  v->angular_velocity = quat_rotate(v->rotation, w_body);
+  v->angular_velocity = mat3_mul(rot, w_body);
   v->position = v3_mad(v->position, v->velocity, dt);
   grip_vec3 wv = v->angular_velocity;
   grip_quat spin = {0.0, wv.x, wv.y, wv.z};
@@ -362,22 +366,22 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   grip_quat start_rotation = v->rotation;
 
   filter_inputs(v, dt);
-  grip_vec3 fwd = quat_rotate(v->rotation, v3(1, 0, 0));
-  steer_wheels(v, v3_dot(v->velocity, fwd));
-  suspension(v, world, dt);
-  tyres(v, dt);
+  mat3 rot = mat3_from_quat(v->rotation);
+  steer_wheels(v, v3_dot(v->velocity, mat3_column(&rot, 0)));
+  suspension(v, world, &rot, dt);
+  tyres(v, &rot, dt);
   /* No fuel, no combustion: the engine only brakes. */
   if (v->def.engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;
   drivetrain_step(v, dt);
   tyres_finish(v, dt);
-  integrate_body(v, world, dt);
+  integrate_body(v, world, &rot, dt);
 
   double work = v->engine_torque * v->engine_omega * dt;
   if (work > 0.0) v->fuel_mass = maxd(0.0, v->fuel_mass - v->def.engine.fuel_per_joule * work);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
-    w->rotation = fmod(w->rotation + w->spin * dt, 2.0 * GRIP_PI);
-    if (w->rotation < 0.0) w->rotation += 2.0 * GRIP_PI;
+    w->rotation += w->spin * dt;
+    if (w->rotation >= 2.0 * GRIP_PI || w->rotation < 0.0) w->rotation -= 2.0 * GRIP_PI * floor(w->rotation / (2.0 * GRIP_PI));
     w->prev_compression = w->compression;
     w->was_in_contact = w->in_contact;
   }

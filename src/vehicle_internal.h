@@ -6,9 +6,11 @@
 
 /* --- tyre ------------------------------------------------------------------------------ */
 
-/* Simple MF with the peak slips already known (they depend on the curve only). */
-void grip_simple_mf_evaluate_peaks(const grip_simple_mf_def *def, const grip_tyre_input *in,
-                                   double kappa_peak, double alpha_peak, grip_tyre_output *out);
+/* Simple MF with the peak slips already known (they depend on the curve only), taking
+ * tan(alpha) directly (the relaxation state gives it without a trigonometric round trip). */
+void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, double fz, double kappa, double tan_alpha,
+                                 double friction_scale, double kappa_peak, double tan_alpha_peak,
+                                 grip_tyre_output *out);
 
 /* --- engine ---------------------------------------------------------------------------- */
 
@@ -59,7 +61,7 @@ typedef struct wheel_runtime {
   double spring_zero;    /* m, compression at which the spring force is zero */
   double static_load;    /* N at design ride height */
   double kappa_peak;     /* slip ratio at the longitudinal peak */
-  double alpha_peak;     /* rad at the lateral peak */
+  double tan_alpha_peak; /* tan of the slip angle at the lateral peak */
   int axle;
   bool driven;
   bool left;

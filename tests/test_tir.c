@@ -1,0 +1,331 @@
+/* The .tir loader on a corpus of good and broken files written here into a temporary folder:
+ * each broken file must fail with the right "file:line: key: ..." message, leave the output
+ * untouched, and never crash (run under ASan/UBSan too). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "grip/mf_tyre.h"
+#include "test.h"
+#include "tir.h"
+
+static char dir[256];
+
+static const char *write_file(const char *name, const char *text, size_t len) {
+  static char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "wb");
+  if (!f) return NULL;
+  fwrite(text, 1, len, f);
+  fclose(f);
+  return path;
+}
+
+/* A small valid MF 6.1 file (LF line ends). */
+static const char base_file[] =
+    "[MDI_HEADER]\n"
+    "FILE_TYPE = 'tir'\n"
+    "[UNITS]\n"
+    "LENGTH = 'meter'\n"
+    "FORCE = 'newton'\n"
+    "ANGLE = 'radians'\n"
+    "MASS = 'kg'\n"
+    "TIME = 'second'\n"
+    "[MODEL]\n"
+    "FITTYP = 61 $ version\n"
+    "TYRESIDE = 'LEFT'\n"
+    "LONGVL = 16.7\n"
+    "[DIMENSION]\n"
+    "UNLOADED_RADIUS = 0.3135\n"
+    "[VERTICAL]\n"
+    "FNOMIN = 4000\n"
+    "VERTICAL_STIFFNESS = 209651.5\n"
+    "[INERTIA]\n"
+    "MASS = 9.3\n"
+    "[LONGITUDINAL_COEFFICIENTS]\n"
+    "PCX1 = 1.579\n"
+    "PDX1 = 1.0422\n"
+    "PKX1 = 21.69\n"
+    "[LATERAL_COEFFICIENTS]\n"
+    "PKY1 = -15.314\n"
+    "PKY2 = 1.7044\n"
+    "PKY4 = 1.9896\n";
+
+/* Loads text as file name; expects failure at line with message containing what. */
+static void expect_error(const char *name, const char *text, int line, const char *what) {
+  const char *path = write_file(name, text, strlen(text));
+  CHECK(path != NULL);
+  if (!path) return;
+  grip_mf_params p;
+  memset(&p, 0xA5, sizeof p);
+  grip_mf_params sentinel;
+  memset(&sentinel, 0xA5, sizeof sentinel);
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  int rc = grip_tir_load(path, &p, &err);
+  CHECK(rc != 0);
+  CHECK(memcmp(&p, &sentinel, sizeof p) == 0); /* untouched on failure */
+  char prefix[600];
+  if (line > 0)
+    snprintf(prefix, sizeof prefix, "%s:%d: ", path, line);
+  else
+    snprintf(prefix, sizeof prefix, "%s: ", path);
+  int ok = strncmp(err.message, prefix, strlen(prefix)) == 0 && strstr(err.message, what) != NULL;
+  if (!ok) fprintf(stderr, "  %s: got \"%s\", want prefix \"%s\" and \"%s\"\n", name, err.message, prefix, what);
+  CHECK(ok);
+  CHECK(err.line == line);
+}
+
+/* base_file with the line starting with key replaced by replacement (or appended). */
+static char *with_line(const char *key, const char *replacement) {
+  static char buf[8192];
+  const char *at = strstr(base_file, key);
+  if (!at) {
+    snprintf(buf, sizeof buf, "%s%s", base_file, replacement);
+    return buf;
+  }
+  const char *eol = strchr(at, '\n');
+  snprintf(buf, sizeof buf, "%.*s%s%s", (int)(at - base_file), base_file, replacement, eol);
+  return buf;
+}
+
+static int line_of(const char *text, const char *key) {
+  const char *at = strstr(text, key);
+  int n = 1;
+  for (const char *c = text; c < at; ++c) n += *c == '\n';
+  return n;
+}
+
+static void test_valid_variants(void) {
+  grip_load_error err;
+  grip_mf_params a, b;
+  grip_load_error_clear(&err);
+  const char *path = write_file("base.tir", base_file, strlen(base_file));
+  CHECK(grip_tir_load(path, &a, &err) == 0);
+  CHECK(a.version == GRIP_MF_61 && a.fittyp == 61);
+  CHECK(a.FNOMIN == 4000.0 && a.PDX1 == 1.0422 && a.MASS1 == 9.3 && a.PKY4 == 1.9896);
+  CHECK(a.tyreside_right == 0);
+  /* Missing keys take the defaults: scaling factors 1, MFeval's non-zero defaults. */
+  CHECK(a.LMUX == 1.0 && a.LKY == 1.0 && a.QSY7 == 0.85 && a.FZMAX == 10000.0);
+  CHECK(a.PEX1 == 0.0 && a.RBX1 == 20.0);
+
+  /* CRLF, tabs, '!' and '$' comments, quoted strings with spaces, sections in another order,
+   * a [SHAPE] table, an unknown key, a "{...}" table: same parameters. */
+  const char *variant =
+      "! comment line\r\n"
+      "[LATERAL_COEFFICIENTS]\r\n"
+      "PKY1\t=\t-15.314\t$ tabbed\r\n"
+      "PKY2 = 1.7044 ! bang comment\r\n"
+      "PKY4 =1.9896\r\n"
+      "[LONGITUDINAL_COEFFICIENTS]\r\n"
+      "pcx1 = 1.579e0\r\n"
+      "PDX1 = 1.0422\r\n"
+      "PKX1 = 21.69\r\n"
+      "UNKNOWN_THING = 'whatever'\r\n"
+      "[SHAPE]\r\n"
+      "{radial width}\r\n"
+      " 1.0 0.0\r\n"
+      " 0.9 1.0\r\n"
+      "[MODEL]\r\n"
+      "FUNCTION_NAME = 'TNO_DelftTyre_Adams_interface::TYR815 $ not a comment'\r\n"
+      "FITTYP = 61\r\n"
+      "TYRESIDE = \"RIGHT\"\r\n"
+      "LONGVL = 16.7\r\n"
+      "[DEFLECTION_LOAD_CURVE]\r\n"
+      "{pen fz}\r\n"
+      "0.0 0.0\r\n"
+      "0.01 2000\r\n"
+      "[VERTICAL]\r\n"
+      "FNOMIN = 4000\r\n"
+      "VERTICAL_STIFFNESS = 209651.5\r\n"
+      "[INERTIA]\r\n"
+      "MASS = 9.3\r\n"
+      "[DIMENSION]\r\n"
+      "UNLOADED_RADIUS = 0.3135\r\n"
+      "[UNITS]\r\n"
+      "LENGTH = 'meter'\r\n"
+      "MASS = 'kg'\r\n";
+  path = write_file("variant.tir", variant, strlen(variant));
+  grip_load_error_clear(&err);
+  int rc = grip_tir_load(path, &b, &err);
+  if (rc) fprintf(stderr, "%s\n", err.message);
+  CHECK(rc == 0);
+  b.tyreside_right = 0;
+  CHECK(memcmp(&a, &b, sizeof a) == 0);
+
+  /* Units: the same tyre in mm, kN, kPa gives SI values and the same forces. */
+  const char *units =
+      "[UNITS]\nLENGTH = 'mm'\nFORCE = 'kN'\nANGLE = 'radian'\nMASS = 'gram'\nTIME = 'second'\n"
+      "PRESSURE = 'kPa'\n"
+      "[MODEL]\nFITTYP = 61\nLONGVL = 16700\n[DIMENSION]\nUNLOADED_RADIUS = 313.5\n"
+      "[OPERATING_CONDITIONS]\nINFLPRES = 250\nNOMPRES = 220\n"
+      "[VERTICAL]\nFNOMIN = 4\nVERTICAL_STIFFNESS = 0.2096515\n[INERTIA]\nMASS = 9300\n"
+      "[VERTICAL_FORCE_RANGE]\nFZMIN = 0.1\nFZMAX = 10\n"
+      "[LONGITUDINAL_COEFFICIENTS]\nPCX1 = 1.579\nPDX1 = 1.0422\nPKX1 = 21.69\n"
+      "[LATERAL_COEFFICIENTS]\nPKY1 = -15.314\nPKY2 = 1.7044\nPKY4 = 1.9896\n";
+  path = write_file("units.tir", units, strlen(units));
+  grip_load_error_clear(&err);
+  rc = grip_tir_load(path, &b, &err);
+  if (rc) fprintf(stderr, "%s\n", err.message);
+  CHECK(rc == 0);
+  CHECK_REL(b.UNLOADED_RADIUS, 0.3135, 1e-12);
+  CHECK_REL(b.FNOMIN, 4000.0, 1e-12);
+  CHECK_REL(b.VERTICAL_STIFFNESS, 209651.5, 1e-12);
+  CHECK_REL(b.LONGVL, 16.7, 1e-12);
+  CHECK_REL(b.MASS1, 9.3, 1e-12);
+  CHECK_REL(b.INFLPRES, 250000.0, 1e-12);
+  CHECK_REL(b.FZMAX, 10000.0, 1e-12);
+  CHECK(b.PDX1 == 1.0422); /* dimensionless: unchanged */
+  grip_mf_output oa, ob;
+  a.INFLPRES = 250000.0;
+  grip_mf_evaluate_full(&a, 3000, 0.05, 0.04, 0.01, 20, 0, &oa);
+  grip_mf_evaluate_full(&b, 3000, 0.05, 0.04, 0.01, 20, 0, &ob);
+  CHECK_REL(ob.fx, oa.fx, 1e-9);
+  CHECK_REL(ob.fy, oa.fy, 1e-9);
+  CHECK_REL(ob.mz, oa.mz, 1e-9);
+  CHECK_REL(ob.my, oa.my, 1e-9);
+
+  /* [MODEL] without FITTYP is a PAC2002 (MF 5.2) file. */
+  char *nofit = with_line("FITTYP", "USE_MODE = 4");
+  path = write_file("nofittyp.tir", nofit, strlen(nofit));
+  CHECK(grip_tir_load(path, &b, &err) == 0);
+  CHECK(b.version == GRIP_MF_52 && b.fittyp == 0);
+  /* FITTYP 6 and 21: MF 5.2; 62: MF 6.2. */
+  char *six = with_line("FITTYP", "FITTYP = 6");
+  path = write_file("six.tir", six, strlen(six));
+  CHECK(grip_tir_load(path, &b, &err) == 0 && b.version == GRIP_MF_52);
+  char *t62 = with_line("FITTYP", "FITTYP = 62");
+  path = write_file("t62.tir", t62, strlen(t62));
+  CHECK(grip_tir_load(path, &b, &err) == 0 && b.version == GRIP_MF_62);
+}
+
+static void test_broken(void) {
+  int l_pdx1 = line_of(base_file, "PDX1");
+  int l_fnomin = line_of(base_file, "FNOMIN");
+  int l_fittyp = line_of(base_file, "FITTYP");
+  expect_error("abc.tir", with_line("PDX1", "PDX1 = abc"), l_pdx1, "PDX1: 'abc' is not a number");
+  expect_error("nan.tir", with_line("PDX1", "PDX1 = NaN"), l_pdx1, "PDX1: 'NaN' is not a finite number");
+  expect_error("inf.tir", with_line("PDX1", "PDX1 = -inf"), l_pdx1, "is not a finite number");
+  expect_error("huge.tir", with_line("PDX1", "PDX1 = 1e999"), l_pdx1, "is not a finite number");
+  expect_error("novalue.tir", with_line("PDX1", "PDX1 =   $ nothing"), l_pdx1, "PDX1: missing value");
+  expect_error("twovalues.tir", with_line("PDX1", "PDX1 = 1.0 2.0"), l_pdx1, "unexpected text '2.0'");
+  expect_error("fnomin0.tir", with_line("FNOMIN", "FNOMIN = 0"), l_fnomin, "FNOMIN: 0 must be > 0");
+  expect_error("fnominneg.tir", with_line("FNOMIN", "FNOMIN = -4000"), l_fnomin, "must be > 0");
+  expect_error("radius.tir", with_line("UNLOADED_RADIUS", "UNLOADED_RADIUS = -0.3"),
+               line_of(base_file, "UNLOADED_RADIUS"), "UNLOADED_RADIUS: -0.3 must be > 0");
+  expect_error("fittyp5.tir", with_line("FITTYP", "FITTYP = 5"), l_fittyp, "unsupported Magic Formula version 5");
+  expect_error("fittyp61_5.tir", with_line("FITTYP", "FITTYP = 61.5"), l_fittyp, "unsupported");
+  expect_error("quote.tir", with_line("TYRESIDE", "TYRESIDE = 'LEFT"), line_of(base_file, "TYRESIDE"),
+               "TYRESIDE: unterminated quoted string");
+  expect_error("noeq.tir", with_line("PDX1", "PDX1 1.0422"), l_pdx1, "'PDX1 1.0422': expected KEY = VALUE");
+  expect_error("nokey.tir", with_line("PDX1", " = 1.0422"), l_pdx1, "missing key before '='");
+  expect_error("badkey.tir", with_line("PDX1", "PD-X1 = 1"), l_pdx1, "bad key");
+  expect_error("header.tir", with_line("[VERTICAL]", "[VERTICAL"), line_of(base_file, "[VERTICAL]"),
+               "unterminated section header");
+  expect_error("unit.tir", with_line("LENGTH", "LENGTH = 'furlong'"), line_of(base_file, "LENGTH"),
+               "LENGTH: unknown unit 'furlong'");
+  expect_error("angle.tir", with_line("ANGLE", "ANGLE = 'deg'"), line_of(base_file, "ANGLE"),
+               "ANGLE: unknown unit 'deg' (allowed: radian(s) only)");
+  expect_error("range.tir", with_line("PKY4", "PKY4 = 2\n[SLIP_ANGLE_RANGE]\nALPMIN = 0.5\nALPMAX = -0.5"),
+               line_of(base_file, "PKY4") + 3, "ALPMAX: -0.5 is below ALPMIN");
+  expect_error("beforesection.tir", "FITTYP = 61\n[MODEL]\n", 1, "FITTYP: key before any [SECTION] header");
+
+  /* Missing [MODEL]: no line to point at. */
+  char nomodel[4096];
+  snprintf(nomodel, sizeof nomodel, "%s", base_file);
+  char *m = strstr(nomodel, "[MODEL]");
+  memcpy(m, "[MODUL]", 7);
+  expect_error("nomodel.tir", nomodel, 0, "[MODEL]: section missing");
+  expect_error("empty.tir", "", 0, "[MODEL]: section missing");
+
+  /* Truncated in the middle of "PKX1 = 21.69": cut right after '='. */
+  const char *cut = strstr(base_file, "PKX1 = ") + 6;
+  char trunc[4096];
+  snprintf(trunc, sizeof trunc, "%.*s", (int)(cut - base_file), base_file);
+  expect_error("truncated.tir", trunc, line_of(base_file, "PKX1"), "PKX1: missing value");
+  /* Truncated inside a section header. */
+  const char *cut2 = strstr(base_file, "[LATERAL") + 5;
+  snprintf(trunc, sizeof trunc, "%.*s", (int)(cut2 - base_file), base_file);
+  expect_error("truncated2.tir", trunc, line_of(base_file, "[LATERAL"), "unterminated section header");
+
+  /* A NUL byte. */
+  char nul[64] = "[MODEL]\nFITTYP = 61\nX\0Y = 1\n";
+  const char *path = write_file("nul.tir", nul, 27);
+  grip_mf_params p;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  CHECK(grip_tir_load(path, &p, &err) != 0);
+  CHECK(strstr(err.message, ":3: NUL byte") != NULL);
+
+  /* A file that does not exist. */
+  grip_load_error_clear(&err);
+  CHECK(grip_tir_load("/nonexistent/dir/x.tir", &p, &err) != 0);
+  CHECK(strstr(err.message, "/nonexistent/dir/x.tir: cannot open") == err.message);
+}
+
+/* Every prefix of a real file and random corruptions: success or a clean error, never a crash
+ * (the ASan/UBSan build checks the "never"). */
+static void test_fuzz(void) {
+  FILE *f = fopen(GRIP_SHARED_DIR "/reference/mfeval/MagicFormula61_Paramerters.tir", "rb");
+  static char text[65536];
+  size_t len = 0;
+  if (f) {
+    len = fread(text, 1, sizeof text, f);
+    fclose(f);
+  } else {
+    len = strlen(base_file);
+    memcpy(text, base_file, len);
+  }
+  int ok = 0, failed = 0, bad_message = 0;
+  grip_mf_params p;
+  grip_load_error err;
+  for (size_t cut = 0; cut <= len; cut += 7) {
+    grip_load_error_clear(&err);
+    if (grip_tir_parse(text, cut, "cut", &p, &err) == 0) {
+      ++ok;
+    } else {
+      ++failed;
+      if (strncmp(err.message, "cut:", 4) != 0) ++bad_message;
+    }
+  }
+  unsigned state = 12345u;
+  static char copy[65536];
+  const char junk[] = "=$![]'\"{}\r\n\t x9.-eE";
+  for (int round = 0; round < 2000; ++round) {
+    memcpy(copy, text, len);
+    for (int k = 0; k < 4; ++k) {
+      state = state * 1103515245u + 12345u;
+      size_t at = (state >> 8) % (len ? len : 1);
+      state = state * 1103515245u + 12345u;
+      copy[at] = junk[(state >> 8) % (sizeof junk - 1)];
+    }
+    grip_load_error_clear(&err);
+    if (grip_tir_parse(copy, len, "fuzz", &p, &err) == 0) {
+      ++ok;
+      grip_mf_output o;
+      grip_mf_evaluate_full(&p, p.FNOMIN, 0.05, 0.05, 0.01, p.LONGVL, 0, &o);
+    } else {
+      ++failed;
+      if (strncmp(err.message, "fuzz:", 5) != 0) ++bad_message;
+    }
+  }
+  printf("  fuzz: %d loaded, %d rejected\n", ok, failed);
+  CHECK(ok > 0 && failed > 0);
+  CHECK(bad_message == 0);
+}
+
+int main(void) {
+  snprintf(dir, sizeof dir, "%s", "/tmp/grip_tir_XXXXXX");
+  if (!mkdtemp(dir)) TEST_SKIP("cannot create a temporary folder");
+  RUN_TEST(test_valid_variants);
+  RUN_TEST(test_broken);
+  RUN_TEST(test_fuzz);
+  /* Clean up the corpus. */
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+  return TEST_RESULT();
+}
