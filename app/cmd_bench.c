@@ -1,5 +1,7 @@
 /* grip bench: N cars on flat ground at full throttle, front wheels steered 0.05 rad. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "manoeuvre.h"
@@ -7,12 +9,14 @@
 int cmd_bench(int argc, char **argv);
 int cmd_bench(int argc, char **argv) {
   double dt = 0.002, seconds = 10.0;
-  int vehicles = 100, threads = 1;
+  int vehicles = 100;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int threads = cores >= 1 && cores <= 64 ? (int)cores : 1;
   bool json = false;
   cli_option options[] = {
       {"--vehicles", CLI_INT, &vehicles, 1, 100000, "number of cars (default 100)"},
       {"--seconds", CLI_DOUBLE, &seconds, 0.01, 3600.0, "simulated time, s (default 10)"},
-      {"--threads", CLI_INT, &threads, 1, 64, "worker threads (default 1)"},
+      {"--threads", CLI_INT, &threads, 1, 64, "worker threads (default: all cores)"},
       {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.002)"},
       {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
   };

@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "manoeuvre.h"
 
+#include "task_pool.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
@@ -155,11 +157,15 @@ static double now_seconds(void) {
 bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds, double dt,
                        double steer_rad, int threads) {
   bench_result r = {vehicles, 0, NAN, NAN};
-  (void)threads;
   grip_world_def wd = grip_default_world_def();
   wd.vehicle_capacity = vehicles;
+  task_pool *pool = threads > 1 ? task_pool_create(threads) : NULL;
+  if (pool) task_pool_attach(pool, &wd);
   grip_world *world = grip_create_world(&wd);
-  if (!world) return r;
+  if (!world) {
+    task_pool_destroy(pool);
+    return r;
+  }
   grip_vehicle_input in = grip_default_vehicle_input();
   in.throttle = 1.0;
   in.steering = steer_rad * car->steering.ratio / car->steering.max_wheel_angle;
@@ -179,5 +185,6 @@ bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds
   r.ns_per_vehicle_step = elapsed * 1e9 / ((double)steps * vehicles);
   r.realtime_factor = seconds / elapsed;
   grip_destroy_world(world);
+  task_pool_destroy(pool);
   return r;
 }

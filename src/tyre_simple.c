@@ -6,6 +6,7 @@
  * lowers it, and the pair stays inside the friction ellipse (Pacejka, "Tire and Vehicle
  * Dynamics", ch. 4.3, similarity method). */
 #include <math.h>
+#include <stddef.h>
 
 #include "gmath.h"
 #include "grip/tyre.h"
@@ -67,9 +68,52 @@ static double loaded_mu(const grip_simple_mf_def *def, double mu, double fz) {
   return mu * maxd(0.1, 1.0 - def->load_sensitivity * dfz);
 }
 
-void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, double fz, double kappa, double tan_alpha,
-                                 double friction_scale, double kappa_peak, double tan_alpha_peak,
-                                 grip_tyre_output *out) {
+/* The curves as functions of the normalised slip rho, with their slopes dG/drho. */
+static double curve_x(const grip_simple_mf_def *def, double kappa_peak, double rho, double *slope) {
+  double g = grip_magic_formula(&def->longitudinal, rho * kappa_peak, slope);
+  *slope *= kappa_peak;
+  return g;
+}
+
+static double curve_y(const grip_simple_mf_def *def, double tan_alpha_peak, double rho, double *slope) {
+  double alpha_eq = fast_atan(rho * tan_alpha_peak);
+  double g = grip_magic_formula(&def->lateral, alpha_eq, slope);
+  *slope *= tan_alpha_peak / (1.0 + rho * rho * tan_alpha_peak * tan_alpha_peak);
+  return g;
+}
+
+void simple_mf_cache_init(simple_mf_cache *c, const grip_simple_mf_def *def) {
+  c->kappa_peak = grip_magic_formula_peak_slip(&def->longitudinal);
+  c->tan_alpha_peak = tan(grip_magic_formula_peak_slip(&def->lateral));
+  for (int i = 0; i < MF_TABLE_NODES; ++i) {
+    double rho = MF_TABLE_RHO_MAX * i / (MF_TABLE_NODES - 1);
+    c->x.value[i] = curve_x(def, c->kappa_peak, rho, &c->x.slope[i]);
+    c->y.value[i] = curve_y(def, c->tan_alpha_peak, rho, &c->y.slope[i]);
+  }
+}
+
+/* Cubic Hermite between the two nodes around rho (rho < MF_TABLE_RHO_MAX). */
+static double table_lookup(const mf_table *t, double rho, double *slope) {
+  const double h = MF_TABLE_RHO_MAX / (MF_TABLE_NODES - 1);
+  double u = rho / h;
+  int i = (int)u;
+  if (i >= MF_TABLE_NODES - 1) i = MF_TABLE_NODES - 2;
+  double s = u - i, s2 = s * s, s3 = s2 * s;
+  double y0 = t->value[i], y1 = t->value[i + 1], m0 = t->slope[i] * h, m1 = t->slope[i + 1] * h;
+  double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
+  *slope = ((6 * s2 - 6 * s) * y0 + (3 * s2 - 4 * s + 1) * m0 + (-6 * s2 + 6 * s) * y1 + (3 * s2 - 2 * s) * m1) / h;
+  return h00 * y0 + h10 * m0 + h01 * y1 + h11 * m1;
+}
+
+void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_cache *cache, double fz,
+                                 double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out) {
+  simple_mf_cache local;
+  if (!cache) {
+    local.kappa_peak = grip_magic_formula_peak_slip(&def->longitudinal);
+    local.tan_alpha_peak = tan(grip_magic_formula_peak_slip(&def->lateral));
+  }
+  double kappa_peak = cache ? cache->kappa_peak : local.kappa_peak;
+  double tan_alpha_peak = cache ? cache->tan_alpha_peak : local.tan_alpha_peak;
   fz = fz > 0.0 ? fz : 0.0;
   double dx = loaded_mu(def, def->longitudinal.mu, fz) * friction_scale * fz;
   double dy = loaded_mu(def, def->lateral.mu, fz) * friction_scale * fz;
@@ -88,21 +132,22 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, double fz, doubl
     out->mz = -def->pneumatic_trail * out->fy;
     return;
   }
-  /* G(rho): the pure curve evaluated at the resultant normalised slip. */
-  double slope_x, slope_y;
-  double gx = grip_magic_formula(&def->longitudinal, rho * kappa_peak, &slope_x);
-  double alpha_eq = fast_atan(rho * tan_alpha_peak);
-  double gy = grip_magic_formula(&def->lateral, alpha_eq, &slope_y);
+  /* G(rho): each pure curve evaluated at the resultant normalised slip. */
+  double dgx, dgy, gx, gy;
+  if (cache && rho < MF_TABLE_RHO_MAX) {
+    gx = table_lookup(&cache->x, rho, &dgx);
+    gy = table_lookup(&cache->y, rho, &dgy);
+  } else {
+    gx = curve_x(def, kappa_peak, rho, &dgx);
+    gy = curve_y(def, tan_alpha_peak, rho, &dgy);
+  }
   double ux = sx / rho, uy = sy / rho;
   out->fx = dx * gx * ux;
   out->fy = -dy * gy * uy;
   /* Slopes at fixed other slip: d/ds_x [G(rho)·s_x/rho] = G'·ux² + G/rho·(1 − ux²). */
-  double dgx_drho = slope_x * kappa_peak;
-  out->dfx_dkappa = dx * (dgx_drho * ux * ux + gx / rho * (1.0 - ux * ux)) / kappa_peak;
-  double dalpha_eq_drho = tan_alpha_peak / (1.0 + rho * rho * tan_alpha_peak * tan_alpha_peak);
-  double dgy_drho = slope_y * dalpha_eq_drho;
+  out->dfx_dkappa = dx * (dgx * ux * ux + gx / rho * (1.0 - ux * ux)) / kappa_peak;
   double dsy_dalpha = (1.0 + tan_alpha * tan_alpha) / tan_alpha_peak;
-  out->dfy_dalpha = -dy * (dgy_drho * uy * uy + gy / rho * (1.0 - uy * uy)) * dsy_dalpha;
+  out->dfy_dalpha = -dy * (dgy * uy * uy + gy / rho * (1.0 - uy * uy)) * dsy_dalpha;
   /* Aligning torque: pneumatic trail falling linearly to zero at the lateral peak. */
   double trail = def->pneumatic_trail * maxd(0.0, 1.0 - rho);
   out->mz = -trail * out->fy;
@@ -111,7 +156,5 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, double fz, doubl
 void grip_simple_mf_evaluate(const grip_simple_mf_def *def, const grip_tyre_input *in,
                              grip_tyre_output *out) {
   double tan_alpha = tan(clampd(in->alpha, -1.5, 1.5));
-  grip_simple_mf_evaluate_tan(def, in->fz, in->kappa, tan_alpha, in->friction_scale,
-                              grip_magic_formula_peak_slip(&def->longitudinal),
-                              tan(grip_magic_formula_peak_slip(&def->lateral)), out);
+  grip_simple_mf_evaluate_tan(def, NULL, in->fz, in->kappa, tan_alpha, in->friction_scale, out);
 }

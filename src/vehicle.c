@@ -73,12 +73,11 @@ void vehicle_init(vehicle *v, const grip_vec3 gravity) {
     w->static_load = 0.5 * weight * (a == 0 ? front_share : 1.0 - front_share);
     /* The spring is preloaded so that the car sits at design ride height under its weight. */
     w->spring_zero = s->droop_travel - w->static_load / s->spring_rate;
-    w->kappa_peak = grip_magic_formula_peak_slip(&axle->tyre.simple.longitudinal);
-    w->tan_alpha_peak = tan(grip_magic_formula_peak_slip(&axle->tyre.simple.lateral));
     grip_drive_layout layout = d->drivetrain.layout;
     w->driven = layout == GRIP_DRIVE_AWD || (a == 0 && layout == GRIP_DRIVE_FWD) ||
                 (a == 1 && layout == GRIP_DRIVE_RWD);
   }
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) simple_mf_cache_init(&v->tyre_cache[a], &d->axles[a].tyre.simple);
   drivetrain_init(v);
   v->gear = d->gearbox.automatic ? 1 : 0;
   v->target_gear = v->gear;
@@ -193,8 +192,8 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
 static void evaluate_tyre(const vehicle *v, const wheel_runtime *w, double kappa, double tan_alpha,
                           grip_tyre_output *out) {
   const grip_tyre_def *t = &v->def.axles[w->axle].tyre;
-  grip_simple_mf_evaluate_tan(&t->simple, w->load, kappa, tan_alpha, w->surface.friction, w->kappa_peak,
-                              w->tan_alpha_peak, out);
+  grip_simple_mf_evaluate_tan(&t->simple, &v->tyre_cache[w->axle], w->load, kappa, tan_alpha,
+                              w->surface.friction, out);
 }
 
 /* Contact kinematics, relaxation, and the linearised longitudinal response for the drivetrain

@@ -6,11 +6,30 @@
 
 /* --- tyre ------------------------------------------------------------------------------ */
 
-/* Simple MF with the peak slips already known (they depend on the curve only), taking
- * tan(alpha) directly (the relaxation state gives it without a trigonometric round trip). */
-void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, double fz, double kappa, double tan_alpha,
-                                 double friction_scale, double kappa_peak, double tan_alpha_peak,
-                                 grip_tyre_output *out);
+/* The simple MF's curves as functions of the normalised slip rho (see tyre_simple.c),
+ * tabulated for speed: G(rho) and dG/drho at MF_TABLE_NODES points over [0, MF_TABLE_RHO_MAX],
+ * read back by cubic Hermite interpolation (error ~1e-7 of the peak force). Beyond the table
+ * (heavy sliding) the curve is evaluated directly. */
+#define MF_TABLE_NODES 129
+#define MF_TABLE_RHO_MAX 8.0
+typedef struct mf_table {
+  double value[MF_TABLE_NODES];
+  double slope[MF_TABLE_NODES];
+} mf_table;
+
+/* Precomputed per tyre: peak slips and the two tables. */
+typedef struct simple_mf_cache {
+  double kappa_peak;     /* slip ratio at the longitudinal peak */
+  double tan_alpha_peak; /* tan of the slip angle at the lateral peak */
+  mf_table x, y;
+} simple_mf_cache;
+
+void simple_mf_cache_init(simple_mf_cache *cache, const grip_simple_mf_def *def);
+
+/* Simple MF taking tan(alpha) directly (the relaxation state gives it without a trigonometric
+ * round trip); cache may be NULL (direct evaluation, slower). */
+void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_cache *cache, double fz,
+                                 double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out);
 
 /* --- engine ---------------------------------------------------------------------------- */
 
@@ -60,8 +79,6 @@ typedef struct wheel_runtime {
   double max_length;     /* m, bump + droop travel */
   double spring_zero;    /* m, compression at which the spring force is zero */
   double static_load;    /* N at design ride height */
-  double kappa_peak;     /* slip ratio at the longitudinal peak */
-  double tan_alpha_peak; /* tan of the slip angle at the lateral peak */
   int axle;
   bool driven;
   bool left;
@@ -133,6 +150,7 @@ typedef struct vehicle {
   diff_runtime diffs[3];    /* front, rear, centre */
 
   wheel_runtime wheels[GRIP_WHEEL_COUNT];
+  simple_mf_cache tyre_cache[GRIP_AXLE_COUNT];
 } vehicle;
 
 /* Derives the runtime configuration from v->def and puts the car at rest at def.pose. */

@@ -3,6 +3,7 @@
 
 #include "grip/grip.h"
 #include "manoeuvre.h"
+#include "task_pool.h"
 #include "test.h"
 
 #define PI 3.14159265358979323846
@@ -151,9 +152,11 @@ static void slope_creep(void) {
 }
 
 /* Two identical runs give a bit-identical state hash; a different input gives another. */
-static uint64_t run_hash(double throttle) {
+static uint64_t run_hash(double throttle, int threads) {
   grip_vehicle_def car = grip_default_vehicle_def();
   grip_world_def wd = grip_default_world_def();
+  task_pool *pool = threads > 1 ? task_pool_create(threads) : NULL;
+  if (pool) task_pool_attach(pool, &wd);
   grip_world *world = grip_create_world(&wd);
   grip_vehicle_input in = grip_default_vehicle_input();
   in.throttle = throttle;
@@ -166,12 +169,15 @@ static uint64_t run_hash(double throttle) {
   for (int i = 0; i < 3000; ++i) grip_world_step(world, 0.002);
   uint64_t h = grip_world_state_hash(world);
   grip_destroy_world(world);
+  task_pool_destroy(pool);
   return h;
 }
 
 static void determinism(void) {
-  CHECK(run_hash(1.0) == run_hash(1.0));
-  CHECK(run_hash(1.0) != run_hash(0.9));
+  uint64_t reference = run_hash(1.0, 1);
+  CHECK(reference == run_hash(1.0, 1));
+  CHECK(reference == run_hash(1.0, 2)); /* vehicles stepped on two threads */
+  CHECK(reference != run_hash(0.9, 1));
 }
 
 /* Inputs flipping every step at both ends of their range; NaN inputs are rejected. */
