@@ -147,6 +147,30 @@ static bool read_prj(const char *path, char *crs, size_t crs_size, int *geograph
   return true;
 }
 
+/* GDAL keeps a .bt's no-data value (when it is not -32768) in FILE.aux.xml next to it:
+ * <NoDataValue>-9999</NoDataValue>. Returns true and *value when found. */
+static bool read_aux_nodata(const char *path, double *value) {
+  size_t n = strlen(path);
+  char *aux = malloc(n + 9);
+  if (!aux) return false;
+  memcpy(aux, path, n);
+  memcpy(aux + n, ".aux.xml", 9);
+  FILE *f = fopen(aux, "rb");
+  free(aux);
+  if (!f) return false;
+  char text[4096];
+  size_t got = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[got] = '\0';
+  const char *tag = strstr(text, "<NoDataValue>");
+  if (!tag) return false;
+  char *end = NULL;
+  double v = strtod(tag + 13, &end);
+  if (end == tag + 13 || !isfinite(v)) return false;
+  *value = v;
+  return true;
+}
+
 static const char *unit_name(int u) {
   static const char *const names[4] = {"degrees", "metres", "feet", "US survey feet"};
   return u >= 0 && u < 4 ? names[u] : "?";
@@ -210,6 +234,8 @@ bool grip_bt_load(const char *path, grip_terrain *out, grip_load_error *err) {
                         GRIP_BT_HEADER_SIZE + read * (size_t)h.data_size);
     return false;
   }
+  double nodata = -32768.0;
+  bool aux_nodata = read_aux_nodata(path, &nodata);
   /* Column-major, south to north → row-major, row 0 south. */
   for (int32_t c = 0; c < h.cols; ++c)
     for (int32_t r = 0; r < h.rows; ++r) {
@@ -220,7 +246,7 @@ bool grip_bt_load(const char *path, grip_terrain *out, grip_load_error *err) {
       if (h.data_size == 2) v = le_i16(p);
       else if (h.is_float) v = le_f32(p);
       else v = le_i32(p);
-      if (!isfinite(v) || v == -32768.0) {
+      if (!isfinite(v) || v == -32768.0 || (aux_nodata && v == nodata)) {
         voids[dst] = 1;
         v = 0.0;
       }
