@@ -14,7 +14,8 @@
  *                 60 int16 external projection (1.2+: 1 = CRS in a .prj file next to it),
  *                 62 float32 vertical scale (1.3: metres per stored unit, 0 means 1)
  *   heights: column by column from the west, each column from south to north; int16, int32 or
- *   float32. -32768 marks a void (no data), as GDAL reports it. */
+ *   float32. -32768 marks a void (no data), as GDAL reports it; a different no-data value that
+ *   GDAL kept in FILE.bt.aux.xml (<NoDataValue>) is honoured too. */
 #ifndef GRIP_IO_BT_H
 #define GRIP_IO_BT_H
 

@@ -50,7 +50,7 @@ static bool name_equal(const char *a, const char *b) {
   return *a == *b;
 }
 
-bool grip_surface_preset(const char *name, grip_surface *out) {
+bool grip_surface_preset_find(const char *name, grip_surface *out) {
   for (int i = 0; name && i < GRIP_SURFACE_PRESET_COUNT; ++i)
     if (name_equal(name, presets[i].name)) {
       *out = presets[i].surface;
@@ -58,6 +58,12 @@ bool grip_surface_preset(const char *name, grip_surface *out) {
     }
   *out = grip_default_surface();
   return false;
+}
+
+grip_surface grip_surface_preset(const char *name) {
+  grip_surface s;
+  grip_surface_preset_find(name, &s);
+  return s;
 }
 
 const char *grip_surface_preset_name(int index) {
@@ -287,14 +293,15 @@ static double region_hit(const grip_heightfield *hf, int i, int j, grip_vec3 o, 
   const double *row1 = hf->h + (size_t)cj1 * (size_t)nc;
   double h00 = row0[ci0], h10 = row0[ci1], h01 = row1[ci0], h11 = row1[ci1];
   /* Cheap reject: the ray's height range over the interval against the corners' range. */
-  double za = o.z + d.z * ta, zb = o.z + d.z * tb;
+  /* (tb is infinite only for a level ray with an infinite range in clamp mode.) */
+  double za = o.z + d.z * ta, zb = d.z == 0.0 ? o.z : o.z + d.z * tb;
   double rlo = mind(za, zb), rhi = maxd(za, zb);
   double clo = mind(mind(h00, h10), mind(h01, h11)), chi = maxd(maxd(h00, h10), maxd(h01, h11));
   double pad = 1e-9 * (1.0 + fabs(chi) + fabs(clo));
   if (rlo > chi + pad || rhi < clo - pad) return INFINITY;
 
   double xr = hf->ox + (double)ci0 * hf->dx, yr = hf->oy + (double)cj0 * hf->dy;
-  double eps = 1e-9 * (1.0 + fabs(tb));
+  double eps = 1e-9 * (1.0 + fabs(isfinite(tb) ? tb : ta));
   bool virtual_cell = i < 0 || i > nc - 2 || j < 0 || j > nr - 2;
   double best = INFINITY;
   /* Lower triangle (u + v <= 1), plane through (xr, yr, h00). */

@@ -293,6 +293,15 @@ static void test_rays_clamped(void) {
   CHECK(o2.x + d2.x * t2 > ox);
   CHECK(grip_heightfield_raycast(hf, o2, d2, 1000.0, &hit));
   CHECK_NEAR(hit.distance, t2, 1e-9);
+  /* Level rays with an infinite range going east. West of the grid the ground is at
+   * TA + TB·ox − TC·0 = 4.5 at y = 0, so a ray at z = 3 starts under it: no hit. At z = 6 it
+   * passes over the extension and meets the plane where TA + TB·x = 6, x = 15. */
+  grip_vec3 o3 = {-1000.0, 0.0, 3.0};
+  CHECK(!grip_heightfield_raycast(hf, o3, (grip_vec3){1, 0, 0}, INFINITY, &hit));
+  o3.z = 6.0;
+  CHECK(grip_heightfield_raycast(hf, o3, (grip_vec3){1, 0, 0}, INFINITY, &hit));
+  CHECK_NEAR(hit.point.x, (6.0 - TA) / TB, 1e-9);
+  CHECK_NEAR(hit.distance, (6.0 - TA) / TB + 1000.0, 1e-9);
   grip_heightfield_destroy(hf);
 }
 
@@ -363,23 +372,29 @@ static void test_rays_brute_force(void) {
 
 static void test_surfaces(void) {
   grip_surface s;
-  CHECK(grip_surface_preset("grass", &s));
+  CHECK(grip_surface_preset_find("grass", &s));
   CHECK_NEAR(s.friction, 0.6, 0.0);
   CHECK_NEAR(s.rolling_resistance, 0.06, 0.0);
-  CHECK(grip_surface_preset("GRAVEL", &s));
+  CHECK(grip_surface_preset_find("GRAVEL", &s));
   CHECK_NEAR(s.friction, 0.6, 0.0);
   CHECK_NEAR(s.rolling_resistance, 0.08, 0.0);
-  CHECK(grip_surface_preset("ice", &s));
+  CHECK(grip_surface_preset_find("ice", &s));
   CHECK_NEAR(s.friction, 0.1, 0.0); /* MF ice set D/Fz of the design notes */
-  CHECK(grip_surface_preset("snow", &s));
+  CHECK(grip_surface_preset_find("snow", &s));
   CHECK_NEAR(s.friction, 0.3, 0.0); /* MF snow set */
-  CHECK(grip_surface_preset("asphalt", &s));
+  CHECK(grip_surface_preset_find("asphalt", &s));
   CHECK_NEAR(s.friction, 1.0, 0.0);
   CHECK_NEAR(s.rolling_resistance, 0.012, 0.0);
-  CHECK(grip_surface_preset("sand", &s) && s.rolling_resistance >= 0.1);
-  CHECK(grip_surface_preset("concrete", &s));
-  CHECK(!grip_surface_preset("lava", &s));
+  CHECK(grip_surface_preset_find("sand", &s) && s.rolling_resistance >= 0.1);
+  CHECK(grip_surface_preset_find("concrete", &s));
+  CHECK(!grip_surface_preset_find("lava", &s));
   CHECK_NEAR(s.friction, 1.0, 0.0);
+  s = grip_surface_preset("Snow");
+  CHECK_NEAR(s.friction, 0.3, 0.0);
+  CHECK(s.id == 5);
+  s = grip_surface_preset("no such surface");
+  CHECK_NEAR(s.friction, 1.0, 0.0);
+  CHECK_NEAR(s.rolling_resistance, 0.012, 0.0);
   CHECK(grip_surface_preset_name(6) && strcmp(grip_surface_preset_name(6), "ice") == 0);
   CHECK(grip_surface_preset_name(7) == NULL);
 
@@ -408,8 +423,8 @@ static void test_surface_map_and_roughness(void) {
   double h[12] = {0};
   uint8_t map[6] = {0, 1, 0, 0, 1, 0};
   grip_surface table[2];
-  grip_surface_preset("ice", &table[0]);
-  grip_surface_preset("gravel", &table[1]);
+  table[0] = grip_surface_preset("ice");
+  table[1] = grip_surface_preset("gravel");
   grip_heightfield_def def = grip_default_heightfield_def();
   def.rows = 3;
   def.cols = 4;

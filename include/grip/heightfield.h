@@ -117,10 +117,13 @@ grip_ground grip_heightfield_ground(const grip_heightfield *hf);
 
 /* Named surface presets (case-insensitive): "asphalt", "concrete", "grass", "gravel", "sand",
  * "snow", "ice". Friction is a multiplier on the tyre's dry-tarmac mu; rolling resistance is
- * the coefficient f of F = f·Fz for a car tyre. Sources and values: docs/terrain.md. Returns
- * true and fills *out for a known name, false (and *out = the default surface) otherwise. The
- * preset's id is its index in the list above (asphalt 0 … ice 6). */
-bool grip_surface_preset(const char *name, grip_surface *out);
+ * the coefficient f of F = f·Fz for a car tyre. Sources and values: docs/terrain.md. The
+ * preset's id is its index in the list above (asphalt 0 … ice 6). An unknown name (or NULL)
+ * gives the default surface (dry asphalt); use grip_surface_preset_find to tell. */
+grip_surface grip_surface_preset(const char *name);
+
+/* As grip_surface_preset, but returns false for an unknown name (*out = default surface). */
+bool grip_surface_preset_find(const char *name, grip_surface *out);
 
 /* Name of preset number index (0..GRIP_SURFACE_PRESET_COUNT−1), or NULL. */
 const char *grip_surface_preset_name(int index);
