@@ -1,0 +1,154 @@
+/* Any raster GDAL reads (GeoTIFF, SRTM .hgt, ESRI ASCII grid, .bt, …) as terrain. Compiled
+ * against GDAL only when CMake found it (GRIP_HAVE_GDAL); otherwise the entry point reports
+ * that GDAL is missing. */
+#include "terrain.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef GRIP_HAVE_GDAL
+#include <math.h>
+
+#include <cpl_error.h>
+#include <gdal.h>
+#include <ogr_srs_api.h>
+
+bool grip_gdal_available(void) { return true; }
+
+static double unit_type_metres(const char *u) {
+  if (!u || !*u || strcmp(u, "m") == 0 || strcmp(u, "metre") == 0 || strcmp(u, "meter") == 0)
+    return 1.0;
+  if (strcmp(u, "ft") == 0 || strcmp(u, "foot") == 0 || strcmp(u, "feet") == 0) return 0.3048;
+  if (strcmp(u, "sft") == 0 || strcmp(u, "US survey foot") == 0) return 1200.0 / 3937.0;
+  return 1.0;
+}
+
+bool grip_gdal_load(const char *path, grip_terrain *out, grip_load_error *err) {
+  GDALAllRegister();
+  CPLPushErrorHandler(CPLQuietErrorHandler);
+  CPLErrorReset();
+  GDALDatasetH ds = GDALOpenEx(path, GDAL_OF_RASTER | GDAL_OF_READONLY, NULL, NULL, NULL);
+  if (!ds) {
+    const char *msg = CPLGetLastErrorMsg();
+    grip_load_error_set(err, path, 0, NULL, "GDAL cannot read it%s%s", msg && *msg ? ": " : "",
+                        msg ? msg : "");
+    CPLPopErrorHandler();
+    return false;
+  }
+  bool ok = false;
+  double *buf = NULL, *heights = NULL;
+  unsigned char *voids = NULL;
+  int cols = GDALGetRasterXSize(ds), rows = GDALGetRasterYSize(ds);
+  if (GDALGetRasterCount(ds) < 1) {
+    grip_load_error_set(err, path, 0, NULL, "the raster has no band");
+    goto done;
+  }
+  if (cols < 2 || rows < 2 || (double)cols * (double)rows > (double)(1 << 28)) {
+    grip_load_error_set(err, path, 0, NULL, "unusable raster size %d x %d", cols, rows);
+    goto done;
+  }
+  double gt[6];
+  if (GDALGetGeoTransform(ds, gt) != CE_None) {
+    /* No georeferencing: GDAL's default, one unit per pixel, rows going down. */
+    gt[0] = 0.0, gt[1] = 1.0, gt[2] = 0.0, gt[3] = 0.0, gt[4] = 0.0, gt[5] = -1.0;
+  }
+  if (gt[2] != 0.0 || gt[4] != 0.0) {
+    grip_load_error_set(err, path, 0, NULL, "rotated rasters are not supported");
+    goto done;
+  }
+  GDALRasterBandH band = GDALGetRasterBand(ds, 1);
+  size_t n = (size_t)cols * (size_t)rows;
+  buf = malloc(n * sizeof *buf);
+  heights = malloc(n * sizeof *heights);
+  voids = calloc(n, 1);
+  if (!buf || !heights || !voids) {
+    grip_load_error_set(err, path, 0, NULL, "out of memory for %zu samples", n);
+    goto done;
+  }
+  if (GDALRasterIO(band, GF_Read, 0, 0, cols, rows, buf, cols, rows, GDT_Float64, 0, 0) !=
+      CE_None) {
+    grip_load_error_set(err, path, 0, NULL, "GDAL read failed: %s", CPLGetLastErrorMsg());
+    goto done;
+  }
+  int has_nodata = 0, has_scale = 0, has_offset = 0;
+  double nodata = GDALGetRasterNoDataValue(band, &has_nodata);
+  double scale = GDALGetRasterScale(band, &has_scale);
+  double offset = GDALGetRasterOffset(band, &has_offset);
+  if (!has_scale || !(scale != 0.0)) scale = 1.0;
+  if (!has_offset) offset = 0.0;
+  double vunit = unit_type_metres(GDALGetRasterUnitType(band));
+  /* GDAL rows run along gt[5] (negative: north at the top), columns along gt[1]. */
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      int rr = gt[5] < 0.0 ? rows - 1 - r : r;
+      int cc = gt[1] < 0.0 ? cols - 1 - c : c;
+      double v = buf[(size_t)r * (size_t)cols + (size_t)c];
+      size_t dst = (size_t)rr * (size_t)cols + (size_t)cc;
+      if (!isfinite(v) || (has_nodata && v == nodata)) {
+        voids[dst] = 1;
+        v = 0.0;
+      }
+      heights[dst] = (v * scale + offset) * vunit;
+    }
+
+  grip_terrain t = {0};
+  t.rows = rows;
+  t.cols = cols;
+  t.heights = heights;
+  t.left = fmin(gt[0], gt[0] + cols * gt[1]);
+  t.right = fmax(gt[0], gt[0] + cols * gt[1]);
+  t.top = fmax(gt[3], gt[3] + rows * gt[5]);
+  t.bottom = fmin(gt[3], gt[3] + rows * gt[5]);
+  t.vertical_scale = scale * vunit;
+  t.datum = -1;
+  t.units = GRIP_UNITS_METRES;
+  t.unit_m = 1.0;
+  snprintf(t.format, sizeof t.format, "GDAL %s", GDALGetDriverShortName(GDALGetDatasetDriver(ds)));
+  OGRSpatialReferenceH srs = GDALGetSpatialRef(ds);
+  if (srs && OSRIsGeographic(srs)) {
+    t.units = GRIP_UNITS_DEGREES;
+  } else if (srs) {
+    double u = OSRGetLinearUnits(srs, NULL);
+    if (u > 0.0) t.unit_m = u;
+    if (fabs(u - 0.3048) < 1e-9) t.units = GRIP_UNITS_FEET;
+    else if (fabs(u - 1200.0 / 3937.0) < 1e-9) t.units = GRIP_UNITS_US_FEET;
+    int north = 0;
+    int zone = OSRGetUTMZone(srs, &north);
+    t.utm_zone = north ? zone : -zone;
+  }
+  const char *name = srs ? OSRGetName(srs) : NULL;
+  snprintf(t.crs, sizeof t.crs, "%s", name ? name : "unknown (no CRS in the file)");
+  if (!grip_terrain_set_frame(&t)) {
+    grip_load_error_set(err, path, 0, NULL, "unusable georeferencing");
+    goto done;
+  }
+  if (!grip_terrain_fill_voids(&t, voids)) {
+    grip_load_error_set(err, path, 0, NULL, "every sample is no-data");
+    goto done;
+  }
+  *out = t;
+  heights = NULL; /* now owned by *out */
+  ok = true;
+done:
+  free(buf);
+  free(heights);
+  free(voids);
+  GDALClose(ds);
+  CPLPopErrorHandler();
+  return ok;
+}
+
+#else
+
+bool grip_gdal_available(void) { return false; }
+
+bool grip_gdal_load(const char *path, grip_terrain *out, grip_load_error *err) {
+  (void)out;
+  grip_load_error_set(err, path, 0, NULL,
+                      "GDAL support is not compiled in (install libgdal-dev and rebuild); only "
+                      ".bt terrain can be read");
+  return false;
+}
+
+#endif
