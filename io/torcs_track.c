@@ -16,6 +16,9 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/parserInternals.h>
+#include <libxml/xmlIO.h>
+#include <libxml/xmlerror.h>
 
 #define TT_PI 3.14159265358979323846
 #define TT_UNSET (-100000.0)
@@ -219,7 +222,9 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
     if (strcmp(type, "str") == 0) {
       kind = GRIP_TRACK_STRAIGHT;
       length = num(c, sec, "lg", 0.0);
-      if (!(length > 0.0)) tt_fail(c, sec, "lg", "straight needs a length > 0%s", "");
+      if (!(length > 0.0))
+        tt_fail(c, attribute(sec, "attnum", "lg") ? attribute(sec, "attnum", "lg") : sec, "lg",
+                "straight needs a length > 0%s", "");
     } else if (strcmp(type, "lft") == 0 || strcmp(type, "rgt") == 0) {
       kind = type[0] == 'l' ? GRIP_TRACK_LEFT : GRIP_TRACK_RIGHT;
       radius = num(c, sec, "radius", 0.0);
@@ -389,17 +394,139 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
   return 0;
 }
 
+/* Collects libxml2's messages instead of letting it print them: the first external entity that
+ * failed to load (TORCS refuses such a track, and so do we). */
+typedef struct tt_xml_errors {
+  char message[256];
+  char file[512];
+  int line;
+  bool io_failed;
+} tt_xml_errors;
+
+static void collect_xml_error(void *context, xmlErrorPtr e) {
+  tt_xml_errors *c = context;
+  if (!e || c->io_failed) return;
+  if (e->domain == XML_FROM_IO || e->code == XML_IO_LOAD_ERROR ||
+      e->code == XML_ERR_EXT_ENTITY_STANDALONE) {
+    c->io_failed = true;
+    snprintf(c->message, sizeof c->message, "%s", e->message ? e->message : "I/O error");
+    size_t n = strlen(c->message);
+    while (n > 0 && (c->message[n - 1] == '\n' || c->message[n - 1] == ' '))
+      c->message[--n] = '\0';
+    snprintf(c->file, sizeof c->file, "%s", e->file ? e->file : "");
+    c->line = e->line;
+  }
+}
+
+/* True when buf[0..n) is well-formed UTF-8. */
+static bool valid_utf8(const unsigned char *b, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    unsigned char c = b[i];
+    size_t extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : 9;
+    if (extra == 9 || i + extra >= n + (extra == 0)) return false;
+    for (size_t k = 1; k <= extra; ++k)
+      if (i + k >= n || (b[i + k] & 0xC0) != 0x80) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
+/* Some TORCS data files (data/tracks/objects.xml, several track files) claim UTF-8 but hold
+ * Latin-1 bytes in comments; TORCS's parser accepts them. This loader reads local files only
+ * (no network) and re-encodes such a file from Latin-1 to UTF-8 before libxml2 sees it. */
+static xmlParserInputPtr lenient_loader(const char *url, const char *id, xmlParserCtxtPtr ctxt) {
+  (void)id;
+  if (!url) return NULL;
+  const char *file = url;
+  if (strncmp(file, "file://", 7) == 0) file += 7;
+  if (strstr(file, "://")) return NULL; /* no network */
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    tt_xml_errors *c = ctxt ? ctxt->_private : NULL;
+    if (c && !c->io_failed) {
+      c->io_failed = true;
+      snprintf(c->message, sizeof c->message, "failed to load external entity \"%s\"", url);
+      c->line = ctxt->input ? ctxt->input->line : 0;
+    }
+    return NULL;
+  }
+  size_t cap = 65536, n = 0;
+  unsigned char *buf = malloc(cap);
+  while (buf) {
+    n += fread(buf + n, 1, cap - n, f);
+    if (n < cap) break;
+    if (cap >= (256u << 20)) break;
+    unsigned char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  fclose(f);
+  if (!buf) return NULL;
+  unsigned char *text = buf;
+  size_t len = n;
+  if (!valid_utf8(buf, n)) {
+    text = malloc(2 * n + 1);
+    if (!text) {
+      free(buf);
+      return NULL;
+    }
+    len = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (buf[i] < 0x80) {
+        text[len++] = buf[i];
+      } else {
+        text[len++] = (unsigned char)(0xC0 | (buf[i] >> 6));
+        text[len++] = (unsigned char)(0x80 | (buf[i] & 0x3F));
+      }
+    }
+    free(buf);
+  }
+  xmlParserInputBufferPtr in =
+      xmlParserInputBufferCreateMem((const char *)text, (int)len, XML_CHAR_ENCODING_NONE);
+  free(text);
+  if (!in) return NULL;
+  xmlParserInputPtr input = xmlNewIOInputStream(ctxt, in, XML_CHAR_ENCODING_NONE);
+  if (!input) {
+    xmlFreeParserInputBuffer(in);
+    return NULL;
+  }
+  input->filename = (char *)xmlStrdup((const xmlChar *)file);
+  return input;
+}
+
 int grip_torcs_track_load(const char *path, grip_track_file *out, grip_load_error *err) {
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) {
     grip_load_error_set(err, path, 0, NULL, "out of memory");
     return -1;
   }
+  tt_xml_errors collected;
+  memset(&collected, 0, sizeof collected);
+  xmlStructuredErrorFunc old_handler = xmlStructuredError;
+  void *old_context = xmlStructuredErrorContext;
+  ctxt->_private = &collected;
+  xmlSetStructuredErrorFunc(&collected, collect_xml_error);
+  xmlExternalEntityLoader old_loader = xmlGetExternalEntityLoader();
+  xmlSetExternalEntityLoader(lenient_loader);
   /* NOENT substitutes entities (loading external ones such as surfaces.xml); NONET keeps the
    * parser off the network. */
   xmlDocPtr doc = xmlCtxtReadFile(ctxt, path, NULL,
                                   XML_PARSE_NOENT | XML_PARSE_NONET | XML_PARSE_NOERROR |
                                       XML_PARSE_NOWARNING);
+  xmlSetExternalEntityLoader(old_loader);
+  xmlSetStructuredErrorFunc(old_context, old_handler);
+  if (doc && collected.io_failed) {
+    grip_load_error_set(err, path, collected.line, NULL, "XML: %s", collected.message);
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(ctxt);
+    return -1;
+  }
   if (!doc) {
     const xmlError *e = xmlCtxtGetLastError(ctxt);
     char msg[256] = "cannot read the file";
