@@ -280,6 +280,10 @@ grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
       g->cy = g->y0 + g->dir * g->a * cos(psi);
       g->alpha0 = atan2(g->y0 - g->cy, g->x0 - g->cx);
     }
+    if (!finite_pos(g->len) || !finite_pos(s + g->len)) {
+      grip_track_destroy(t);
+      return GRIP_INVALID_ARGUMENT;
+    }
     double k;
     seg_eval(g, g->len, &x, &y, &psi, &k);
     s += g->len;

@@ -484,6 +484,9 @@ static void test_invalid_defs(void) {
   d.type = GRIP_TRACK_LEFT;
   d.end_radius = 0.0;
   CHECK(grip_track_build(&def, &t) == GRIP_INVALID_ARGUMENT);
+  d.end_radius = 1.5e308; /* length overflows */
+  d.angle = 3.0;
+  CHECK(grip_track_build(&def, &t) == GRIP_INVALID_ARGUMENT);
   def.segment_count = 0;
   CHECK(grip_track_build(&def, &t) == GRIP_INVALID_ARGUMENT);
 }
