@@ -218,6 +218,25 @@ static void test_heights(void) {
   CHECK(g.raycast(g.context, (grip_vec3){25.0, 0.0, 5.0}, (grip_vec3){0.0, 0.0, -1.0}, 10.0,
                   &hit));
   CHECK_NEAR(hit.point.z, 0.625, 1e-12);
+  /* a tilted ray from (20, 0, 5) along (0.1, 0, -1)/|.|: bisection on 5 - k = z(20 + 0.1·k)
+   * with z(x) = 4·(3v² - 2v³), v = x/100 */
+  {
+    double lo = 0.0, hi = 10.0;
+    for (int it = 0; it < 200; ++it) {
+      double mid = 0.5 * (lo + hi), v = (20.0 + 0.1 * mid) / 100.0;
+      double f = 5.0 - mid - 4.0 * (3 * v * v - 2 * v * v * v);
+      if (f > 0.0)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    double kk = 0.5 * (lo + hi), dn2 = sqrt(1.01);
+    CHECK(g.raycast(g.context, (grip_vec3){20.0, 0.0, 5.0},
+                    (grip_vec3){0.1 / dn2, 0.0, -1.0 / dn2}, 10.0, &hit));
+    CHECK_NEAR(hit.point.x, 20.0 + 0.1 * kk, 1e-9);
+    CHECK_NEAR(hit.point.z, 5.0 - kk, 1e-9);
+    CHECK_NEAR(hit.distance, kk * dn2, 1e-9);
+  }
   grip_track_destroy(t);
 
   /* banked left arc (radius 50, tan 0.2): on the road z = 0.2·lateral, normal tilted away from
