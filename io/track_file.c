@@ -1,0 +1,538 @@
+/* grip's native track format: one statement per line, '#' starts a comment. See docs/tracks.md
+ * for the reference. */
+#include "track_file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "torcs_track.h"
+
+#define TF_PI 3.14159265358979323846
+#define TF_MAX_TOKENS 64
+#define TF_MAX_SURFACES 32
+#define TF_MAX_LINE 1024
+
+typedef struct tf_surface {
+  char name[32];
+  grip_surface surface;
+} tf_surface;
+
+/* The running state: options persist from segment to segment. */
+typedef struct tf_state {
+  const char *file;
+  int line;
+  grip_load_error *err;
+  tf_surface surfaces[TF_MAX_SURFACES];
+  int surface_count;
+  double width;   /* m */
+  double bank;    /* rad */
+  double z;       /* m */
+  grip_surface road;
+  grip_track_side_def side[2];
+  grip_vec3 start;
+  double heading;
+  char name[128];
+} tf_state;
+
+static void add_surface(tf_state *st, const char *name, double friction, double rolling,
+                        double roughness, double wavelength) {
+  tf_surface *s = NULL;
+  for (int i = 0; i < st->surface_count; ++i)
+    if (strcmp(st->surfaces[i].name, name) == 0) s = &st->surfaces[i];
+  if (!s) {
+    if (st->surface_count >= TF_MAX_SURFACES) return;
+    s = &st->surfaces[st->surface_count++];
+    snprintf(s->name, sizeof s->name, "%s", name);
+  }
+  s->surface = (grip_surface){.friction = friction, .rolling_resistance = rolling,
+                              .roughness_amplitude = roughness,
+                              .roughness_wavelength = wavelength,
+                              .id = (int)(s - st->surfaces)};
+}
+
+static const grip_surface *find_surface(const tf_state *st, const char *name) {
+  for (int i = 0; i < st->surface_count; ++i)
+    if (strcmp(st->surfaces[i].name, name) == 0) return &st->surfaces[i].surface;
+  return NULL;
+}
+
+static void init_state(tf_state *st, const char *file, grip_load_error *err) {
+  memset(st, 0, sizeof *st);
+  st->file = file;
+  st->err = err;
+  /* built-in surfaces (friction multiplier, rolling resistance f, roughness amplitude and
+   * wavelength in m) */
+  add_surface(st, "asphalt", 1.0, 0.012, 0.0, 1.5);
+  add_surface(st, "concrete", 0.95, 0.012, 0.0, 1.5);
+  add_surface(st, "kerb", 1.0, 0.015, 0.01, 0.5);
+  add_surface(st, "grass", 0.6, 0.05, 0.02, 2.0);
+  add_surface(st, "gravel", 0.55, 0.1, 0.03, 1.0);
+  add_surface(st, "sand", 0.5, 0.15, 0.02, 1.5);
+  grip_track_segment_def d = grip_default_track_segment_def();
+  st->width = d.width_start;
+  st->road = *find_surface(st, "asphalt");
+  for (int s = 0; s < 2; ++s) {
+    st->side[s] = d.side[s];
+    st->side[s].kerb_surface = *find_surface(st, "kerb");
+    st->side[s].runoff_surface = *find_surface(st, "grass");
+  }
+  snprintf(st->name, sizeof st->name, "%s", "unnamed");
+}
+
+static int fail(tf_state *st, const char *key, const char *fmt, const char *arg) {
+  grip_load_error_set(st->err, st->file, st->line, key, fmt, arg);
+  return -1;
+}
+
+static int number(tf_state *st, const char *key, const char *text, double *out) {
+  if (!text) return fail(st, key, "missing value%s", "");
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(text, &end);
+  if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+    return fail(st, key, "'%s' is not a number", text);
+  *out = v;
+  return 0;
+}
+
+static int positive(tf_state *st, const char *key, const char *text, double *out) {
+  if (number(st, key, text, out)) return -1;
+  if (!(*out > 0.0)) return fail(st, key, "'%s' must be > 0", text);
+  return 0;
+}
+
+static int nonneg(tf_state *st, const char *key, const char *text, double *out) {
+  if (number(st, key, text, out)) return -1;
+  if (*out < 0.0) return fail(st, key, "'%s' must be >= 0", text);
+  return 0;
+}
+
+/* Which sides a key with an optional -left/-right suffix applies to; base receives the key
+ * without suffix. */
+static void split_side(const char *key, char *base, size_t size, bool *left, bool *right) {
+  size_t n = strlen(key);
+  *left = *right = true;
+  if (n > 5 && strcmp(key + n - 5, "-left") == 0) {
+    *right = false;
+    n -= 5;
+  } else if (n > 6 && strcmp(key + n - 6, "-right") == 0) {
+    *left = false;
+    n -= 6;
+  }
+  if (n >= size) n = size - 1;
+  memcpy(base, key, n);
+  base[n] = '\0';
+}
+
+/* Per-segment one-shot elevation options. */
+typedef struct tf_elevation {
+  bool has_z, has_grade, has_tangents;
+  double z, grade, t0, t1;
+} tf_elevation;
+
+/* Applies "key value" options from tok[i..n). seg (NULL on a top-level line) receives tapering
+ * start values; the state receives the new values. */
+static int apply_options(tf_state *st, char **tok, int i, int n, grip_track_segment_def *seg,
+                         tf_elevation *elev) {
+  while (i < n) {
+    const char *key = tok[i];
+    const char *val = i + 1 < n ? tok[i + 1] : NULL;
+    char base[32];
+    bool left, right;
+    split_side(key, base, sizeof base, &left, &right);
+    double v;
+    if (strcmp(key, "width") == 0) {
+      if (positive(st, key, val, &v)) return -1;
+      st->width = v;
+    } else if (strcmp(key, "bank") == 0) {
+      if (number(st, key, val, &v)) return -1;
+      if (fabs(v) >= 60.0) return fail(st, key, "'%s' degrees is too steep (limit 60)", val);
+      st->bank = v * TF_PI / 180.0;
+    } else if (strcmp(key, "surface") == 0) {
+      if (!val) return fail(st, key, "missing value%s", "");
+      const grip_surface *s = find_surface(st, val);
+      if (!s) return fail(st, key, "unknown surface '%s' (define it with 'material')", val);
+      st->road = *s;
+    } else if (strcmp(base, "kerb") == 0 || strcmp(base, "runoff") == 0 ||
+               strcmp(base, "barrier") == 0) {
+      if (nonneg(st, key, val, &v)) return -1;
+      for (int s = 0; s < 2; ++s) {
+        if (!(s == GRIP_TRACK_SIDE_LEFT ? left : right)) continue;
+        if (base[0] == 'k')
+          st->side[s].kerb_width = v;
+        else if (base[0] == 'r')
+          st->side[s].runoff_width_end = v;
+        else
+          st->side[s].barrier_height = v;
+      }
+    } else if (strcmp(base, "kerb-surface") == 0 || strcmp(base, "runoff-surface") == 0) {
+      if (!val) return fail(st, key, "missing value%s", "");
+      const grip_surface *s = find_surface(st, val);
+      if (!s) return fail(st, key, "unknown surface '%s' (define it with 'material')", val);
+      for (int k = 0; k < 2; ++k) {
+        if (!(k == GRIP_TRACK_SIDE_LEFT ? left : right)) continue;
+        if (base[0] == 'k')
+          st->side[k].kerb_surface = *s;
+        else
+          st->side[k].runoff_surface = *s;
+      }
+    } else if (strcmp(base, "banked") == 0) {
+      if (!val) return fail(st, key, "missing value%s", "");
+      bool b;
+      if (strcmp(val, "yes") == 0)
+        b = true;
+      else if (strcmp(val, "no") == 0)
+        b = false;
+      else
+        return fail(st, key, "'%s' must be yes or no", val);
+      for (int k = 0; k < 2; ++k)
+        if (k == GRIP_TRACK_SIDE_LEFT ? left : right) st->side[k].banked = b;
+    } else if (elev && strcmp(key, "z") == 0) {
+      if (number(st, key, val, &v)) return -1;
+      elev->has_z = true;
+      elev->z = v;
+    } else if (elev && strcmp(key, "grade") == 0) {
+      if (number(st, key, val, &v)) return -1;
+      elev->has_grade = true;
+      elev->grade = v / 100.0;
+    } else if (elev && strcmp(key, "tangents") == 0) {
+      double t1;
+      if (number(st, key, val, &v)) return -1;
+      if (number(st, key, i + 2 < n ? tok[i + 2] : NULL, &t1)) return -1;
+      elev->has_tangents = true;
+      elev->t0 = v / 100.0;
+      elev->t1 = t1 / 100.0;
+      i += 1;
+    } else if (!elev && strcmp(key, "z") == 0) {
+      if (number(st, key, val, &v)) return -1;
+      st->z = v;
+    } else {
+      return fail(st, key, "unknown option%s", "");
+    }
+    if (!val) return fail(st, key, "missing value%s", "");
+    i += 2;
+  }
+  (void)seg;
+  return 0;
+}
+
+/* Starts a segment from the state (start values of everything that tapers). */
+static grip_track_segment_def segment_from_state(const tf_state *st) {
+  grip_track_segment_def d = grip_default_track_segment_def();
+  d.width_start = st->width;
+  d.cross_start = tan(st->bank);
+  d.z_start = st->z;
+  for (int s = 0; s < 2; ++s) {
+    d.side[s] = st->side[s];
+    d.side[s].runoff_width_start = st->side[s].runoff_width_end;
+  }
+  return d;
+}
+
+/* Completes a segment with the state after its options were applied. */
+static int finish_segment(tf_state *st, grip_track_segment_def *d, const tf_elevation *e,
+                          double length) {
+  d->width_end = st->width;
+  d->cross_end = tan(st->bank);
+  d->cross_rate_start = d->cross_rate_end = (d->cross_end - d->cross_start) / length;
+  d->surface = st->road;
+  for (int s = 0; s < 2; ++s) {
+    double run0 = d->side[s].runoff_width_start;
+    d->side[s] = st->side[s];
+    d->side[s].runoff_width_start = run0;
+  }
+  if (e->has_z && e->has_grade)
+    return fail(st, "grade", "give either z or grade, not both%s", "");
+  d->z_end = e->has_z ? e->z : e->has_grade ? d->z_start + e->grade * length : d->z_start;
+  if (e->has_tangents) {
+    d->slope_start = e->t0;
+    d->slope_end = e->t1;
+  } else {
+    d->slope_start = d->slope_end = (d->z_end - d->z_start) / length;
+  }
+  st->z = d->z_end;
+  return 0;
+}
+
+static int tokenize(char *line, char **tok) {
+  char *hash = strchr(line, '#');
+  if (hash) *hash = '\0';
+  int n = 0;
+  char *p = line;
+  while (*p) {
+    while (*p && isspace((unsigned char)*p)) ++p;
+    if (!*p) break;
+    if (n >= TF_MAX_TOKENS) return -1;
+    tok[n++] = p;
+    while (*p && !isspace((unsigned char)*p)) ++p;
+    if (*p) *p++ = '\0';
+  }
+  return n;
+}
+
+/* Parses one statement. segs/count/cap: the growing segment array. */
+static int parse_line(tf_state *st, char *line, grip_track_segment_def **segs, int *count,
+                      int *cap) {
+  char raw[TF_MAX_LINE];
+  snprintf(raw, sizeof raw, "%s", line);
+  char *tok[TF_MAX_TOKENS];
+  int n = tokenize(line, tok);
+  if (n < 0) return fail(st, NULL, "too many words on one line (limit %s)", "64");
+  if (n == 0) return 0;
+  const char *kw = tok[0];
+  if (strcmp(kw, "name") == 0) {
+    /* the rest of the raw line, trimmed */
+    char *p = strstr(raw, "name") + 4;
+    char *hash = strchr(p, '#');
+    if (hash) *hash = '\0';
+    while (*p && isspace((unsigned char)*p)) ++p;
+    size_t len = strlen(p);
+    while (len > 0 && isspace((unsigned char)p[len - 1])) p[--len] = '\0';
+    if (len == 0) return fail(st, "name", "missing value%s", "");
+    snprintf(st->name, sizeof st->name, "%s", p);
+    return 0;
+  }
+  if (strcmp(kw, "material") == 0) {
+    if (n < 2) return fail(st, "material", "missing name%s", "");
+    if (strlen(tok[1]) >= 32) return fail(st, "material", "name '%s' is too long", tok[1]);
+    grip_surface s = grip_default_surface();
+    for (int i = 2; i < n; i += 2) {
+      const char *val = i + 1 < n ? tok[i + 1] : NULL;
+      double v;
+      if (strcmp(tok[i], "friction") == 0) {
+        if (nonneg(st, tok[i], val, &v)) return -1;
+        s.friction = v;
+      } else if (strcmp(tok[i], "rolling") == 0) {
+        if (nonneg(st, tok[i], val, &v)) return -1;
+        s.rolling_resistance = v;
+      } else if (strcmp(tok[i], "roughness") == 0) {
+        if (nonneg(st, tok[i], val, &v)) return -1;
+        s.roughness_amplitude = v;
+      } else if (strcmp(tok[i], "wavelength") == 0) {
+        if (positive(st, tok[i], val, &v)) return -1;
+        s.roughness_wavelength = v;
+      } else {
+        return fail(st, tok[i], "unknown material property%s", "");
+      }
+    }
+    if (st->surface_count >= TF_MAX_SURFACES && !find_surface(st, tok[1]))
+      return fail(st, "material", "too many materials (limit %s)", "32");
+    add_surface(st, tok[1], s.friction, s.rolling_resistance, s.roughness_amplitude,
+                s.roughness_wavelength);
+    return 0;
+  }
+  if (strcmp(kw, "start") == 0) {
+    double v[4];
+    if (n != 5) return fail(st, "start", "expected 'start X Y Z HEADING_DEG'%s", "");
+    for (int i = 0; i < 4; ++i)
+      if (number(st, "start", tok[i + 1], &v[i])) return -1;
+    if (*count > 0) return fail(st, "start", "must come before the first segment%s", "");
+    st->start = (grip_vec3){v[0], v[1], v[2]};
+    st->heading = v[3] * TF_PI / 180.0;
+    return 0;
+  }
+  if (strcmp(kw, "straight") == 0 || strcmp(kw, "arc") == 0) {
+    grip_track_segment_def d = segment_from_state(st);
+    tf_elevation e = {0};
+    int first_option;
+    double length;
+    if (kw[0] == 's') {
+      if (n < 2) return fail(st, "straight", "missing length%s", "");
+      if (positive(st, "straight", tok[1], &d.length)) return -1;
+      d.type = GRIP_TRACK_STRAIGHT;
+      length = d.length;
+      first_option = 2;
+    } else {
+      if (n < 2) return fail(st, "arc", "expected 'arc left|right radius R angle DEG'%s", "");
+      if (strcmp(tok[1], "left") == 0)
+        d.type = GRIP_TRACK_LEFT;
+      else if (strcmp(tok[1], "right") == 0)
+        d.type = GRIP_TRACK_RIGHT;
+      else
+        return fail(st, "arc", "direction '%s' must be left or right", tok[1]);
+      bool has_r = false, has_a = false, has_e = false;
+      int i = 2;
+      for (; i < n; i += 2) {
+        const char *val = i + 1 < n ? tok[i + 1] : NULL;
+        if (strcmp(tok[i], "radius") == 0) {
+          if (positive(st, "radius", val, &d.radius)) return -1;
+          has_r = true;
+        } else if (strcmp(tok[i], "angle") == 0) {
+          double deg;
+          if (positive(st, "angle", val, &deg)) return -1;
+          if (deg > 360.0) return fail(st, "angle", "'%s' degrees is more than a full turn", val);
+          d.angle = deg * TF_PI / 180.0;
+          has_a = true;
+        } else if (strcmp(tok[i], "end-radius") == 0) {
+          if (positive(st, "end-radius", val, &d.end_radius)) return -1;
+          has_e = true;
+        } else {
+          break;
+        }
+      }
+      if (!has_r) return fail(st, "radius", "missing (arc needs radius R)%s", "");
+      if (!has_a) return fail(st, "angle", "missing (arc needs angle DEG)%s", "");
+      if (!has_e) d.end_radius = d.radius;
+      length = d.angle * 0.5 * (d.radius + d.end_radius);
+      d.length = length;
+      first_option = i;
+    }
+    if (apply_options(st, tok, first_option, n, &d, &e)) return -1;
+    if (finish_segment(st, &d, &e, length)) return -1;
+    if (*count >= *cap) {
+      int ncap = *cap ? *cap * 2 : 32;
+      grip_track_segment_def *p = realloc(*segs, (size_t)ncap * sizeof *p);
+      if (!p) return fail(st, NULL, "out of memory%s", "");
+      *segs = p;
+      *cap = ncap;
+    }
+    (*segs)[(*count)++] = d;
+    return 0;
+  }
+  /* a bare option line sets the state for the following segments */
+  return apply_options(st, tok, 0, n, NULL, NULL);
+}
+
+int grip_track_file_parse(const char *text, const char *filename, grip_track_file *out,
+                          grip_load_error *err) {
+  tf_state *st = malloc(sizeof *st);
+  if (!st) {
+    grip_load_error_set(err, filename, 0, NULL, "out of memory");
+    return -1;
+  }
+  init_state(st, filename, err);
+  grip_track_segment_def *segs = NULL;
+  int count = 0, cap = 0, rc = 0;
+  const char *p = text;
+  char line[TF_MAX_LINE];
+  while (*p && rc == 0) {
+    st->line++;
+    const char *eol = strchr(p, '\n');
+    size_t len = eol ? (size_t)(eol - p) : strlen(p);
+    if (len >= sizeof line) {
+      rc = fail(st, NULL, "line longer than %s characters", "1023");
+      break;
+    }
+    memcpy(line, p, len);
+    line[len] = '\0';
+    if (len > 0 && line[len - 1] == '\r') line[len - 1] = '\0';
+    rc = parse_line(st, line, &segs, &count, &cap);
+    p = eol ? eol + 1 : p + len;
+  }
+  if (rc == 0 && count == 0) {
+    st->line = 0;
+    rc = fail(st, NULL, "no segments (add lines such as 'straight 200')%s", "");
+  }
+  if (rc == 0) {
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", st->name);
+    out->segments = segs;
+    out->segment_count = count;
+    out->def.segments = segs;
+    out->def.segment_count = count;
+    out->def.start_position = st->start;
+    out->def.start_heading = st->heading;
+  } else {
+    free(segs);
+  }
+  free(st);
+  return rc;
+}
+
+int grip_track_file_load(const char *path, grip_track_file *out, grip_load_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    grip_load_error_set(err, path, 0, NULL, "cannot open the file");
+    return -1;
+  }
+  size_t cap = 4096, len = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + len, 1, cap - len - 1, f);
+    len += got;
+    if (len + 1 < cap) break;
+    if (cap > (64u << 20)) {
+      free(buf);
+      buf = NULL;
+      fclose(f);
+      grip_load_error_set(err, path, 0, NULL, "file larger than 64 MB");
+      return -1;
+    }
+    char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  fclose(f);
+  if (!buf) {
+    grip_load_error_set(err, path, 0, NULL, "out of memory");
+    return -1;
+  }
+  buf[len] = '\0';
+  if (strlen(buf) != len) {
+    free(buf);
+    grip_load_error_set(err, path, 0, NULL, "binary data (NUL byte) in a text file");
+    return -1;
+  }
+  int rc = grip_track_file_parse(buf, path, out, err);
+  free(buf);
+  return rc;
+}
+
+void grip_track_file_free(grip_track_file *file) {
+  if (!file) return;
+  free(file->segments);
+  file->segments = NULL;
+  file->segment_count = 0;
+  file->def.segments = NULL;
+  file->def.segment_count = 0;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+int grip_track_open(const char *spec, grip_track **out, char *name, size_t name_size,
+                    grip_load_error *err) {
+  *out = NULL;
+  grip_track_file tf;
+  int rc;
+  const char *label = spec;
+  if (strcmp(spec, "default") == 0) {
+    label = "<default track>";
+    rc = grip_track_file_parse(grip_track_default_text(), label, &tf, err);
+  } else if (strncmp(spec, "torcs:", 6) == 0) {
+    char path[1024];
+    if (grip_torcs_find_track(spec + 6, path, sizeof path) != 0) {
+      grip_load_error_set(err, spec, 0, NULL,
+                          "no TORCS track of that name under %s (apt-get install torcs-data)",
+                          GRIP_TORCS_TRACK_DIR);
+      return -1;
+    }
+    rc = grip_torcs_track_load(path, &tf, err);
+  } else if (ends_with(spec, ".xml")) {
+    rc = grip_torcs_track_load(spec, &tf, err);
+  } else {
+    rc = grip_track_file_load(spec, &tf, err);
+  }
+  if (rc != 0) return -1;
+  grip_result r = grip_track_build(&tf.def, out);
+  if (r != GRIP_OK) {
+    grip_load_error_set(err, label, 0, NULL, "the track's geometry is invalid (%s)",
+                        r == GRIP_OUT_OF_MEMORY ? "out of memory" : "a value out of range");
+    grip_track_file_free(&tf);
+    return -1;
+  }
+  if (name && name_size) snprintf(name, name_size, "%s", tf.name);
+  grip_track_file_free(&tf);
+  return 0;
+}

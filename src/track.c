@@ -1,0 +1,582 @@
+/* Race tracks: a closed chain of straights and arcs (constant or linearly changing radius),
+ * built once, then located into with (distance along, lateral offset) queries. */
+#include "grip/track.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gmath.h"
+
+#define TRACK_PI 3.14159265358979323846
+/* Steps a hint walk takes before giving up and searching every segment. */
+#define TRACK_WALK_STEPS 12
+
+/* A built segment: the definition plus its placement. */
+typedef struct track_seg {
+  grip_track_segment_def def;
+  double s0;        /* m, distance along the track where it starts */
+  double len;       /* m, plan length */
+  double x0, y0;    /* m, start point */
+  double psi0;      /* rad, start heading */
+  double dir;       /* +1 left, -1 right, 0 straight */
+  double a, b;      /* arcs: radius at the start (m) and its change per radian turned (m/rad) */
+  double theta;     /* rad, angle turned */
+  double cx, cy;    /* m, centre of a circular arc (b == 0) */
+  double alpha0;    /* rad, direction from that centre to the start point */
+} track_seg;
+
+struct grip_track {
+  int count;
+  double length;
+  track_seg *seg;
+  double z0; /* m, start height */
+  grip_vec3 end;
+  double end_heading;
+};
+
+grip_track_segment_def grip_default_track_segment_def(void) {
+  grip_track_segment_def d;
+  memset(&d, 0, sizeof d);
+  d.type = GRIP_TRACK_STRAIGHT;
+  d.length = 100.0;
+  d.radius = d.end_radius = 100.0;
+  d.angle = 0.5 * TRACK_PI;
+  d.width_start = d.width_end = 12.0;
+  d.surface = grip_default_surface();
+  for (int s = 0; s < 2; ++s) {
+    grip_track_side_def *side = &d.side[s];
+    side->kerb_width = 1.0;
+    side->runoff_width_start = side->runoff_width_end = 8.0;
+    side->banked = false;
+    side->kerb_surface = grip_default_surface();
+    side->runoff_surface = grip_default_surface();
+    side->runoff_surface.friction = 0.6;
+    side->runoff_surface.rolling_resistance = 0.05;
+    side->barrier_height = 1.0;
+  }
+  return d;
+}
+
+/* --- geometry of one segment ------------------------------------------------------------ */
+
+static double wrap_pi(double a) {
+  a = fmod(a, 2.0 * TRACK_PI);
+  if (a > TRACK_PI) a -= 2.0 * TRACK_PI;
+  if (a <= -TRACK_PI) a += 2.0 * TRACK_PI;
+  return a;
+}
+
+/* Angle turned after a local distance u on an arc (radius a + b·phi). */
+static double arc_theta(const track_seg *g, double u) {
+  if (g->b == 0.0) return u / g->a;
+  double disc = g->a * g->a + 2.0 * g->b * u;
+  if (disc < 0.0) disc = 0.0;
+  return 2.0 * u / (g->a + sqrt(disc)); /* root of a·th + b·th²/2 = u, stable for b -> 0 */
+}
+
+/* Plan position of an arc after turning phi: P0 + F(phi) - F(0), with
+ * F(phi) = ((a+b·phi)·d·sin(psi) + b·cos(psi), -(a+b·phi)·d·cos(psi) + b·sin(psi)),
+ * psi = psi0 + d·phi (integral of r(phi)·(cos psi, sin psi) dphi). */
+static void arc_point(const track_seg *g, double phi, double *x, double *y) {
+  double d = g->dir, r = g->a + g->b * phi;
+  double p1 = g->psi0 + d * phi, p0 = g->psi0;
+  double fx1 = r * d * sin(p1) + g->b * cos(p1), fy1 = -r * d * cos(p1) + g->b * sin(p1);
+  double fx0 = g->a * d * sin(p0) + g->b * cos(p0), fy0 = -g->a * d * cos(p0) + g->b * sin(p0);
+  *x = g->x0 + fx1 - fx0;
+  *y = g->y0 + fy1 - fy0;
+}
+
+/* Centre-line plan position, heading and curvature at local distance u. */
+static void seg_eval(const track_seg *g, double u, double *x, double *y, double *psi,
+                     double *kappa) {
+  if (g->dir == 0.0) {
+    *x = g->x0 + u * cos(g->psi0);
+    *y = g->y0 + u * sin(g->psi0);
+    *psi = g->psi0;
+    *kappa = 0.0;
+    return;
+  }
+  double th = arc_theta(g, u);
+  arc_point(g, th, x, y);
+  *psi = g->psi0 + g->dir * th;
+  *kappa = g->dir / (g->a + g->b * th);
+}
+
+/* Projects (x, y) onto the segment's centre line: local distance u (outside [0, len] when the
+ * point lies before or after the segment) and lateral offset t (+ left). */
+static void seg_project(const track_seg *g, double x, double y, double *u, double *t) {
+  if (g->dir == 0.0) {
+    double c = cos(g->psi0), s = sin(g->psi0), dx = x - g->x0, dy = y - g->y0;
+    *u = dx * c + dy * s;
+    *t = -dx * s + dy * c;
+    return;
+  }
+  if (g->b == 0.0) {
+    double vx = x - g->cx, vy = y - g->cy;
+    double rho = sqrt(vx * vx + vy * vy);
+    double th = g->dir * wrap_pi(atan2(vy, vx) - g->alpha0);
+    /* wrap around the middle of the arc so that points before the start come out negative */
+    th = 0.5 * g->theta + wrap_pi(th - 0.5 * g->theta);
+    *u = g->a * th;
+    *t = g->dir * (g->a - rho);
+    return;
+  }
+  /* Spiral arc: Newton on f(phi) = (P - C(phi))·T(phi) = 0, from the osculating circle at the
+   * middle of the arc. */
+  double d = g->dir, half = 0.5 * g->theta;
+  double mx, my;
+  arc_point(g, half, &mx, &my);
+  double rm = g->a + g->b * half, pm = g->psi0 + d * half;
+  double ccx = mx - d * rm * sin(pm), ccy = my + d * rm * cos(pm);
+  double phi = half + d * wrap_pi(atan2(y - ccy, x - ccx) - atan2(my - ccy, mx - ccx));
+  double rmin = 0.1 * fmin(g->a, g->a + g->b * g->theta);
+  double lo = -0.5 * g->theta, hi = 1.5 * g->theta;
+  /* keep the extrapolated radius positive */
+  if (g->b > 0.0) lo = fmax(lo, (rmin - g->a) / g->b);
+  if (g->b < 0.0) hi = fmin(hi, (rmin - g->a) / g->b);
+  double px = 0.0, py = 0.0, ps = 0.0;
+  for (int it = 0; it < 30; ++it) {
+    phi = clampd(phi, lo, hi);
+    arc_point(g, phi, &px, &py);
+    ps = g->psi0 + d * phi;
+    double tx = cos(ps), ty = sin(ps);
+    double ex = x - px, ey = y - py;
+    double f = ex * tx + ey * ty;
+    double fp = -(g->a + g->b * phi) + d * (-ex * ty + ey * tx);
+    if (fabs(fp) < 1e-9) break;
+    double step = f / fp;
+    phi -= step;
+    if (fabs(step) < 1e-13) break;
+  }
+  phi = clampd(phi, lo, hi);
+  arc_point(g, phi, &px, &py);
+  ps = g->psi0 + d * phi;
+  *u = g->a * phi + 0.5 * g->b * phi * phi;
+  *t = -(x - px) * sin(ps) + (y - py) * cos(ps);
+}
+
+/* Cubic Hermite on v in [0,1] with end values p0, p1 and end derivatives m0, m1 (per unit v):
+ * value and derivative with respect to v. */
+static void hermite(double p0, double p1, double m0, double m1, double v, double *h, double *dh) {
+  double v2 = v * v, v3 = v2 * v;
+  *h = (2 * v3 - 3 * v2 + 1) * p0 + (v3 - 2 * v2 + v) * m0 + (-2 * v3 + 3 * v2) * p1 +
+       (v3 - v2) * m1;
+  *dh = (6 * v2 - 6 * v) * p0 + (3 * v2 - 4 * v + 1) * m0 + (-6 * v2 + 6 * v) * p1 +
+        (3 * v2 - 2 * v) * m1;
+}
+
+/* Cross-section data at local distance u. */
+typedef struct section {
+  double zc, dzc;   /* centre height and dz/du */
+  double g, dg;     /* cross slope and d/du */
+  double w, dw;     /* road width and d/du */
+  double reach[2];  /* lateral reach of the barrier foot, per side (>= 0) */
+  double dreach[2]; /* d/du of reach */
+} section;
+
+static section seg_section(const track_seg *g, double u) {
+  const grip_track_segment_def *d = &g->def;
+  section c;
+  double L = g->len, v = L > 0.0 ? clampd(u / L, 0.0, 1.0) : 0.0, h, dh;
+  hermite(d->z_start, d->z_end, d->slope_start * L, d->slope_end * L, v, &h, &dh);
+  c.zc = h;
+  c.dzc = dh / L;
+  hermite(d->cross_start, d->cross_end, d->cross_rate_start * L, d->cross_rate_end * L, v, &h,
+          &dh);
+  c.g = h;
+  c.dg = dh / L;
+  c.w = d->width_start + (d->width_end - d->width_start) * v;
+  c.dw = (d->width_end - d->width_start) / L;
+  for (int s = 0; s < 2; ++s) {
+    const grip_track_side_def *sd = &d->side[s];
+    double run = sd->runoff_width_start + (sd->runoff_width_end - sd->runoff_width_start) * v;
+    c.reach[s] = 0.5 * c.w + sd->kerb_width + run;
+    c.dreach[s] = 0.5 * c.dw + (sd->runoff_width_end - sd->runoff_width_start) / L;
+  }
+  return c;
+}
+
+/* --- building ------------------------------------------------------------------------------ */
+
+static bool finite_nonneg(double x) { return isfinite(x) && x >= 0.0; }
+static bool finite_pos(double x) { return isfinite(x) && x > 0.0; }
+
+static bool surface_ok(const grip_surface *s) {
+  return finite_nonneg(s->friction) && finite_nonneg(s->rolling_resistance) &&
+         finite_nonneg(s->roughness_amplitude) && finite_pos(s->roughness_wavelength);
+}
+
+static bool segment_ok(const grip_track_segment_def *d) {
+  if (d->type == GRIP_TRACK_STRAIGHT) {
+    if (!finite_pos(d->length)) return false;
+  } else if (d->type == GRIP_TRACK_LEFT || d->type == GRIP_TRACK_RIGHT) {
+    if (!finite_pos(d->radius) || !finite_pos(d->end_radius) || !finite_pos(d->angle))
+      return false;
+  } else {
+    return false;
+  }
+  double v[] = {d->z_start, d->z_end, d->slope_start, d->slope_end, d->cross_start, d->cross_end,
+                d->cross_rate_start, d->cross_rate_end};
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; ++i)
+    if (!isfinite(v[i])) return false;
+  if (!finite_pos(d->width_start) || !finite_pos(d->width_end) || !surface_ok(&d->surface))
+    return false;
+  for (int s = 0; s < 2; ++s) {
+    const grip_track_side_def *sd = &d->side[s];
+    if (!finite_nonneg(sd->kerb_width) || !finite_nonneg(sd->runoff_width_start) ||
+        !finite_nonneg(sd->runoff_width_end) || !finite_nonneg(sd->barrier_height) ||
+        !surface_ok(&sd->kerb_surface) || !surface_ok(&sd->runoff_surface))
+      return false;
+  }
+  return true;
+}
+
+grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
+  if (!out) return GRIP_INVALID_ARGUMENT;
+  *out = NULL;
+  if (!def || !def->segments || def->segment_count < 1 || !isfinite(def->start_heading) ||
+      !isfinite(def->start_position.x) || !isfinite(def->start_position.y) ||
+      !isfinite(def->start_position.z))
+    return GRIP_INVALID_ARGUMENT;
+  for (int i = 0; i < def->segment_count; ++i)
+    if (!segment_ok(&def->segments[i])) return GRIP_INVALID_ARGUMENT;
+
+  grip_track *t = calloc(1, sizeof *t);
+  if (!t) return GRIP_OUT_OF_MEMORY;
+  t->seg = calloc((size_t)def->segment_count, sizeof *t->seg);
+  if (!t->seg) {
+    free(t);
+    return GRIP_OUT_OF_MEMORY;
+  }
+  t->count = def->segment_count;
+  t->z0 = def->start_position.z;
+  double x = def->start_position.x, y = def->start_position.y, psi = def->start_heading;
+  double s = 0.0;
+  for (int i = 0; i < t->count; ++i) {
+    track_seg *g = &t->seg[i];
+    g->def = def->segments[i];
+    /* heights are relative to the start position's height */
+    g->def.z_start += def->start_position.z;
+    g->def.z_end += def->start_position.z;
+    g->s0 = s;
+    g->x0 = x;
+    g->y0 = y;
+    g->psi0 = psi;
+    if (g->def.type == GRIP_TRACK_STRAIGHT) {
+      g->dir = 0.0;
+      g->len = g->def.length;
+    } else {
+      g->dir = g->def.type == GRIP_TRACK_LEFT ? 1.0 : -1.0;
+      g->a = g->def.radius;
+      g->theta = g->def.angle;
+      g->b = (g->def.end_radius - g->def.radius) / g->theta;
+      if (fabs(g->b) < 1e-12 * g->a) g->b = 0.0;
+      g->len = g->theta * 0.5 * (g->def.radius + g->def.end_radius);
+      g->def.length = g->len;
+      /* centre of a circular arc lies on the inner side, radius a away along the normal */
+      g->cx = g->x0 - g->dir * g->a * sin(psi);
+      g->cy = g->y0 + g->dir * g->a * cos(psi);
+      g->alpha0 = atan2(g->y0 - g->cy, g->x0 - g->cx);
+    }
+    if (!finite_pos(g->len) || !finite_pos(s + g->len)) {
+      grip_track_destroy(t);
+      return GRIP_INVALID_ARGUMENT;
+    }
+    double k;
+    seg_eval(g, g->len, &x, &y, &psi, &k);
+    s += g->len;
+  }
+  t->length = s;
+  const track_seg *last = &t->seg[t->count - 1];
+  t->end = v3(x, y, last->def.z_end);
+  t->end_heading = psi;
+  *out = t;
+  return GRIP_OK;
+}
+
+void grip_track_destroy(grip_track *track) {
+  if (!track) return;
+  free(track->seg);
+  free(track);
+}
+
+int grip_track_segment_count(const grip_track *track) { return track->count; }
+
+const grip_track_segment_def *grip_track_segment(const grip_track *track, int index) {
+  if (index < 0 || index >= track->count) return NULL;
+  return &track->seg[index].def;
+}
+
+double grip_track_segment_start(const grip_track *track, int index) {
+  if (index < 0 || index >= track->count) return NAN;
+  return track->seg[index].s0;
+}
+
+double grip_track_length(const grip_track *track) { return track->length; }
+
+grip_track_stats grip_track_get_stats(const grip_track *track) {
+  grip_track_stats st;
+  memset(&st, 0, sizeof st);
+  st.length = track->length;
+  st.width = track->seg[0].def.width_start;
+  st.segments = track->count;
+  st.min_radius = INFINITY;
+  st.z_min = INFINITY;
+  st.z_max = -INFINITY;
+  st.x_min = st.y_min = INFINITY;
+  st.x_max = st.y_max = -INFINITY;
+  for (int i = 0; i < track->count; ++i) {
+    const track_seg *g = &track->seg[i];
+    if (g->dir != 0.0) st.min_radius = fmin(st.min_radius, fmin(g->def.radius, g->def.end_radius));
+    enum { SAMPLES = 16 };
+    for (int k = 0; k <= SAMPLES; ++k) {
+      double u = g->len * k / SAMPLES, x, y, psi, kap;
+      section c = seg_section(g, u);
+      seg_eval(g, u, &x, &y, &psi, &kap);
+      st.z_min = fmin(st.z_min, c.zc);
+      st.z_max = fmax(st.z_max, c.zc);
+      st.x_min = fmin(st.x_min, x);
+      st.x_max = fmax(st.x_max, x);
+      st.y_min = fmin(st.y_min, y);
+      st.y_max = fmax(st.y_max, y);
+    }
+  }
+  const track_seg *g0 = &track->seg[0];
+  st.closure = v3(track->end.x - g0->x0, track->end.y - g0->y0, track->end.z - g0->def.z_start);
+  st.closure_error = v3_length(st.closure);
+  st.heading_closure = wrap_pi(track->end_heading - g0->psi0);
+  return st;
+}
+
+/* --- queries ------------------------------------------------------------------------------- */
+
+static double wrap_distance(const grip_track *track, double s) {
+  if (!isfinite(s)) return 0.0;
+  s = fmod(s, track->length);
+  if (s < 0.0) s += track->length;
+  if (s >= track->length) s = 0.0;
+  return s;
+}
+
+static int segment_of_distance(const grip_track *track, double s) {
+  int lo = 0, hi = track->count - 1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (track->seg[mid].s0 <= s)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+grip_track_point grip_track_point_at(const grip_track *track, double distance) {
+  grip_track_point p;
+  double s = wrap_distance(track, distance);
+  int i = segment_of_distance(track, s);
+  const track_seg *g = &track->seg[i];
+  double u = clampd(s - g->s0, 0.0, g->len), x, y, psi, k;
+  seg_eval(g, u, &x, &y, &psi, &k);
+  section c = seg_section(g, u);
+  p.segment = i;
+  p.distance = s;
+  p.position = v3(x, y, c.zc);
+  p.heading = psi;
+  p.curvature = k;
+  p.width = c.w;
+  p.banking = atan(c.g);
+  p.slope = c.dzc;
+  return p;
+}
+
+/* Fills a location from a segment and its local coordinates. */
+static grip_track_location finish(const grip_track *track, int i, double u, double t) {
+  const track_seg *g = &track->seg[i];
+  grip_track_location loc;
+  u = clampd(u, 0.0, g->len);
+  double x, y, psi, kappa;
+  seg_eval(g, u, &x, &y, &psi, &kappa);
+  section c = seg_section(g, u);
+  int side = t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
+  double sgn = t >= 0.0 ? 1.0 : -1.0, at = fabs(t), hw = 0.5 * c.w;
+  const grip_track_side_def *sd = &g->def.side[side];
+
+  loc.segment = i;
+  loc.distance = wrap_distance(track, g->s0 + u);
+  loc.lateral = t;
+  if (at <= hw) {
+    loc.zone = GRIP_TRACK_ZONE_ROAD;
+    loc.surface = g->def.surface;
+  } else if (at <= hw + sd->kerb_width) {
+    loc.zone = GRIP_TRACK_ZONE_KERB;
+    loc.surface = sd->kerb_surface;
+  } else if (at <= c.reach[side]) {
+    loc.zone = GRIP_TRACK_ZONE_RUNOFF;
+    loc.surface = sd->runoff_surface;
+  } else {
+    loc.zone = GRIP_TRACK_ZONE_OUTSIDE;
+    loc.surface = c.reach[side] > hw + sd->kerb_width
+                      ? sd->runoff_surface
+                      : (sd->kerb_width > 0.0 ? sd->kerb_surface : g->def.surface);
+  }
+  loc.on_track = loc.zone != GRIP_TRACK_ZONE_OUTSIDE;
+
+  /* height z(u, t) and its partial derivatives */
+  double tc = loc.on_track ? t : sgn * c.reach[side];
+  double z, dzdu, dzdt;
+  if (at <= hw || sd->banked) {
+    z = c.zc + tc * c.g;
+    dzdu = c.dzc + tc * c.dg;
+    dzdt = c.g;
+  } else {
+    z = c.zc + sgn * hw * c.g;
+    dzdu = c.dzc + sgn * (0.5 * c.dw * c.g + hw * c.dg);
+    dzdt = 0.0;
+  }
+  loc.z = z;
+  if (!loc.on_track) {
+    loc.normal = v3(0.0, 0.0, 1.0);
+  } else {
+    /* the (u, t) grid: dP/du = T·(1 - kappa·t), dP/dt = N */
+    double stretch = 1.0 - kappa * t;
+    if (stretch < 0.05) stretch = 0.05;
+    double gu = dzdu / stretch;
+    double tx = cos(psi), ty = sin(psi);
+    double gx = gu * tx - dzdt * ty, gy = gu * ty + dzdt * tx;
+    loc.normal = v3_normalize(v3(-gx, -gy, 1.0));
+  }
+  return loc;
+}
+
+/* How far outside [0, len] a local distance lies (0 inside). */
+static double overshoot(const track_seg *g, double u) {
+  double tol = 1e-9 * (1.0 + g->len);
+  if (u < -tol) return -u;
+  if (u > g->len + tol) return u - g->len;
+  return 0.0;
+}
+
+grip_track_location grip_track_locate_full(const grip_track *track, double x, double y) {
+  int best = 0;
+  double best_score = INFINITY, best_u = 0.0, best_t = 0.0;
+  for (int i = 0; i < track->count; ++i) {
+    double u, t;
+    seg_project(&track->seg[i], x, y, &u, &t);
+    double o = overshoot(&track->seg[i], u);
+    double score = o > 0.0 ? hypot(o, t) : fabs(t);
+    if (score < best_score) {
+      best_score = score;
+      best = i;
+      best_u = u;
+      best_t = t;
+    }
+  }
+  return finish(track, best, best_u, best_t);
+}
+
+grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint) {
+  if (hint < 0 || hint >= track->count || !isfinite(x) || !isfinite(y))
+    return grip_track_locate_full(track, x, y);
+  int i = hint, came = 0;
+  for (int step = 0; step <= TRACK_WALK_STEPS; ++step) {
+    const track_seg *g = &track->seg[i];
+    double u, t;
+    seg_project(g, x, y, &u, &t);
+    double tol = 1e-9 * (1.0 + g->len);
+    if (u < -tol) {
+      if (came == -1) break; /* bounced between two segments: let the full search decide */
+      i = i == 0 ? track->count - 1 : i - 1;
+      came = +1;
+      continue;
+    }
+    if (u > g->len + tol) {
+      if (came == +1) break;
+      i = i == track->count - 1 ? 0 : i + 1;
+      came = -1;
+      continue;
+    }
+    section c = seg_section(g, clampd(u, 0.0, g->len));
+    if (fabs(t) <= c.reach[t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT])
+      return finish(track, i, u, t);
+    break;
+  }
+  return grip_track_locate_full(track, x, y);
+}
+
+grip_track_barrier grip_track_barrier_at(const grip_track *track, const grip_track_location *loc,
+                                         int side) {
+  grip_track_barrier b;
+  int i = loc->segment < 0 || loc->segment >= track->count ? 0 : loc->segment;
+  const track_seg *g = &track->seg[i];
+  double s = loc->distance - g->s0;
+  if (s < 0.0) s += track->length; /* wrapped past the start line */
+  double u = clampd(s, 0.0, g->len), x, y, psi, kappa;
+  seg_eval(g, u, &x, &y, &psi, &kappa);
+  section c = seg_section(g, u);
+  int sd = side == GRIP_TRACK_SIDE_LEFT ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
+  double sgn = sd == GRIP_TRACK_SIDE_LEFT ? 1.0 : -1.0;
+  double tb = sgn * c.reach[sd], dtb = sgn * c.dreach[sd];
+  /* barrier line B(u) = C(u) + tb(u)·N(u): dB/du = T·(1 - kappa·tb) + tb'·N; the inward normal
+   * is perpendicular to it, pointing towards the centre line (-sgn·N). */
+  double along = 1.0 - kappa * tb;
+  double nt = sgn * dtb, nn = -sgn * along; /* components on T and N */
+  double len = hypot(nt, nn);
+  if (len > 0.0) {
+    nt /= len;
+    nn /= len;
+  } else {
+    nt = 0.0;
+    nn = -sgn;
+  }
+  double tx = cos(psi), ty = sin(psi);
+  b.normal = v3(nt * tx - nn * ty, nt * ty + nn * tx, 0.0);
+  b.lateral = tb;
+  b.distance = sgn * (tb - loc->lateral) * fabs(nn);
+  b.height = g->def.side[sd].barrier_height;
+  return b;
+}
+
+/* --- ground adapter ------------------------------------------------------------------------ */
+
+grip_ground grip_track_ground(grip_track_ground_context *context, const grip_track *track) {
+  context->track = track;
+  atomic_store_explicit(&context->hint, -1, memory_order_relaxed);
+  return (grip_ground){.raycast = grip_track_raycast, .context = context};
+}
+
+bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, double max_distance,
+                        grip_ground_hit *hit) {
+  grip_track_ground_context *ctx = context;
+  const grip_track *track = ctx->track;
+  int hint = atomic_load_explicit(&ctx->hint, memory_order_relaxed);
+  /* Start below the origin, then slide along the ray to the local tangent plane: each pass
+   * locates the current (x, y) and intersects the ray with the plane there. */
+  grip_vec3 p = origin;
+  grip_track_location loc;
+  double dist = 0.0;
+  bool ok = false;
+  for (int pass = 0; pass < 3; ++pass) {
+    loc = grip_track_locate(track, p.x, p.y, hint);
+    hint = loc.segment;
+    grip_vec3 q = v3(p.x, p.y, loc.z);
+    double denom = v3_dot(loc.normal, direction);
+    if (denom > -1e-9) {
+      ok = false;
+      break;
+    }
+    dist = v3_dot(loc.normal, v3_sub(q, origin)) / denom;
+    p = v3_mad(origin, direction, dist);
+    ok = true;
+  }
+  atomic_store_explicit(&ctx->hint, hint, memory_order_relaxed);
+  if (!ok || dist < 0.0 || dist > max_distance) return false;
+  /* report the surface under the final point */
+  loc = grip_track_locate(track, p.x, p.y, hint);
+  hit->point = v3(p.x, p.y, p.z);
+  hit->normal = loc.normal;
+  hit->distance = dist;
+  hit->surface = loc.surface;
+  return true;
+}

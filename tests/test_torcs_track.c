@@ -1,0 +1,288 @@
+/* TORCS track import against a small fixture written here (entity include, str/lft/rgt, an end
+ * radius with profile steps, units in deg and ft), with every figure computed by hand. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "grip/track.h"
+#include "test.h"
+#include "torcs_track.h"
+#include "track_file.h"
+
+#define PI 3.14159265358979323846
+#define FT 0.3048
+#define ROOT GRIP_BINARY_DIR "/torcs_fixture"
+#define TRACK_XML ROOT "/tracks/road/mini/mini.xml"
+
+static const char *surfaces_xml =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<!-- shared surfaces, included through an external entity -->\n"
+    "<section name=\"grass\">\n"
+    "  <attnum name=\"friction\" val=\"0.6\"/>\n"
+    "  <attnum name=\"rolling resistance\" val=\"0.05\"/>\n"
+    "  <attnum name=\"roughness\" val=\"0.1\"/>\n"
+    "  <attnum name=\"roughness wavelength\" unit=\"m\" val=\"2\"/>\n"
+    "</section>\n"
+    "<section name=\"sand\">\n"
+    "  <attnum name=\"friction\" val=\"0.5\"/>\n"
+    "  <attnum name=\"rolling resistance\" val=\"0.2\"/>\n"
+    "</section>\n"
+    "<section name=\"curb\">\n"
+    "  <attnum name=\"friction\" val=\"0.9\"/>\n"
+    "</section>\n";
+
+static const char *track_head =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<!DOCTYPE params SYSTEM \"../../../src/libs/tgf/params.dtd\" [\n"
+    "<!ENTITY default-surfaces SYSTEM \"../../../data/tracks/surfaces.xml\">\n"
+    "]>\n"
+    "<params name=\"Mini\" type=\"trackdef\" mode=\"mw\">\n"
+    "  <section name=\"Surfaces\">\n"
+    "    &default-surfaces;\n"
+    "    <section name=\"mini-road\">\n"
+    "      <attnum name=\"friction\" val=\"1.1\"/>\n"
+    "      <attnum name=\"rolling resistance\" val=\"0.002\"/>\n"
+    "      <attnum name=\"roughness\" val=\"0.04\"/>\n"
+    "      <attnum name=\"roughness wavelength\" unit=\"m\" val=\"3\"/>\n"
+    "    </section>\n"
+    "  </section>\n"
+    "  <section name=\"Header\">\n"
+    "    <attstr name=\"name\" val=\"Mini Test\"/>\n"
+    "    <attnum name=\"version\" val=\"4\"/>\n"
+    "  </section>\n";
+
+static const char *track_main =
+    "  <section name=\"Main Track\">\n"
+    "    <attstr name=\"surface\" val=\"mini-road\"/>\n"
+    "    <attnum name=\"width\" unit=\"ft\" val=\"40\"/>\n"
+    "    <section name=\"Left Side\">\n"
+    "      <attnum name=\"width\" unit=\"m\" val=\"6\"/>\n"
+    "      <attstr name=\"surface\" val=\"grass\"/>\n"
+    "      <attstr name=\"banking type\" val=\"tangent\"/>\n"
+    "    </section>\n"
+    "    <section name=\"Right Side\">\n"
+    "      <attnum name=\"width\" val=\"4\"/>\n"
+    "      <attstr name=\"surface\" val=\"sand\"/>\n"
+    "    </section>\n"
+    "    <section name=\"Left Border\">\n"
+    "      <attnum name=\"width\" val=\"1\"/>\n"
+    "      <attstr name=\"surface\" val=\"curb\"/>\n"
+    "    </section>\n"
+    "    <section name=\"Right Barrier\">\n"
+    "      <attnum name=\"height\" unit=\"m\" val=\"1.2\"/>\n"
+    "    </section>\n"
+    "    <section name=\"Track Segments\">\n"
+    "      <section name=\"s1\">\n"
+    "        <attstr name=\"type\" val=\"str\"/>\n"
+    "        <attnum name=\"lg\" unit=\"m\" val=\"%s\"/>\n" /* line 41 */
+    "      </section>\n"
+    "      <section name=\"t1\">\n"
+    "        <attstr name=\"type\" val=\"lft\"/>\n"
+    "        <attnum name=\"radius\" unit=\"m\" val=\"50\"/>\n"
+    "        <attnum name=\"arc\" unit=\"deg\" val=\"90\"/>\n"
+    "        <attnum name=\"banking start\" unit=\"deg\" val=\"0\"/>\n"
+    "        <attnum name=\"banking end\" unit=\"%s\" val=\"4\"/>\n" /* line 48 */
+    "      </section>\n"
+    "      <section name=\"t2\">\n"
+    "        <attstr name=\"type\" val=\"%s\"/>\n" /* line 51 */
+    "        <attnum name=\"radius\" unit=\"ft\" val=\"100\"/>\n"
+    "        <attnum name=\"arc\" unit=\"deg\" val=\"45\"/>\n"
+    "        <section name=\"Right Side\">\n"
+    "          <attnum name=\"start width\" val=\"4\"/>\n"
+    "          <attnum name=\"end width\" val=\"10\"/>\n"
+    "        </section>\n"
+    "      </section>\n"
+    "      <section name=\"t3\">\n"
+    "        <attstr name=\"type\" val=\"lft\"/>\n"
+    "        <attnum name=\"radius\" unit=\"m\" val=\"40\"/>\n"
+    "        <attnum name=\"end radius\" unit=\"m\" val=\"20\"/>\n"
+    "        <attnum name=\"arc\" unit=\"deg\" val=\"60\"/>\n"
+    "        <attnum name=\"profil steps\" val=\"4\"/>\n"
+    "      </section>\n"
+    "      <section name=\"s2\">\n"
+    "        <attstr name=\"type\" val=\"str\"/>\n"
+    "        <attnum name=\"lg\" unit=\"ft\" val=\"50\"/>\n"
+    "        <attnum name=\"z end\" unit=\"m\" val=\"2\"/>\n"
+    "        <attstr name=\"profil\" val=\"linear\"/>\n"
+    "      </section>\n"
+    "    </section>\n"
+    "  </section>\n"
+    "</params>\n";
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  CHECK(f != NULL);
+  if (!f) return;
+  fputs(text, f);
+  fclose(f);
+}
+
+/* Writes the fixture with the three placeholders filled in. */
+static void write_track(const char *lg, const char *bank_unit, const char *t2_type) {
+  char body[8192];
+  snprintf(body, sizeof body, track_main, lg, bank_unit, t2_type);
+  char all[12288];
+  snprintf(all, sizeof all, "%s%s", track_head, body);
+  write_file(TRACK_XML, all);
+}
+
+static void make_dirs(void) {
+  const char *dirs[] = {ROOT, ROOT "/data", ROOT "/data/tracks", ROOT "/tracks",
+                        ROOT "/tracks/road", ROOT "/tracks/road/mini"};
+  for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; ++i) mkdir(dirs[i], 0755);
+  write_file(ROOT "/data/tracks/surfaces.xml", surfaces_xml);
+}
+
+static void test_fixture(void) {
+  write_track("100", "deg", "rgt");
+  grip_track_file tf;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  int rc = grip_torcs_track_load(TRACK_XML, &tf, &err);
+  CHECK(rc == 0);
+  if (rc) {
+    fprintf(stderr, "%s\n", err.message);
+    return;
+  }
+  CHECK(strcmp(tf.name, "Mini Test") == 0);
+  /* s1, t1, t2, then t3 in 4 steps, s2 */
+  CHECK(tf.segment_count == 8);
+  if (tf.segment_count != 8) {
+    grip_track_file_free(&tf);
+    return;
+  }
+  const double W = 40 * FT; /* 12.192 m */
+  const grip_track_segment_def *s = tf.segments;
+  /* s1: a 100 m straight on mini-road, sides from Main Track */
+  CHECK(s[0].type == GRIP_TRACK_STRAIGHT);
+  CHECK_NEAR(s[0].length, 100.0, 0.0);
+  CHECK_NEAR(s[0].width_start, W, 1e-12);
+  CHECK_NEAR(s[0].surface.friction, 1.1, 1e-12);
+  CHECK_NEAR(s[0].surface.rolling_resistance, 0.002, 1e-12);
+  CHECK_NEAR(s[0].surface.roughness_amplitude, 0.02, 1e-12); /* TORCS halves "roughness" */
+  CHECK_NEAR(s[0].surface.roughness_wavelength, 3.0, 0.0);
+  const grip_track_side_def *L = &s[0].side[GRIP_TRACK_SIDE_LEFT];
+  const grip_track_side_def *R = &s[0].side[GRIP_TRACK_SIDE_RIGHT];
+  CHECK_NEAR(L->kerb_width, 1.0, 0.0);
+  CHECK_NEAR(L->kerb_surface.friction, 0.9, 1e-12);
+  CHECK_NEAR(L->runoff_width_start, 6.0, 0.0);
+  CHECK_NEAR(L->runoff_surface.friction, 0.6, 1e-12);
+  CHECK_NEAR(L->runoff_surface.roughness_amplitude, 0.05, 1e-12);
+  CHECK(L->banked);
+  CHECK_NEAR(L->barrier_height, 0.6, 1e-12); /* TORCS default */
+  CHECK_NEAR(R->kerb_width, 0.0, 0.0);
+  CHECK_NEAR(R->runoff_width_end, 4.0, 0.0);
+  CHECK_NEAR(R->runoff_surface.friction, 0.5, 1e-12);
+  CHECK_NEAR(R->runoff_surface.rolling_resistance, 0.2, 1e-12);
+  CHECK(!R->banked); /* TORCS default: level */
+  CHECK_NEAR(R->barrier_height, 1.2, 1e-12);
+  /* t1: left, 50 m, 90 deg, banking 0 -> 4 deg (left edge rises W/2·tan 4 deg with flat ends) */
+  CHECK(s[1].type == GRIP_TRACK_LEFT);
+  CHECK_NEAR(s[1].radius, 50.0, 0.0);
+  CHECK_NEAR(s[1].angle, PI / 2, 1e-12);
+  CHECK_NEAR(s[1].cross_start, 0.0, 1e-12);
+  CHECK_NEAR(s[1].cross_end, tan(4 * PI / 180), 1e-12);
+  CHECK_NEAR(s[1].cross_rate_start, 0.0, 1e-12);
+  CHECK_NEAR(s[1].z_end, 0.0, 1e-12);
+  /* t2: right, 100 ft, 45 deg; banking carried over; right side 4 -> 10 m */
+  CHECK(s[2].type == GRIP_TRACK_RIGHT);
+  CHECK_NEAR(s[2].radius, 100 * FT, 1e-12);
+  CHECK_NEAR(s[2].end_radius, 100 * FT, 1e-12);
+  CHECK_NEAR(s[2].angle, PI / 4, 1e-12);
+  CHECK_NEAR(s[2].cross_start, tan(4 * PI / 180), 1e-12);
+  CHECK_NEAR(s[2].side[GRIP_TRACK_SIDE_RIGHT].runoff_width_start, 4.0, 0.0);
+  CHECK_NEAR(s[2].side[GRIP_TRACK_SIDE_RIGHT].runoff_width_end, 10.0, 1e-12);
+  /* t3: 40 -> 20 m over 60 deg in 4 steps: radii 40, 33.33, 26.67, 20; TORCS scales the common
+   * step length so the steps turn 60 deg: step = (pi/3) / (1/40 + 3/100 + 3/80 + 1/20) */
+  const double step = (PI / 3) / 0.1425;
+  const double radii[4] = {40.0, 40.0 - 20.0 / 3, 40.0 - 40.0 / 3, 20.0};
+  double turned = 0.0;
+  for (int k = 0; k < 4; ++k) {
+    CHECK(s[3 + k].type == GRIP_TRACK_LEFT);
+    CHECK_NEAR(s[3 + k].radius, radii[k], 1e-9);
+    CHECK_NEAR(s[3 + k].angle, step / radii[k], 1e-12);
+    CHECK_NEAR(s[3 + k].side[GRIP_TRACK_SIDE_RIGHT].runoff_width_start, 10.0, 1e-12);
+    turned += s[3 + k].angle;
+  }
+  CHECK_NEAR(turned, PI / 3, 1e-12);
+  /* s2: 50 ft, linear climb to 2 m, banking back to 0 */
+  CHECK_NEAR(s[7].length, 50 * FT, 1e-12);
+  CHECK_NEAR(s[7].z_start, 0.0, 1e-12);
+  CHECK_NEAR(s[7].z_end, 2.0, 1e-12);
+  CHECK_NEAR(s[7].slope_start, 2.0 / (50 * FT), 1e-12);
+  CHECK_NEAR(s[7].slope_end, 2.0 / (50 * FT), 1e-12);
+  CHECK_NEAR(s[7].cross_end, 0.0, 1e-12);
+
+  /* whole track: the sum of the segments by hand */
+  grip_track *t = NULL;
+  CHECK(grip_track_build(&tf.def, &t) == GRIP_OK);
+  if (t) {
+    double expected = 100.0 + 25.0 * PI + 100 * FT * PI / 4 + 4 * step + 50 * FT;
+    CHECK_NEAR(grip_track_length(t), expected, 1e-9);
+    grip_track_destroy(t);
+  }
+  grip_track_file_free(&tf);
+
+  /* found by name under a tracks directory */
+  char path[512];
+  CHECK(grip_torcs_find_track_in(ROOT "/tracks", "mini", path, sizeof path) == 0);
+  CHECK(strcmp(path, TRACK_XML) == 0);
+  CHECK(grip_torcs_find_track_in(ROOT "/tracks", "nope", path, sizeof path) != 0);
+  CHECK(grip_torcs_find_track_in(ROOT "/tracks", "../road", path, sizeof path) != 0);
+}
+
+static void expect_error(const char *what, const char *prefix) {
+  grip_track_file keep;
+  memset(&keep, 0x33, sizeof keep);
+  grip_track_file before = keep;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  CHECK(grip_torcs_track_load(TRACK_XML, &keep, &err) != 0);
+  CHECK(memcmp(&keep, &before, sizeof keep) == 0);
+  if (strncmp(err.message, prefix, strlen(prefix)) != 0) {
+    test_failures_++;
+    fprintf(stderr, "%s: got '%s', expected '%s...'\n", what, err.message, prefix);
+  }
+}
+
+static void test_broken(void) {
+  write_track("abc", "deg", "rgt");
+  expect_error("bad number", TRACK_XML ":41: lg: 'abc' is not a number");
+  write_track("100", "furlong", "rgt");
+  expect_error("bad unit", TRACK_XML ":48: banking end: unknown unit 'furlong'");
+  write_track("100", "deg", "zigzag");
+  expect_error("bad type", TRACK_XML ":51: type: unknown segment type 'zigzag'");
+  write_track("-5", "deg", "rgt");
+  expect_error("negative length", TRACK_XML ":41: lg: straight needs a length > 0");
+  write_track("1<0", "deg", "rgt");
+  expect_error("malformed XML", TRACK_XML ":41: XML:");
+  /* the entity's file is missing */
+  remove(ROOT "/data/tracks/surfaces.xml");
+  write_track("100", "deg", "rgt");
+  {
+    grip_track_file keep;
+    grip_load_error err;
+    grip_load_error_clear(&err);
+    CHECK(grip_torcs_track_load(TRACK_XML, &keep, &err) != 0);
+    CHECK(strstr(err.message, "XML:") != NULL);
+  }
+  write_file(ROOT "/data/tracks/surfaces.xml", surfaces_xml);
+  write_file(TRACK_XML, "<?xml version=\"1.0\"?>\n<params>\n<section name=\"Header\"/>\n</params>\n");
+  expect_error("no main track", TRACK_XML ":2: Main Track: missing section");
+  write_file(TRACK_XML, "<?xml version=\"1.0\"?>\n<other/>\n");
+  expect_error("wrong root", TRACK_XML ":2: not a TORCS parameter file");
+  write_file(TRACK_XML, "");
+  expect_error("empty", TRACK_XML);
+  grip_track_file keep;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  CHECK(grip_torcs_track_load(ROOT "/none.xml", &keep, &err) != 0);
+  CHECK(err.message[0] != '\0');
+}
+
+int main(void) {
+  make_dirs();
+  RUN_TEST(test_fixture);
+  RUN_TEST(test_broken);
+  return TEST_RESULT();
+}

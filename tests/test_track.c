@@ -1,0 +1,522 @@
+/* Track geometry and queries against hand-computed and analytic figures. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "grip/track.h"
+#include "test.h"
+#include "track_file.h"
+
+#define PI 3.14159265358979323846
+
+static unsigned long long rng_state = 88172645463325252ull;
+static double urand(void) { /* xorshift64, uniform in [0, 1) */
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+/* Road 10 m, kerbs 1 m (friction 0.9), run-off 5 m (friction 0.6), level strips. */
+static grip_track_segment_def base_segment(void) {
+  grip_track_segment_def d = grip_default_track_segment_def();
+  d.width_start = d.width_end = 10.0;
+  for (int s = 0; s < 2; ++s) {
+    d.side[s].kerb_width = 1.0;
+    d.side[s].kerb_surface.friction = 0.9;
+    d.side[s].runoff_width_start = d.side[s].runoff_width_end = 5.0;
+    d.side[s].runoff_surface.friction = 0.6;
+    d.side[s].barrier_height = 1.5;
+  }
+  return d;
+}
+
+static grip_track *build(const grip_track_segment_def *segs, int n) {
+  grip_track_def def = {.segments = segs, .segment_count = n,
+                        .start_position = {0.0, 0.0, 0.0}, .start_heading = 0.0};
+  grip_track *t = NULL;
+  CHECK(grip_track_build(&def, &t) == GRIP_OK);
+  return t;
+}
+
+/* A circle of radius R = 100 from 4 left arcs of 90 degrees, starting at the origin heading
+ * +x: its centre is (0, R); polar geometry around it gives distance and offset exactly. */
+static void test_circle(void) {
+  const double R = 100.0;
+  grip_track_segment_def segs[4];
+  for (int i = 0; i < 4; ++i) {
+    segs[i] = base_segment();
+    segs[i].type = GRIP_TRACK_LEFT;
+    segs[i].radius = segs[i].end_radius = R;
+    segs[i].angle = PI / 2;
+  }
+  grip_track *t = build(segs, 4);
+  if (!t) return;
+  grip_track_stats st = grip_track_get_stats(t);
+  CHECK_NEAR(st.length, 2 * PI * R, 1e-9);
+  CHECK_NEAR(st.closure_error, 0.0, 1e-9);
+  CHECK_NEAR(st.heading_closure, 0.0, 1e-12);
+  CHECK_NEAR(st.min_radius, R, 0.0);
+  CHECK_NEAR(st.x_max - st.x_min, 2 * R, 1e-9);
+
+  int hint = -1;
+  for (int k = 0; k < 2000; ++k) {
+    double phi = -PI + 2 * PI * urand(); /* polar angle around the centre */
+    double rho = R - 11.0 + 22.0 * urand();
+    double x = rho * cos(phi), y = R + rho * sin(phi);
+    double s = R * fmod(phi + PI / 2 + 2 * PI, 2 * PI); /* start point is at phi = -90 deg */
+    grip_track_location loc = grip_track_locate(t, x, y, hint);
+    hint = loc.segment;
+    double ds = fabs(loc.distance - s);
+    if (ds > PI * R) ds = 2 * PI * R - ds;
+    CHECK_NEAR(ds, 0.0, 1e-9);
+    CHECK_NEAR(loc.lateral, R - rho, 1e-9);
+    CHECK_NEAR(loc.z, 0.0, 0.0);
+    CHECK_NEAR(loc.normal.z, 1.0, 0.0);
+    CHECK(loc.segment == (int)(s / (PI * R / 2)) || ds < 1e-6 ||
+          fabs(fmod(s, PI * R / 2)) < 1e-6);
+  }
+  /* centre line at given distances */
+  for (int k = 0; k <= 16; ++k) {
+    double s = 2 * PI * R * k / 16.0 + 3.0;
+    grip_track_point p = grip_track_point_at(t, s);
+    double a = -PI / 2 + s / R;
+    CHECK_NEAR(p.position.x, R * cos(a), 1e-9);
+    CHECK_NEAR(p.position.y, R + R * sin(a), 1e-9);
+    CHECK_NEAR(fmod(p.heading - s / R + 4 * PI, 2 * PI), 0.0, 1e-9);
+    CHECK_NEAR(p.curvature, 1.0 / R, 1e-15);
+    CHECK_NEAR(p.width, 10.0, 0.0);
+  }
+  /* wrap-around: -1 m is 1 m before the line */
+  CHECK_NEAR(grip_track_point_at(t, -1.0).distance, 2 * PI * R - 1.0, 1e-9);
+
+  /* zones by lateral offset at the start: road |t| <= 5, kerb <= 6, run-off <= 11 */
+  struct {
+    double lateral;
+    grip_track_zone zone;
+    double friction;
+  } zones[] = {{0.0, GRIP_TRACK_ZONE_ROAD, 1.0},    {4.9, GRIP_TRACK_ZONE_ROAD, 1.0},
+               {-4.9, GRIP_TRACK_ZONE_ROAD, 1.0},   {5.5, GRIP_TRACK_ZONE_KERB, 0.9},
+               {-5.5, GRIP_TRACK_ZONE_KERB, 0.9},   {8.0, GRIP_TRACK_ZONE_RUNOFF, 0.6},
+               {-10.9, GRIP_TRACK_ZONE_RUNOFF, 0.6}, {11.5, GRIP_TRACK_ZONE_OUTSIDE, 0.6},
+               {-20.0, GRIP_TRACK_ZONE_OUTSIDE, 0.6}};
+  for (size_t i = 0; i < sizeof zones / sizeof zones[0]; ++i) {
+    /* point at polar angle -60 deg, so that it lies inside segment 0 */
+    double phi = -PI / 3, rho = R - zones[i].lateral;
+    grip_track_location loc = grip_track_locate(t, rho * cos(phi), R + rho * sin(phi), 0);
+    CHECK(loc.zone == zones[i].zone);
+    CHECK(loc.on_track == (zones[i].zone != GRIP_TRACK_ZONE_OUTSIDE));
+    CHECK_NEAR(loc.surface.friction, zones[i].friction, 0.0);
+    CHECK_NEAR(loc.lateral, zones[i].lateral, 1e-9);
+  }
+
+  /* barriers: left one 11 m left of the centre line, its inward normal points away from the
+   * circle's centre (the track's left is the inside of a left turn) */
+  {
+    double phi = 0.0, rho = R - 3.0; /* lateral +3 at the circle's east point, heading +y */
+    grip_track_location loc = grip_track_locate(t, rho * cos(phi), R + rho * sin(phi), 1);
+    grip_track_barrier bl = grip_track_barrier_at(t, &loc, GRIP_TRACK_SIDE_LEFT);
+    grip_track_barrier br = grip_track_barrier_at(t, &loc, GRIP_TRACK_SIDE_RIGHT);
+    CHECK_NEAR(bl.distance, 8.0, 1e-9);
+    CHECK_NEAR(br.distance, 14.0, 1e-9);
+    CHECK_NEAR(bl.normal.x, 1.0, 1e-12);
+    CHECK_NEAR(bl.normal.y, 0.0, 1e-12);
+    CHECK_NEAR(br.normal.x, -1.0, 1e-12);
+    CHECK_NEAR(bl.height, 1.5, 0.0);
+    CHECK_NEAR(bl.lateral, 11.0, 1e-12);
+    CHECK_NEAR(br.lateral, -11.0, 1e-12);
+  }
+  grip_track_destroy(t);
+}
+
+/* Heights and normals on single straights (x along the track, y = lateral). */
+static void test_heights(void) {
+  /* banked 0.1 (tan), level strips: z = 0.1·y on the road, 0.5 at and beyond the left edge */
+  grip_track_segment_def d = base_segment();
+  d.length = 100.0;
+  d.cross_start = d.cross_end = 0.1;
+  grip_track *t = build(&d, 1);
+  if (!t) return;
+  grip_track_location l = grip_track_locate(t, 50.0, 3.0, 0);
+  CHECK_NEAR(l.z, 0.3, 1e-12);
+  double n = sqrt(1.01);
+  CHECK_NEAR(l.normal.x, 0.0, 1e-12);
+  CHECK_NEAR(l.normal.y, -0.1 / n, 1e-12);
+  CHECK_NEAR(l.normal.z, 1.0 / n, 1e-12);
+  CHECK_NEAR(atan(0.1), grip_track_point_at(t, 20.0).banking, 1e-12);
+  l = grip_track_locate(t, 50.0, 8.0, 0); /* left run-off, level */
+  CHECK_NEAR(l.z, 0.5, 1e-12);
+  CHECK_NEAR(l.normal.z, 1.0, 1e-12);
+  l = grip_track_locate(t, 50.0, -8.0, 0); /* right run-off, level at the low edge */
+  CHECK_NEAR(l.z, -0.5, 1e-12);
+  l = grip_track_locate(t, 50.0, 30.0, 0); /* beyond the barrier: flat at the barrier foot */
+  CHECK(!l.on_track);
+  CHECK_NEAR(l.z, 0.5, 1e-12);
+  grip_track_destroy(t);
+
+  /* banked strips continue the slope */
+  d.side[GRIP_TRACK_SIDE_LEFT].banked = true;
+  t = build(&d, 1);
+  if (!t) return;
+  l = grip_track_locate(t, 50.0, 8.0, 0);
+  CHECK_NEAR(l.z, 0.8, 1e-12);
+  CHECK_NEAR(l.normal.y, -0.1 / n, 1e-12);
+  l = grip_track_locate(t, 50.0, 30.0, 0); /* beyond the barrier at 11 m */
+  CHECK_NEAR(l.z, 1.1, 1e-12);
+  grip_track_destroy(t);
+
+  /* constant grade 5 %: z = 0.05·x, normal (-0.05, 0, 1)/|.| */
+  d = base_segment();
+  d.length = 100.0;
+  d.z_end = 5.0;
+  d.slope_start = d.slope_end = 0.05;
+  t = build(&d, 1);
+  if (!t) return;
+  l = grip_track_locate(t, 40.0, -2.0, 0);
+  n = sqrt(1.0025);
+  CHECK_NEAR(l.z, 2.0, 1e-12);
+  CHECK_NEAR(l.normal.x, -0.05 / n, 1e-12);
+  CHECK_NEAR(l.normal.z, 1.0 / n, 1e-12);
+  CHECK_NEAR(grip_track_point_at(t, 40.0).slope, 0.05, 1e-12);
+
+  /* the ground adapter: a slightly tilted ray from (40, 0, 10) along (0.01, 0, -1)/|.| meets
+   * z = 0.05·x where 10 - k = 0.05·(40 + 0.01·k), k = 8/1.0005 */
+  grip_track_ground_context ctx;
+  grip_ground g = grip_track_ground(&ctx, t);
+  double dn = sqrt(1.0001);
+  grip_vec3 dir = {0.01 / dn, 0.0, -1.0 / dn};
+  grip_ground_hit hit;
+  CHECK(g.raycast(g.context, (grip_vec3){40.0, 0.0, 10.0}, dir, 20.0, &hit));
+  double k = 8.0 / 1.0005;
+  CHECK_NEAR(hit.point.x, 40.0 + 0.01 * k, 1e-9);
+  CHECK_NEAR(hit.point.z, 10.0 - k, 1e-9);
+  CHECK_NEAR(hit.distance, k * dn, 1e-9);
+  CHECK_NEAR(hit.normal.x, -0.05 / n, 1e-12);
+  CHECK_NEAR(hit.surface.friction, 1.0, 0.0);
+  CHECK(atomic_load(&ctx.hint) == 0);
+  CHECK(!g.raycast(g.context, (grip_vec3){40.0, 0.0, 10.0}, dir, 5.0, &hit)); /* too short */
+  CHECK(!g.raycast(g.context, (grip_vec3){40.0, 0.0, 10.0}, (grip_vec3){0, 0, 1}, 50.0, &hit));
+  /* on the kerb the hit reports the kerb's surface */
+  CHECK(g.raycast(g.context, (grip_vec3){40.0, 5.5, 3.0}, (grip_vec3){0, 0, -1}, 5.0, &hit));
+  CHECK_NEAR(hit.point.z, 2.0, 1e-12);
+  CHECK_NEAR(hit.surface.friction, 0.9, 0.0);
+  grip_track_destroy(t);
+
+  /* smooth climb 0 -> 4 m over 100 m with zero end slopes (Hermite): z(25) = 4·(3/16 - 2/64)
+   * = 0.625, z(50) = 2, slope at 50 = 4·1.5/100 = 0.06 */
+  d = base_segment();
+  d.length = 100.0;
+  d.z_end = 4.0;
+  t = build(&d, 1);
+  if (!t) return;
+  CHECK_NEAR(grip_track_locate(t, 25.0, 1.0, 0).z, 0.625, 1e-12);
+  l = grip_track_locate(t, 50.0, 1.0, 0);
+  CHECK_NEAR(l.z, 2.0, 1e-12);
+  CHECK_NEAR(l.normal.x, -0.06 / sqrt(1.0036), 1e-12);
+  /* ray straight down at x = 25: the iterated plane intersection lands on the curve */
+  g = grip_track_ground(&ctx, t);
+  CHECK(g.raycast(g.context, (grip_vec3){25.0, 0.0, 5.0}, (grip_vec3){0.0, 0.0, -1.0}, 10.0,
+                  &hit));
+  CHECK_NEAR(hit.point.z, 0.625, 1e-12);
+  /* a tilted ray from (20, 0, 5) along (0.1, 0, -1)/|.|: bisection on 5 - k = z(20 + 0.1·k)
+   * with z(x) = 4·(3v² - 2v³), v = x/100 */
+  {
+    double lo = 0.0, hi = 10.0;
+    for (int it = 0; it < 200; ++it) {
+      double mid = 0.5 * (lo + hi), v = (20.0 + 0.1 * mid) / 100.0;
+      double f = 5.0 - mid - 4.0 * (3 * v * v - 2 * v * v * v);
+      if (f > 0.0)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    double kk = 0.5 * (lo + hi), dn2 = sqrt(1.01);
+    CHECK(g.raycast(g.context, (grip_vec3){20.0, 0.0, 5.0},
+                    (grip_vec3){0.1 / dn2, 0.0, -1.0 / dn2}, 10.0, &hit));
+    CHECK_NEAR(hit.point.x, 20.0 + 0.1 * kk, 1e-9);
+    CHECK_NEAR(hit.point.z, 5.0 - kk, 1e-9);
+    CHECK_NEAR(hit.distance, kk * dn2, 1e-9);
+  }
+  grip_track_destroy(t);
+
+  /* banked left arc (radius 50, tan 0.2): on the road z = 0.2·lateral, normal tilted away from
+   * the centre: n = (-0.2·N, 1)/|.| with N the unit vector towards the centre */
+  d = base_segment();
+  d.type = GRIP_TRACK_LEFT;
+  d.radius = d.end_radius = 50.0;
+  d.angle = PI / 2;
+  d.cross_start = d.cross_end = 0.2;
+  t = build(&d, 1);
+  if (!t) return;
+  double phi = -PI / 4, rho = 47.0; /* centre (0, 50); lateral = 3 */
+  l = grip_track_locate(t, rho * cos(phi), 50.0 + rho * sin(phi), 0);
+  double Nx = -cos(phi), Ny = -sin(phi);
+  n = sqrt(1.04);
+  CHECK_NEAR(l.lateral, 3.0, 1e-9);
+  CHECK_NEAR(l.z, 0.6, 1e-9);
+  CHECK_NEAR(l.normal.x, -0.2 * Nx / n, 1e-12);
+  CHECK_NEAR(l.normal.y, -0.2 * Ny / n, 1e-12);
+  CHECK_NEAR(l.normal.z, 1.0 / n, 1e-12);
+  grip_track_destroy(t);
+
+  /* barrier of a run-off widening 5 -> 15 m over a 100 m straight: at x = 50 its foot is
+   * 5 + 1 + 10 = 16 m left, it slants by 0.1 m per m: inward normal (0.1, -1)/|.| */
+  d = base_segment();
+  d.length = 100.0;
+  d.side[GRIP_TRACK_SIDE_LEFT].runoff_width_end = 15.0;
+  t = build(&d, 1);
+  if (!t) return;
+  l = grip_track_locate(t, 50.0, 0.0, 0);
+  grip_track_barrier b = grip_track_barrier_at(t, &l, GRIP_TRACK_SIDE_LEFT);
+  n = sqrt(1.01);
+  CHECK_NEAR(b.lateral, 16.0, 1e-12);
+  CHECK_NEAR(b.normal.x, 0.1 / n, 1e-12);
+  CHECK_NEAR(b.normal.y, -1.0 / n, 1e-12);
+  CHECK_NEAR(b.distance, 16.0 / n, 1e-12);
+  grip_track_destroy(t);
+}
+
+/* An arc whose radius grows 50 -> 100 m over 90 degrees, against an independent numerical
+ * integration of the centre line (midpoint rule over the turned angle). */
+static void test_spiral(void) {
+  grip_track_segment_def d = base_segment();
+  d.type = GRIP_TRACK_LEFT;
+  d.radius = 50.0;
+  d.end_radius = 100.0;
+  d.angle = PI / 2;
+  grip_track *t = build(&d, 1);
+  if (!t) return;
+  CHECK_NEAR(grip_track_length(t), PI / 2 * 75.0, 1e-9);
+  enum { N = 200000 };
+  double x = 0.0, y = 0.0, s = 0.0, dphi = (PI / 2) / N;
+  int checked = 0;
+  for (int i = 0; i < N; ++i) {
+    double phi = (i + 0.5) * dphi, r = 50.0 + 50.0 * phi / (PI / 2);
+    x += r * cos(phi) * dphi;
+    y += r * sin(phi) * dphi;
+    s += r * dphi;
+    if ((i + 1) % 20000 == 0 && i + 1 < N) { /* the end point wraps to distance 0 */
+      double ph = (i + 1) * dphi, rr = 50.0 + 50.0 * ph / (PI / 2);
+      grip_track_point p = grip_track_point_at(t, s);
+      CHECK_NEAR(p.position.x, x, 1e-6);
+      CHECK_NEAR(p.position.y, y, 1e-6);
+      CHECK_NEAR(p.heading, ph, 1e-9);
+      CHECK_NEAR(p.curvature, 1.0 / rr, 1e-9);
+      /* points 4 m right and 7 m left of the integrated centre line */
+      for (int side = 0; side < 2; ++side) {
+        double lat = side ? 7.0 : -4.0;
+        double px = x - lat * sin(ph), py = y + lat * cos(ph);
+        grip_track_location l = grip_track_locate(t, px, py, 0);
+        CHECK_NEAR(l.distance, s, 1e-5);
+        CHECK_NEAR(l.lateral, lat, 1e-6);
+        checked++;
+      }
+    }
+  }
+  CHECK(checked == 18);
+  grip_track_destroy(t);
+}
+
+/* The hint walk returns what the exhaustive search returns, for points anywhere around the
+ * default road course and for a hint carried along or chosen at random. */
+static void test_hint_equals_full(void) {
+  grip_track_file tf;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  CHECK(grip_track_file_parse(grip_track_default_text(), "default", &tf, &err) == 0);
+  grip_track *t = NULL;
+  CHECK(grip_track_build(&tf.def, &t) == GRIP_OK);
+  grip_track_file_free(&tf);
+  if (!t) return;
+  grip_track_stats st = grip_track_get_stats(t);
+  int hint = 0, mismatches = 0, on = 0;
+  for (int k = 0; k < 20000; ++k) {
+    double x = st.x_min - 40 + (st.x_max - st.x_min + 80) * urand();
+    double y = st.y_min - 40 + (st.y_max - st.y_min + 80) * urand();
+    int h = (k % 3 == 0) ? (int)(urand() * grip_track_segment_count(t)) : hint;
+    grip_track_location a = grip_track_locate(t, x, y, h);
+    grip_track_location b = grip_track_locate_full(t, x, y);
+    hint = a.segment;
+    on += a.on_track;
+    double ds = fabs(a.distance - b.distance);
+    if (ds > 0.5 * st.length) ds = st.length - ds;
+    if (ds > 1e-9 || fabs(a.lateral - b.lateral) > 1e-9 || fabs(a.z - b.z) > 1e-12 ||
+        a.zone != b.zone)
+      mismatches++;
+  }
+  CHECK(mismatches == 0);
+  CHECK(on > 1000); /* enough of them on the track area */
+  /* a car driving along: each step's hint is the last segment */
+  hint = -1;
+  for (int k = 0; k < 5000; ++k) {
+    double s = st.length * k / 5000.0;
+    grip_track_point p = grip_track_point_at(t, s);
+    double lat = 4.0 * sin(k * 0.01);
+    double x = p.position.x - lat * sin(p.heading), y = p.position.y + lat * cos(p.heading);
+    grip_track_location l = grip_track_locate(t, x, y, hint);
+    hint = l.segment;
+    double ds = fabs(l.distance - s);
+    if (ds > 0.5 * st.length) ds = st.length - ds;
+    CHECK_NEAR(ds, 0.0, 1e-7);
+    CHECK_NEAR(l.lateral, lat, 1e-7);
+  }
+  grip_track_destroy(t);
+}
+
+/* The shipped tracks close exactly; their lengths follow from their segments by hand. */
+static void test_shipped_tracks(void) {
+  const struct {
+    const char *file;
+    double length;
+    int segments;
+  } tracks[] = {
+      /* straights 230+250+120+60+80+110, quarter circles of 60, 45, 35, 50, 30, 70 m */
+      {GRIP_SOURCE_DIR "/data/tracks/park.track", 850.0 + PI / 2 * 290.0, 12},
+      /* 2 x 400 m straights, 2 half circles of 100 m */
+      {GRIP_SOURCE_DIR "/data/tracks/oval.track", 800.0 + 200.0 * PI, 8},
+  };
+  for (size_t i = 0; i < sizeof tracks / sizeof tracks[0]; ++i) {
+    grip_track *t = NULL;
+    grip_load_error err;
+    grip_load_error_clear(&err);
+    char name[64];
+    CHECK(grip_track_open(tracks[i].file, &t, name, sizeof name, &err) == 0);
+    if (!t) {
+      fprintf(stderr, "%s\n", err.message);
+      continue;
+    }
+    grip_track_stats st = grip_track_get_stats(t);
+    CHECK_NEAR(st.length, tracks[i].length, 1e-9);
+    CHECK(st.segments == tracks[i].segments);
+    CHECK_NEAR(st.closure_error, 0.0, 1e-9);
+    CHECK_NEAR(st.heading_closure, 0.0, 1e-12);
+    grip_track_destroy(t);
+  }
+  /* the built-in default is the park file, byte for byte */
+  FILE *f = fopen(GRIP_SOURCE_DIR "/data/tracks/park.track", "rb");
+  CHECK(f != NULL);
+  if (f) {
+    static char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    CHECK(strcmp(buf, grip_track_default_text()) == 0);
+  }
+  /* park: 4 m climb on its second straight: elevation range 4 */
+  grip_track *t = NULL;
+  grip_load_error err;
+  CHECK(grip_track_open("default", &t, NULL, 0, &err) == 0);
+  if (t) {
+    grip_track_stats st = grip_track_get_stats(t);
+    CHECK_NEAR(st.z_max - st.z_min, 4.0, 1e-12);
+    CHECK_NEAR(st.min_radius, 30.0, 0.0);
+    /* the middle of the climbing straight (starts at 230 + 30·pi) is 2 m up */
+    grip_track_point p = grip_track_point_at(t, 230.0 + 30.0 * PI + 125.0);
+    CHECK_NEAR(p.position.z, 2.0, 1e-12);
+    CHECK_NEAR(p.position.x, 290.0, 1e-9);
+    CHECK_NEAR(p.position.y, 60.0 + 125.0, 1e-9);
+    grip_track_destroy(t);
+  }
+}
+
+/* Native format: option semantics and errors. */
+static void test_native_format(void) {
+  const char *text =
+      "name Test Track\n"
+      "width 10\n"
+      "material ice friction 0.1 rolling 0.01\n"
+      "straight 100 width 14 bank 5 z 3   # tapers 10 -> 14 m\n"
+      "arc right radius 40 angle 45 end-radius 60 surface ice runoff-left 2\n";
+  grip_track_file tf;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  CHECK(grip_track_file_parse(text, "t.track", &tf, &err) == 0);
+  if (tf.segment_count == 2) {
+    const grip_track_segment_def *a = &tf.segments[0], *b = &tf.segments[1];
+    CHECK(strcmp(tf.name, "Test Track") == 0);
+    CHECK_NEAR(a->width_start, 10.0, 0.0);
+    CHECK_NEAR(a->width_end, 14.0, 0.0);
+    CHECK_NEAR(a->cross_end, tan(5.0 * PI / 180.0), 1e-15);
+    CHECK_NEAR(a->z_end, 3.0, 0.0);
+    CHECK_NEAR(a->slope_start, 0.03, 1e-15);
+    CHECK(b->type == GRIP_TRACK_RIGHT);
+    CHECK_NEAR(b->angle, PI / 4, 1e-15);
+    CHECK_NEAR(b->end_radius, 60.0, 0.0);
+    CHECK_NEAR(b->width_start, 14.0, 0.0);
+    CHECK_NEAR(b->z_start, 3.0, 0.0);
+    CHECK_NEAR(b->surface.friction, 0.1, 0.0);
+    CHECK_NEAR(a->surface.friction, 1.0, 0.0);
+    CHECK_NEAR(b->side[GRIP_TRACK_SIDE_LEFT].runoff_width_start, 8.0, 0.0);
+    CHECK_NEAR(b->side[GRIP_TRACK_SIDE_LEFT].runoff_width_end, 2.0, 0.0);
+    CHECK_NEAR(b->side[GRIP_TRACK_SIDE_RIGHT].runoff_width_end, 8.0, 0.0);
+    CHECK_NEAR(b->length, PI / 4 * 50.0, 1e-12);
+    grip_track_file_free(&tf);
+  } else {
+    CHECK(0);
+  }
+
+  const struct {
+    const char *text, *message;
+  } bad[] = {
+      {"straight 100\narc left radius -5 angle 90\n", "b.track:2: radius: '-5' must be > 0"},
+      {"width 12\n\nstraight abc\n", "b.track:3: straight: 'abc' is not a number"},
+      {"straight 100 wdth 3\n", "b.track:1: wdth: unknown option"},
+      {"straight 100 surface tarmac\n", "b.track:1: surface: unknown surface 'tarmac'"},
+      {"arc up radius 5 angle 9\n", "b.track:1: arc: direction 'up' must be left or right"},
+      {"arc left radius 50\n", "b.track:1: angle: missing"},
+      {"# nothing\n", "b.track: no segments"},
+      {"straight 10 width\n", "b.track:1: width: missing value"},
+      {"straight 10 bank 75\n", "b.track:1: bank: '75' degrees is too steep"},
+      {"straight 10\nstart 0 0 0 0\n", "b.track:2: start: must come before"},
+      {"straight 1e999\n", "b.track:1: straight: '1e999' is not a number"},
+      {"straight 10 banked maybe\n", "b.track:1: banked: 'maybe' must be yes or no"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    grip_track_file keep;
+    memset(&keep, 0x5a, sizeof keep);
+    grip_track_file before = keep;
+    grip_load_error_clear(&err);
+    CHECK(grip_track_file_parse(bad[i].text, "b.track", &keep, &err) != 0);
+    CHECK(strncmp(err.message, bad[i].message, strlen(bad[i].message)) == 0);
+    if (strncmp(err.message, bad[i].message, strlen(bad[i].message)) != 0)
+      fprintf(stderr, "  got '%s'\n", err.message);
+    CHECK(memcmp(&keep, &before, sizeof keep) == 0); /* failed load changes nothing */
+  }
+  grip_track *t = (grip_track *)&err;
+  grip_load_error_clear(&err);
+  CHECK(grip_track_open("/nonexistent/x.track", &t, NULL, 0, &err) != 0);
+  CHECK(t == NULL);
+  CHECK(strstr(err.message, "/nonexistent/x.track: cannot open") == err.message);
+}
+
+/* Invalid definitions are rejected. */
+static void test_invalid_defs(void) {
+  grip_track_segment_def d = base_segment();
+  grip_track_def def = {.segments = &d, .segment_count = 1};
+  grip_track *t = (grip_track *)&d;
+  d.length = -1.0;
+  CHECK(grip_track_build(&def, &t) == GRIP_INVALID_ARGUMENT && t == NULL);
+  d = base_segment();
+  d.width_start = NAN;
+  CHECK(grip_track_build(&def, &t) == GRIP_INVALID_ARGUMENT);
+  d = base_segment();
+  d.type = GRIP_TRACK_LEFT;
+  d.end_radius = 0.0;
+  CHECK(grip_track_build(&def, &t) == GRIP_INVALID_ARGUMENT);
+  d.end_radius = 1.5e308; /* length overflows */
+  d.angle = 3.0;
+  CHECK(grip_track_build(&def, &t) == GRIP_INVALID_ARGUMENT);
+  def.segment_count = 0;
+  CHECK(grip_track_build(&def, &t) == GRIP_INVALID_ARGUMENT);
+}
+
+int main(void) {
+  RUN_TEST(test_circle);
+  RUN_TEST(test_heights);
+  RUN_TEST(test_spiral);
+  RUN_TEST(test_hint_equals_full);
+  RUN_TEST(test_shipped_tracks);
+  RUN_TEST(test_native_format);
+  RUN_TEST(test_invalid_defs);
+  return TEST_RESULT();
+}
