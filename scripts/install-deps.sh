@@ -3,8 +3,9 @@
 # when something is missing. Package list: docs/building.md.
 set -eu
 need=(build-essential cmake pkg-config libinih-dev libxml2-dev)
-# Optional: GDAL rasters as terrain, and gdal_translate for the .bt cross-check test.
-want=(gdal-bin libgdal-dev)
+# Optional: GDAL rasters as terrain, gdal_translate for the .bt cross-check test, and TORCS's
+# tracks and cars (reference data for the import tests).
+want=(gdal-bin libgdal-dev torcs-data)
 missing=()
 for p in "${need[@]}" "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
