@@ -119,6 +119,15 @@ static void steer_wheels(vehicle *v, double forward_speed) {
     input /= 1.0 + r * r;
   }
   double delta = input * s->max_wheel_angle / s->ratio; /* bicycle-model angle */
+  double assist = v->def.assists.steering_assist;
+  if (assist > 0.0 && forward_speed > 2.0) {
+    /* Counter-steer towards the direction of travel: the body slip angle at the front axle. */
+    grip_vec3 local = quat_unrotate(v->rotation, v->velocity);
+    grip_vec3 w_local = quat_unrotate(v->rotation, v->angular_velocity);
+    double vy_front = local.y + w_local.z * (v->def.axles[0].x - v->com_design.x);
+    double lock = s->max_wheel_angle / s->ratio;
+    delta = clampd(delta + assist * atan2(vy_front, forward_speed), -lock, lock);
+  }
   double length = wheelbase(v);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
@@ -193,7 +202,7 @@ static void evaluate_tyre(const vehicle *v, const wheel_runtime *w, double kappa
                           grip_tyre_output *out) {
   const grip_tyre_def *t = &v->def.axles[w->axle].tyre;
   grip_simple_mf_evaluate_tan(&t->simple, &v->tyre_cache[w->axle], w->load, kappa, tan_alpha,
-                              w->surface.friction, out);
+                              w->surface.friction * v->def.assists.grip_multiplier, out);
 }
 
 /* Contact kinematics, relaxation, and the linearised longitudinal response for the drivetrain
@@ -336,6 +345,24 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
       force = v3_add(force, f);
       torque = v3_add(torque, v3_cross(arm, f));
     }
+  }
+
+  /* Arcade aids (off by default). */
+  const grip_assist_def *aid = &v->def.assists;
+  if (aid->yaw_damping > 0.0) torque = v3_mad(torque, up, -aid->yaw_damping * v3_dot(v->angular_velocity, up));
+  if (aid->max_roll > 0.0 || aid->max_pitch > 0.0) {
+    /* Roll and pitch of the body relative to world up; beyond the limit a restoring torque of
+     * (excess angle)·m·g·1 m per radian pushes back, plus damping of that rotation. */
+    grip_vec3 left = mat3_column(rot, 1);
+    double roll = asin(clampd(-v3_dot(left, v3(0, 0, 1)), -1.0, 1.0));
+    double pitch = asin(clampd(-v3_dot(fwd, v3(0, 0, 1)), -1.0, 1.0));
+    double weight = total_mass(v) * 9.81;
+    if (aid->max_roll > 0.0 && fabs(roll) > aid->max_roll)
+      torque = v3_mad(torque, fwd, -signd(roll) * (fabs(roll) - aid->max_roll) * 10.0 * weight -
+                                       0.5 * weight * v3_dot(v->angular_velocity, fwd));
+    if (aid->max_pitch > 0.0 && fabs(pitch) > aid->max_pitch)
+      torque = v3_mad(torque, left, -signd(pitch) * (fabs(pitch) - aid->max_pitch) * 10.0 * weight -
+                                        0.5 * weight * v3_dot(v->angular_velocity, left));
   }
 
   /* Semi-implicit (symplectic) Euler on the 6-DOF body. */

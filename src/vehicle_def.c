@@ -33,6 +33,10 @@ static grip_axle_def corvette_axle(double x, double half_track, double width, do
                                        .max_force = 60000.0,
                                        .anti_roll_rate = anti_roll};
   a.tyre = grip_default_tyre_def();
+  /* Road tyre load sensitivity: peak mu falls ~12 % per nominal load added (nominal = about the
+   * static corner load). */
+  a.tyre.simple.nominal_load = 3500.0;
+  a.tyre.simple.load_sensitivity = 0.12;
   return a;
 }
 
@@ -97,6 +101,7 @@ grip_vehicle_def grip_default_vehicle_def(void) {
   d.aero = (grip_aero_def){.drag_coefficient = 0.3, .frontal_area = 2.2, .lift_coefficient_front = 0.0,
                            .lift_coefficient_rear = 0.0, .center_of_pressure_z = 0.45, .wing_count = 0};
   d.fuel = (grip_fuel_def){.capacity = 52.0, .mass = 30.0, .position = {-0.9, 0.0, 0.35}};
+  d.assists = (grip_assist_def){.grip_multiplier = 1.0};
   return d;
 }
 
@@ -236,6 +241,11 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
     in_range(&c, d->aero.wings[i].area, 0, 100, "aero.wings.area");
     in_range(&c, d->aero.wings[i].angle, -1.5, 1.5, "aero.wings.angle");
   }
+  in_range(&c, d->assists.grip_multiplier, 0.1, 10, "assists.grip_multiplier");
+  in_range(&c, d->assists.yaw_damping, 0, 1e7, "assists.yaw_damping");
+  in_range(&c, d->assists.max_roll, 0, 3.2, "assists.max_roll");
+  in_range(&c, d->assists.max_pitch, 0, 3.2, "assists.max_pitch");
+  in_range(&c, d->assists.steering_assist, 0, 1, "assists.steering_assist");
   in_range(&c, d->fuel.capacity, 0, 1e5, "fuel.capacity");
   in_range(&c, d->fuel.mass, 0, d->fuel.capacity, "fuel.mass");
   return c.ok ? GRIP_OK : GRIP_INVALID_ARGUMENT;

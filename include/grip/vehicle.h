@@ -190,6 +190,19 @@ typedef struct grip_fuel_def {
   grip_vec3 position; /* m, design frame, tank centre */
 } grip_fuel_def;
 
+/* Arcade aids for games. All off by default; a simulation leaves them off. */
+typedef struct grip_assist_def {
+  double grip_multiplier;  /* multiplies every tyre's friction; 1 = off, arcade ~1.3 */
+  double yaw_damping;      /* N·m·s/rad, extra torque −c·yaw_rate about the body's z; 0 = off,
+                              ~3000 calms a twitchy car */
+  double max_roll;         /* rad, anti-flip: beyond it a restoring torque grows with the
+                              excess; 0 = off, e.g. 0.35 */
+  double max_pitch;        /* rad, the same about the pitch axis; 0 = off */
+  /* Steering assist, 0..1: adds that fraction of the counter-steer that would point the
+   * front wheels along the car's velocity (catches slides); 0 = off. */
+  double steering_assist;
+} grip_assist_def;
+
 typedef struct grip_vehicle_def {
   const char *name; /* not copied; for the caller's own use */
   grip_pose pose;   /* initial pose of the design frame in the world */
@@ -205,6 +218,7 @@ typedef struct grip_vehicle_def {
   grip_axle_def axles[GRIP_AXLE_COUNT]; /* [GRIP_AXLE_FRONT], [GRIP_AXLE_REAR] */
   grip_aero_def aero;
   grip_fuel_def fuel;
+  grip_assist_def assists;
   void *user_data;
 } grip_vehicle_def;
 
