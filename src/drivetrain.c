@@ -116,6 +116,32 @@ static double driveline_omega(const vehicle *v) {
   return 0.0;
 }
 
+void drivetrain_match_speed(vehicle *v) {
+  const grip_gearbox_def *g = &v->def.gearbox;
+  double omega = driveline_omega(v);
+  if (v->input.automatic && v->input.gear > 0 && omega > 0.0) {
+    /* The gear the automatic would hold at this speed: the lowest below its upshift point. */
+    int gear = g->forward_gears;
+    for (int n = 1; n <= g->forward_gears; ++n)
+      if (omega * gear_ratio(g, n) * RAD_PER_S_TO_RPM <= v->upshift_rpm[n - 1]) {
+        gear = n;
+        break;
+      }
+    v->gear = v->target_gear = gear;
+  }
+  v->shift_timer = 0.0;
+  double engine = fabs(omega * gear_ratio(g, v->gear));
+  double idle = v->def.engine.idle_rpm * RPM_TO_RAD_PER_S;
+  if (v->gear != 0 && engine > idle) {
+    v->engine_omega = engine;
+    v->clutch_locked = true;
+    v->clutch_engagement = 1.0;
+  } else {
+    v->engine_omega = idle;
+    v->clutch_locked = false;
+  }
+}
+
 static void select_gear(vehicle *v, double dt) {
   const grip_gearbox_def *g = &v->def.gearbox;
   const grip_vehicle_input *in = &v->filtered;

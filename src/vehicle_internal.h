@@ -161,6 +161,8 @@ void vehicle_fill_state(const vehicle *v, grip_vehicle_state *state);
 
 /* Drivetrain step: solves engine, clutch, gearbox, differentials and wheel spin implicitly. */
 void drivetrain_step(vehicle *v, double dt);
+/* After a teleport to a speed: the automatic's gear for it, engine locked to the driveline. */
+void drivetrain_match_speed(vehicle *v);
 /* Derives automatic shift points from the engine curve and gear ratios. */
 void drivetrain_init(vehicle *v);
 

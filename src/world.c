@@ -186,6 +186,7 @@ grip_result grip_vehicle_set_velocity(grip_world *world, grip_vehicle_id id, gri
     v->wheels[i].spin = forward / v->wheels[i].radius;
     v->wheels[i].deflection_x = 0.0;
   }
+  drivetrain_match_speed(v);
   return GRIP_OK;
 }
 

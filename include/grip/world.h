@@ -72,7 +72,9 @@ grip_result grip_vehicle_set_pose(grip_world *world, grip_vehicle_id id, grip_po
 grip_result grip_vehicle_place(grip_world *world, grip_vehicle_id id, double x, double y,
                                double heading);
 
-/* Sets the linear velocity (m/s, world frame) and the wheels' spin to match it (free rolling). */
+/* Sets the linear velocity (m/s, world frame), the wheels' spin to match it (free rolling), and
+ * the drivetrain: in automatic drive the gear the automatic would hold at that speed, and the
+ * engine turning with the driveline through a closed clutch. */
 grip_result grip_vehicle_set_velocity(grip_world *world, grip_vehicle_id id, grip_vec3 velocity);
 
 /* The definition the vehicle was created with (after defaults were derived). */

@@ -1,0 +1,337 @@
+#include "cornering.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "manoeuvre.h"
+
+#define PI 3.14159265358979323846
+#define DEG (180.0 / PI)
+#define G 9.81
+
+/* --- the linear bicycle model ------------------------------------------------------------ */
+
+static double static_axle_load(const grip_vehicle_def *car, int axle, double gravity) {
+  double m = car->body.mass + car->fuel.mass;
+  double xf = car->axles[0].x, xr = car->axles[1].x, xg = car->body.center_of_mass.x;
+  double front = (xg - xr) / (xf - xr);
+  return m * gravity * (axle == 0 ? front : 1.0 - front);
+}
+
+double axle_cornering_stiffness(const grip_vehicle_def *car, int axle, double gravity) {
+  const grip_simple_mf_def *t = &car->axles[axle].tyre.simple;
+  double fz = 0.5 * static_axle_load(car, axle, gravity);
+  double mu = t->lateral.mu * (1.0 - t->load_sensitivity * (fz - t->nominal_load) / t->nominal_load) *
+              car->assists.grip_multiplier;
+  /* Slope of D·sin(C·atan(B·x − E·(B·x − atan(B·x)))) at x = 0 is B·C·D. */
+  return 2.0 * t->lateral.b * t->lateral.c * mu * fz;
+}
+
+double bicycle_understeer_gradient(const grip_vehicle_def *car, double gravity) {
+  return static_axle_load(car, 0, gravity) / axle_cornering_stiffness(car, 0, gravity) -
+         static_axle_load(car, 1, gravity) / axle_cornering_stiffness(car, 1, gravity);
+}
+
+/* Slip angle (rad, >= 0) at which one tyre of the axle at its static load gives `force` N of
+ * pure lateral force, and that tyre's pneumatic trail there (falling linearly to 0 at the peak
+ * as in tyre_simple.c). Bisection on the rising part of the curve. */
+static double tyre_slip_for_force(const grip_vehicle_def *car, int axle, double force, double gravity,
+                                  double *trail) {
+  const grip_simple_mf_def *t = &car->axles[axle].tyre.simple;
+  double fz = 0.5 * static_axle_load(car, axle, gravity);
+  double d = t->lateral.mu * (1.0 - t->load_sensitivity * (fz - t->nominal_load) / t->nominal_load) *
+             car->assists.grip_multiplier * fz;
+  double peak = grip_magic_formula_peak_slip(&t->lateral);
+  double lo = 0.0, hi = peak;
+  for (int i = 0; i < 80; ++i) {
+    double mid = 0.5 * (lo + hi);
+    if (d * grip_magic_formula(&t->lateral, mid, NULL) < force)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  double alpha = 0.5 * (lo + hi);
+  double rho = tan(alpha) / tan(peak);
+  *trail = t->pneumatic_trail * (rho < 1.0 ? 1.0 - rho : 0.0);
+  return alpha;
+}
+
+double bicycle_steer_excess(const grip_vehicle_def *car, double lateral_g, double gravity) {
+  /* Single-track steady state: F_f + F_r = m·a_y and F_f·(a − t_f) = F_r·(b + t_r), a and b
+   * the CG's distances to the front and rear axle, t the pneumatic trails (the aligning moments
+   * act against the turn). delta − L/R = alpha_f − alpha_r. */
+  double m = car->body.mass + car->fuel.mass;
+  double a = car->axles[0].x - car->body.center_of_mass.x, b = car->body.center_of_mass.x - car->axles[1].x;
+  double tf = car->axles[0].tyre.simple.pneumatic_trail, tr = car->axles[1].tyre.simple.pneumatic_trail;
+  double alpha_f = 0.0, alpha_r = 0.0;
+  for (int i = 0; i < 30; ++i) {
+    double total = m * lateral_g * gravity;
+    double ff = total * (b + tr) / (a - tf + b + tr), fr = total - ff;
+    alpha_f = tyre_slip_for_force(car, 0, 0.5 * ff, gravity, &tf);
+    alpha_r = tyre_slip_for_force(car, 1, 0.5 * fr, gravity, &tr);
+  }
+  return alpha_f - alpha_r;
+}
+
+/* --- shared helpers ---------------------------------------------------------------------- */
+
+typedef struct speed_control {
+  double integral;
+} speed_control;
+
+/* PI speed control onto throttle and brake (automatic gearbox). */
+static void control_speed(speed_control *c, grip_vehicle_input *in, double speed, double target, double dt) {
+  double error = target - speed;
+  c->integral += error * dt;
+  if (c->integral > 5.0) c->integral = 5.0;
+  if (c->integral < -5.0) c->integral = -5.0;
+  double u = 0.5 * error + 0.4 * c->integral;
+  in->throttle = u > 0.0 ? (u > 1.0 ? 1.0 : u) : 0.0;
+  in->brake = u < -0.5 ? (-u - 0.5 > 1.0 ? 1.0 : -u - 0.5) : 0.0;
+}
+
+static double steered_mean(const grip_vehicle_state *s) {
+  return 0.5 * (s->wheels[0].steer_angle + s->wheels[1].steer_angle);
+}
+
+static double yaw_rate(const grip_vehicle_state *s) {
+  /* About the body's z axis. */
+  grip_quat q = s->pose.rotation;
+  grip_vec3 up = {2.0 * (q.x * q.z + q.w * q.y), 2.0 * (q.y * q.z - q.w * q.x), 1.0 - 2.0 * (q.x * q.x + q.y * q.y)};
+  return s->angular_velocity.x * up.x + s->angular_velocity.y * up.y + s->angular_velocity.z * up.z;
+}
+
+static double heading_of(const grip_vehicle_state *s) {
+  grip_quat q = s->pose.rotation;
+  return atan2(2.0 * (q.w * q.z + q.x * q.y), 1.0 - 2.0 * (q.y * q.y + q.z * q.z));
+}
+
+static double roll_of(const grip_vehicle_state *s) {
+  grip_quat q = s->pose.rotation;
+  return atan2(2.0 * (q.w * q.x + q.y * q.z), 1.0 - 2.0 * (q.x * q.x + q.y * q.y));
+}
+
+static grip_world *start_rolling(const grip_vehicle_def *car, grip_vehicle_id *id, double speed) {
+  grip_world *world = sim_world_with_car(car, id);
+  if (!world) return NULL;
+  grip_vehicle_set_velocity(world, *id, (grip_vec3){speed, 0.0, 0.0});
+  return world;
+}
+
+/* --- steady state ------------------------------------------------------------------------ */
+
+steady_result sim_steady(const grip_vehicle_def *car, double speed_kmh, double steer_wheel_deg, double dt) {
+  steady_result r;
+  memset(&r, 0, sizeof r);
+  double speed = speed_kmh / 3.6;
+  grip_vehicle_id id;
+  grip_world *world = start_rolling(car, &id, speed);
+  if (!world) return r;
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.steering = steer_wheel_deg / DEG / car->steering.max_wheel_angle;
+  if (in.steering > 1.0) in.steering = 1.0;
+  if (in.steering < -1.0) in.steering = -1.0;
+  speed_control sc = {0};
+  grip_vehicle_state s;
+  double t = 0.0, last_check = 0.0, last_yaw = 0.0;
+  int steady_windows = 0;
+  while (t < 120.0) {
+    grip_vehicle_get_state(world, id, &s);
+    control_speed(&sc, &in, s.speed, speed, dt);
+    grip_vehicle_set_input(world, id, &in);
+    grip_world_step(world, dt);
+    t += dt;
+    if (t - last_check >= 1.0) {
+      grip_vehicle_get_state(world, id, &s);
+      double yr = yaw_rate(&s);
+      /* Steady: yaw rate and speed settled to 0.05 % over two consecutive seconds. */
+      bool settled = fabs(yr - last_yaw) <= 5e-4 * fabs(yr) + 1e-6 && fabs(s.speed - speed) < 0.01 * speed;
+      steady_windows = settled ? steady_windows + 1 : 0;
+      last_yaw = yr;
+      last_check = t;
+      if (steady_windows >= 2 && t > 5.0) {
+        r.steady = true;
+        break;
+      }
+    }
+  }
+  grip_vehicle_get_state(world, id, &s);
+  double yr = yaw_rate(&s);
+  double v = sqrt(s.local_velocity.x * s.local_velocity.x + s.local_velocity.y * s.local_velocity.y);
+  r.radius_m = fabs(yr) > 1e-9 ? v / fabs(yr) : INFINITY;
+  double wheelbase = car->axles[0].x - car->axles[1].x;
+  /* Front axle midpoint: velocity v + omega × r (body frame, planar). */
+  double xf = car->axles[0].x - car->body.center_of_mass.x;
+  double vfx = s.local_velocity.x, vfy = s.local_velocity.y + yr * xf;
+  r.front_axle_radius_m = fabs(yr) > 1e-9 ? sqrt(vfx * vfx + vfy * vfy) / fabs(yr) : INFINITY;
+  r.wheelbase_m = wheelbase;
+  r.road_wheel_angle_deg = steered_mean(&s) * DEG;
+  r.yaw_rate_dps = yr * DEG;
+  r.lateral_g = v * yr / G;
+  r.slip_angle_front_deg = 0.5 * (s.wheels[0].slip_angle + s.wheels[1].slip_angle) * DEG;
+  r.slip_angle_rear_deg = 0.5 * (s.wheels[2].slip_angle + s.wheels[3].slip_angle) * DEG;
+  r.body_slip_deg = atan2(s.local_velocity.y, s.local_velocity.x) * DEG;
+  r.roll_deg = roll_of(&s) * DEG;
+  r.speed_kmh = s.speed * 3.6;
+  grip_destroy_world(world);
+  return r;
+}
+
+/* --- skidpad ----------------------------------------------------------------------------- */
+
+#define SKIDPAD_RAMP 0.05 /* m/s², speed ramp: quasi-steady */
+
+skidpad_result sim_skidpad_band(const grip_vehicle_def *car, double radius, double dt, double band_low_g,
+                                double band_high_g) {
+  skidpad_result r;
+  memset(&r, 0, sizeof r);
+  r.linear_bicycle_understeer_gradient_deg_per_g = bicycle_understeer_gradient(car, G) * DEG;
+  r.bicycle_understeer_gradient_deg_per_g =
+      (bicycle_steer_excess(car, band_high_g, G) - bicycle_steer_excess(car, band_low_g, G)) /
+      (band_high_g - band_low_g) * DEG;
+  r.limit_behaviour = "understeer";
+  double wheelbase = car->axles[0].x - car->axles[1].x;
+  double target = sqrt(0.05 * G * radius);
+  grip_vehicle_id id;
+  grip_world *world = start_rolling(car, &id, target);
+  if (!world) return r;
+  /* Circle centre to the left of the start, counter-clockwise (a left turn). */
+  const double cx = 0.0, cy = radius;
+  grip_vehicle_input in = grip_default_vehicle_input();
+  speed_control sc = {0};
+  double integral = 0.0, t = 0.0, lock = car->steering.max_wheel_angle / car->steering.ratio;
+  /* Sums for a least-squares line of road-wheel angle (deg) against lateral acceleration (g). */
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  int n = 0;
+  double window_ay = 0.0, window_t = 0.0, best = 0.0;
+  int window_n = 0;
+  int out_count = 0;
+  grip_vehicle_state s;
+  while (t < 1200.0) {
+    grip_vehicle_get_state(world, id, &s);
+    double px = s.center_of_mass.x - cx, py = s.center_of_mass.y - cy;
+    double d = sqrt(px * px + py * py);
+    double error = d - radius; /* > 0 outside the circle */
+    /* Path holding: kinematic feed-forward on the circle, a heading term from the course
+     * (velocity direction) against the tangent, and PI on the radial error. */
+    double tangent = atan2(py, px) + 0.5 * PI;
+    double course = atan2(s.linear_velocity.y, s.linear_velocity.x);
+    double heading_error = remainder(tangent - course, 2.0 * PI);
+    integral += error * dt;
+    double delta = atan(wheelbase / radius) + 0.8 * heading_error + 0.05 * error + 0.02 * integral;
+    if (delta > lock) delta = lock;
+    if (delta < -lock) delta = -lock;
+    in.steering = delta * car->steering.ratio / car->steering.max_wheel_angle;
+    control_speed(&sc, &in, s.speed, target, dt);
+    grip_vehicle_set_input(world, id, &in);
+    grip_world_step(world, dt);
+    t += dt;
+    target += SKIDPAD_RAMP * dt;
+
+    grip_vehicle_get_state(world, id, &s);
+    double yr = yaw_rate(&s);
+    double v = sqrt(s.local_velocity.x * s.local_velocity.x + s.local_velocity.y * s.local_velocity.y);
+    double ay = v * yr / G;
+    double body_slip = atan2(s.local_velocity.y, s.local_velocity.x);
+    if (t > 5.0 && ay >= band_low_g && ay <= band_high_g && fabs(error) < 0.5) {
+      /* delta = L/R + K·a_y: remove the kinematic part with the path radius actually driven
+       * (rear axle: R_rear² = R_cg² − c²), so a slow drift of the radius cannot leak into K. */
+      double r_cg = v / yr, c = car->body.center_of_mass.x - car->axles[1].x;
+      double r_rear = sqrt(r_cg * r_cg - c * c);
+      double x = ay, y = (steered_mean(&s) - atan(wheelbase / r_rear)) * DEG;
+      sx += x, sy += y, sxx += x * x, sxy += x * y, ++n;
+    }
+    /* Maximum lateral acceleration: one-second averages while on the circle. */
+    window_ay += ay;
+    window_t += dt;
+    ++window_n;
+    if (window_t >= 1.0) {
+      double mean = window_ay / window_n;
+      if (fabs(error) < 2.0 && mean > best) {
+        best = mean;
+        r.limit_speed_kmh = v * 3.6;
+      }
+      window_ay = window_t = 0.0;
+      window_n = 0;
+    }
+    /* The limit: the car spins (body slip beyond 10°) or cannot hold the circle. */
+    if (fabs(body_slip) > 10.0 / DEG || fabs(remainder(heading_of(&s) - course, 2.0 * PI)) > 0.5) {
+      r.limit_behaviour = "oversteer";
+      break;
+    }
+    out_count = error > 3.0 ? out_count + 1 : 0;
+    if (out_count * dt > 2.0) {
+      r.limit_behaviour = "understeer";
+      break;
+    }
+  }
+  r.max_lateral_g = best;
+  r.samples_linear = n;
+  if (n > 10) r.understeer_gradient_deg_per_g = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  else r.understeer_gradient_deg_per_g = NAN;
+  grip_destroy_world(world);
+  return r;
+}
+
+skidpad_result sim_skidpad(const grip_vehicle_def *car, double radius, double dt) {
+  return sim_skidpad_band(car, radius, dt, 0.2, 0.3);
+}
+
+/* --- step steer -------------------------------------------------------------------------- */
+
+stepsteer_result sim_stepsteer(const grip_vehicle_def *car, double speed_kmh, double steer_wheel_deg, double dt) {
+  stepsteer_result r = {NAN, NAN, NAN, NAN};
+  double speed = speed_kmh / 3.6;
+  grip_vehicle_id id;
+  grip_world *world = start_rolling(car, &id, speed);
+  if (!world) return r;
+  grip_vehicle_input in = grip_default_vehicle_input();
+  speed_control sc = {0};
+  grip_vehicle_state s;
+  const double settle = 2.0, ramp = 0.1, hold = 6.0; /* s; a 0.1 s ramp is ~400°/s for 40° */
+  double final = steer_wheel_deg / DEG / car->steering.max_wheel_angle;
+  if (final > 1.0) final = 1.0;
+  if (final < -1.0) final = -1.0;
+  long steps = lround((settle + ramp + hold) / dt);
+  double peak = 0.0, sum_last = 0.0;
+  int n_last = 0;
+  /* A decimated trace (at most 2048 points) to find the 90 % crossing once the steady value is
+   * known; crossings are interpolated between points. */
+  double trace_t[2048], trace_r[2048];
+  int stride = (int)(steps / 2048) + 1, k = 0;
+  for (long i = 0; i < steps; ++i) {
+    double t = i * dt;
+    grip_vehicle_get_state(world, id, &s);
+    double u = t < settle ? 0.0 : (t < settle + ramp ? (t - settle) / ramp : 1.0);
+    in.steering = u * final;
+    control_speed(&sc, &in, s.speed, speed, dt);
+    grip_vehicle_set_input(world, id, &in);
+    grip_world_step(world, dt);
+    grip_vehicle_get_state(world, id, &s);
+    double yr = yaw_rate(&s);
+    if (t >= settle && fabs(yr) > fabs(peak)) peak = yr;
+    if (t > settle + ramp + hold - 1.0) {
+      sum_last += yr;
+      ++n_last;
+    }
+    if (i % stride == 0 && k < 2048) {
+      trace_t[k] = t + dt;
+      trace_r[k] = yr;
+      ++k;
+    }
+  }
+  double steady = sum_last / n_last;
+  double t50 = settle + 0.5 * ramp;
+  for (int j = 1; j < k; ++j)
+    if (trace_t[j] > t50 && fabs(trace_r[j]) >= 0.9 * fabs(steady)) {
+      /* interpolate between samples */
+      double f = (0.9 * fabs(steady) - fabs(trace_r[j - 1])) / (fabs(trace_r[j]) - fabs(trace_r[j - 1]));
+      r.yaw_rate_rise_time_s = trace_t[j - 1] + f * (trace_t[j] - trace_t[j - 1]) - t50;
+      break;
+    }
+  r.steady_yaw_rate_dps = steady * DEG;
+  r.yaw_rate_peak_dps = peak * DEG;
+  r.yaw_rate_overshoot_pct = 100.0 * (fabs(peak) - fabs(steady)) / fabs(steady);
+  grip_destroy_world(world);
+  return r;
+}
