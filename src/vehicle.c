@@ -121,12 +121,13 @@ static void steer_wheels(vehicle *v, double forward_speed) {
   double delta = input * s->max_wheel_angle / s->ratio; /* bicycle-model angle */
   double assist = v->def.assists.steering_assist;
   if (assist > 0.0 && forward_speed > 2.0) {
-    /* Counter-steer towards the direction of travel: the body slip angle at the front axle. */
+    /* Counter-steer by the rear axle's slip angle: near zero in normal cornering, large when the
+     * rear slides out (its velocity then points outside the turn). */
     grip_vec3 local = quat_unrotate(v->rotation, v->velocity);
     grip_vec3 w_local = quat_unrotate(v->rotation, v->angular_velocity);
-    double vy_front = local.y + w_local.z * (v->def.axles[0].x - v->com_design.x);
+    double vy_rear = local.y + w_local.z * (v->def.axles[1].x - v->com_design.x);
     double lock = s->max_wheel_angle / s->ratio;
-    delta = clampd(delta + assist * atan2(vy_front, forward_speed), -lock, lock);
+    delta = clampd(delta + assist * atan2(vy_rear, forward_speed), -lock, lock);
   }
   double length = wheelbase(v);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {

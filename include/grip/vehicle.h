@@ -198,8 +198,8 @@ typedef struct grip_assist_def {
   double max_roll;         /* rad, anti-flip: beyond it a restoring torque grows with the
                               excess; 0 = off, e.g. 0.35 */
   double max_pitch;        /* rad, the same about the pitch axis; 0 = off */
-  /* Steering assist, 0..1: adds that fraction of the counter-steer that would point the
-   * front wheels along the car's velocity (catches slides); 0 = off. */
+  /* Steering assist, 0..1: adds that fraction of the rear axle's slip angle to the road-wheel
+   * angle, i.e. counter-steer when the rear slides out (catches slides); 0 = off. */
   double steering_assist;
 } grip_assist_def;
 
