@@ -352,18 +352,21 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
   const grip_assist_def *aid = &v->def.assists;
   if (aid->yaw_damping > 0.0) torque = v3_mad(torque, up, -aid->yaw_damping * v3_dot(v->angular_velocity, up));
   if (aid->max_roll > 0.0 || aid->max_pitch > 0.0) {
-    /* Roll and pitch of the body relative to world up; beyond the limit a restoring torque of
-     * (excess angle)·m·g·1 m per radian pushes back, plus damping of that rotation. */
+    /* Roll and pitch of the body relative to world up. Beyond the limit a spring of
+     * k = 10·m·g N·m/rad per radian of excess pushes back, critically damped
+     * (c = 2·sqrt(k·I)) so the body returns to the limit without swinging past it. */
     grip_vec3 left = mat3_column(rot, 1);
-    double roll = asin(clampd(-v3_dot(left, v3(0, 0, 1)), -1.0, 1.0));
+    double roll = asin(clampd(v3_dot(left, v3(0, 0, 1)), -1.0, 1.0));
     double pitch = asin(clampd(-v3_dot(fwd, v3(0, 0, 1)), -1.0, 1.0));
-    double weight = total_mass(v) * 9.81;
-    if (aid->max_roll > 0.0 && fabs(roll) > aid->max_roll)
-      torque = v3_mad(torque, fwd, -signd(roll) * (fabs(roll) - aid->max_roll) * 10.0 * weight -
-                                       0.5 * weight * v3_dot(v->angular_velocity, fwd));
-    if (aid->max_pitch > 0.0 && fabs(pitch) > aid->max_pitch)
-      torque = v3_mad(torque, left, -signd(pitch) * (fabs(pitch) - aid->max_pitch) * 10.0 * weight -
-                                        0.5 * weight * v3_dot(v->angular_velocity, left));
+    double k = 10.0 * total_mass(v) * 9.81;
+    if (aid->max_roll > 0.0 && fabs(roll) > aid->max_roll) {
+      double c = 2.0 * sqrt(k * v->inertia.x);
+      torque = v3_mad(torque, fwd, -signd(roll) * (fabs(roll) - aid->max_roll) * k - c * v3_dot(v->angular_velocity, fwd));
+    }
+    if (aid->max_pitch > 0.0 && fabs(pitch) > aid->max_pitch) {
+      double c = 2.0 * sqrt(k * v->inertia.y);
+      torque = v3_mad(torque, left, -signd(pitch) * (fabs(pitch) - aid->max_pitch) * k - c * v3_dot(v->angular_velocity, left));
+    }
   }
 
   /* Semi-implicit (symplectic) Euler on the 6-DOF body. */
