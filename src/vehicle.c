@@ -202,6 +202,13 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
 static void evaluate_tyre(const vehicle *v, const wheel_runtime *w, double kappa, double tan_alpha,
                           grip_tyre_output *out) {
   const grip_tyre_def *t = &v->def.axles[w->axle].tyre;
+  if (v->mf[w->axle]) {
+    /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame). */
+    grip_tyre_input in = {.fz = w->load, .kappa = kappa, .alpha = fast_atan(tan_alpha), .gamma = 0.0,
+                          .vx = w->vx, .friction_scale = w->surface.friction * v->def.assists.grip_multiplier};
+    grip_mf_evaluate(v->mf[w->axle], &in, out);
+    return;
+  }
   grip_simple_mf_evaluate_tan(&t->simple, &v->tyre_cache[w->axle], w->load, kappa, tan_alpha,
                               w->surface.friction * v->def.assists.grip_multiplier, out);
 }

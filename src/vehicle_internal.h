@@ -3,6 +3,7 @@
 #define GRIP_VEHICLE_INTERNAL_H
 
 #include "grip/grip.h"
+#include "grip/mf_tyre.h"
 
 /* --- tyre ------------------------------------------------------------------------------ */
 
@@ -151,6 +152,8 @@ typedef struct vehicle {
 
   wheel_runtime wheels[GRIP_WHEEL_COUNT];
   simple_mf_cache tyre_cache[GRIP_AXLE_COUNT];
+  /* Full MF parameters per axle, copied at creation (NULL for the simple model). */
+  grip_mf_params *mf[GRIP_AXLE_COUNT];
 } vehicle;
 
 /* Derives the runtime configuration from v->def and puts the car at rest at def.pose. */

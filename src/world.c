@@ -45,6 +45,8 @@ grip_world *grip_create_world(const grip_world_def *def) {
 
 void grip_destroy_world(grip_world *world) {
   if (!world) return;
+  for (int i = 0; i < world->used; ++i)
+    if (world->vehicles[i].alive) grip_destroy_vehicle(world, (grip_vehicle_id){(uint32_t)i + 1, world->vehicles[i].generation});
   free(world->vehicles);
   free(world);
 }
@@ -67,8 +69,17 @@ int grip_world_vehicle_count(const grip_world *world) { return world->alive; }
 
 grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *def) {
   if (!world || !def || grip_vehicle_def_validate(def, NULL, 0) != GRIP_OK) return GRIP_NULL_VEHICLE;
-  if (def->axles[0].tyre.model != GRIP_TYRE_SIMPLE_MF || def->axles[1].tyre.model != GRIP_TYRE_SIMPLE_MF)
-    return GRIP_NULL_VEHICLE;
+  /* Full MF parameters are copied now: the only allocation a vehicle makes. */
+  grip_mf_params *mf[GRIP_AXLE_COUNT] = {NULL, NULL};
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+    if (def->axles[a].tyre.model != GRIP_TYRE_FULL_MF) continue;
+    mf[a] = malloc(sizeof *mf[a]);
+    if (!mf[a]) {
+      free(mf[0]);
+      return GRIP_NULL_VEHICLE;
+    }
+    *mf[a] = *def->axles[a].tyre.mf;
+  }
   int slot = -1;
   for (int i = 0; i < world->used; ++i)
     if (!world->vehicles[i].alive) {
@@ -79,7 +90,11 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
     if (world->used == world->capacity) {
       int grown = world->capacity * 2;
       vehicle *more = realloc(world->vehicles, (size_t)grown * sizeof *more);
-      if (!more) return GRIP_NULL_VEHICLE;
+      if (!more) {
+        free(mf[0]);
+        free(mf[1]);
+        return GRIP_NULL_VEHICLE;
+      }
       memset(more + world->capacity, 0, (size_t)(grown - world->capacity) * sizeof *more);
       world->vehicles = more;
       world->capacity = grown;
@@ -92,6 +107,10 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   v->def = *def;
   v->generation = generation;
   v->alive = true;
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+    v->mf[a] = mf[a];
+    v->def.axles[a].tyre.mf = mf[a]; /* the definition now points at the vehicle's own copy */
+  }
   vehicle_init(v, world->def.gravity);
   world->alive++;
   return (grip_vehicle_id){(uint32_t)slot + 1, generation};
@@ -100,6 +119,10 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
 void grip_destroy_vehicle(grip_world *world, grip_vehicle_id id) {
   vehicle *v = lookup(world, id);
   if (!v) return;
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+    free(v->mf[a]);
+    v->mf[a] = NULL;
+  }
   v->alive = false;
   world->alive--;
 }

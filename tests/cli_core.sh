@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The grip tool's vehicle commands: JSON keys of the issue, exit status 2 on bad options.
+set -u
+grip="$1"
+fail=0
+check() { if ! eval "$2"; then echo "FAIL: $1"; fail=$((fail + 1)); else echo "ok: $1"; fi; }
+has_keys() { # json keys...
+  local json="$1"; shift
+  for k in "$@"; do grep -q "\"$k\":" <<<"$json" || { echo "missing key $k in $json"; return 1; }; done
+}
+j=$("$grip" accel --dt 0.01 --json)
+check "accel keys" 'has_keys "$j" t_0_100_s t_0_200_s quarter_mile_s quarter_mile_kmh top_speed_kmh top_gear'
+j=$("$grip" brake --from 100 --json)
+check "brake keys" 'has_keys "$j" distance_m time_s peak_decel_g wheels_locked'
+j=$("$grip" park --slope 30 --seconds 5 --json)
+check "park keys" 'has_keys "$j" creep_mm_per_min'
+j=$("$grip" bench --vehicles 4 --seconds 0.2 --json)
+check "bench keys" 'has_keys "$j" vehicles steps ns_per_vehicle_step realtime_factor'
+check "bench counts" 'grep -q "\"vehicles\":4" <<<"$j" && grep -q "\"steps\":100" <<<"$j"'
+j=$("$grip" steady --speed 50 --steer-deg 20 --json)
+check "steady keys" 'has_keys "$j" radius_m wheelbase_m road_wheel_angle_deg yaw_rate_dps lateral_g slip_angle_front_deg slip_angle_rear_deg body_slip_deg roll_deg'
+j=$("$grip" skidpad --radius 40 --dt 0.01 --json)
+check "skidpad keys" 'has_keys "$j" max_lateral_g understeer_gradient_deg_per_g bicycle_understeer_gradient_deg_per_g limit_behaviour'
+j=$("$grip" stepsteer --speed 80 --steer-deg 30 --json)
+check "stepsteer keys" 'has_keys "$j" yaw_rate_rise_time_s yaw_rate_overshoot_pct steady_yaw_rate_dps'
+j=$("$grip" park --cross-slope 30 --seconds 5 --json)
+check "park across" 'has_keys "$j" creep_mm_per_min'
+for bad in "accel --dt 1" "accel --dt abc" "brake --from" "park --slope 500" "bench --vehicles 0" "accel --bogus" "nosuchcommand" ""; do
+  "$grip" $bad >/dev/null 2>&1
+  rc=$?
+  check "exit 2 for 'grip $bad'" '[ $rc -eq 2 ]'
+done
+msg=$("$grip" accel --dt 1 2>&1 >/dev/null)
+check "message names the option and range" 'grep -q -- "--dt" <<<"$msg" && grep -q "0.0001" <<<"$msg"'
+echo "$fail failed"
+[ $fail -eq 0 ]
