@@ -23,7 +23,7 @@
 #define MAX_SUBSTEPS 32
 #define BISECTIONS 12
 #define MAX_CONTACTS 24
-#define WALL_POINTS 12
+#define WALL_POINTS 18 /* 12 on the box, up to 6 where its vertical edges cross a wall top */
 
 /* --- storage ----------------------------------------------------------------------------- */
 
@@ -368,14 +368,30 @@ static int obb_contacts(const obb *a, const obb *b, grip_vec3 n, int axis_id, co
 
 /* --- walls ------------------------------------------------------------------------------- */
 
-/* Test points on the box (CG-relative, body frame): its 8 corners and the middles of its 4
- * long edges, so that a wall's corner poking into a side is seen too. */
-static grip_vec3 wall_point(const vehicle *v, int i) {
-  grip_vec3 h = v3_scale(v->def.body.dimensions, 0.5);
-  double sx = (double)(i % 3) - 1.0;
-  double sy = (i / 3) % 2 ? 1.0 : -1.0;
-  double sz = (i / 6) % 2 ? 1.0 : -1.0;
-  return v3_add(box_offset(v), v3(sx * h.x, sy * h.y, sz * h.z));
+/* Test points on the box (CG-relative, body frame) at the current pose: its 8 corners and the
+ * middles of its 4 long edges (so that a wall's end poking into a side is seen), and, where one
+ * of the 6 vertical edges through them crosses the height of the wall's top, the point just
+ * below that top (so that a car rolled over the top of a wall still meets it). Returns the
+ * count. */
+static int wall_points(const grip_barrier *bar, const vehicle *v, grip_vec3 *out) {
+  grip_vec3 h = v3_scale(v->def.body.dimensions, 0.5), o = box_offset(v);
+  mat3 r = mat3_from_quat(v->rotation);
+  int n = 0;
+  for (int i = 0; i < 6; ++i) {
+    double sx = (double)(i % 3) - 1.0, sy = i / 3 ? 1.0 : -1.0;
+    grip_vec3 lo = v3_add(o, v3(sx * h.x, sy * h.y, -h.z)), hi = v3_add(o, v3(sx * h.x, sy * h.y, h.z));
+    out[n++] = lo;
+    out[n++] = hi;
+    grip_vec3 wl = v3_add(v->position, mat3_mul(&r, lo)), wh = v3_add(v->position, mat3_mul(&r, hi));
+    grip_barrier_hit hit;
+    if (!bar->query(bar->context, wl.x, wl.y, &hit) || !isfinite(hit.top)) continue;
+    double top = hit.top - 1e-3;
+    if ((wl.z < top) != (wh.z < top)) {
+      double t = clampd((top - wl.z) / (wh.z - wl.z), 0.0, 1.0);
+      out[n++] = v3_add(lo, v3_scale(v3_sub(hi, lo), t));
+    }
+  }
+  return n;
 }
 
 /* Barrier query for a world point: true when the point is below the wall's top. */
@@ -389,8 +405,10 @@ static bool wall_query(const grip_barrier *bar, grip_vec3 p, grip_barrier_hit *h
 static double wall_depth(const grip_barrier *bar, const vehicle *v, grip_vec3 *normal) {
   mat3 r = mat3_from_quat(v->rotation);
   double deepest = -INFINITY;
-  for (int i = 0; i < WALL_POINTS; ++i) {
-    grip_vec3 p = v3_add(v->position, mat3_mul(&r, wall_point(v, i)));
+  grip_vec3 pts[WALL_POINTS];
+  int n = wall_points(bar, v, pts);
+  for (int i = 0; i < n; ++i) {
+    grip_vec3 p = v3_add(v->position, mat3_mul(&r, pts[i]));
     grip_barrier_hit h;
     if (wall_query(bar, p, &h) && -h.distance > deepest) {
       deepest = -h.distance;
@@ -413,8 +431,10 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
   mat3 r0 = mat3_from_quat(c->start_rotation[slot]), r1 = mat3_from_quat(v->rotation);
   double first = 1.0;
   bool near = false;
-  for (int i = 0; i < WALL_POINTS; ++i) {
-    grip_vec3 b = wall_point(v, i);
+  grip_vec3 pts[WALL_POINTS];
+  int count = wall_points(bar, v, pts);
+  for (int i = 0; i < count; ++i) {
+    grip_vec3 b = pts[i];
     grip_barrier_hit h1, h0;
     if (!wall_query(bar, v3_add(v->position, mat3_mul(&r1, b)), &h1) || h1.distance >= WALL_TOUCH) continue;
     near = true;
@@ -434,8 +454,8 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
   contact ks[WALL_POINTS];
   int n = 0;
   mat3 r = mat3_from_quat(v->rotation);
-  for (int i = 0; i < WALL_POINTS; ++i) {
-    grip_vec3 p = v3_add(v->position, mat3_mul(&r, wall_point(v, i)));
+  for (int i = 0; i < count; ++i) {
+    grip_vec3 p = v3_add(v->position, mat3_mul(&r, pts[i]));
     grip_barrier_hit hi;
     if (wall_query(bar, p, &hi) && hi.distance < WALL_TOUCH)
       ks[n++] = (contact){.point = v3_mad(p, hi.normal, -0.5 * hi.distance), .normal = hi.normal};

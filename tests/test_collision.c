@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "grip/grip.h"
+#include "grip/track.h"
 #include "test.h"
 
 #define PI 3.14159265358979323846
@@ -116,19 +117,25 @@ static void wall_bounce_high_wall(void) {
   printf("  high wall: %.3f -> %.3f m/s, max penetration %.4f m\n", r.v_before, r.v_after, r.max_penetration);
 }
 
-/* A 1 m wall: only the two lower front corners (0.32 m below the CG) touch. Without friction the
- * contact points leave at e·v; the impulse J = (1 + e)·v / (1/m + h²/I_pitch) also pitches the
- * body, so the CG rebounds slower: v' = v − (1 + e)·v·(1/m)/(1/m + h²/I_pitch). */
+/* A wall 0.3 m high, below the CG (0.45 m): the front face meets it from the box's bottom
+ * (0.13 m) up to the wall's top. Without friction the contact impulse concentrates at the highest
+ * contact, the top edge, h = 0.45 - 0.3 = 0.15 m below the CG (an impulse lower down would pitch
+ * the car so that the top edge still approached the wall). That point leaves at e·v; the impulse
+ * J = (1 + e)·v / (1/m + h²/I_pitch) also pitches the body, so the CG rebounds slower:
+ * v' = v − (1 + e)·v·(1/m)/(1/m + h²/I_pitch). The sequential-impulse solver approaches that
+ * solution from a share on the lower contacts; after its 24 passes about 1.5 % of the impulse is
+ * still misplaced (400 passes: 0.1 %), hence 2.5 %. */
 static void wall_bounce_low_wall(void) {
   grip_vehicle_def car = grip_default_vehicle_def();
   double m = car.body.mass + car.fuel.mass;
-  double h = car.body.center_of_mass.z - (car.body.box_center.z - 0.5 * car.body.dimensions.z);
+  double h = car.body.center_of_mass.z - 0.3;
   double inv_k = 1.0 / m + h * h / car.body.inertia.y;
-  wall_run r = run_into_wall(30.0, 0.01, 1.0, 0.0, 1.0, 0.5);
+  wall_run r = run_into_wall(30.0, 0.01, 0.3, 0.0, 1.0, 0.5);
   double expected = r.v_before - 1.3 * r.v_before * (1.0 / m) / inv_k;
   CHECK(r.finite);
-  CHECK_REL(r.v_after, expected, 0.01);
-  CHECK(r.v_after < -0.25 * 30.0 * 0.8);
+  CHECK_REL(r.v_after, expected, 0.025);
+  CHECK(r.v_after < -0.3 * 30.0 * 0.8); /* slower than the no-pitch rebound e·v ... */
+  CHECK(r.v_after > -0.3 * 30.0);        /* ... but not faster */
   CHECK(r.max_penetration < 0.05);
   printf("  low wall: %.3f -> %.3f m/s (expected %.3f)\n", r.v_before, r.v_after, expected);
 }
@@ -382,6 +389,68 @@ static void deterministic(void) {
   CHECK(hash[0] == hash[1]);
 }
 
+/* The track's barriers through grip_track_barriers: on a straight 12 m road with 1 m kerbs and
+ * 8 m run-offs the left wall stands at lateral 15 m, 1 m high (analytic distances), and a car
+ * striking it at 30° and 30 m/s stays inside and rebounds. */
+static void track_barrier(void) {
+  grip_track_segment_def seg = grip_default_track_segment_def();
+  seg.length = 1000.0;
+  grip_track_def td = {&seg, 1, {0, 0, 0}, 0.0};
+  grip_track *track = NULL;
+  CHECK(grip_track_build(&td, &track) == GRIP_OK);
+  grip_track_ground_context gctx, bctx;
+  grip_barrier bar = grip_track_barriers(&bctx, track);
+  grip_barrier_hit h;
+  CHECK(bar.query(bar.context, 100.0, 10.0, &h));
+  CHECK_NEAR(h.distance, 5.0, 1e-9);
+  CHECK_NEAR(h.normal.y, -1.0, 1e-12);
+  CHECK_NEAR(h.top, 1.0, 1e-9);
+  CHECK(bar.query(bar.context, 100.0, -16.5, &h));
+  CHECK_NEAR(h.distance, -1.5, 1e-9);
+  CHECK_NEAR(h.normal.y, 1.0, 1e-12);
+
+  grip_world_def wd = grip_default_world_def();
+  wd.ground = grip_track_ground(&gctx, track);
+  wd.barrier = bar;
+  grip_world *world = grip_create_world(&wd);
+  grip_vehicle_def car = grip_default_vehicle_def();
+  grip_vehicle_id id = grip_create_vehicle(world, &car);
+  double heading = 30.0 * PI / 180.0;
+  grip_vehicle_place(world, id, 50.0, 5.0, heading);
+  grip_vehicle_set_velocity(world, id, (grip_vec3){30.0 * cos(heading), 30.0 * sin(heading), 0});
+  const grip_vehicle_def *d = grip_vehicle_get_def(world, id);
+  double worst = -INFINITY, vy_min = INFINITY;
+  bool finite = true;
+  for (int i = 0; i < 150; ++i) {
+    grip_world_step(world, 0.01);
+    grip_vehicle_state s;
+    grip_vehicle_get_state(world, id, &s);
+    finite = finite && state_finite(&s);
+    for (int c = 0; c < 8; ++c) {
+      grip_vec3 p = {d->body.box_center.x + ((c & 1) ? 0.5 : -0.5) * d->body.dimensions.x,
+                     d->body.box_center.y + ((c & 2) ? 0.5 : -0.5) * d->body.dimensions.y,
+                     d->body.box_center.z + ((c & 4) ? 0.5 : -0.5) * d->body.dimensions.z};
+      grip_vec3 w = rotate(s.pose.rotation, p);
+      if (s.pose.position.z + w.z < 1.0) worst = fmax(worst, s.pose.position.y + w.y - 15.0);
+    }
+    vy_min = fmin(vy_min, s.linear_velocity.y);
+  }
+  grip_vehicle_contacts c;
+  grip_vehicle_get_contacts(world, id, &c);
+  CHECK(finite);
+  CHECK(worst < 0.05);
+  CHECK(vy_min < -0.5); /* rebounded towards the road */
+  grip_vehicle_state s;
+  grip_vehicle_get_state(world, id, &s);
+  CHECK(s.linear_velocity.y < 0.1); /* not driving into the wall any more */
+  CHECK(s.linear_velocity.x > 10.0); /* a glancing blow does not stop the car */
+  CHECK(c.impacts >= 1 && c.last_impact_other.index == 0);
+  printf("  track barrier: deepest corner %.4f m past the wall, rebound vy %.2f m/s, %d impacts, final v (%.2f, %.2f)\n",
+         worst, vy_min, c.impacts, s.linear_velocity.x, s.linear_velocity.y);
+  grip_destroy_world(world);
+  grip_track_destroy(track);
+}
+
 int main(void) {
   RUN_TEST(wall_bounce_high_wall);
   RUN_TEST(wall_bounce_low_wall);
@@ -391,5 +460,6 @@ int main(void) {
   RUN_TEST(no_tunnelling_cars);
   RUN_TEST(resting_contact);
   RUN_TEST(deterministic);
+  RUN_TEST(track_barrier);
   return TEST_RESULT();
 }
