@@ -580,3 +580,30 @@ bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, do
   hit->surface = loc.surface;
   return true;
 }
+
+/* --- barrier adapter ----------------------------------------------------------------------- */
+
+grip_barrier grip_track_barriers(grip_track_ground_context *context, const grip_track *track) {
+  context->track = track;
+  atomic_store_explicit(&context->hint, -1, memory_order_relaxed);
+  return (grip_barrier){.query = grip_track_barrier_query, .context = context};
+}
+
+bool grip_track_barrier_query(void *context, double x, double y, grip_barrier_hit *hit) {
+  grip_track_ground_context *ctx = context;
+  const grip_track *track = ctx->track;
+  if (!isfinite(x) || !isfinite(y)) return false;
+  int hint = atomic_load_explicit(&ctx->hint, memory_order_relaxed);
+  grip_track_location loc = grip_track_locate(track, x, y, hint);
+  atomic_store_explicit(&ctx->hint, loc.segment, memory_order_relaxed);
+  grip_track_barrier b =
+      grip_track_barrier_at(track, &loc, loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
+  /* The wall's foot lies `distance` away against the inward normal; its height there is the
+   * surface height just inside the barrier. */
+  grip_track_location foot = grip_track_locate(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance,
+                                               loc.segment);
+  hit->distance = b.distance;
+  hit->normal = b.normal;
+  hit->top = foot.z + b.height;
+  return isfinite(hit->distance) && isfinite(hit->top);
+}

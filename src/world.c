@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collision.h"
 #include "gmath.h"
 #include "vehicle_internal.h"
 
@@ -13,6 +14,7 @@ struct grip_world {
   int capacity;
   int used; /* slots ever used (alive or free) */
   int alive;
+  collision_world collision; /* contacts and their scratch space, per slot */
 };
 
 grip_world_def grip_default_world_def(void) {
@@ -23,11 +25,15 @@ grip_world_def grip_default_world_def(void) {
                           .enqueue_task = 0,
                           .finish_task = 0,
                           .task_context = 0,
-                          .worker_count = 1};
+                          .worker_count = 1,
+                          .barrier = {0, 0},
+                          .restitution = 0.3,
+                          .friction = 0.5};
 }
 
 grip_world *grip_create_world(const grip_world_def *def) {
-  if (!def || !finite3_ok(def->gravity) || !(def->air_density >= 0.0) || def->vehicle_capacity < 0)
+  if (!def || !finite3_ok(def->gravity) || !(def->air_density >= 0.0) || def->vehicle_capacity < 0 ||
+      !(def->restitution >= 0.0 && def->restitution <= 1.0) || !(def->friction >= 0.0 && isfinite(def->friction)))
     return NULL;
   grip_world *w = calloc(1, sizeof *w);
   if (!w) return NULL;
@@ -36,7 +42,9 @@ grip_world *grip_create_world(const grip_world_def *def) {
   if (!w->def.ground.raycast) w->def.ground = grip_plane_ground(&w->default_plane);
   w->capacity = def->vehicle_capacity > 0 ? def->vehicle_capacity : 16;
   w->vehicles = calloc((size_t)w->capacity, sizeof *w->vehicles);
-  if (!w->vehicles) {
+  if (!w->vehicles || !collision_reserve(&w->collision, w->capacity)) {
+    collision_free(&w->collision);
+    free(w->vehicles);
     free(w);
     return NULL;
   }
@@ -47,6 +55,7 @@ void grip_destroy_world(grip_world *world) {
   if (!world) return;
   for (int i = 0; i < world->used; ++i)
     if (world->vehicles[i].alive) grip_destroy_vehicle(world, (grip_vehicle_id){(uint32_t)i + 1, world->vehicles[i].generation});
+  collision_free(&world->collision);
   free(world->vehicles);
   free(world);
 }
@@ -56,6 +65,10 @@ void grip_world_set_ground(grip_world *world, grip_ground ground) {
 }
 
 grip_ground grip_world_get_ground(const grip_world *world) { return world->def.ground; }
+
+void grip_world_set_barrier(grip_world *world, grip_barrier barrier) {
+  world->def.barrier = barrier.query ? barrier : (grip_barrier){0, 0};
+}
 
 static vehicle *lookup(const grip_world *world, grip_vehicle_id id) {
   if (!world || id.index == 0 || (int)id.index > world->used) return NULL;
@@ -89,6 +102,11 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   if (slot < 0) {
     if (world->used == world->capacity) {
       int grown = world->capacity * 2;
+      if (!collision_reserve(&world->collision, grown)) {
+        free(mf[0]);
+        free(mf[1]);
+        return GRIP_NULL_VEHICLE;
+      }
       vehicle *more = realloc(world->vehicles, (size_t)grown * sizeof *more);
       if (!more) {
         free(mf[0]);
@@ -112,6 +130,7 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
     v->def.axles[a].tyre.mf = mf[a]; /* the definition now points at the vehicle's own copy */
   }
   vehicle_init(v, world->def.gravity);
+  collision_reset_slot(&world->collision, slot);
   world->alive++;
   return (grip_vehicle_id){(uint32_t)slot + 1, generation};
 }
@@ -146,12 +165,14 @@ static void step_range(int start, int end, int worker, void *context) {
 grip_result grip_world_step(grip_world *world, double dt) {
   if (!world || !(dt >= 1e-4 && dt <= 0.02)) return GRIP_INVALID_ARGUMENT;
   step_task task = {world, dt};
+  collision_begin(&world->collision, world->vehicles, world->used);
   if (world->def.enqueue_task && world->def.finish_task && world->used > 1) {
     void *handle = world->def.enqueue_task(step_range, world->used, 1, &task, world->def.task_context);
     if (handle) world->def.finish_task(handle, world->def.task_context);
   } else {
     step_range(0, world->used, 0, &task);
   }
+  collision_step(&world->collision, world->vehicles, world->used, &world->def, dt);
   return GRIP_OK;
 }
 
@@ -232,6 +253,20 @@ grip_result grip_vehicle_place(grip_world *world, grip_vehicle_id id, double x, 
   /* The springs are preloaded for design ride height: the design frame's origin sits on the
    * ground at rest. */
   return grip_vehicle_set_pose(world, id, pose);
+}
+
+/* --- contacts ------------------------------------------------------------------------- */
+
+grip_result grip_vehicle_get_contacts(const grip_world *world, grip_vehicle_id id, grip_vehicle_contacts *contacts) {
+  vehicle *v = lookup(world, id);
+  if (!v || !contacts) return GRIP_INVALID_ID;
+  *contacts = world->collision.contacts[id.index - 1];
+  return GRIP_OK;
+}
+
+int grip_vehicle_contact_count(const grip_world *world, grip_vehicle_id id) {
+  vehicle *v = lookup(world, id);
+  return v ? world->collision.contacts[id.index - 1].count : 0;
 }
 
 /* --- determinism ----------------------------------------------------------------------- */

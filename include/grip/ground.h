@@ -61,6 +61,26 @@ grip_ground grip_plane_ground(const grip_plane *plane);
 bool grip_plane_raycast(void *plane, grip_vec3 origin, grip_vec3 direction, double max_distance,
                         grip_ground_hit *hit);
 
+/* ---- Barriers (walls the chassis collides with) ------------------------------------------ */
+
+/* The nearest wall as seen from a horizontal position. Walls are vertical: each reaches from
+ * below the ground up to its top. */
+typedef struct grip_barrier_hit {
+  double distance;  /* m, horizontal distance from the point to the wall: > 0 on the free side,
+                       < 0 beyond (inside or behind) the wall */
+  grip_vec3 normal; /* unit, horizontal, pointing from the wall into the free side */
+  double top;       /* m, world z of the wall's top edge; the wall has no bottom */
+} grip_barrier_hit;
+
+/* Fills *hit for the wall nearest to (x, y) (m, world); false when there is none near. Must be
+ * thread-safe for concurrent reads (like grip_raycast_fn). */
+typedef bool grip_barrier_fn(void *context, double x, double y, grip_barrier_hit *hit);
+
+typedef struct grip_barrier {
+  grip_barrier_fn *query; /* NULL: no walls */
+  void *context;          /* passed back to query; owned by the caller */
+} grip_barrier;
+
 #ifdef __cplusplus
 }
 #endif

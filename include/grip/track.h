@@ -185,6 +185,14 @@ grip_ground grip_track_ground(grip_track_ground_context *context, const grip_tra
 bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, double max_distance,
                         grip_ground_hit *hit);
 
+/* The barrier adapter for the world (grip_world_set_barrier): the wall on the side of the
+ * centre line where (x, y) lies; top = height of the track surface at the barrier's foot +
+ * barrier_height. May share its context with grip_track_ground. */
+grip_barrier grip_track_barriers(grip_track_ground_context *context, const grip_track *track);
+
+/* The query used by grip_track_barriers (context is a grip_track_ground_context). */
+bool grip_track_barrier_query(void *context, double x, double y, grip_barrier_hit *hit);
+
 #ifdef __cplusplus
 }
 #endif

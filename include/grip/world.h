@@ -31,6 +31,10 @@ typedef struct grip_world_def {
   grip_finish_task_fn *finish_task;
   void *task_context;
   int worker_count;
+  /* Collisions (docs/physics.md, "Collisions"). */
+  grip_barrier barrier; /* walls; {NULL, NULL}: none */
+  double restitution;   /* 0..1, normal restitution of car-wall and car-car impacts; 0.3 */
+  double friction;      /* Coulomb friction coefficient of those contacts, >= 0; 0.5 */
 } grip_world_def;
 
 grip_world_def grip_default_world_def(void);
@@ -42,6 +46,9 @@ void grip_destroy_world(grip_world *world);
 /* Replaces the ground (the pointed-to context must outlive its use). */
 void grip_world_set_ground(grip_world *world, grip_ground ground);
 grip_ground grip_world_get_ground(const grip_world *world);
+
+/* Replaces the walls (the pointed-to context must outlive its use); {NULL, NULL} removes them. */
+void grip_world_set_barrier(grip_world *world, grip_barrier barrier);
 
 /* Advances every vehicle by dt seconds (1e-4 .. 0.02; 0.001 – 0.01 is the tested range).
  * Returns GRIP_INVALID_ARGUMENT (and does nothing) for a dt outside that range. */
@@ -82,6 +89,26 @@ const grip_vehicle_def *grip_vehicle_get_def(const grip_world *world, grip_vehic
 
 /* A 64-bit hash of every vehicle's complete dynamic state, for determinism tests. */
 uint64_t grip_world_state_hash(const grip_world *world);
+
+/* Collision contacts of one vehicle. */
+typedef struct grip_vehicle_contacts {
+  int count;              /* contact points resolved in the last step (walls + vehicles) */
+  int wall_count;         /* of which against walls */
+  int vehicle_count;      /* of which against other vehicles */
+  double impulse;         /* N·s, sum of the normal impulses of the last step */
+  int impacts;            /* impacts since creation: contacts met at an approach speed
+                             >= 1 m/s (resting and sliding contacts do not count) */
+  double last_impact_impulse;       /* N·s, normal impulse of the latest impact's step */
+  double last_impact_speed;         /* m/s, approach speed of the latest impact */
+  double last_impact_time;          /* s, vehicle time of the latest impact; -1 before any */
+  grip_vehicle_id last_impact_other; /* the other vehicle, GRIP_NULL_VEHICLE for a wall */
+} grip_vehicle_contacts;
+
+grip_result grip_vehicle_get_contacts(const grip_world *world, grip_vehicle_id id,
+                                      grip_vehicle_contacts *contacts);
+
+/* Contact points of the vehicle in the last step (0 for an invalid id). */
+int grip_vehicle_contact_count(const grip_world *world, grip_vehicle_id id);
 
 #ifdef __cplusplus
 }

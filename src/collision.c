@@ -1,0 +1,655 @@
+/* Collisions: chassis boxes against walls and against each other.
+ *
+ * Every vehicle has been stepped when this runs. Each contact set is found on the swept motion
+ * of the step (start pose -> end pose), the bodies are moved back to the time of impact,
+ * impulses are solved there (sequential impulses with restitution and Coulomb friction), the
+ * bodies then move on with their new velocities for the rest of the step, and what penetration
+ * remains beyond a small slop is removed by moving positions only (no velocity change, so no
+ * energy is added). The method and its limits are written up in docs/physics.md. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collision.h"
+#include "gmath.h"
+
+#define WALL_SLOP 0.005        /* m of penetration left after correction: keeps contacts alive */
+#define CAR_SLOP 0.005         /* m, the same between two cars */
+#define WALL_TOUCH 0.002       /* m: points closer than this to a wall take part in the solve */
+#define CORNER_TOLERANCE 0.002 /* m: a corner this close to a box counts as inside it */
+#define RESTITUTION_SPEED 0.5  /* m/s: slower approaches are resolved inelastically */
+#define IMPACT_SPEED 1.0       /* m/s: faster approaches count as impacts */
+#define SOLVER_ITERATIONS 24
+#define MAX_SUBSTEPS 32
+#define BISECTIONS 12
+#define MAX_CONTACTS 24
+#define WALL_POINTS 18 /* 12 on the box, up to 6 where its vertical edges cross a wall top */
+
+/* --- storage ----------------------------------------------------------------------------- */
+
+static bool grow(void **p, size_t size) {
+  void *q = realloc(*p, size);
+  if (!q) return false;
+  *p = q;
+  return true;
+}
+
+bool collision_reserve(collision_world *c, int capacity) {
+  if (capacity <= c->capacity) return true;
+  size_t n = (size_t)capacity;
+  if (!grow((void **)&c->start_position, n * sizeof *c->start_position) ||
+      !grow((void **)&c->start_rotation, n * sizeof *c->start_rotation) ||
+      !grow((void **)&c->end_velocity, n * sizeof *c->end_velocity) ||
+      !grow((void **)&c->contacts, n * sizeof *c->contacts) || !grow((void **)&c->order, n * sizeof *c->order) ||
+      !grow((void **)&c->box_min, 3 * n * sizeof *c->box_min) ||
+      !grow((void **)&c->box_max, 3 * n * sizeof *c->box_max))
+    return false;
+  for (int i = c->capacity; i < capacity; ++i) collision_reset_slot(c, i);
+  c->capacity = capacity;
+  return true;
+}
+
+void collision_free(collision_world *c) {
+  free(c->start_position);
+  free(c->start_rotation);
+  free(c->end_velocity);
+  free(c->contacts);
+  free(c->order);
+  free(c->box_min);
+  free(c->box_max);
+  memset(c, 0, sizeof *c);
+}
+
+void collision_reset_slot(collision_world *c, int slot) {
+  grip_vehicle_contacts *k = &c->contacts[slot];
+  memset(k, 0, sizeof *k);
+  k->last_impact_time = -1.0;
+  k->last_impact_other = GRIP_NULL_VEHICLE;
+}
+
+void collision_begin(collision_world *c, const vehicle *vehicles, int used) {
+  for (int i = 0; i < used; ++i) {
+    c->start_position[i] = vehicles[i].position;
+    c->start_rotation[i] = vehicles[i].rotation;
+    grip_vehicle_contacts *k = &c->contacts[i];
+    k->count = k->wall_count = k->vehicle_count = 0;
+    k->impulse = 0.0;
+  }
+}
+
+/* --- rigid-body helpers ------------------------------------------------------------------ */
+
+typedef struct body {
+  vehicle *v; /* NULL: the static world */
+  double inv_mass;
+  grip_vec3 inv_inertia; /* principal, body frame */
+  mat3 rot;
+} body;
+
+static body make_body(vehicle *v) {
+  body b;
+  memset(&b, 0, sizeof b);
+  if (!v) return b;
+  b.v = v;
+  b.inv_mass = 1.0 / (v->body_mass + v->fuel_mass);
+  b.inv_inertia = v3(1.0 / v->inertia.x, 1.0 / v->inertia.y, 1.0 / v->inertia.z);
+  b.rot = mat3_from_quat(v->rotation);
+  return b;
+}
+
+/* I_w⁻¹·x with I_w = R·I·Rᵀ. */
+static grip_vec3 inv_inertia_world(const body *b, grip_vec3 x) {
+  grip_vec3 l = mat3_mul_transposed(&b->rot, x);
+  return mat3_mul(&b->rot, v3(l.x * b->inv_inertia.x, l.y * b->inv_inertia.y, l.z * b->inv_inertia.z));
+}
+
+static grip_vec3 point_velocity(const body *b, grip_vec3 r) {
+  if (!b->v) return v3(0, 0, 0);
+  return v3_add(b->v->velocity, v3_cross(b->v->angular_velocity, r));
+}
+
+static void apply_impulse(body *b, grip_vec3 r, grip_vec3 j) {
+  if (!b->v) return;
+  b->v->velocity = v3_mad(b->v->velocity, j, b->inv_mass);
+  b->v->angular_velocity = v3_add(b->v->angular_velocity, inv_inertia_world(b, v3_cross(r, j)));
+}
+
+/* 1/m + (r×d)·I_w⁻¹·(r×d): the inverse effective mass of a body at r along d. */
+static double inverse_mass_along(const body *b, grip_vec3 r, grip_vec3 d) {
+  if (!b->v) return 0.0;
+  grip_vec3 rd = v3_cross(r, d);
+  return b->inv_mass + v3_dot(rd, inv_inertia_world(b, rd));
+}
+
+/* Pose at fraction s of the step, between the start pose and the current one. */
+static void pose_at(const collision_world *c, int slot, const vehicle *v, double s, grip_vec3 *p, grip_quat *q) {
+  grip_vec3 p0 = c->start_position[slot];
+  grip_quat q0 = c->start_rotation[slot], q1 = v->rotation;
+  double dot = q0.w * q1.w + q0.x * q1.x + q0.y * q1.y + q0.z * q1.z;
+  double sign = dot < 0.0 ? -1.0 : 1.0;
+  *p = v3_add(p0, v3_scale(v3_sub(v->position, p0), s));
+  *q = quat_normalize((grip_quat){q0.w + s * (sign * q1.w - q0.w), q0.x + s * (sign * q1.x - q0.x),
+                                  q0.y + s * (sign * q1.y - q0.y), q0.z + s * (sign * q1.z - q0.z)});
+}
+
+/* Moves the body on for tau seconds at its current velocities. */
+static void advance(vehicle *v, double tau) {
+  if (!(tau > 0.0)) return;
+  v->position = v3_mad(v->position, v->velocity, tau);
+  grip_vec3 w = v->angular_velocity;
+  grip_quat dq = quat_mul((grip_quat){0.0, w.x, w.y, w.z}, v->rotation);
+  v->rotation = quat_normalize((grip_quat){v->rotation.w + 0.5 * tau * dq.w, v->rotation.x + 0.5 * tau * dq.x,
+                                           v->rotation.y + 0.5 * tau * dq.y, v->rotation.z + 0.5 * tau * dq.z});
+}
+
+/* --- the contact solver ------------------------------------------------------------------ */
+
+typedef struct contact {
+  grip_vec3 point;  /* world */
+  grip_vec3 normal; /* unit, from body a to body b: b is pushed along it */
+  grip_vec3 ra, rb; /* from each CG to the point */
+  grip_vec3 t1, t2; /* tangents */
+  double kn, kt1, kt2; /* inverse effective masses */
+  double target;    /* normal separation speed wanted after the solve */
+  double jn, jt1, jt2; /* accumulated impulses, N·s */
+} contact;
+
+typedef struct solve_result {
+  double impulse;  /* N·s, sum of normal impulses */
+  double approach; /* m/s, fastest approach before the solve */
+} solve_result;
+
+static grip_vec3 relative_velocity(const body *a, const body *b, const contact *k) {
+  return v3_sub(point_velocity(b, k->rb), point_velocity(a, k->ra));
+}
+
+static solve_result solve_contacts(body *a, body *b, contact *ks, int n, double restitution, double mu) {
+  solve_result r = {0.0, 0.0};
+  for (int i = 0; i < n; ++i) {
+    contact *k = &ks[i];
+    k->ra = a->v ? v3_sub(k->point, a->v->position) : v3(0, 0, 0);
+    k->rb = v3_sub(k->point, b->v->position);
+    grip_vec3 nn = k->normal;
+    grip_vec3 t = fabs(nn.z) < 0.9 ? v3_cross(nn, v3(0, 0, 1)) : v3_cross(nn, v3(1, 0, 0));
+    k->t1 = v3_normalize(t);
+    k->t2 = v3_cross(nn, k->t1);
+    k->kn = inverse_mass_along(a, k->ra, nn) + inverse_mass_along(b, k->rb, nn);
+    k->kt1 = inverse_mass_along(a, k->ra, k->t1) + inverse_mass_along(b, k->rb, k->t1);
+    k->kt2 = inverse_mass_along(a, k->ra, k->t2) + inverse_mass_along(b, k->rb, k->t2);
+    double vn = v3_dot(relative_velocity(a, b, k), nn);
+    double approach = -vn;
+    if (approach > r.approach) r.approach = approach;
+    k->target = approach > RESTITUTION_SPEED ? restitution * approach : 0.0;
+    k->jn = k->jt1 = k->jt2 = 0.0;
+  }
+  for (int it = 0; it < SOLVER_ITERATIONS; ++it) {
+    for (int i = 0; i < n; ++i) {
+      contact *k = &ks[i];
+      /* friction first, limited by the normal impulse of the previous pass */
+      grip_vec3 vr = relative_velocity(a, b, k);
+      double d1 = -v3_dot(vr, k->t1) / k->kt1, d2 = -v3_dot(vr, k->t2) / k->kt2;
+      double j1 = k->jt1 + d1, j2 = k->jt2 + d2, limit = mu * k->jn;
+      double jt = sqrt(j1 * j1 + j2 * j2);
+      if (jt > limit) {
+        double s = jt > 0.0 ? limit / jt : 0.0;
+        j1 *= s;
+        j2 *= s;
+      }
+      d1 = j1 - k->jt1;
+      d2 = j2 - k->jt2;
+      k->jt1 = j1;
+      k->jt2 = j2;
+      grip_vec3 jf = v3_add(v3_scale(k->t1, d1), v3_scale(k->t2, d2));
+      apply_impulse(b, k->rb, jf);
+      apply_impulse(a, k->ra, v3_neg(jf));
+      /* normal */
+      double vn = v3_dot(relative_velocity(a, b, k), k->normal);
+      double jn = maxd(k->jn + (k->target - vn) / k->kn, 0.0);
+      double dn = jn - k->jn;
+      k->jn = jn;
+      grip_vec3 j = v3_scale(k->normal, dn);
+      apply_impulse(b, k->rb, j);
+      apply_impulse(a, k->ra, v3_neg(j));
+    }
+  }
+  for (int i = 0; i < n; ++i) r.impulse += ks[i].jn;
+  return r;
+}
+
+static void record(collision_world *c, int slot, const vehicle *v, int points, solve_result r,
+                   grip_vehicle_id other) {
+  grip_vehicle_contacts *k = &c->contacts[slot];
+  k->count += points;
+  if (other.index == 0)
+    k->wall_count += points;
+  else
+    k->vehicle_count += points;
+  k->impulse += r.impulse;
+  if (r.approach >= IMPACT_SPEED) {
+    k->impacts++;
+    k->last_impact_impulse = r.impulse;
+    k->last_impact_speed = r.approach;
+    k->last_impact_time = v->time;
+    k->last_impact_other = other;
+  }
+}
+
+/* --- chassis boxes ----------------------------------------------------------------------- */
+
+typedef struct obb {
+  grip_vec3 c;    /* centre, world */
+  grip_vec3 u[3]; /* axes, world */
+  double e[3];    /* half extents */
+} obb;
+
+/* Box centre relative to the CG in the body frame. */
+static grip_vec3 box_offset(const vehicle *v) { return v3_sub(v->def.body.box_center, v->com_design); }
+
+static obb make_obb(const vehicle *v, grip_vec3 p, grip_quat q) {
+  obb b;
+  mat3 r = mat3_from_quat(q);
+  b.c = v3_add(p, mat3_mul(&r, box_offset(v)));
+  for (int k = 0; k < 3; ++k) b.u[k] = mat3_column(&r, k);
+  b.e[0] = 0.5 * v->def.body.dimensions.x;
+  b.e[1] = 0.5 * v->def.body.dimensions.y;
+  b.e[2] = 0.5 * v->def.body.dimensions.z;
+  return b;
+}
+
+static double obb_radius_along(const obb *b, grip_vec3 d) {
+  return b->e[0] * fabs(v3_dot(b->u[0], d)) + b->e[1] * fabs(v3_dot(b->u[1], d)) +
+         b->e[2] * fabs(v3_dot(b->u[2], d));
+}
+
+static grip_vec3 obb_corner(const obb *b, int i) {
+  grip_vec3 p = b->c;
+  for (int k = 0; k < 3; ++k) p = v3_mad(p, b->u[k], (i >> k & 1) ? b->e[k] : -b->e[k]);
+  return p;
+}
+
+static bool obb_contains(const obb *b, grip_vec3 p, double tol) {
+  grip_vec3 d = v3_sub(p, b->c);
+  for (int k = 0; k < 3; ++k)
+    if (fabs(v3_dot(d, b->u[k])) > b->e[k] + tol) return false;
+  return true;
+}
+
+/* Separating-axis test over the 15 axes. When the boxes overlap, returns true with the axis of
+ * least penetration (from a to b) and that penetration; face axes are preferred over edge axes
+ * unless an edge axis is clearly shallower. axis_id: 0..5 faces, 6 + 3i + j edge a_i × b_j. */
+static bool obb_overlap(const obb *a, const obb *b, double *depth, grip_vec3 *normal, int *axis_id) {
+  grip_vec3 t = v3_sub(b->c, a->c);
+  double best = INFINITY;
+  grip_vec3 best_n = v3(1, 0, 0);
+  int best_id = -1;
+  for (int id = 0; id < 15; ++id) {
+    grip_vec3 l;
+    if (id < 3) {
+      l = a->u[id];
+    } else if (id < 6) {
+      l = b->u[id - 3];
+    } else {
+      l = v3_cross(a->u[(id - 6) / 3], b->u[(id - 6) % 3]);
+      double len = v3_length(l);
+      if (len < 1e-6) continue; /* parallel edges: the face axes decide */
+      l = v3_scale(l, 1.0 / len);
+    }
+    double d = v3_dot(t, l);
+    double overlap = obb_radius_along(a, l) + obb_radius_along(b, l) - fabs(d);
+    if (overlap < 0.0) return false;
+    bool better = id < 6 ? overlap < best : overlap < 0.95 * best - 1e-4;
+    if (better) {
+      best = overlap;
+      best_n = d >= 0.0 ? l : v3_neg(l);
+      best_id = id;
+    }
+  }
+  *depth = best;
+  *normal = best_n;
+  *axis_id = best_id;
+  return true;
+}
+
+/* Closest points of the segments p + s·u (|s| <= ea) and q + t·w (|t| <= eb); returns their
+ * midpoint. */
+static grip_vec3 segment_midpoint(grip_vec3 p, grip_vec3 u, double ea, grip_vec3 q, grip_vec3 w, double eb) {
+  grip_vec3 r = v3_sub(p, q);
+  double b = v3_dot(u, w), c = v3_dot(u, r), f = v3_dot(w, r);
+  double denom = 1.0 - b * b;
+  double s = denom > 1e-12 ? clampd((b * f - c) / denom, -ea, ea) : 0.0;
+  double t = clampd(b * s + f, -eb, eb);
+  s = clampd(b * t - c, -ea, ea);
+  return v3_scale(v3_add(v3_mad(p, u, s), v3_mad(q, w, t)), 0.5);
+}
+
+/* Contact points of two overlapping boxes along normal n (a to b): corners of each box inside
+ * the other, each at the middle of its penetration; edge-edge contacts at the closest points of
+ * the two support edges. */
+static int obb_contacts(const obb *a, const obb *b, grip_vec3 n, int axis_id, contact *out) {
+  int count = 0;
+  double max_a = v3_dot(a->c, n) + obb_radius_along(a, n);
+  double min_b = v3_dot(b->c, n) - obb_radius_along(b, n);
+  for (int i = 0; i < 8; ++i) {
+    grip_vec3 p = obb_corner(b, i);
+    if (!obb_contains(a, p, CORNER_TOLERANCE)) continue;
+    double d = max_a - v3_dot(p, n);
+    if (d < -CORNER_TOLERANCE) continue;
+    out[count++] = (contact){.point = v3_mad(p, n, 0.5 * d), .normal = n};
+  }
+  for (int i = 0; i < 8; ++i) {
+    grip_vec3 p = obb_corner(a, i);
+    if (!obb_contains(b, p, CORNER_TOLERANCE)) continue;
+    double d = v3_dot(p, n) - min_b;
+    if (d < -CORNER_TOLERANCE) continue;
+    out[count++] = (contact){.point = v3_mad(p, n, -0.5 * d), .normal = n};
+  }
+  if (count > 0) return count;
+  grip_vec3 point;
+  if (axis_id >= 6) {
+    int i = (axis_id - 6) / 3, j = (axis_id - 6) % 3;
+    grip_vec3 pa = a->c, pb = b->c;
+    for (int k = 0; k < 3; ++k) {
+      if (k != i) pa = v3_mad(pa, a->u[k], v3_dot(a->u[k], n) >= 0.0 ? a->e[k] : -a->e[k]);
+      if (k != j) pb = v3_mad(pb, b->u[k], v3_dot(b->u[k], n) >= 0.0 ? -b->e[k] : b->e[k]);
+    }
+    point = segment_midpoint(pa, a->u[i], a->e[i], pb, b->u[j], b->e[j]);
+  } else {
+    /* Faces overlap with no corner inside (crossed boxes): the middle between the point of a
+     * nearest b's centre and the point of b nearest to that. */
+    grip_vec3 pa = a->c, d = v3_sub(b->c, a->c);
+    for (int k = 0; k < 3; ++k) pa = v3_mad(pa, a->u[k], clampd(v3_dot(d, a->u[k]), -a->e[k], a->e[k]));
+    grip_vec3 pb = b->c, e = v3_sub(pa, b->c);
+    for (int k = 0; k < 3; ++k) pb = v3_mad(pb, b->u[k], clampd(v3_dot(e, b->u[k]), -b->e[k], b->e[k]));
+    point = v3_scale(v3_add(pa, pb), 0.5);
+  }
+  out[0] = (contact){.point = point, .normal = n};
+  return 1;
+}
+
+/* --- walls ------------------------------------------------------------------------------- */
+
+/* Test points on the box (CG-relative, body frame) at the current pose: its 8 corners and the
+ * middles of its 4 long edges (so that a wall's end poking into a side is seen), and, where one
+ * of the 6 vertical edges through them crosses the height of the wall's top, the point just
+ * below that top (so that a car rolled over the top of a wall still meets it). Returns the
+ * count. */
+static int wall_points(const grip_barrier *bar, const vehicle *v, grip_vec3 *out) {
+  grip_vec3 h = v3_scale(v->def.body.dimensions, 0.5), o = box_offset(v);
+  mat3 r = mat3_from_quat(v->rotation);
+  int n = 0;
+  for (int i = 0; i < 6; ++i) {
+    double sx = (double)(i % 3) - 1.0, sy = i / 3 ? 1.0 : -1.0;
+    grip_vec3 lo = v3_add(o, v3(sx * h.x, sy * h.y, -h.z)), hi = v3_add(o, v3(sx * h.x, sy * h.y, h.z));
+    out[n++] = lo;
+    out[n++] = hi;
+    grip_vec3 wl = v3_add(v->position, mat3_mul(&r, lo)), wh = v3_add(v->position, mat3_mul(&r, hi));
+    grip_barrier_hit hit;
+    if (!bar->query(bar->context, wl.x, wl.y, &hit) || !isfinite(hit.top)) continue;
+    double top = hit.top - 1e-3;
+    if ((wl.z < top) != (wh.z < top)) {
+      double t = clampd((top - wl.z) / (wh.z - wl.z), 0.0, 1.0);
+      out[n++] = v3_add(lo, v3_scale(v3_sub(hi, lo), t));
+    }
+  }
+  return n;
+}
+
+/* Barrier query for a world point: true when the point is below the wall's top. */
+static bool wall_query(const grip_barrier *bar, grip_vec3 p, grip_barrier_hit *hit) {
+  if (!bar->query(bar->context, p.x, p.y, hit)) return false;
+  if (!isfinite(hit->distance) || !finite3_ok(hit->normal) || isnan(hit->top)) return false;
+  return p.z < hit->top;
+}
+
+/* Deepest penetration of the box into the walls at the current pose; *normal is that wall's. */
+static double wall_depth(const grip_barrier *bar, const vehicle *v, grip_vec3 *normal) {
+  mat3 r = mat3_from_quat(v->rotation);
+  double deepest = -INFINITY;
+  grip_vec3 pts[WALL_POINTS];
+  int n = wall_points(bar, v, pts);
+  for (int i = 0; i < n; ++i) {
+    grip_vec3 p = v3_add(v->position, mat3_mul(&r, pts[i]));
+    grip_barrier_hit h;
+    if (wall_query(bar, p, &h) && -h.distance > deepest) {
+      deepest = -h.distance;
+      *normal = h.normal;
+    }
+  }
+  return deepest;
+}
+
+static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_def *def, double dt) {
+  const grip_barrier *bar = &def->barrier;
+  grip_vec3 p0 = c->start_position[slot];
+  double reach = v3_length(box_offset(v)) + 0.5 * v3_length(v->def.body.dimensions);
+  double travel = v3_length(v3_sub(v->position, p0)) + v3_length(v->angular_velocity) * reach * dt;
+  grip_barrier_hit h;
+  if (!bar->query(bar->context, v->position.x, v->position.y, &h) || !(h.distance <= reach + travel + 0.1))
+    return;
+
+  /* Swept test: each point's signed distance, linear along its path over the step. */
+  mat3 r0 = mat3_from_quat(c->start_rotation[slot]), r1 = mat3_from_quat(v->rotation);
+  double first = 1.0;
+  bool near = false;
+  grip_vec3 pts[WALL_POINTS];
+  int count = wall_points(bar, v, pts);
+  for (int i = 0; i < count; ++i) {
+    grip_vec3 b = pts[i];
+    grip_barrier_hit h1, h0;
+    if (!wall_query(bar, v3_add(v->position, mat3_mul(&r1, b)), &h1) || h1.distance >= WALL_TOUCH) continue;
+    near = true;
+    if (h1.distance >= 0.0) continue;
+    if (wall_query(bar, v3_add(p0, mat3_mul(&r0, b)), &h0) && h0.distance > 0.0) {
+      double s = h0.distance / (h0.distance - h1.distance);
+      if (s < first) first = s;
+    }
+  }
+  if (!near) return;
+  double rest = 0.0;
+  if (first < 1.0) {
+    pose_at(c, slot, v, first, &v->position, &v->rotation);
+    rest = (1.0 - first) * dt;
+  }
+
+  contact ks[WALL_POINTS];
+  int n = 0;
+  mat3 r = mat3_from_quat(v->rotation);
+  for (int i = 0; i < count; ++i) {
+    grip_vec3 p = v3_add(v->position, mat3_mul(&r, pts[i]));
+    grip_barrier_hit hi;
+    if (wall_query(bar, p, &hi) && hi.distance < WALL_TOUCH)
+      ks[n++] = (contact){.point = v3_mad(p, hi.normal, -0.5 * hi.distance), .normal = hi.normal};
+  }
+  if (n > 0) {
+    body wall = make_body(NULL), car = make_body(v);
+    solve_result res = solve_contacts(&wall, &car, ks, n, def->restitution, def->friction);
+    record(c, slot, v, n, res, GRIP_NULL_VEHICLE);
+  }
+  advance(v, rest);
+
+  /* Position correction: translate out along the deepest wall's normal down to the slop. */
+  for (int pass = 0; pass < 2; ++pass) {
+    grip_vec3 normal = v3(0, 0, 0);
+    double depth = wall_depth(bar, v, &normal);
+    if (!(depth > WALL_SLOP)) break;
+    v->position = v3_mad(v->position, normal, depth - WALL_SLOP);
+  }
+}
+
+/* --- vehicle pairs ----------------------------------------------------------------------- */
+
+static bool pair_overlaps_at(const collision_world *c, int ia, const vehicle *a, int ib, const vehicle *b,
+                             double s) {
+  grip_vec3 pa, pb;
+  grip_quat qa, qb;
+  pose_at(c, ia, a, s, &pa, &qa);
+  pose_at(c, ib, b, s, &pb, &qb);
+  obb oa = make_obb(a, pa, qa), ob = make_obb(b, pb, qb);
+  double depth;
+  grip_vec3 n;
+  int id;
+  return obb_overlap(&oa, &ob, &depth, &n, &id);
+}
+
+static double box_reach(const vehicle *v) {
+  return v3_length(box_offset(v)) + 0.5 * v3_length(v->def.body.dimensions);
+}
+
+static double smallest_dimension(const vehicle *v) {
+  grip_vec3 d = v->def.body.dimensions;
+  return mind(d.x, mind(d.y, d.z));
+}
+
+static void pair_pass(collision_world *c, vehicle *vs, int ia, int ib, const grip_world_def *def, double dt) {
+  vehicle *a = &vs[ia], *b = &vs[ib];
+  /* Swept test: sample the relative motion finely enough that neither box can jump a quarter
+   * of its smallest dimension between samples, then bisect to the first touching time. */
+  double first = 1.0;
+  if (!pair_overlaps_at(c, ia, a, ib, b, 0.0)) {
+    grip_vec3 da = v3_sub(a->position, c->start_position[ia]), db = v3_sub(b->position, c->start_position[ib]);
+    double travel = v3_length(v3_sub(db, da)) +
+                    (v3_length(a->angular_velocity) * box_reach(a) + v3_length(b->angular_velocity) * box_reach(b)) * dt;
+    double step = 0.25 * mind(smallest_dimension(a), smallest_dimension(b));
+    int k = (int)clampd(ceil(travel / step), 1.0, (double)MAX_SUBSTEPS);
+    int hit = 0;
+    for (int j = 1; j <= k && !hit; ++j)
+      if (pair_overlaps_at(c, ia, a, ib, b, (double)j / k)) hit = j;
+    if (!hit) return;
+    double lo = (double)(hit - 1) / k, hi = (double)hit / k;
+    for (int it = 0; it < BISECTIONS; ++it) {
+      double mid = 0.5 * (lo + hi);
+      if (pair_overlaps_at(c, ia, a, ib, b, mid))
+        hi = mid;
+      else
+        lo = mid;
+    }
+    first = hi;
+  }
+  double rest = 0.0;
+  if (first < 1.0) {
+    pose_at(c, ia, a, first, &a->position, &a->rotation);
+    pose_at(c, ib, b, first, &b->position, &b->rotation);
+    rest = (1.0 - first) * dt;
+  }
+  obb oa = make_obb(a, a->position, a->rotation), ob = make_obb(b, b->position, b->rotation);
+  double depth;
+  grip_vec3 n;
+  int id;
+  if (obb_overlap(&oa, &ob, &depth, &n, &id)) {
+    contact ks[MAX_CONTACTS];
+    int count = obb_contacts(&oa, &ob, n, id, ks);
+    body ba = make_body(a), bb = make_body(b);
+    solve_result res = solve_contacts(&ba, &bb, ks, count, def->restitution, def->friction);
+    record(c, ia, a, count, res, (grip_vehicle_id){(uint32_t)ib + 1, b->generation});
+    record(c, ib, b, count, res, (grip_vehicle_id){(uint32_t)ia + 1, a->generation});
+  }
+  advance(a, rest);
+  advance(b, rest);
+
+  /* Position correction: push the boxes apart along the least-penetration axis, split by
+   * mass so that the pair's centre of mass stays put. */
+  oa = make_obb(a, a->position, a->rotation);
+  ob = make_obb(b, b->position, b->rotation);
+  if (obb_overlap(&oa, &ob, &depth, &n, &id) && depth > CAR_SLOP) {
+    double ma = a->body_mass + a->fuel_mass, mb = b->body_mass + b->fuel_mass;
+    double push = depth - CAR_SLOP;
+    a->position = v3_mad(a->position, n, -push * mb / (ma + mb));
+    b->position = v3_mad(b->position, n, push * ma / (ma + mb));
+  }
+}
+
+/* Bounding box of a chassis box over the step (start and end poses), with a margin. */
+static void swept_bounds(const collision_world *c, int slot, const vehicle *v, double *lo, double *hi) {
+  obb boxes[2] = {make_obb(v, c->start_position[slot], c->start_rotation[slot]),
+                  make_obb(v, v->position, v->rotation)};
+  for (int k = 0; k < 3; ++k) {
+    lo[k] = INFINITY;
+    hi[k] = -INFINITY;
+  }
+  for (int i = 0; i < 2; ++i) {
+    const obb *o = &boxes[i];
+    double r[3] = {o->e[0] * fabs(o->u[0].x) + o->e[1] * fabs(o->u[1].x) + o->e[2] * fabs(o->u[2].x),
+                   o->e[0] * fabs(o->u[0].y) + o->e[1] * fabs(o->u[1].y) + o->e[2] * fabs(o->u[2].y),
+                   o->e[0] * fabs(o->u[0].z) + o->e[1] * fabs(o->u[1].z) + o->e[2] * fabs(o->u[2].z)};
+    double cc[3] = {o->c.x, o->c.y, o->c.z};
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = mind(lo[k], cc[k] - r[k] - CAR_SLOP);
+      hi[k] = maxd(hi[k], cc[k] + r[k] + CAR_SLOP);
+    }
+  }
+}
+
+static bool before(const double *key, int a, int b) { return key[a] < key[b] || (key[a] == key[b] && a < b); }
+
+static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
+  int n = 0;
+  double mean[2] = {0, 0}, sq[2] = {0, 0};
+  for (int i = 0; i < used; ++i) {
+    if (!vs[i].alive) continue;
+    swept_bounds(c, i, &vs[i], &c->box_min[3 * i], &c->box_max[3 * i]);
+    for (int k = 0; k < 2; ++k) {
+      double m = 0.5 * (c->box_min[3 * i + k] + c->box_max[3 * i + k]);
+      mean[k] += m;
+      sq[k] += m * m;
+    }
+    c->order[n++] = i;
+  }
+  if (n < 2) return;
+  /* Sweep along x or y, whichever spreads the cars more. */
+  double var_x = sq[0] - mean[0] * mean[0] / n, var_y = sq[1] - mean[1] * mean[1] / n;
+  int axis = var_y > var_x ? 1 : 0;
+  /* Insertion sort by (box_min along the axis, slot): a total order, so the pairs are visited
+   * in the same order whatever the history. */
+  for (int i = 1; i < n; ++i) {
+    int s = c->order[i], j = i - 1;
+    const double *key = c->box_min + axis;
+    while (j >= 0 && before(key, 3 * s, 3 * c->order[j]) ) {
+      c->order[j + 1] = c->order[j];
+      --j;
+    }
+    c->order[j + 1] = s;
+  }
+  for (int i = 0; i < n; ++i) {
+    int a = c->order[i];
+    for (int j = i + 1; j < n; ++j) {
+      int b = c->order[j];
+      if (c->box_min[3 * b + axis] > c->box_max[3 * a + axis]) break;
+      bool overlap = true;
+      for (int k = 0; k < 3; ++k)
+        overlap = overlap && c->box_min[3 * a + k] <= c->box_max[3 * b + k] && c->box_min[3 * b + k] <= c->box_max[3 * a + k];
+      if (overlap) pair_pass(c, vs, a < b ? a : b, a < b ? b : a, def, dt);
+    }
+  }
+}
+
+void collision_step(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
+  bool walls = def->barrier.query != NULL;
+  for (int i = 0; i < used; ++i) c->end_velocity[i] = vs[i].velocity;
+  if (walls)
+    for (int i = 0; i < used; ++i)
+      if (vs[i].alive) wall_pass(c, &vs[i], i, def, dt);
+  vehicle_pairs(c, vs, used, def, dt);
+  /* Walls win over the pairs' position corrections. */
+  if (walls)
+    for (int i = 0; i < used; ++i) {
+      vehicle *v = &vs[i];
+      if (!v->alive || c->contacts[i].vehicle_count == 0) continue;
+      grip_vec3 normal = v3(0, 0, 0);
+      double depth = wall_depth(&def->barrier, v, &normal);
+      if (depth > WALL_SLOP) v->position = v3_mad(v->position, normal, depth - WALL_SLOP);
+    }
+  for (int i = 0; i < used; ++i) {
+    vehicle *v = &vs[i];
+    if (!v->alive || c->contacts[i].count == 0) continue;
+    /* The impulse shows in the reported acceleration; nothing non-finite may leave the step. */
+    if (finite3_ok(v->position) && finite3_ok(v->velocity) && finite3_ok(v->angular_velocity) &&
+        isfinite(v->rotation.w) && isfinite(v->rotation.x) && isfinite(v->rotation.y) && isfinite(v->rotation.z)) {
+      v->acceleration = v3_mad(v->acceleration, v3_sub(v->velocity, c->end_velocity[i]), 1.0 / dt);
+    } else {
+      v->position = c->start_position[i];
+      v->rotation = c->start_rotation[i];
+      v->velocity = v3(0, 0, 0);
+      v->angular_velocity = v3(0, 0, 0);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+/* Collisions between vehicles' chassis boxes and against the world's walls (docs/physics.md,
+ * "Collisions"). Runs after every vehicle has been stepped, on one thread, in a fixed order.
+ * Not public. */
+#ifndef GRIP_COLLISION_H
+#define GRIP_COLLISION_H
+
+#include "vehicle_internal.h"
+
+/* Per-slot arrays, sized with the world's vehicle capacity (grown only when a vehicle is
+ * created). */
+typedef struct collision_world {
+  int capacity;
+  grip_vec3 *start_position;      /* CG at the start of the step */
+  grip_quat *start_rotation;      /* rotation at the start of the step */
+  grip_vec3 *end_velocity;        /* velocity after the vehicle step, before the contacts */
+  grip_vehicle_contacts *contacts; /* what grip_vehicle_get_contacts reports */
+  int *order;                     /* broad phase: slots sorted along the sweep axis */
+  double *box_min, *box_max;      /* broad phase: swept bounding box, 3 per slot */
+} collision_world;
+
+/* Grows the arrays to hold capacity slots, keeping their contents. False: out of memory (the
+ * old arrays stay valid). */
+bool collision_reserve(collision_world *c, int capacity);
+void collision_free(collision_world *c);
+
+/* Clears a slot's contact record (a new vehicle). */
+void collision_reset_slot(collision_world *c, int slot);
+
+/* Before the vehicles step: remembers their poses and clears the per-step counts. */
+void collision_begin(collision_world *c, const vehicle *vehicles, int used);
+
+/* After the vehicles stepped: finds and resolves wall and vehicle contacts. */
+void collision_step(collision_world *c, vehicle *vehicles, int used, const grip_world_def *def, double dt);
+
+#endif
