@@ -374,6 +374,7 @@ typedef struct parser {
   size_t pos;
   int line;
   int long_line; /* first line that exceeded inih's buffer */
+  int section_line; /* line of the last [section] header */
   /* per-file bookkeeping */
   int key_line[KEY_COUNT][4];
   int any_key;
@@ -412,6 +413,7 @@ static char *reader(char *str, int num, void *stream) {
   const char *b = p;
   while (b < p + len && (*b == ' ' || *b == '\t')) ++b;
   size_t k = (size_t)(p + len - b);
+  if (*b == '[') ps->section_line = ps->line;
   if (k > (size_t)num - 2) {
     if (!ps->long_line) ps->long_line = ps->line;
     k = 1; /* hand inih an empty line */
@@ -573,7 +575,10 @@ static int handler(void *user, const char *section, const char *name, const char
   if (s == S_NONE) {
     if (strcmp(ps->warned_section, section) != 0) {
       copy_text(ps->warned_section, sizeof ps->warned_section, section);
+      int line = ps->line;
+      ps->line = ps->section_line ? ps->section_line : line;
       warn(ps, "[%s]: unknown section, ignored%s", section, "");
+      ps->line = line;
     }
     return 1;
   }
