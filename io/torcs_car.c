@@ -107,6 +107,12 @@ static void walk(tparams *p, xmlNode *node, const char *path, const char *file, 
 
 /* Reads one TORCS XML file on top of p (entities resolved). */
 static int read_xml(tparams *p, const char *file) {
+  FILE *probe = fopen(file, "rb");
+  if (!probe) {
+    grip_load_error_set(p->err, file, 0, NULL, "cannot open: %s", strerror(errno));
+    return -1;
+  }
+  fclose(probe);
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) {
     grip_load_error_set(p->err, file, 0, NULL, "out of memory");
