@@ -1,6 +1,7 @@
 /* grip accel: standing start at full throttle. */
 #include <stdio.h>
 
+#include "car_option.h"
 #include "cli.h"
 #include "manoeuvre.h"
 
@@ -8,14 +9,18 @@ int cmd_accel(int argc, char **argv);
 int cmd_accel(int argc, char **argv) {
   double dt = 0.002, max_time = 180.0;
   bool json = false;
+  const char *car_spec = NULL;
   cli_option options[] = {
       {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.002)"},
       {"--max-time", CLI_DOUBLE, &max_time, 1.0, 3600.0, "give up after this many s (default 180)"},
       {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
+      {"--car", CLI_STRING, &car_spec, 0, 0, CLI_CAR_HELP},
   };
-  int rc = cli_parse(argc, argv, options, 3, NULL, 0, NULL);
+  int rc = cli_parse(argc, argv, options, 4, NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
-  grip_vehicle_def car = grip_default_vehicle_def();
+  static grip_car loaded;
+  if (cli_load_car(argv[0], car_spec, &loaded)) return 1;
+  grip_vehicle_def car = loaded.def;
   accel_result r = sim_accel(&car, dt, max_time, 0.05);
   if (json) {
     json_writer w;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "car_option.h"
 #include "cli.h"
 #include "manoeuvre.h"
 
@@ -13,16 +14,20 @@ int cmd_bench(int argc, char **argv) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   int threads = cores >= 1 && cores <= 64 ? (int)cores : 1;
   bool json = false;
+  const char *car_spec = NULL;
   cli_option options[] = {
       {"--vehicles", CLI_INT, &vehicles, 1, 100000, "number of cars (default 100)"},
       {"--seconds", CLI_DOUBLE, &seconds, 0.01, 3600.0, "simulated time, s (default 10)"},
       {"--threads", CLI_INT, &threads, 1, 64, "worker threads (default: all cores)"},
       {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.002)"},
       {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
+      {"--car", CLI_STRING, &car_spec, 0, 0, CLI_CAR_HELP},
   };
-  int rc = cli_parse(argc, argv, options, 5, NULL, 0, NULL);
+  int rc = cli_parse(argc, argv, options, 6, NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
-  grip_vehicle_def car = grip_default_vehicle_def();
+  static grip_car loaded;
+  if (cli_load_car(argv[0], car_spec, &loaded)) return 1;
+  grip_vehicle_def car = loaded.def;
   bench_result r = sim_bench(&car, vehicles, seconds, dt, 0.05, threads);
   if (json) {
     json_writer w;

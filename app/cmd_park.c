@@ -1,6 +1,7 @@
 /* grip park: parked on a slope with the handbrake; reports the creep. */
 #include <stdio.h>
 
+#include "car_option.h"
 #include "cli.h"
 #include "manoeuvre.h"
 
@@ -8,6 +9,7 @@ int cmd_park(int argc, char **argv);
 int cmd_park(int argc, char **argv) {
   double dt = 0.002, slope = 30.0, cross = 0.0, seconds = 60.0, settle = 5.0;
   bool json = false;
+  const char *car_spec = NULL;
   cli_option options[] = {
       {"--slope", CLI_DOUBLE, &slope, -100.0, 100.0, "grade along the car, percent (default 30)"},
       {"--cross-slope", CLI_DOUBLE, &cross, -100.0, 100.0, "grade across the car, percent (default 0)"},
@@ -15,10 +17,13 @@ int cmd_park(int argc, char **argv) {
       {"--settle", CLI_DOUBLE, &settle, 0.0, 600.0, "settling time before measuring, s (default 5)"},
       {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.002)"},
       {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
+      {"--car", CLI_STRING, &car_spec, 0, 0, CLI_CAR_HELP},
   };
-  int rc = cli_parse(argc, argv, options, 6, NULL, 0, NULL);
+  int rc = cli_parse(argc, argv, options, 7, NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
-  grip_vehicle_def car = grip_default_vehicle_def();
+  static grip_car loaded;
+  if (cli_load_car(argv[0], car_spec, &loaded)) return 1;
+  grip_vehicle_def car = loaded.def;
   park_result r = sim_park(&car, slope / 100.0, cross / 100.0, settle, seconds, dt, 1.0);
   if (json) {
     json_writer w;

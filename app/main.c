@@ -20,10 +20,23 @@ static const command_entry commands[] = {
 #undef GRIP_COMMAND
 };
 
+/* Command names use '-' on the command line where the C identifier has '_' (import-torcs). */
+static int same_command(const char *arg, const char *name) {
+  for (; *arg && *name; ++arg, ++name)
+    if (*arg != *name && !(*arg == '-' && *name == '_')) return 0;
+  return *arg == *name;
+}
+
 static void usage(FILE *out) {
   fprintf(out, "usage: grip COMMAND [options]   (grip COMMAND --help for its options)\n\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
-    fprintf(out, "  %-14s %s\n", commands[i].name, commands[i].summary);
+  {
+    char name[32];
+    snprintf(name, sizeof name, "%s", commands[i].name);
+    for (char *c = name; *c; ++c)
+      if (*c == '_') *c = '-';
+    fprintf(out, "  %-14s %s\n", name, commands[i].summary);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -36,7 +49,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
-    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    if (same_command(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
   fprintf(stderr, "grip: unknown command '%s'\n\n", argv[1]);
   usage(stderr);
   return CLI_USAGE_ERROR;

@@ -1,0 +1,1018 @@
+/* grip car files (INI, parsed with inih): see car_file.h and docs/car-format.md. */
+#define _XOPEN_SOURCE 700
+#include "car_file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tir.h"
+
+#define CAR_MAX_BYTES (1u << 20)
+#define CAR_MAX_DEPTH 8
+#define PI_ 3.14159265358979323846
+
+/* --- the key table ------------------------------------------------------------------------- */
+
+typedef enum sec_kind {
+  S_NONE = -1,
+  S_CAR = 0,
+  S_BODY,
+  S_ENGINE,
+  S_CLUTCH,
+  S_GEARBOX,
+  S_DRIVETRAIN,
+  S_DIFF,
+  S_BRAKES,
+  S_STEERING,
+  S_INPUT,
+  S_AXLE,
+  S_TYRE,
+  S_AERO,
+  S_WING,
+  S_FUEL,
+  S_COUNT
+} sec_kind;
+
+typedef struct section_desc {
+  const char *name;       /* "axle" for "axle.front" */
+  int instances;          /* 1, or the number of named instances */
+  const char *inst[4];    /* instance suffixes */
+} section_desc;
+
+static const section_desc sections[S_COUNT] = {
+    [S_CAR] = {"car", 1, {NULL}},
+    [S_BODY] = {"body", 1, {NULL}},
+    [S_ENGINE] = {"engine", 1, {NULL}},
+    [S_CLUTCH] = {"clutch", 1, {NULL}},
+    [S_GEARBOX] = {"gearbox", 1, {NULL}},
+    [S_DRIVETRAIN] = {"drivetrain", 1, {NULL}},
+    [S_DIFF] = {"diff", 3, {"front", "rear", "centre"}},
+    [S_BRAKES] = {"brakes", 1, {NULL}},
+    [S_STEERING] = {"steering", 1, {NULL}},
+    [S_INPUT] = {"input_filter", 1, {NULL}},
+    [S_AXLE] = {"axle", 2, {"front", "rear"}},
+    [S_TYRE] = {"tyre", 2, {"front", "rear"}},
+    [S_AERO] = {"aero", 1, {NULL}},
+    [S_WING] = {"wing", 4, {"1", "2", "3", "4"}},
+    [S_FUEL] = {"fuel", 1, {NULL}},
+};
+
+typedef enum key_type {
+  K_DOUBLE,
+  K_BOOL,
+  K_NAME,
+  K_BASE,
+  K_TORQUE,  /* rpm:Nm list */
+  K_RATIOS,  /* number list */
+  K_CURVE,   /* parametric curve parameter (parser state), offset = index 0..4 */
+  K_LAYOUT,
+  K_DIFF_TYPE,
+  K_TIR,
+  K_WINGS,
+} key_type;
+
+typedef struct key_desc {
+  sec_kind sec;
+  const char *key;
+  key_type type;
+  size_t offset;        /* of the value within the section's struct */
+  double scale;         /* file unit -> SI */
+  const char *unit;     /* file unit ("" for plain numbers) */
+  const char *si_unit;  /* SI unit, also accepted as a suffix when it differs */
+  double min, max;      /* allowed range, file unit */
+  const char *vfield;   /* field name grip_vehicle_def_validate reports */
+} key_desc;
+
+#define DEG (PI_ / 180.0)
+#define GKWH (1e-3 / 3.6e6)
+
+#define D(sec, key, type_, off, unit, lo, hi, vf) {sec, key, K_DOUBLE, offsetof(type_, off), 1.0, unit, unit, lo, hi, vf}
+#define DS(sec, key, type_, off, scale, unit, si, lo, hi, vf) {sec, key, K_DOUBLE, offsetof(type_, off), scale, unit, si, lo, hi, vf}
+#define B(sec, key, type_, off) {sec, key, K_BOOL, offsetof(type_, off), 1.0, "", "", 0, 1, NULL}
+#define X(sec, key, kt, off, unit, lo, hi) {sec, key, kt, off, 1.0, unit, unit, lo, hi, NULL}
+
+static const key_desc keys[] = {
+    X(S_CAR, "name", K_NAME, 0, "", 0, 0),
+    X(S_CAR, "base", K_BASE, 0, "", 0, 0),
+
+    D(S_BODY, "mass", grip_body_def, mass, "kg", 1, 1e6, "body.mass"),
+    D(S_BODY, "cg_x", grip_body_def, center_of_mass.x, "m", -50, 50, "body.center_of_mass.x"),
+    D(S_BODY, "cg_y", grip_body_def, center_of_mass.y, "m", -50, 50, "body.center_of_mass.y"),
+    D(S_BODY, "cg_z", grip_body_def, center_of_mass.z, "m", -5, 10, "body.center_of_mass.z"),
+    D(S_BODY, "inertia_roll", grip_body_def, inertia.x, "kg*m^2", 0, 1e8, "body.inertia.x"),
+    D(S_BODY, "inertia_pitch", grip_body_def, inertia.y, "kg*m^2", 0, 1e8, "body.inertia.y"),
+    D(S_BODY, "inertia_yaw", grip_body_def, inertia.z, "kg*m^2", 0, 1e8, "body.inertia.z"),
+    D(S_BODY, "length", grip_body_def, dimensions.x, "m", 0.1, 100, "body.dimensions.x"),
+    D(S_BODY, "width", grip_body_def, dimensions.y, "m", 0.1, 100, "body.dimensions.y"),
+    D(S_BODY, "height", grip_body_def, dimensions.z, "m", 0.1, 100, "body.dimensions.z"),
+    D(S_BODY, "box_x", grip_body_def, box_center.x, "m", -50, 50, NULL),
+    D(S_BODY, "box_y", grip_body_def, box_center.y, "m", -50, 50, NULL),
+    D(S_BODY, "box_z", grip_body_def, box_center.z, "m", -50, 50, NULL),
+
+    X(S_ENGINE, "torque", K_TORQUE, 0, "rpm:N*m", 0, 0),
+    X(S_ENGINE, "peak_torque", K_CURVE, 0, "N*m", 1, 1e5),
+    X(S_ENGINE, "peak_rpm", K_CURVE, 1, "rpm", 1, 30000),
+    X(S_ENGINE, "width_low", K_CURVE, 2, "rpm", 1, 30000),
+    X(S_ENGINE, "width_high", K_CURVE, 3, "rpm", 1, 30000),
+    X(S_ENGINE, "curve_points", K_CURVE, 4, "", 2, GRIP_MAX_CURVE_POINTS),
+    D(S_ENGINE, "idle_rpm", grip_engine_def, idle_rpm, "rpm", 100, 10000, "engine.idle_rpm"),
+    D(S_ENGINE, "limiter_rpm", grip_engine_def, rev_limit_rpm, "rpm", 500, 30000, "engine.rev_limit_rpm"),
+    D(S_ENGINE, "inertia", grip_engine_def, inertia, "kg*m^2", 0.01, 100, "engine.inertia"),
+    D(S_ENGINE, "brake_torque", grip_engine_def, brake_torque, "N*m", 0, 1e4, "engine.brake_torque"),
+    D(S_ENGINE, "brake_torque_per_rpm", grip_engine_def, brake_torque_per_rpm, "N*m/rpm", 0, 10,
+      "engine.brake_torque_per_rpm"),
+    DS(S_ENGINE, "bsfc", grip_engine_def, fuel_per_joule, GKWH, "g/kWh", "kg/J", 0, 36000, "engine.fuel_per_joule"),
+
+    D(S_CLUTCH, "max_torque", grip_clutch_def, max_torque, "N*m", 0, 1e5, "clutch.max_torque"),
+    D(S_CLUTCH, "engage_rpm", grip_clutch_def, engage_rpm, "rpm", 0, 30000, "clutch.engage_rpm"),
+
+    X(S_GEARBOX, "ratios", K_RATIOS, 0, "", 0.05, 50),
+    D(S_GEARBOX, "reverse", grip_gearbox_def, reverse_ratio, "", 0.05, 50, "gearbox.reverse_ratio"),
+    D(S_GEARBOX, "final_drive", grip_gearbox_def, final_drive, "", 0.1, 50, "gearbox.final_drive"),
+    D(S_GEARBOX, "efficiency", grip_gearbox_def, efficiency, "", 0.1, 1, "gearbox.efficiency"),
+    D(S_GEARBOX, "shift_time", grip_gearbox_def, shift_time, "s", 0, 5, "gearbox.shift_time"),
+    D(S_GEARBOX, "upshift_rpm", grip_gearbox_def, upshift_rpm, "rpm", 0, 30000, "gearbox.upshift_rpm"),
+    D(S_GEARBOX, "downshift_rpm", grip_gearbox_def, downshift_rpm, "rpm", 0, 30000, "gearbox.downshift_rpm"),
+    B(S_GEARBOX, "automatic", grip_gearbox_def, automatic),
+
+    X(S_DRIVETRAIN, "layout", K_LAYOUT, offsetof(grip_drivetrain_def, layout), "", 0, 0),
+
+    X(S_DIFF, "type", K_DIFF_TYPE, offsetof(grip_diff_def, type), "", 0, 0),
+    D(S_DIFF, "preload", grip_diff_def, preload, "N*m", 0, 1e5, "drivetrain"),
+    D(S_DIFF, "locking", grip_diff_def, locking_coefficient, "", 0, 1, "drivetrain"),
+    D(S_DIFF, "viscous", grip_diff_def, viscous_coefficient, "N*m*s/rad", 0, 1e5, "drivetrain"),
+    D(S_DIFF, "front_split", grip_diff_def, front_split, "", 0, 1, "drivetrain"),
+
+    D(S_BRAKES, "max_torque", grip_brake_def, max_torque, "N*m", 0, 1e6, "brakes.max_torque"),
+    D(S_BRAKES, "front_bias", grip_brake_def, front_bias, "", 0, 1, "brakes.front_bias"),
+    D(S_BRAKES, "handbrake_torque", grip_brake_def, handbrake_torque, "N*m", 0, 1e6, "brakes.handbrake_torque"),
+
+    D(S_STEERING, "ratio", grip_steering_def, ratio, "", 0.5, 100, "steering.ratio"),
+    DS(S_STEERING, "lock", grip_steering_def, max_wheel_angle, DEG, "deg", "rad", 0, 2864, "steering.max_wheel_angle"),
+    D(S_STEERING, "ackermann", grip_steering_def, ackermann, "", 0, 1.5, "steering.ackermann"),
+    D(S_STEERING, "speed_reduction_speed", grip_steering_def, speed_reduction_speed, "m/s", 0, 1000,
+      "steering.speed_reduction_speed"),
+
+    D(S_INPUT, "throttle_rate", grip_input_filter_def, throttle_rate, "1/s", 0, 1e6, "input_filter.throttle_rate"),
+    D(S_INPUT, "brake_rate", grip_input_filter_def, brake_rate, "1/s", 0, 1e6, "input_filter.brake_rate"),
+    D(S_INPUT, "steer_rate", grip_input_filter_def, steer_rate, "1/s", 0, 1e6, "input_filter.steer_rate"),
+
+    D(S_AXLE, "x", grip_axle_def, x, "m", -50, 50, "axle.x"),
+    D(S_AXLE, "half_track", grip_axle_def, half_track, "m", 0.05, 10, "axle.half_track"),
+    D(S_AXLE, "wheel_radius", grip_axle_def, wheel_radius, "m", 0.05, 3, "axle.wheel_radius"),
+    D(S_AXLE, "wheel_width", grip_axle_def, wheel_width, "m", 0.01, 3, "axle.wheel_width"),
+    D(S_AXLE, "wheel_inertia", grip_axle_def, wheel_inertia, "kg*m^2", 0.01, 1000, "axle.wheel_inertia"),
+    B(S_AXLE, "steered", grip_axle_def, steered),
+    D(S_AXLE, "spring_rate", grip_axle_def, suspension.spring_rate, "N/m", 100, 1e8, "suspension.spring_rate"),
+    D(S_AXLE, "bump_damping", grip_axle_def, suspension.bump_damping, "N*s/m", 0, 1e7, "suspension.bump_damping"),
+    D(S_AXLE, "rebound_damping", grip_axle_def, suspension.rebound_damping, "N*s/m", 0, 1e7,
+      "suspension.rebound_damping"),
+    D(S_AXLE, "bump_travel", grip_axle_def, suspension.bump_travel, "m", 0.001, 2, "suspension.bump_travel"),
+    D(S_AXLE, "droop_travel", grip_axle_def, suspension.droop_travel, "m", 0.001, 2, "suspension.droop_travel"),
+    D(S_AXLE, "bump_stop_rate", grip_axle_def, suspension.bump_stop_rate, "N/m", 0, 1e9, "suspension.bump_stop_rate"),
+    D(S_AXLE, "max_force", grip_axle_def, suspension.max_force, "N", 1, 1e8, "suspension.max_force"),
+    D(S_AXLE, "anti_roll_rate", grip_axle_def, suspension.anti_roll_rate, "N/m", 0, 1e8, "suspension.anti_roll_rate"),
+
+    X(S_TYRE, "tir", K_TIR, 0, "", 0, 0),
+    D(S_TYRE, "long_b", grip_tyre_def, simple.longitudinal.b, "", 0.01, 1000, "tyre.simple.b"),
+    D(S_TYRE, "long_c", grip_tyre_def, simple.longitudinal.c, "", 0.1, 5, "tyre.simple.c"),
+    D(S_TYRE, "long_mu", grip_tyre_def, simple.longitudinal.mu, "", 0, 10, "tyre.simple.mu"),
+    D(S_TYRE, "long_e", grip_tyre_def, simple.longitudinal.e, "", -10, 1, "tyre.simple.e"),
+    D(S_TYRE, "lat_b", grip_tyre_def, simple.lateral.b, "1/rad", 0.01, 1000, "tyre.simple.b"),
+    D(S_TYRE, "lat_c", grip_tyre_def, simple.lateral.c, "", 0.1, 5, "tyre.simple.c"),
+    D(S_TYRE, "lat_mu", grip_tyre_def, simple.lateral.mu, "", 0, 10, "tyre.simple.mu"),
+    D(S_TYRE, "lat_e", grip_tyre_def, simple.lateral.e, "", -10, 1, "tyre.simple.e"),
+    D(S_TYRE, "nominal_load", grip_tyre_def, simple.nominal_load, "N", 10, 1e6, "tyre.simple.nominal_load"),
+    D(S_TYRE, "load_sensitivity", grip_tyre_def, simple.load_sensitivity, "", 0, 5, "tyre.simple.load_sensitivity"),
+    D(S_TYRE, "pneumatic_trail", grip_tyre_def, simple.pneumatic_trail, "m", 0, 1, "tyre.simple.pneumatic_trail"),
+    D(S_TYRE, "relaxation_x", grip_tyre_def, relaxation_length_x, "m", 0.005, 10, "tyre.relaxation_length_x"),
+    D(S_TYRE, "relaxation_y", grip_tyre_def, relaxation_length_y, "m", 0.005, 10, "tyre.relaxation_length_y"),
+    D(S_TYRE, "low_speed_damping", grip_tyre_def, low_speed_damping, "N*s/m", 0, 1e6, "tyre.low_speed_damping"),
+    D(S_TYRE, "low_speed", grip_tyre_def, low_speed, "m/s", 0.01, 100, "tyre.low_speed"),
+    D(S_TYRE, "rolling_resistance", grip_tyre_def, rolling_resistance, "", 0, 100, "tyre.rolling_resistance"),
+
+    D(S_AERO, "cd", grip_aero_def, drag_coefficient, "", 0, 10, "aero.drag_coefficient"),
+    D(S_AERO, "frontal_area", grip_aero_def, frontal_area, "m^2", 0, 100, "aero.frontal_area"),
+    D(S_AERO, "cl_front", grip_aero_def, lift_coefficient_front, "", -20, 20, "aero.lift_coefficient_front"),
+    D(S_AERO, "cl_rear", grip_aero_def, lift_coefficient_rear, "", -20, 20, "aero.lift_coefficient_rear"),
+    D(S_AERO, "cp_z", grip_aero_def, center_of_pressure_z, "m", -5, 10, "aero.center_of_pressure_z"),
+    X(S_AERO, "wings", K_WINGS, 0, "", 0, GRIP_MAX_WINGS),
+
+    D(S_WING, "area", grip_wing_def, area, "m^2", 0, 100, "aero.wings.area"),
+    DS(S_WING, "angle", grip_wing_def, angle, DEG, "deg", "rad", -85.9, 85.9, "aero.wings.angle"),
+    D(S_WING, "x", grip_wing_def, x, "m", -50, 50, NULL),
+    D(S_WING, "z", grip_wing_def, z, "m", -50, 50, NULL),
+
+    D(S_FUEL, "capacity", grip_fuel_def, capacity, "kg", 0, 1e5, "fuel.capacity"),
+    D(S_FUEL, "mass", grip_fuel_def, mass, "kg", 0, 1e5, "fuel.mass"),
+    D(S_FUEL, "x", grip_fuel_def, position.x, "m", -50, 50, NULL),
+    D(S_FUEL, "y", grip_fuel_def, position.y, "m", -50, 50, NULL),
+    D(S_FUEL, "z", grip_fuel_def, position.z, "m", -50, 50, NULL),
+};
+enum { KEY_COUNT = (int)(sizeof keys / sizeof keys[0]) };
+
+int grip_car_key_info(int index, const char **section, const char **key, const char **unit) {
+  if (index < 0 || index >= KEY_COUNT) return -1;
+  static const char *const first_names[S_COUNT] = {
+      [S_CAR] = "car", [S_BODY] = "body", [S_ENGINE] = "engine", [S_CLUTCH] = "clutch",
+      [S_GEARBOX] = "gearbox", [S_DRIVETRAIN] = "drivetrain", [S_DIFF] = "diff.front",
+      [S_BRAKES] = "brakes", [S_STEERING] = "steering", [S_INPUT] = "input_filter",
+      [S_AXLE] = "axle.front", [S_TYRE] = "tyre.front", [S_AERO] = "aero", [S_WING] = "wing.1",
+      [S_FUEL] = "fuel"};
+  if (section) *section = first_names[keys[index].sec];
+  if (key) *key = keys[index].key;
+  if (unit) *unit = keys[index].unit;
+  return 0;
+}
+
+/* Address of section instance inst within a definition. */
+static void *section_base(grip_vehicle_def *d, sec_kind s, int inst) {
+  switch (s) {
+    case S_BODY: return &d->body;
+    case S_ENGINE: return &d->engine;
+    case S_CLUTCH: return &d->clutch;
+    case S_GEARBOX: return &d->gearbox;
+    case S_DRIVETRAIN: return &d->drivetrain;
+    case S_DIFF: return inst == 0 ? &d->drivetrain.front : inst == 1 ? &d->drivetrain.rear : &d->drivetrain.centre;
+    case S_BRAKES: return &d->brakes;
+    case S_STEERING: return &d->steering;
+    case S_INPUT: return &d->input_filter;
+    case S_AXLE: return &d->axles[inst];
+    case S_TYRE: return &d->axles[inst].tyre;
+    case S_AERO: return &d->aero;
+    case S_WING: return &d->aero.wings[inst];
+    case S_FUEL: return &d->fuel;
+    default: return NULL;
+  }
+}
+
+static const char *const layout_names[] = {"rwd", "fwd", "awd"};
+static const char *const diff_names[] = {"open", "locked", "lsd", "viscous"};
+
+/* --- small helpers -------------------------------------------------------------------------- */
+
+static int same_text(const char *a, const char *b) {
+  for (; *a && *b; ++a, ++b)
+    if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+  return *a == *b;
+}
+
+static void copy_text(char *dst, size_t n, const char *src) {
+  if (n == 0) return;
+  size_t k = strlen(src);
+  if (k >= n) k = n - 1;
+  memcpy(dst, src, k);
+  dst[k] = '\0';
+}
+
+/* Directory part of path ("." when none) into dir. */
+static void dir_of(const char *path, char *dir, size_t n) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) {
+    copy_text(dir, n, ".");
+    return;
+  }
+  size_t k = (size_t)(slash - path);
+  if (k == 0) k = 1;
+  if (k >= n) k = n - 1;
+  memcpy(dir, path, k);
+  dir[k] = '\0';
+}
+
+/* Joins dir and a relative path (absolute paths are kept). Returns -1 when too long. */
+static int join_path(const char *dir, const char *rel, char *out, size_t n) {
+  int k = rel[0] == '/' || !dir ? snprintf(out, n, "%s", rel) : snprintf(out, n, "%s/%s", dir, rel);
+  return k < 0 || (size_t)k >= n ? -1 : 0;
+}
+
+/* Reads a whole file (at most CAR_MAX_BYTES) into a NUL-terminated heap buffer. */
+static char *read_file(const char *path, grip_load_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    grip_load_error_set(err, path, 0, NULL, "cannot open: %s", strerror(errno));
+    return NULL;
+  }
+  size_t cap = 4096, len = 0;
+  char *buf = malloc(cap + 1);
+  while (buf) {
+    if (len == cap) {
+      if (cap >= CAR_MAX_BYTES) {
+        grip_load_error_set(err, path, 0, NULL, "file too large (over %u bytes)", CAR_MAX_BYTES);
+        free(buf);
+        fclose(f);
+        return NULL;
+      }
+      char *bigger = realloc(buf, 2 * cap + 1);
+      if (!bigger) break;
+      buf = bigger;
+      cap *= 2;
+    }
+    size_t n = fread(buf + len, 1, cap - len, f);
+    len += n;
+    if (n == 0) break;
+  }
+  fclose(f);
+  if (!buf) {
+    grip_load_error_set(err, path, 0, NULL, "out of memory");
+    return NULL;
+  }
+  buf[len] = '\0';
+  return buf;
+}
+
+/* Strict decimal number: optional sign, digits, point, exponent; then optional unit suffix. */
+static int scan_number(const char *text, double *v, const char **rest) {
+  const char *p = text;
+  while (*p == ' ' || *p == '\t') ++p;
+  const char *start = p;
+  if (*p == '+' || *p == '-') ++p;
+  int digits = 0;
+  while (isdigit((unsigned char)*p)) ++p, ++digits;
+  if (*p == '.') {
+    ++p;
+    while (isdigit((unsigned char)*p)) ++p, ++digits;
+  }
+  if (!digits) return -1;
+  if (*p == 'e' || *p == 'E') {
+    const char *q = p + 1;
+    if (*q == '+' || *q == '-') ++q;
+    if (!isdigit((unsigned char)*q)) return -1;
+    while (isdigit((unsigned char)*q)) ++q;
+    p = q;
+  }
+  char buf[64];
+  size_t k = (size_t)(p - start);
+  if (k >= sizeof buf) return -1;
+  memcpy(buf, start, k);
+  buf[k] = '\0';
+  errno = 0;
+  double x = strtod(buf, NULL);
+  if (errno == ERANGE && fabs(x) > 1.0) return -2; /* overflow */
+  if (!isfinite(x)) return -2;
+  *v = x;
+  if (rest) *rest = p;
+  return 0;
+}
+
+/* --- parser state ---------------------------------------------------------------------------- */
+
+typedef struct parser {
+  grip_car *car;
+  const char *name;  /* file name for messages */
+  const char *dir;   /* directory for relative paths, NULL = cwd */
+  int depth;
+  grip_load_error err; /* first handler error */
+  /* line reader */
+  const char *text;
+  size_t pos;
+  int line;
+  int long_line; /* first line that exceeded inih's buffer */
+  int section_line; /* line of the last [section] header */
+  /* per-file bookkeeping */
+  int key_line[KEY_COUNT][4];
+  int any_key;
+  char warned_section[64];
+  int cont_key, cont_inst; /* list key whose last line ended with ',' (-1 none) */
+  int torque_count, ratio_count;
+  int torque_line, ratio_line;
+  double curve[5];
+  int curve_line[5];
+  int wings_key, wings_line, wing_seen;
+  int name_given;
+} parser;
+
+static void warn(parser *ps, const char *fmt, const char *a, const char *b) {
+  grip_car *c = ps->car;
+  if (c->warning_count >= GRIP_CAR_MAX_WARNINGS) {
+    c->warnings_dropped++;
+    return;
+  }
+  char what[400];
+  if (snprintf(what, sizeof what, fmt, a, b) < 0) what[0] = '\0';
+  char *dst = c->warnings[c->warning_count++];
+  if (snprintf(dst, sizeof c->warnings[0], "%s:%d: %s", ps->name, ps->line, what) < 0) dst[0] = '\0';
+}
+
+/* inih reader: one physical line per call, leading blanks removed (so indentation never turns
+ * into inih's multi-line continuation), lines longer than inih's buffer flagged. */
+static char *reader(char *str, int num, void *stream) {
+  parser *ps = stream;
+  if (!ps->text[ps->pos] || num < 4) return NULL;
+  const char *p = ps->text + ps->pos;
+  const char *nl = strchr(p, '\n');
+  size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+  ps->pos += len;
+  ps->line++;
+  const char *b = p;
+  while (b < p + len && (*b == ' ' || *b == '\t')) ++b;
+  size_t k = (size_t)(p + len - b);
+  if (*b == '[') ps->section_line = ps->line;
+  if (k > (size_t)num - 2) {
+    if (!ps->long_line) ps->long_line = ps->line;
+    k = 1; /* hand inih an empty line */
+    str[0] = '\n';
+  } else {
+    memcpy(str, b, k);
+  }
+  str[k] = '\0';
+  return str;
+}
+
+#define FAIL(key_, ...)                                                            \
+  do {                                                                             \
+    grip_load_error_set(&ps->err, ps->name, ps->line, key_, __VA_ARGS__);          \
+    return 0;                                                                      \
+  } while (0)
+
+static int find_section(const char *section, int *inst) {
+  for (int s = 0; s < S_COUNT; ++s) {
+    const section_desc *d = &sections[s];
+    size_t n = strlen(d->name);
+    if (d->instances == 1) {
+      if (same_text(section, d->name)) {
+        *inst = 0;
+        return s;
+      }
+      continue;
+    }
+    if (strncmp(section, d->name, n) != 0 || section[n] != '.') continue;
+    for (int i = 0; i < d->instances; ++i)
+      if (same_text(section + n + 1, d->inst[i]) ||
+          (s == S_DIFF && i == 2 && same_text(section + n + 1, "center"))) {
+        *inst = i;
+        return s;
+      }
+  }
+  return S_NONE;
+}
+
+static int load_into(const char *text, const char *name, const char *dir, grip_car *car, int depth,
+                     grip_load_error *err);
+
+/* Parses a number for key k into *si (SI units), checking the range. */
+static int parse_key_number(parser *ps, const key_desc *k, const char *full, const char *value, double *si) {
+  double v;
+  const char *rest = NULL;
+  int rc = scan_number(value, &v, &rest);
+  if (rc == -2) FAIL(full, "'%s' is out of range (allowed %g .. %g%s%s)", value, k->min, k->max, *k->unit ? " " : "", k->unit);
+  if (rc) FAIL(full, "'%s' is not a number", value);
+  while (*rest == ' ' || *rest == '\t') ++rest;
+  double scale = k->scale;
+  if (*rest) {
+    if (*k->unit && strcmp(rest, k->unit) == 0) {
+      /* file unit */
+    } else if (*k->si_unit && strcmp(rest, k->si_unit) == 0) {
+      scale = 1.0;
+    } else {
+      FAIL(full, "'%s' is not a number%s%s", value, *k->unit ? " in " : "", k->unit);
+    }
+  }
+  double file_value = scale == 1.0 ? v / k->scale : v;
+  if (!(file_value >= k->min && file_value <= k->max))
+    FAIL(full, "%g is out of range (allowed %g .. %g%s%s)", file_value, k->min, k->max, *k->unit ? " " : "",
+         k->unit);
+  *si = v * scale;
+  return 1;
+}
+
+static int parse_bool(const char *v, bool *out) {
+  if (same_text(v, "yes") || same_text(v, "true") || same_text(v, "on") || strcmp(v, "1") == 0) {
+    *out = true;
+    return 1;
+  }
+  if (same_text(v, "no") || same_text(v, "false") || same_text(v, "off") || strcmp(v, "0") == 0) {
+    *out = false;
+    return 1;
+  }
+  return 0;
+}
+
+/* Appends the comma-separated items of value to the torque curve or the ratio list. */
+static int parse_list(parser *ps, const key_desc *k, const char *full, const char *value) {
+  grip_vehicle_def *d = &ps->car->def;
+  char buf[256];
+  copy_text(buf, sizeof buf, value);
+  size_t n = strlen(buf);
+  int continues = n > 0 && buf[n - 1] == ',';
+  if (continues) buf[--n] = '\0';
+  char *save = NULL;
+  int items = 0;
+  for (char *item = buf;; item = NULL) {
+    char *tok = item ? item : save;
+    if (!tok) break;
+    char *comma = strchr(tok, ',');
+    if (comma) {
+      *comma = '\0';
+      save = comma + 1;
+    } else {
+      save = NULL;
+    }
+    while (*tok == ' ' || *tok == '\t') ++tok;
+    char *end = tok + strlen(tok);
+    while (end > tok && (end[-1] == ' ' || end[-1] == '\t')) *--end = '\0';
+    if (!*tok) FAIL(full, "empty list item");
+    ++items;
+    if (k->type == K_RATIOS) {
+      double r;
+      const char *rest;
+      int rc = scan_number(tok, &r, &rest);
+      if (rc || *rest) FAIL(full, "'%s' is not a number", tok);
+      if (!(r >= k->min && r <= k->max)) FAIL(full, "gear ratio %g is out of range (allowed %g .. %g)", r, k->min, k->max);
+      if (ps->ratio_count >= GRIP_MAX_GEARS) FAIL(full, "more than %d forward gears", GRIP_MAX_GEARS);
+      d->gearbox.ratios[ps->ratio_count++] = r;
+    } else {
+      double rpm, tq;
+      const char *rest;
+      int rc = scan_number(tok, &rpm, &rest);
+      while (rc == 0 && (*rest == ' ' || *rest == '\t')) ++rest;
+      if (rc || *rest != ':') FAIL(full, "'%s' is not an rpm:N*m pair", tok);
+      rc = scan_number(rest + 1, &tq, &rest);
+      while (rc == 0 && (*rest == ' ' || *rest == '\t')) ++rest;
+      if (rc || *rest) FAIL(full, "'%s' is not an rpm:N*m pair", tok);
+      if (!(rpm >= 0 && rpm <= 30000)) FAIL(full, "rpm %g is out of range (allowed 0 .. 30000 rpm)", rpm);
+      if (!(tq >= 0 && tq <= 1e5)) FAIL(full, "torque %g is out of range (allowed 0 .. 100000 N*m)", tq);
+      if (ps->torque_count >= GRIP_MAX_CURVE_POINTS) FAIL(full, "more than %d points", GRIP_MAX_CURVE_POINTS);
+      if (ps->torque_count > 0 && !(rpm > d->engine.curve_rpm[ps->torque_count - 1]))
+        FAIL(full, "rpm %g does not increase (previous point %g rpm)", rpm, d->engine.curve_rpm[ps->torque_count - 1]);
+      d->engine.curve_rpm[ps->torque_count] = rpm;
+      d->engine.curve_torque[ps->torque_count] = tq;
+      ps->torque_count++;
+    }
+  }
+  if (!items && !continues) FAIL(full, "empty list");
+  ps->cont_key = continues ? (int)(k - keys) : -1;
+  return 1;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value) {
+  parser *ps = user;
+  grip_vehicle_def *d = &ps->car->def;
+  if (ps->err.message[0]) return 0; /* keep the first error only */
+  int inst = 0;
+  int s = find_section(section, &inst);
+  char full[160];
+  snprintf(full, sizeof full, "%s.%s", section, name);
+
+  /* Continuation of a torque list whose previous line ended with ','. inih splits the line
+   * "2000:410, 2500:430" at its first ':' into name "2000" and value "410, 2500:430". */
+  if (ps->cont_key >= 0) {
+    const key_desc *k = &keys[ps->cont_key];
+    char joined[256];
+    snprintf(joined, sizeof joined, "%s:%s", name, value);
+    snprintf(full, sizeof full, "%s.%s", section, k->key);
+    if (s == (int)k->sec && isdigit((unsigned char)name[0])) return parse_list(ps, k, full, joined);
+    FAIL(full, "list ends with ',' but the next line does not continue it");
+  }
+
+  if (!section[0]) FAIL(name, "key outside any [section]");
+  if (s == S_NONE) {
+    if (strcmp(ps->warned_section, section) != 0) {
+      copy_text(ps->warned_section, sizeof ps->warned_section, section);
+      int line = ps->line;
+      ps->line = ps->section_line ? ps->section_line : line;
+      warn(ps, "[%s]: unknown section, ignored%s", section, "");
+      ps->line = line;
+    }
+    return 1;
+  }
+  int ki = -1;
+  for (int i = 0; i < KEY_COUNT; ++i)
+    if ((int)keys[i].sec == s && strcmp(keys[i].key, name) == 0) {
+      ki = i;
+      break;
+    }
+  if (ki < 0) {
+    warn(ps, "%s: unknown key, ignored", full, "");
+    return 1;
+  }
+  const key_desc *k = &keys[ki];
+  if (ps->key_line[ki][inst]) FAIL(full, "given twice (first on line %d)", ps->key_line[ki][inst]);
+  ps->key_line[ki][inst] = ps->line;
+  if (k->type == K_BASE) {
+    if (ps->any_key) FAIL(full, "must be the first key of the file");
+  }
+  ps->any_key = 1;
+  void *base = section_base(d, (sec_kind)s, inst);
+  switch (k->type) {
+    case K_DOUBLE: {
+      double v;
+      if (!parse_key_number(ps, k, full, value, &v)) return 0;
+      *(double *)((char *)base + k->offset) = v;
+      return 1;
+    }
+    case K_BOOL: {
+      bool b;
+      if (!parse_bool(value, &b)) FAIL(full, "'%s' is not yes or no", value);
+      *(bool *)((char *)base + k->offset) = b;
+      return 1;
+    }
+    case K_NAME:
+      if (!value[0]) FAIL(full, "empty name");
+      if (strlen(value) >= sizeof ps->car->name) FAIL(full, "longer than %d characters", (int)sizeof ps->car->name - 1);
+      copy_text(ps->car->name, sizeof ps->car->name, value);
+      ps->name_given = 1;
+      return 1;
+    case K_BASE: {
+      if (ps->depth >= CAR_MAX_DEPTH) FAIL(full, "bases nested deeper than %d (a cycle?)", CAR_MAX_DEPTH);
+      char path[GRIP_CAR_PATH_MAX];
+      if (!value[0] || join_path(ps->dir, value, path, sizeof path)) FAIL(full, "bad path '%s'", value);
+      grip_load_error sub;
+      grip_load_error_clear(&sub);
+      char *text = read_file(path, &sub);
+      if (!text) FAIL(full, "%s", sub.message);
+      char subdir[GRIP_CAR_PATH_MAX];
+      dir_of(path, subdir, sizeof subdir);
+      int rc = load_into(text, path, subdir, ps->car, ps->depth + 1, &sub);
+      free(text);
+      if (rc) FAIL(full, "in base: %s", sub.message);
+      return 1;
+    }
+    case K_TORQUE:
+      ps->torque_count = 0;
+      ps->torque_line = ps->line;
+      return parse_list(ps, k, full, value);
+    case K_RATIOS:
+      ps->ratio_count = 0;
+      ps->ratio_line = ps->line;
+      return parse_list(ps, k, full, value);
+    case K_CURVE: {
+      double v;
+      const char *rest;
+      int rc = scan_number(value, &v, &rest);
+      while (rc == 0 && (*rest == ' ' || *rest == '\t')) ++rest;
+      if (rc || *rest) FAIL(full, "'%s' is not a number", value);
+      if (!(v >= k->min && v <= k->max)) FAIL(full, "%g is out of range (allowed %g .. %g%s%s)", v, k->min, k->max, *k->unit ? " " : "", k->unit);
+      if (k->offset == 4 && v != floor(v)) FAIL(full, "'%s' is not a whole number", value);
+      ps->curve[k->offset] = v;
+      ps->curve_line[k->offset] = ps->line;
+      return 1;
+    }
+    case K_LAYOUT:
+      for (int i = 0; i < 3; ++i)
+        if (same_text(value, layout_names[i]) || (i == 2 && same_text(value, "4wd"))) {
+          d->drivetrain.layout = (grip_drive_layout)i;
+          return 1;
+        }
+      FAIL(full, "'%s' is not rwd, fwd or awd", value);
+    case K_DIFF_TYPE:
+      for (int i = 0; i < 4; ++i)
+        if (same_text(value, diff_names[i])) {
+          ((grip_diff_def *)base)->type = (grip_diff_type)i;
+          return 1;
+        }
+      FAIL(full, "'%s' is not open, locked, lsd or viscous", value);
+    case K_TIR: {
+      grip_tyre_def *t = base;
+      if (!value[0]) {
+        t->model = GRIP_TYRE_SIMPLE_MF;
+        t->mf = NULL;
+        ps->car->tir_path[inst][0] = '\0';
+        return 1;
+      }
+      char path[GRIP_CAR_PATH_MAX];
+      if (join_path(ps->dir, value, path, sizeof path)) FAIL(full, "path too long");
+      grip_load_error sub;
+      grip_load_error_clear(&sub);
+      grip_mf_params params;
+      if (grip_tir_load(path, &params, &sub)) FAIL(full, "%s", sub.message);
+      ps->car->tyre_params[inst] = params;
+      char resolved[PATH_MAX];
+      if (realpath(path, resolved)) copy_text(ps->car->tir_path[inst], sizeof ps->car->tir_path[inst], resolved);
+      else copy_text(ps->car->tir_path[inst], sizeof ps->car->tir_path[inst], path);
+      t->model = GRIP_TYRE_FULL_MF;
+      t->mf = &ps->car->tyre_params[inst];
+      return 1;
+    }
+    case K_WINGS: {
+      double v;
+      const char *rest;
+      int rc = scan_number(value, &v, &rest);
+      if (rc || *rest || v != floor(v) || v < 0 || v > GRIP_MAX_WINGS)
+        FAIL(full, "'%s' is not a whole number within 0 .. %d", value, GRIP_MAX_WINGS);
+      ps->wings_key = (int)v;
+      ps->wings_line = ps->line;
+      return 1;
+    }
+  }
+  return 1;
+}
+
+/* Line where a validate field was set in this file (0 if none), and its key name. */
+static int line_of_field(const parser *ps, const char *field, char *full, size_t n) {
+  int best = 0;
+  for (int i = 0; i < KEY_COUNT; ++i) {
+    if (!keys[i].vfield || strcmp(keys[i].vfield, field) != 0) continue;
+    const section_desc *sd = &sections[keys[i].sec];
+    for (int j = 0; j < sd->instances; ++j)
+      if (ps->key_line[i][j] > best) {
+        best = ps->key_line[i][j];
+        if (sd->instances == 1) snprintf(full, n, "%s.%s", sd->name, keys[i].key);
+        else snprintf(full, n, "%s.%s.%s", sd->name, sd->inst[j], keys[i].key);
+      }
+  }
+  return best;
+}
+
+/* Parses text on top of car->def; depth 0 is the file asked for. */
+static int load_into(const char *text, const char *name, const char *dir, grip_car *car, int depth,
+                     grip_load_error *err) {
+  parser *ps = calloc(1, sizeof *ps);
+  if (!ps) {
+    grip_load_error_set(err, name, 0, NULL, "out of memory");
+    return -1;
+  }
+  ps->car = car;
+  ps->name = name;
+  ps->dir = dir;
+  ps->depth = depth;
+  ps->text = text;
+  ps->cont_key = -1;
+  ps->wings_key = -1;
+  for (int i = 0; i < 5; ++i) ps->curve[i] = NAN;
+  int rc = ini_parse_stream(reader, ps, handler, ps);
+  grip_vehicle_def *d = &car->def;
+  int result = -1;
+  char full[160];
+  if (rc == -2) {
+    grip_load_error_set(err, name, 0, NULL, "out of memory");
+  } else if (ps->long_line && (!ps->err.message[0] || ps->long_line <= ps->err.line) &&
+             (rc <= 0 || ps->long_line <= rc)) {
+    grip_load_error_set(err, name, ps->long_line, NULL, "line too long (more than %d characters)", ini_max_line - 3);
+  } else if (rc > 0 && (!ps->err.message[0] || rc < ps->err.line)) {
+    grip_load_error_set(err, name, rc, NULL, "syntax error: expected '[section]' or 'key = value'");
+  } else if (ps->err.message[0]) {
+    *err = ps->err;
+  } else if (ps->cont_key >= 0) {
+    grip_load_error_set(err, name, ps->line, keys[ps->cont_key].key, "list ends with ',' at the end of the file");
+  } else {
+    result = 0;
+  }
+  /* Whole-file checks that need every key. */
+  if (result == 0 && ps->torque_line && ps->torque_count < 2) {
+    grip_load_error_set(err, name, ps->torque_line, "engine.torque", "needs at least 2 rpm:N*m points");
+    result = -1;
+  }
+  if (result == 0 && ps->torque_line) d->engine.curve_points = ps->torque_count;
+  if (result == 0 && ps->ratio_line) d->gearbox.forward_gears = ps->ratio_count;
+  int curve_given = 0, first_curve = 0;
+  for (int i = 0; i < 5; ++i)
+    if (ps->curve_line[i]) {
+      curve_given++;
+      if (!first_curve || ps->curve_line[i] < first_curve) first_curve = ps->curve_line[i];
+    }
+  if (result == 0 && curve_given) {
+    if (ps->torque_line) {
+      grip_load_error_set(err, name, first_curve, "engine.peak_torque",
+                          "give either torque = rpm:N*m pairs or the parametric curve, not both");
+      result = -1;
+    } else if (!ps->curve_line[0] || !ps->curve_line[1] || !ps->curve_line[2] || !ps->curve_line[3]) {
+      grip_load_error_set(err, name, first_curve, "engine.peak_torque",
+                          "the parametric curve needs peak_torque, peak_rpm, width_low and width_high");
+      result = -1;
+    } else {
+      grip_torque_curve_params p = {.peak_torque = ps->curve[0], .peak_rpm = ps->curve[1],
+                                    .width_low = ps->curve[2], .width_high = ps->curve[3],
+                                    .min_rpm = d->engine.idle_rpm, .max_rpm = d->engine.rev_limit_rpm};
+      int points = ps->curve_line[4] ? (int)ps->curve[4] : 16;
+      if (grip_engine_curve_from_params(&d->engine, &p, points) != GRIP_OK) {
+        grip_load_error_set(err, name, first_curve, "engine.peak_torque",
+                            "parametric curve rejected (needs idle_rpm < limiter_rpm)");
+        result = -1;
+      }
+    }
+  }
+  if (result == 0) {
+    int seen = 0;
+    for (int w = 0; w < GRIP_MAX_WINGS; ++w)
+      for (int i = 0; i < KEY_COUNT; ++i)
+        if (keys[i].sec == S_WING && ps->key_line[i][w]) seen = w + 1;
+    if (ps->wings_key >= 0) {
+      if (seen > ps->wings_key) {
+        grip_load_error_set(err, name, ps->wings_line, "aero.wings", "%d, but [wing.%d] is given", ps->wings_key, seen);
+        result = -1;
+      }
+      d->aero.wing_count = ps->wings_key;
+    } else if (seen > d->aero.wing_count) {
+      d->aero.wing_count = seen;
+    }
+  }
+  if (result == 0 && depth == 0) {
+    if (!ps->name_given) {
+      /* the file's stem */
+      const char *b = strrchr(name, '/');
+      b = b ? b + 1 : name;
+      copy_text(car->name, sizeof car->name, b);
+      char *dot = strrchr(car->name, '.');
+      if (dot && dot != car->name) *dot = '\0';
+    }
+    grip_car_fix_pointers(car);
+    char message[200];
+    if (grip_vehicle_def_validate(d, message, sizeof message) != GRIP_OK) {
+      char field[96];
+      const char *colon = strstr(message, ": ");
+      size_t fl = colon ? (size_t)(colon - message) : 0;
+      if (fl >= sizeof field) fl = sizeof field - 1;
+      memcpy(field, message, fl);
+      field[fl] = '\0';
+      full[0] = '\0';
+      int line = line_of_field(ps, field, full, sizeof full);
+      if (line)
+        grip_load_error_set(err, name, line, full, "%s", colon ? colon + 2 : message);
+      else
+        grip_load_error_set(err, name, 0, NULL, "%s", message);
+      result = -1;
+    }
+  }
+  free(ps);
+  return result;
+}
+
+/* --- public API ------------------------------------------------------------------------------ */
+
+void grip_car_fix_pointers(grip_car *car) {
+  car->def.name = car->name;
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+    grip_tyre_def *t = &car->def.axles[a].tyre;
+    t->mf = t->model == GRIP_TYRE_FULL_MF ? &car->tyre_params[a] : NULL;
+  }
+}
+
+void grip_car_default(grip_car *car) {
+  memset(car, 0, sizeof *car);
+  car->def = grip_default_vehicle_def();
+  copy_text(car->name, sizeof car->name, car->def.name ? car->def.name : "corvette-c5");
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) grip_mf_default_params(&car->tyre_params[a]);
+  grip_car_fix_pointers(car);
+}
+
+int grip_car_parse(const char *text, const char *name, const char *base_dir, grip_car *out,
+                   grip_load_error *err) {
+  grip_load_error local;
+  if (!err) err = &local;
+  grip_load_error_clear(err);
+  if (!text || !out) {
+    grip_load_error_set(err, name, 0, NULL, "no text");
+    return -1;
+  }
+  grip_car *tmp = malloc(sizeof *tmp);
+  if (!tmp) {
+    grip_load_error_set(err, name, 0, NULL, "out of memory");
+    return -1;
+  }
+  grip_car_default(tmp);
+  copy_text(tmp->source, sizeof tmp->source, name ? name : "");
+  int rc = load_into(text, name ? name : "(text)", base_dir, tmp, 0, err);
+  if (rc == 0) {
+    memcpy(out, tmp, sizeof *out);
+    grip_car_fix_pointers(out);
+  }
+  free(tmp);
+  return rc;
+}
+
+int grip_car_load(const char *path, grip_car *out, grip_load_error *err) {
+  grip_load_error local;
+  if (!err) err = &local;
+  grip_load_error_clear(err);
+  char *text = read_file(path, err);
+  if (!text) return -1;
+  char dir[GRIP_CAR_PATH_MAX];
+  dir_of(path, dir, sizeof dir);
+  int rc = grip_car_parse(text, path, dir, out, err);
+  free(text);
+  return rc;
+}
+
+/* --- writer ---------------------------------------------------------------------------------- */
+
+/* Shortest %g form that reads back to exactly x. */
+static void put_double(FILE *f, double x) {
+  char buf[40];
+  for (int prec = 15; prec <= 17; ++prec) {
+    snprintf(buf, sizeof buf, "%.*g", prec, x);
+    if (strtod(buf, NULL) == x) break;
+  }
+  fputs(buf, f);
+}
+
+/* Writes an SI value in the key's file unit when that reads back exactly, else in SI with the
+ * SI unit as suffix. */
+static void write_number(FILE *f, const key_desc *k, double si) {
+  if (k->scale == 1.0) {
+    put_double(f, si);
+    return;
+  }
+  double y = si / k->scale;
+  double up = y, down = y;
+  for (int i = 0; i < 64; ++i) {
+    if (up * k->scale == si) {
+      put_double(f, up);
+      return;
+    }
+    if (down * k->scale == si) {
+      put_double(f, down);
+      return;
+    }
+    up = nextafter(up, INFINITY);
+    down = nextafter(down, -INFINITY);
+  }
+  put_double(f, si);
+  fprintf(f, " %s", k->si_unit);
+}
+
+static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
+  const section_desc *sd = &sections[s];
+  if (sd->instances == 1) fprintf(f, "\n[%s]\n", sd->name);
+  else fprintf(f, "\n[%s.%s]\n", sd->name, sd->inst[inst]);
+  grip_vehicle_def def = car->def; /* section_base needs a mutable pointer */
+  const grip_vehicle_def *d = &car->def;
+  void *base = section_base(&def, s, inst);
+  for (int i = 0; i < KEY_COUNT; ++i) {
+    const key_desc *k = &keys[i];
+    if (k->sec != s) continue;
+    switch (k->type) {
+      case K_DOUBLE:
+        fprintf(f, "%s = ", k->key);
+        write_number(f, k, *(const double *)((const char *)base + k->offset));
+        fputc('\n', f);
+        break;
+      case K_BOOL:
+        fprintf(f, "%s = %s\n", k->key, *(const bool *)((const char *)base + k->offset) ? "yes" : "no");
+        break;
+      case K_NAME: fprintf(f, "name = %s\n", car->name); break;
+      case K_TORQUE:
+        fprintf(f, "torque = ");
+        for (int p = 0; p < d->engine.curve_points; ++p) {
+          put_double(f, d->engine.curve_rpm[p]);
+          fputc(':', f);
+          put_double(f, d->engine.curve_torque[p]);
+          if (p + 1 < d->engine.curve_points) fprintf(f, (p % 4 == 3) ? ",\n  " : ", ");
+        }
+        fputc('\n', f);
+        break;
+      case K_RATIOS:
+        fprintf(f, "ratios = ");
+        for (int g = 0; g < d->gearbox.forward_gears; ++g)
+        {
+          if (g) fputs(", ", f);
+          put_double(f, d->gearbox.ratios[g]);
+        }
+        fputc('\n', f);
+        break;
+      case K_LAYOUT: {
+        int l = (int)d->drivetrain.layout;
+        fprintf(f, "layout = %s\n", l >= 0 && l < 3 ? layout_names[l] : "?");
+        break;
+      }
+      case K_DIFF_TYPE: {
+        int t = (int)((const grip_diff_def *)base)->type;
+        fprintf(f, "type = %s\n", t >= 0 && t < 4 ? diff_names[t] : "?");
+        break;
+      }
+      case K_TIR:
+        if (d->axles[inst].tyre.model == GRIP_TYRE_FULL_MF && car->tir_path[inst][0])
+          fprintf(f, "tir = %s\n", car->tir_path[inst]);
+        break;
+      case K_WINGS: fprintf(f, "wings = %d\n", d->aero.wing_count); break;
+      case K_BASE:
+      case K_CURVE: break;
+    }
+  }
+}
+
+int grip_car_write(const grip_car *car, FILE *f, const char *comment) {
+  if (comment) {
+    const char *p = comment;
+    while (*p) {
+      const char *nl = strchr(p, '\n');
+      size_t n = nl ? (size_t)(nl - p) : strlen(p);
+      fprintf(f, "; %.*s\n", (int)n, p);
+      p += n + (nl ? 1 : 0);
+    }
+  }
+  for (int s = 0; s < S_COUNT; ++s) {
+    int n = sections[s].instances;
+    if (s == S_WING) n = car->def.aero.wing_count;
+    for (int i = 0; i < n; ++i) write_section(f, car, (sec_kind)s, i);
+  }
+  return ferror(f) ? -1 : 0;
+}
+
+int grip_car_save(const grip_car *car, const char *path, const char *comment, grip_load_error *err) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    grip_load_error_set(err, path, 0, NULL, "cannot write: %s", strerror(errno));
+    return -1;
+  }
+  int rc = grip_car_write(car, f, comment);
+  if (fclose(f) != 0) rc = -1;
+  if (rc) grip_load_error_set(err, path, 0, NULL, "write failed");
+  return rc;
+}

@@ -1,0 +1,62 @@
+/* grip car files: one INI file describes one car (docs/car-format.md lists every key).
+ *
+ * A car file starts from grip_default_vehicle_def() (the built-in Corvette C5), or from the car
+ * named by `base = other.ini` in its [car] section, and overrides what it names. Parsing uses
+ * inih; every problem is reported as "file:line: key: what is wrong (allowed range …)". */
+#ifndef GRIP_CAR_FILE_H
+#define GRIP_CAR_FILE_H
+
+#include <stdio.h>
+
+#include "grip/mf_tyre.h"
+#include "grip/vehicle.h"
+#include "load_error.h"
+
+#define GRIP_CAR_MAX_WARNINGS 16
+#define GRIP_CAR_PATH_MAX 512
+
+/* A loaded car. It owns every string and tyre parameter set def points to: def.name points to
+ * name and, for an axle whose tyre was read from a .tir file, def.axles[a].tyre.mf points to
+ * tyre_params[a]. A grip_car must therefore not be moved or copied with `=`/memcpy without
+ * calling grip_car_fix_pointers() on the copy. */
+typedef struct grip_car {
+  grip_vehicle_def def;
+  char name[64];
+  grip_mf_params tyre_params[GRIP_AXLE_COUNT];
+  char tir_path[GRIP_AXLE_COUNT][GRIP_CAR_PATH_MAX]; /* resolved .tir path, "" for simple MF */
+  char source[GRIP_CAR_PATH_MAX];                    /* file the car was read from */
+  int warning_count;                                 /* warnings kept (first 16) */
+  int warnings_dropped;                              /* warnings beyond the first 16 */
+  char warnings[GRIP_CAR_MAX_WARNINGS][200];         /* "file:line: what", e.g. unknown keys */
+} grip_car;
+
+/* Fills car with the built-in Corvette C5 (grip_default_vehicle_def()), pointers fixed. */
+void grip_car_default(grip_car *car);
+
+/* Re-points def.name and the full-MF tyre pointers into *car (after copying a grip_car). */
+void grip_car_fix_pointers(grip_car *car);
+
+/* Loads a car file. Returns 0 on success (*out filled, pointers fixed, warnings collected in
+ * out->warnings). On failure returns -1, leaves *out untouched and describes the first problem
+ * in err. */
+int grip_car_load(const char *path, grip_car *out, grip_load_error *err);
+
+/* Same from text in memory; name is used in messages and base_dir resolves `base =` and
+ * `tir =` paths (NULL = the current directory). */
+int grip_car_parse(const char *text, const char *name, const char *base_dir, grip_car *out,
+                   grip_load_error *err);
+
+/* Writes every key of car to path (a file that grip_car_load reads back to the identical
+ * definition). comment, if not NULL, is written as a leading comment (may hold newlines).
+ * Returns 0, or -1 with err set. */
+int grip_car_save(const grip_car *car, const char *path, const char *comment, grip_load_error *err);
+
+/* Same, to an open stream. */
+int grip_car_write(const grip_car *car, FILE *out, const char *comment);
+
+/* The key table, for documentation checks: fills section (e.g. "axle.front"; instances are
+ * listed once with their first name), key and unit for index 0..count-1; returns 0, or -1 past
+ * the end. */
+int grip_car_key_info(int index, const char **section, const char **key, const char **unit);
+
+#endif

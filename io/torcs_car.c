@@ -1,0 +1,630 @@
+/* TORCS car import: see torcs_car.h; the mapping is documented in docs/car-format.md. */
+#define _XOPEN_SOURCE 700
+#include "torcs_car.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PI_ 3.14159265358979323846
+
+/* One attribute, flattened: section path "Front Right Wheel" or "Engine/data points/3". */
+typedef struct tattr {
+  char sect[128];
+  char name[64];
+  char val[128];
+  char unit[32];
+  int is_num;
+  int line;
+  const char *file;
+} tattr;
+
+typedef struct tparams {
+  tattr *a;
+  int n, cap;
+  grip_load_error *err;
+} tparams;
+
+static int same_text(const char *a, const char *b) {
+  for (; *a && *b; ++a, ++b)
+    if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return 0;
+  return *a == *b;
+}
+
+static void copy_text(char *dst, size_t n, const char *src) {
+  size_t k = strlen(src);
+  if (k >= n) k = n - 1;
+  memcpy(dst, src, k);
+  dst[k] = '\0';
+}
+
+static tattr *find_attr(tparams *p, const char *sect, const char *name) {
+  for (int i = 0; i < p->n; ++i)
+    if (same_text(p->a[i].sect, sect) && same_text(p->a[i].name, name)) return &p->a[i];
+  return NULL;
+}
+
+/* Adds or overrides one attribute. */
+static int put_attr(tparams *p, const tattr *t) {
+  tattr *old = find_attr(p, t->sect, t->name);
+  if (old) {
+    *old = *t;
+    return 0;
+  }
+  if (p->n == p->cap) {
+    int cap = p->cap ? 2 * p->cap : 256;
+    tattr *bigger = realloc(p->a, (size_t)cap * sizeof *bigger);
+    if (!bigger) return -1;
+    p->a = bigger;
+    p->cap = cap;
+  }
+  p->a[p->n++] = *t;
+  return 0;
+}
+
+static void walk(tparams *p, xmlNode *node, const char *path, const char *file, int *failed) {
+  for (xmlNode *c = node; c && !*failed; c = c->next) {
+    if (c->type != XML_ELEMENT_NODE) continue;
+    const char *tag = (const char *)c->name;
+    if (strcmp(tag, "section") == 0) {
+      xmlChar *nm = xmlGetProp(c, (const xmlChar *)"name");
+      char sub[128];
+      if (path[0]) snprintf(sub, sizeof sub, "%s/%s", path, nm ? (const char *)nm : "");
+      else snprintf(sub, sizeof sub, "%s", nm ? (const char *)nm : "");
+      xmlFree(nm);
+      walk(p, c->children, sub, file, failed);
+    } else if (strcmp(tag, "attnum") == 0 || strcmp(tag, "attstr") == 0) {
+      tattr t;
+      memset(&t, 0, sizeof t);
+      copy_text(t.sect, sizeof t.sect, path);
+      xmlChar *nm = xmlGetProp(c, (const xmlChar *)"name");
+      xmlChar *val = xmlGetProp(c, (const xmlChar *)"val");
+      xmlChar *unit = xmlGetProp(c, (const xmlChar *)"unit");
+      copy_text(t.name, sizeof t.name, nm ? (const char *)nm : "");
+      copy_text(t.val, sizeof t.val, val ? (const char *)val : "");
+      copy_text(t.unit, sizeof t.unit, unit ? (const char *)unit : "");
+      xmlFree(nm);
+      xmlFree(val);
+      xmlFree(unit);
+      t.is_num = tag[3] == 'n';
+      t.line = (int)xmlGetLineNo(c);
+      t.file = file;
+      if (put_attr(p, &t)) {
+        grip_load_error_set(p->err, file, 0, NULL, "out of memory");
+        *failed = 1;
+      }
+    } else {
+      walk(p, c->children, path, file, failed);
+    }
+  }
+}
+
+/* Reads one TORCS XML file on top of p (entities resolved). */
+static int read_xml(tparams *p, const char *file) {
+  FILE *probe = fopen(file, "rb");
+  if (!probe) {
+    grip_load_error_set(p->err, file, 0, NULL, "cannot open: %s", strerror(errno));
+    return -1;
+  }
+  fclose(probe);
+  xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+  if (!ctxt) {
+    grip_load_error_set(p->err, file, 0, NULL, "out of memory");
+    return -1;
+  }
+  xmlDocPtr doc = xmlCtxtReadFile(ctxt, file, NULL,
+                                  XML_PARSE_NOENT | XML_PARSE_DTDLOAD | XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                      XML_PARSE_NOWARNING);
+  if (!doc) {
+    const xmlError *e = xmlCtxtGetLastError(ctxt);
+    char msg[256];
+    copy_text(msg, sizeof msg, e && e->message ? e->message : "cannot read");
+    size_t n = strlen(msg);
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) msg[--n] = '\0';
+    grip_load_error_set(p->err, file, e ? e->line : 0, NULL, "XML: %s", msg);
+    xmlFreeParserCtxt(ctxt);
+    return -1;
+  }
+  int failed = 0;
+  xmlNode *root = xmlDocGetRootElement(doc);
+  if (!root || strcmp((const char *)root->name, "params") != 0) {
+    grip_load_error_set(p->err, file, root ? (int)xmlGetLineNo(root) : 0, NULL, "not a TORCS params file");
+    failed = 1;
+  } else {
+    walk(p, root->children, "", file, &failed);
+  }
+  xmlFreeDoc(doc);
+  xmlFreeParserCtxt(ctxt);
+  return failed ? -1 : 0;
+}
+
+/* --- units ----------------------------------------------------------------------------------- */
+
+/* SI factor of one unit token ("m", "lbs", "cm2", …); rpm and litres are kept as they are. */
+static int unit_token(const char *tok, double *f) {
+  static const struct {
+    const char *name;
+    double factor;
+  } units[] = {
+      {"m", 1.0},        {"mm", 1e-3},       {"cm", 1e-2},        {"km", 1e3},       {"in", 0.0254},
+      {"ft", 0.3048},    {"kg", 1.0},        {"g", 1e-3},         {"lbs", 0.45359237}, {"lb", 0.45359237},
+      {"s", 1.0},        {"ms", 1e-3},       {"min", 60.0},       {"h", 3600.0},     {"deg", PI_ / 180.0},
+      {"rad", 1.0},      {"rpm", 1.0},       {"N", 1.0},          {"kN", 1e3},       {"Pa", 1.0},
+      {"kPa", 1e3},      {"MPa", 1e6},       {"bar", 1e5},        {"psi", 6894.757293168},
+      {"l", 1.0},        {"%", 0.01},        {"W", 1.0},          {"kW", 1e3},
+  };
+  char base[16];
+  size_t n = strlen(tok);
+  int power = 1;
+  if (n > 1 && (tok[n - 1] == '2' || tok[n - 1] == '3')) {
+    power = tok[n - 1] - '0';
+    --n;
+  }
+  if (n == 0 || n >= sizeof base) return -1;
+  memcpy(base, tok, n);
+  base[n] = '\0';
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; ++i)
+    if (strcmp(units[i].name, base) == 0) {
+      *f = pow(units[i].factor, power);
+      return 0;
+    }
+  return -1;
+}
+
+/* Factor of a compound unit such as "lbs/in/s", "kg.m2", "N.m" (TORCS's notation). */
+static int unit_factor(const char *unit, double *factor) {
+  *factor = 1.0;
+  if (!unit[0]) return 0;
+  char tok[16];
+  int divide = 0;
+  const char *p = unit;
+  while (*p) {
+    size_t n = strcspn(p, "./");
+    if (n == 0 || n >= sizeof tok) return -1;
+    memcpy(tok, p, n);
+    tok[n] = '\0';
+    double f;
+    if (unit_token(tok, &f)) return -1;
+    *factor = divide ? *factor / f : *factor * f;
+    p += n;
+    if (*p == '/') divide = 1, ++p;
+    else if (*p == '.') divide = 0, ++p;
+  }
+  return 0;
+}
+
+/* The attribute's value in SI (rpm stays rpm, litres stay litres); def when absent.
+ * Returns 0, or -1 with the error set. */
+static int num(tparams *p, const char *sect, const char *name, double def, double *out) {
+  tattr *t = find_attr(p, sect, name);
+  if (!t) {
+    *out = def;
+    return 0;
+  }
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(t->val, &end);
+  while (end && (*end == ' ' || *end == '\t')) ++end;
+  char key[200];
+  snprintf(key, sizeof key, "%s/%s", t->sect, t->name);
+  if (end == t->val || *end || errno == ERANGE || !isfinite(v)) {
+    grip_load_error_set(p->err, t->file, t->line, key, "'%s' is not a number", t->val);
+    return -1;
+  }
+  double f;
+  if (unit_factor(t->unit, &f)) {
+    grip_load_error_set(p->err, t->file, t->line, key, "unknown unit '%s'", t->unit);
+    return -1;
+  }
+  *out = v * f;
+  return 0;
+}
+
+static const char *str(tparams *p, const char *sect, const char *name, const char *def) {
+  tattr *t = find_attr(p, sect, name);
+  return t ? t->val : def;
+}
+
+static int has_section(tparams *p, const char *sect) {
+  for (int i = 0; i < p->n; ++i)
+    if (same_text(p->a[i].sect, sect)) return 1;
+  return 0;
+}
+
+/* --- mapping --------------------------------------------------------------------------------- */
+
+#define NUM(sect, name, def, out)                   \
+  do {                                              \
+    if (num(p, sect, name, def, out)) return -1;    \
+  } while (0)
+
+static int map_diff(tparams *p, const char *sect, grip_diff_def *d, double *ratio, double *eff) {
+  const char *type = str(p, sect, "type", NULL);
+  if (type) {
+    if (same_text(type, "SPOOL")) d->type = GRIP_DIFF_LOCKED;
+    else if (same_text(type, "FREE")) d->type = GRIP_DIFF_OPEN;
+    else if (same_text(type, "LIMITED SLIP")) d->type = GRIP_DIFF_LIMITED_SLIP;
+    else if (same_text(type, "VISCOUS COUPLER")) d->type = GRIP_DIFF_VISCOUS;
+    else if (same_text(type, "NONE")) d->type = GRIP_DIFF_OPEN;
+    else {
+      tattr *t = find_attr(p, sect, "type");
+      char key[200];
+      snprintf(key, sizeof key, "%s/type", sect);
+      grip_load_error_set(p->err, t->file, t->line, key,
+                          "'%s' is not SPOOL, FREE, LIMITED SLIP or VISCOUS COUPLER", type);
+      return -1;
+    }
+  }
+  NUM(sect, "ratio", *ratio, ratio);
+  NUM(sect, "efficiency", *eff, eff);
+  double lo, hi;
+  NUM(sect, "min torque bias", NAN, &lo);
+  NUM(sect, "max torque bias", NAN, &hi);
+  if (isfinite(lo) && isfinite(hi) && lo >= 0 && hi > 0 && hi >= lo) d->locking_coefficient = (hi - lo) / (hi + lo);
+  d->front_split = 0.5;
+  return 0;
+}
+
+static const char *const wheel_sect[4] = {"Front Left Wheel", "Front Right Wheel", "Rear Left Wheel", "Rear Right Wheel"};
+static const char *const susp_sect[4] = {"Front Left Suspension", "Front Right Suspension", "Rear Left Suspension",
+                                         "Rear Right Suspension"};
+static const char *const brake_sect[4] = {"Front Left Brake", "Front Right Brake", "Rear Left Brake", "Rear Right Brake"};
+
+static int map_car(tparams *p, grip_car *car) {
+  grip_vehicle_def *d = &car->def;
+
+  /* Axles and wheels. */
+  const char *axle_sect[2] = {"Front Axle", "Rear Axle"};
+  double axle_inertia[2];
+  for (int a = 0; a < 2; ++a) {
+    grip_axle_def *ax = &d->axles[a];
+    NUM(axle_sect[a], "xpos", ax->x, &ax->x);
+    NUM(axle_sect[a], "inertia", 0.0, &axle_inertia[a]);
+    double ht = 0, radius = 0, width = 0, inertia = 0, mu = 0, stiff = 0, dyn = 0, elast = 0, rr = 0;
+    int have_wheels = has_section(p, wheel_sect[2 * a]) || has_section(p, wheel_sect[2 * a + 1]);
+    for (int s = 0; s < 2; ++s) {
+      const char *w = wheel_sect[2 * a + s];
+      double y, rim, tw, ratio, in, m, st, df, ef, r;
+      NUM(w, "ypos", (s == 0 ? 1 : -1) * ax->half_track, &y);
+      NUM(w, "rim diameter", 2.0 * (ax->wheel_radius - 0.5 * ax->wheel_width), &rim);
+      NUM(w, "tire width", ax->wheel_width, &tw);
+      NUM(w, "tire height-width ratio", 0.5, &ratio);
+      NUM(w, "inertia", ax->wheel_inertia, &in);
+      NUM(w, "mu", ax->tyre.simple.lateral.mu, &m);
+      NUM(w, "stiffness", 30.0, &st);
+      NUM(w, "dynamic friction", 0.8, &df);
+      NUM(w, "elasticity factor", 0.7, &ef);
+      NUM(w, "rolling resistance", ax->tyre.rolling_resistance * 0.012, &r);
+      ht += 0.5 * fabs(y);
+      radius += 0.5 * (0.5 * rim + tw * ratio);
+      width += 0.5 * tw;
+      inertia += 0.5 * in;
+      mu += 0.5 * m;
+      stiff += 0.5 * st;
+      dyn += 0.5 * df;
+      elast += 0.5 * ef;
+      rr += 0.5 * r;
+    }
+    if (!have_wheels) continue;
+    ax->half_track = ht;
+    ax->wheel_radius = radius;
+    ax->wheel_width = width;
+    ax->wheel_inertia = inertia;
+    /* TORCS's tyre: F/(mu·Fz) = sin(C·atan(B·s·(1−E) + E·atan(B·s))), C = 2 − asin(dynamic
+     * friction)·2/π, B = stiffness / C, E = elasticity factor — the simple Magic Formula with the
+     * same B, C, E. */
+    if (dyn > 1.0) dyn = 1.0;
+    if (dyn < 0.1) dyn = 0.1;
+    if (elast > 1.0) elast = 1.0;
+    double c = 2.0 - asin(dyn) * 2.0 / PI_;
+    grip_simple_mf_curve curve = {.b = stiff / c, .c = c, .mu = mu, .e = elast};
+    ax->tyre.simple.longitudinal = curve;
+    ax->tyre.simple.lateral = curve;
+    ax->tyre.rolling_resistance = rr / 0.012;
+  }
+
+  /* Suspension: wheel rate = spring·bellcrank², wheel travel = course/bellcrank. */
+  const char *arb_sect[2] = {"Front Anti-Roll Bar", "Rear Anti-Roll Bar"};
+  for (int a = 0; a < 2; ++a) {
+    grip_suspension_def *s = &d->axles[a].suspension;
+    if (!has_section(p, susp_sect[2 * a]) && !has_section(p, susp_sect[2 * a + 1])) continue;
+    double k = 0, bump = 0, reb = 0, bump_t = 0, droop_t = 0;
+    for (int side = 0; side < 2; ++side) {
+      const char *ss = susp_sect[2 * a + side];
+      double spring, course, bell, packers, sb, sr;
+      NUM(ss, "spring", s->spring_rate, &spring);
+      NUM(ss, "suspension course", s->bump_travel + s->droop_travel, &course);
+      NUM(ss, "bellcrank", 1.0, &bell);
+      NUM(ss, "packers", 0.0, &packers);
+      NUM(ss, "slow bump", s->bump_damping, &sb);
+      NUM(ss, "slow rebound", s->rebound_damping, &sr);
+      if (!(bell > 0)) bell = 1.0;
+      k += 0.5 * spring * bell * bell;
+      bump += 0.5 * sb * bell * bell;
+      reb += 0.5 * sr * bell * bell;
+      double travel = course / bell;
+      bump_t += 0.5 * fmax(0.005, 0.5 * travel - packers / bell);
+      droop_t += 0.5 * fmax(0.005, 0.5 * travel);
+    }
+    s->spring_rate = k;
+    s->bump_damping = bump;
+    s->rebound_damping = reb;
+    s->bump_travel = bump_t;
+    s->droop_travel = droop_t;
+    s->bump_stop_rate = 10.0 * k;
+    double arb;
+    NUM(arb_sect[a], "spring", s->anti_roll_rate, &arb);
+    double arb_bell;
+    NUM(arb_sect[a], "bellcrank", 1.0, &arb_bell);
+    s->anti_roll_rate = arb * arb_bell * arb_bell;
+  }
+  for (int a = 0; a < 2; ++a) d->axles[a].wheel_inertia += 0.5 * axle_inertia[a];
+
+  /* Car: mass, CG, inertia, fuel. */
+  double L = d->axles[0].x - d->axles[1].x;
+  double mass, gch, fr, frl, rrl, k, tank, fuel;
+  NUM("Car", "mass", d->body.mass, &mass);
+  NUM("Car", "GC height", d->body.center_of_mass.z, &gch);
+  NUM("Car", "front-rear weight repartition", (d->body.center_of_mass.x - d->axles[1].x) / L, &fr);
+  NUM("Car", "front right-left weight repartition", 0.5, &frl);
+  NUM("Car", "rear right-left weight repartition", 0.5, &rrl);
+  NUM("Car", "mass repartition coefficient", 1.0, &k);
+  NUM("Car", "fuel tank", d->fuel.capacity, &tank);
+  NUM("Car", "initial fuel", d->fuel.mass, &fuel);
+  double len, wid, hei;
+  NUM("Car", "body length", d->body.dimensions.x, &len);
+  NUM("Car", "body width", d->body.dimensions.y, &wid);
+  NUM("Car", "body height", d->body.dimensions.z, &hei);
+  d->body.mass = mass;
+  d->body.center_of_mass.x = d->axles[1].x + fr * L;
+  /* Right share r of an axle's load puts the CG at y = half_track·(1 − 2r) (y is left). */
+  d->body.center_of_mass.y = 0.5 * (d->axles[0].half_track * (1.0 - 2.0 * frl) + d->axles[1].half_track * (1.0 - 2.0 * rrl));
+  d->body.center_of_mass.z = gch;
+  d->body.dimensions = (grip_vec3){len, wid, hei};
+  d->body.box_center = (grip_vec3){0.0, 0.0, 0.5 * hei};
+  /* Uniform box of the body's dimensions, scaled by k² (TORCS: lower = mass more centred). */
+  d->body.inertia = (grip_vec3){k * k * mass * (wid * wid + hei * hei) / 12.0,
+                                k * k * mass * (len * len + hei * hei) / 12.0,
+                                k * k * mass * (len * len + wid * wid) / 12.0};
+  /* TORCS counts fuel in litres and adds them to the mass as kilograms. */
+  d->fuel.capacity = tank;
+  d->fuel.mass = fuel < tank ? fuel : tank;
+  d->fuel.position = d->body.center_of_mass;
+
+  /* Aerodynamics and wings. TORCS's Clift > 0 is downforce; grip's CL < 0 is. */
+  NUM("Aerodynamics", "Cx", d->aero.drag_coefficient, &d->aero.drag_coefficient);
+  NUM("Aerodynamics", "front area", d->aero.frontal_area, &d->aero.frontal_area);
+  double clf, clr;
+  NUM("Aerodynamics", "front Clift", -d->aero.lift_coefficient_front, &clf);
+  NUM("Aerodynamics", "rear Clift", -d->aero.lift_coefficient_rear, &clr);
+  d->aero.lift_coefficient_front = -clf;
+  d->aero.lift_coefficient_rear = -clr;
+  const char *wing_sect[2] = {"Front Wing", "Rear Wing"};
+  d->aero.wing_count = 0;
+  for (int w = 0; w < 2; ++w) {
+    if (!has_section(p, wing_sect[w])) continue;
+    grip_wing_def *g = &d->aero.wings[d->aero.wing_count];
+    NUM(wing_sect[w], "area", 0.0, &g->area);
+    NUM(wing_sect[w], "angle", 0.0, &g->angle);
+    NUM(wing_sect[w], "xpos", 0.0, &g->x);
+    NUM(wing_sect[w], "zpos", 0.0, &g->z);
+    if (g->area > 0) d->aero.wing_count++;
+    else memset(g, 0, sizeof *g);
+  }
+
+  /* Engine. */
+  grip_engine_def *e = &d->engine;
+  int points = 0;
+  for (int i = 1; i <= 64; ++i) {
+    char sect[64];
+    snprintf(sect, sizeof sect, "Engine/data points/%d", i);
+    if (!find_attr(p, sect, "rpm")) break;
+    tattr *t = find_attr(p, sect, "rpm");
+    if (points >= GRIP_MAX_CURVE_POINTS) {
+      grip_load_error_set(p->err, t->file, t->line, "Engine/data points", "more than %d points", GRIP_MAX_CURVE_POINTS);
+      return -1;
+    }
+    NUM(sect, "rpm", 0.0, &e->curve_rpm[points]);
+    NUM(sect, "Tq", 0.0, &e->curve_torque[points]);
+    if (points > 0 && !(e->curve_rpm[points] > e->curve_rpm[points - 1])) {
+      grip_load_error_set(p->err, t->file, t->line, "Engine/data points", "rpm does not increase");
+      return -1;
+    }
+    points++;
+  }
+  if (points == 1) {
+    grip_load_error_set(p->err, NULL, 0, "Engine/data points", "needs at least 2 points");
+    return -1;
+  }
+  if (points) e->curve_points = points;
+  double clutch_inertia;
+  NUM("Engine", "revs limiter", e->rev_limit_rpm, &e->rev_limit_rpm);
+  NUM("Engine", "tickover", e->idle_rpm, &e->idle_rpm);
+  NUM("Engine", "inertia", e->inertia, &e->inertia);
+  NUM("Clutch", "inertia", 0.0, &clutch_inertia);
+  e->inertia += clutch_inertia;
+  double cons;
+  NUM("Engine", "fuel cons factor", NAN, &cons);
+  if (isfinite(cons)) e->fuel_per_joule = cons * 1e-7;
+  double peak = 0;
+  for (int i = 0; i < e->curve_points; ++i) peak = fmax(peak, e->curve_torque[i]);
+  d->clutch.max_torque = 1.5 * peak;
+  d->clutch.engage_rpm = fmax(2000.0, 1.5 * e->idle_rpm);
+  if (d->clutch.engage_rpm > 0.8 * e->rev_limit_rpm) d->clutch.engage_rpm = 0.8 * e->rev_limit_rpm;
+
+  /* Gearbox. */
+  grip_gearbox_def *g = &d->gearbox;
+  NUM("Gearbox", "shift time", g->shift_time, &g->shift_time);
+  double rev;
+  NUM("Gearbox/gears/r", "ratio", -g->reverse_ratio, &rev);
+  g->reverse_ratio = fabs(rev);
+  int gears = 0;
+  double eff_sum = 0;
+  for (int i = 1; i <= GRIP_MAX_GEARS + 1; ++i) {
+    char sect[64];
+    snprintf(sect, sizeof sect, "Gearbox/gears/%d", i);
+    tattr *t = find_attr(p, sect, "ratio");
+    if (!t) break;
+    if (gears >= GRIP_MAX_GEARS) {
+      grip_load_error_set(p->err, t->file, t->line, "Gearbox/gears", "more than %d gears", GRIP_MAX_GEARS);
+      return -1;
+    }
+    double eff;
+    NUM(sect, "ratio", 1.0, &g->ratios[gears]);
+    NUM(sect, "efficiency", 1.0, &eff);
+    eff_sum += eff;
+    gears++;
+  }
+  if (gears) g->forward_gears = gears;
+  double gear_eff = gears ? eff_sum / gears : 1.0;
+
+  /* Drivetrain and differentials. */
+  const char *type = str(p, "Drivetrain", "type", "RWD");
+  if (same_text(type, "RWD")) d->drivetrain.layout = GRIP_DRIVE_RWD;
+  else if (same_text(type, "FWD")) d->drivetrain.layout = GRIP_DRIVE_FWD;
+  else if (same_text(type, "4WD")) d->drivetrain.layout = GRIP_DRIVE_AWD;
+  else {
+    tattr *t = find_attr(p, "Drivetrain", "type");
+    grip_load_error_set(p->err, t->file, t->line, "Drivetrain/type", "'%s' is not RWD, FWD or 4WD", type);
+    return -1;
+  }
+  double rf = g->final_drive, rr_ = g->final_drive, rc = 1.0, ef = 1.0, er = 1.0, ec = 1.0;
+  if (map_diff(p, "Front Differential", &d->drivetrain.front, &rf, &ef)) return -1;
+  if (map_diff(p, "Rear Differential", &d->drivetrain.rear, &rr_, &er)) return -1;
+  if (map_diff(p, "Central Differential", &d->drivetrain.centre, &rc, &ec)) return -1;
+  if (d->drivetrain.layout == GRIP_DRIVE_RWD) {
+    g->final_drive = rr_;
+    g->efficiency = gear_eff * er;
+  } else if (d->drivetrain.layout == GRIP_DRIVE_FWD) {
+    g->final_drive = rf;
+    g->efficiency = gear_eff * ef;
+  } else {
+    g->final_drive = rc * 0.5 * (rf + rr_);
+    g->efficiency = gear_eff * ec * 0.5 * (ef + er);
+  }
+
+  /* Brakes: each wheel's torque at full pedal is pressure·share·piston area·mu·disc radius. */
+  double rep, pmax;
+  NUM("Brake System", "front-rear brake repartition", d->brakes.front_bias, &rep);
+  NUM("Brake System", "max pressure", NAN, &pmax);
+  if (isfinite(pmax)) {
+    double tq[4];
+    for (int w = 0; w < 4; ++w) {
+      double diam, area, bmu;
+      NUM(brake_sect[w], "disk diameter", 0.3, &diam);
+      NUM(brake_sect[w], "piston area", 50e-4, &area);
+      NUM(brake_sect[w], "mu", 0.3, &bmu);
+      tq[w] = pmax * area * bmu * 0.5 * diam;
+    }
+    double front = rep * (tq[0] + tq[1]), rear = (1.0 - rep) * (tq[2] + tq[3]);
+    d->brakes.max_torque = front + rear;
+    d->brakes.front_bias = front + rear > 0 ? front / (front + rear) : 0.5;
+    d->brakes.handbrake_torque = 0.5 * (tq[2] + tq[3]);
+  }
+
+  /* Steering: TORCS gives the road-wheel lock; grip keeps its ratio. */
+  double lock;
+  NUM("Steer", "steer lock", NAN, &lock);
+  if (isfinite(lock)) d->steering.max_wheel_angle = lock * d->steering.ratio;
+  return 0;
+}
+
+static int torcs_load(const char *car_xml, const char *category_xml, const char *setup_xml, grip_car *out,
+                      grip_load_error *err) {
+  grip_load_error local;
+  if (!err) err = &local;
+  grip_load_error_clear(err);
+  tparams p = {NULL, 0, 0, err};
+  grip_car *car = NULL;
+  int rc = -1;
+  /* The category comes first, the car on top: read the car once to find its category. */
+  char cat_path[GRIP_CAR_PATH_MAX];
+  if (!category_xml) {
+    tparams probe = {NULL, 0, 0, err};
+    if (read_xml(&probe, car_xml)) {
+      free(probe.a);
+      return -1;
+    }
+    const char *cat = str(&probe, "Car", "category", NULL);
+    if (cat) {
+      char dir[GRIP_CAR_PATH_MAX];
+      copy_text(dir, sizeof dir, car_xml);
+      char *slash = strrchr(dir, '/');
+      if (slash) *slash = '\0';
+      else copy_text(dir, sizeof dir, ".");
+      int n = snprintf(cat_path, sizeof cat_path, "%s/../../categories/%s.xml", dir, cat);
+      if (n > 0 && (size_t)n < sizeof cat_path) category_xml = cat_path;
+    }
+    free(probe.a);
+  }
+  if (category_xml && read_xml(&p, category_xml)) goto done;
+  if (read_xml(&p, car_xml)) goto done;
+  if (setup_xml && read_xml(&p, setup_xml)) goto done;
+  car = malloc(sizeof *car);
+  if (!car) {
+    grip_load_error_set(err, car_xml, 0, NULL, "out of memory");
+    goto done;
+  }
+  grip_car_default(car);
+  if (map_car(&p, car)) goto done;
+  /* Name: the car XML's stem. */
+  const char *b = strrchr(car_xml, '/');
+  copy_text(car->name, sizeof car->name, b ? b + 1 : car_xml);
+  char *dot = strrchr(car->name, '.');
+  if (dot && dot != car->name) *dot = '\0';
+  copy_text(car->source, sizeof car->source, car_xml);
+  grip_car_fix_pointers(car);
+  char message[200];
+  if (grip_vehicle_def_validate(&car->def, message, sizeof message) != GRIP_OK) {
+    grip_load_error_set(err, car_xml, 0, NULL, "imported car is invalid: %s", message);
+    goto done;
+  }
+  memcpy(out, car, sizeof *out);
+  grip_car_fix_pointers(out);
+  rc = 0;
+done:
+  free(car);
+  free(p.a);
+  return rc;
+}
+
+int grip_torcs_load(const char *car_xml, const char *category_xml, const char *setup_xml, grip_car *out,
+                    grip_load_error *err) {
+  return torcs_load(car_xml, category_xml, setup_xml, out, err);
+}
+
+int grip_torcs_load_path(const char *path, const char *setup_xml, grip_car *out, grip_load_error *err) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    char dir[GRIP_CAR_PATH_MAX];
+    copy_text(dir, sizeof dir, path);
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0';
+    const char *base = strrchr(dir, '/');
+    base = base ? base + 1 : dir;
+    char xml[GRIP_CAR_PATH_MAX * 2 + 8];
+    snprintf(xml, sizeof xml, "%s/%s.xml", dir, base);
+    return torcs_load(xml, NULL, setup_xml, out, err);
+  }
+  return torcs_load(path, NULL, setup_xml, out, err);
+}
+
+int grip_torcs_load_named(const char *name, const char *setup_xml, grip_car *out, grip_load_error *err) {
+  if (!name[0] || strchr(name, '/')) {
+    grip_load_error_set(err, name, 0, NULL, "not a TORCS car name");
+    return -1;
+  }
+  char xml[GRIP_CAR_PATH_MAX];
+  int n = snprintf(xml, sizeof xml, "%s/cars/%s/%s.xml", GRIP_TORCS_DATA_DIR, name, name);
+  if (n < 0 || (size_t)n >= sizeof xml) {
+    grip_load_error_set(err, name, 0, NULL, "name too long");
+    return -1;
+  }
+  return torcs_load(xml, NULL, setup_xml, out, err);
+}

@@ -1,0 +1,73 @@
+#!/bin/bash
+# grip check, --car and import-torcs: exit codes, JSON keys and figures computed by hand.
+# Usage: cli_cars.sh <path-to-grip> <source-dir>
+grip="$1"
+src="$2"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { # check <description> <condition-exit-status>
+  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi
+}
+# json <file> <python expression over d> -> exit status
+json() { python3 -c "import json,sys; d=json.load(open('$1')); sys.exit(0 if ($2) else 1)"; }
+
+for car in "$src"/data/cars/*.ini; do
+  name=$(basename "$car" .ini)
+  "$grip" check "$car" --json > "$tmp/$name.json" 2> "$tmp/$name.err"
+  check "check $name exits 0" $?
+  json "$tmp/$name.json" "d['ok'] is True and d['errors'] == [] and d['warnings'] == []"
+  check "check $name: ok, no errors or warnings" $?
+  [ ! -s "$tmp/$name.err" ]
+  check "check $name: nothing on stderr" $?
+  json "$tmp/$name.json" "all(k in d for k in ('mass_kg','front_load_fraction','peak_power_kw','peak_power_rpm','ca_kg_per_m','errors','gears'))"
+  check "check $name: JSON keys" $?
+done
+
+# Corvette: 1409 + 30 kg; 257 kW at 5600 rpm (GM: 345 hp); CG of body (x 0.02655) and fuel
+# (x -0.9): x = (1409*0.02655 - 30*0.9)/1439 = 0.0072339, front share (x + 1.3275)/2.655 = 0.50272;
+# ride 1.6097 Hz = sqrt(37000/(0.5*0.50272*1439))/2pi.
+json "$tmp/corvette-c5.json" "d['mass_kg'] == 1439 and abs(d['peak_power_kw'] - 257.05) < 0.1 and d['peak_power_rpm'] == 5600 and abs(d['front_load_fraction'] - 0.50272) < 1e-4 and d['ca_kg_per_m'] == 0 and abs(d['ride_frequency_front_hz'] - 1.6097) < 1e-3"
+check "corvette figures" $?
+# Single-seater CA: 0.5*1.29*1.8*1.5 = 1.7415 + 4*1.29*0.4*sin12*cos12 = 0.41975
+# + 4*1.29*0.7*sin14*cos14 = 0.84786 -> 3.0091 kg/m.
+json "$tmp/single-seater.json" "abs(d['ca_kg_per_m'] - 3.0091) < 1e-3 and abs(d['mass_kg'] - 650) < 1e-9"
+check "single-seater downforce CA 3.0091 kg/m" $?
+# Hatchback: 191 N*m at 5000 rpm = 100.0 kW; 62/38 split of the body with the tank behind.
+json "$tmp/hatchback-100kw.json" "abs(d['peak_power_kw'] - 100.0) < 0.05 and d['peak_power_rpm'] == 5000"
+check "hatchback 100 kW at 5000 rpm" $?
+
+# A broken car: exit 1, the error with file:line in the JSON and on stderr for --car.
+printf '[body]\nmass = 1000\n[engine]\ntorque = 1000:100, 3000-400\n' > "$tmp/bad.ini"
+"$grip" check "$tmp/bad.ini" --json > "$tmp/bad.json"
+check "check of a bad car exits 1" $([ $? -eq 1 ]; echo $?)
+json "$tmp/bad.json" "d['ok'] is False and len(d['errors']) == 1 and 'bad.ini:4: engine.torque' in d['errors'][0]"
+check "bad car: error names bad.ini:4: engine.torque" $?
+"$grip" accel --car "$tmp/bad.ini" > /dev/null 2> "$tmp/accel.err"
+check "accel --car bad exits 1" $([ $? -eq 1 ]; echo $?)
+grep -q "bad.ini:4: engine.torque" "$tmp/accel.err"
+check "accel --car bad prints file:line" $?
+printf '[body]\nmass = 1000\nshine = 3\n' > "$tmp/warn.ini"
+"$grip" brake --car "$tmp/warn.ini" --json > /dev/null 2> "$tmp/warn.err"
+check "brake --car with an unknown key exits 0" $?
+grep -q "warning: .*warn.ini:3: body.shine: unknown key" "$tmp/warn.err"
+check "unknown key printed as a warning" $?
+for cmd in accel brake park bench; do "$grip" $cmd --help | grep -q -- "--car"; check "$cmd has --car" $?; done
+"$grip" park --car builtin --seconds 2 --settle 1 --json > /dev/null
+check "park --car builtin" $?
+"$grip" bench --car "$src/data/cars/kart.ini" --vehicles 2 --seconds 0.1 --json > /dev/null
+check "bench --car kart" $?
+
+# import-torcs: the fixture becomes a car file that checks clean and keeps the figures.
+"$grip" import-torcs "$src/tests/data/torcs/cars/fixcar" -o "$tmp/fix.ini"
+check "import-torcs exits 0" $?
+"$grip" check "$tmp/fix.ini" --json > "$tmp/fix.json"
+check "imported car checks" $?
+# 1200 kg + 50 l; 0.5*1.29*(0.3+0.4)*2 + 4*1.29*(0.2*sin10*cos10 + 0.5*sin15*cos15) = 0.903 + 0.8211
+json "$tmp/fix.json" "d['mass_kg'] == 1250 and abs(d['front_load_fraction'] - 0.5) < 1e-12 and abs(d['ca_kg_per_m'] - 1.7241) < 1e-3"
+check "imported fixture: mass 1250 kg, 50 % front, CA 1.7241" $?
+"$grip" --help | grep -q "import-torcs"
+check "import-torcs listed in grip --help" $?
+"$grip" import-torcs "$src/tests/data/torcs/cars/fixcar/broken.xml" -o "$tmp/x.ini" 2> "$tmp/imp.err"
+check "import of a broken car exits 1" $([ $? -eq 1 ]; echo $?)
+exit $fail

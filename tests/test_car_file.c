@@ -1,0 +1,330 @@
+/* Car files: the shipped Corvette equals the built-in car, a round trip is bit-identical, every
+ * key is documented, parametric curves and bases work, and a corpus of broken files gives the
+ * right file:line without crashing. */
+#include <stdint.h>
+#include <string.h>
+
+#include "car_file.h"
+#include "test.h"
+
+#define CARS GRIP_SOURCE_DIR "/data/cars/"
+#define TMP GRIP_BINARY_DIR "/test_car_file_tmp"
+
+/* Bitwise equality of two doubles (so -0 != 0 and the last bit counts). */
+static int same_bits(double a, double b) {
+  uint64_t x, y;
+  memcpy(&x, &a, 8);
+  memcpy(&y, &b, 8);
+  return x == y;
+}
+
+static int diffs_; /* number of differing fields in the last compare */
+#define F(field)                                                                          \
+  do {                                                                                    \
+    if (!same_bits((double)a->field, (double)b->field)) {                                 \
+      diffs_++;                                                                           \
+      fprintf(stderr, "  differs: %s: %.17g vs %.17g\n", #field, (double)a->field, (double)b->field); \
+    }                                                                                     \
+  } while (0)
+#define V(field) F(field.x); F(field.y); F(field.z)
+
+static void compare_diff(const grip_diff_def *da, const grip_diff_def *db) {
+  const grip_diff_def *a = da, *b = db;
+  F(type); F(preload); F(locking_coefficient); F(viscous_coefficient); F(front_split);
+}
+
+/* Field-by-field comparison of every numeric field of two definitions. */
+static int compare_defs(const grip_vehicle_def *a, const grip_vehicle_def *b) {
+  diffs_ = 0;
+  F(body.mass); V(body.center_of_mass); V(body.inertia); V(body.dimensions); V(body.box_center);
+  F(engine.curve_points);
+  for (int i = 0; i < a->engine.curve_points && i < GRIP_MAX_CURVE_POINTS; ++i) {
+    F(engine.curve_rpm[i]);
+    F(engine.curve_torque[i]);
+  }
+  F(engine.idle_rpm); F(engine.rev_limit_rpm); F(engine.inertia); F(engine.brake_torque);
+  F(engine.brake_torque_per_rpm); F(engine.fuel_per_joule);
+  F(clutch.max_torque); F(clutch.engage_rpm);
+  F(gearbox.forward_gears);
+  for (int i = 0; i < a->gearbox.forward_gears && i < GRIP_MAX_GEARS; ++i) F(gearbox.ratios[i]);
+  F(gearbox.reverse_ratio); F(gearbox.final_drive); F(gearbox.efficiency); F(gearbox.shift_time);
+  F(gearbox.upshift_rpm); F(gearbox.downshift_rpm); F(gearbox.automatic);
+  F(drivetrain.layout);
+  compare_diff(&a->drivetrain.front, &b->drivetrain.front);
+  compare_diff(&a->drivetrain.rear, &b->drivetrain.rear);
+  compare_diff(&a->drivetrain.centre, &b->drivetrain.centre);
+  F(brakes.max_torque); F(brakes.front_bias); F(brakes.handbrake_torque);
+  F(steering.ratio); F(steering.max_wheel_angle); F(steering.ackermann); F(steering.speed_reduction_speed);
+  F(input_filter.throttle_rate); F(input_filter.brake_rate); F(input_filter.steer_rate);
+  for (int k = 0; k < GRIP_AXLE_COUNT; ++k) {
+    F(axles[k].x); F(axles[k].half_track); F(axles[k].wheel_radius); F(axles[k].wheel_width);
+    F(axles[k].wheel_inertia); F(axles[k].steered);
+    F(axles[k].suspension.spring_rate); F(axles[k].suspension.bump_damping);
+    F(axles[k].suspension.rebound_damping); F(axles[k].suspension.bump_travel);
+    F(axles[k].suspension.droop_travel); F(axles[k].suspension.bump_stop_rate);
+    F(axles[k].suspension.max_force); F(axles[k].suspension.anti_roll_rate);
+    F(axles[k].tyre.model);
+    F(axles[k].tyre.simple.longitudinal.b); F(axles[k].tyre.simple.longitudinal.c);
+    F(axles[k].tyre.simple.longitudinal.mu); F(axles[k].tyre.simple.longitudinal.e);
+    F(axles[k].tyre.simple.lateral.b); F(axles[k].tyre.simple.lateral.c);
+    F(axles[k].tyre.simple.lateral.mu); F(axles[k].tyre.simple.lateral.e);
+    F(axles[k].tyre.simple.nominal_load); F(axles[k].tyre.simple.load_sensitivity);
+    F(axles[k].tyre.simple.pneumatic_trail);
+    F(axles[k].tyre.relaxation_length_x); F(axles[k].tyre.relaxation_length_y);
+    F(axles[k].tyre.low_speed_damping); F(axles[k].tyre.low_speed); F(axles[k].tyre.rolling_resistance);
+  }
+  F(aero.drag_coefficient); F(aero.frontal_area); F(aero.lift_coefficient_front);
+  F(aero.lift_coefficient_rear); F(aero.center_of_pressure_z); F(aero.wing_count);
+  for (int i = 0; i < a->aero.wing_count && i < GRIP_MAX_WINGS; ++i) {
+    F(aero.wings[i].area); F(aero.wings[i].angle); F(aero.wings[i].x); F(aero.wings[i].z);
+  }
+  F(fuel.capacity); F(fuel.mass); V(fuel.position);
+  return diffs_;
+}
+
+static grip_car car_, car2_;
+
+static void test_corvette_file_is_builtin(void) {
+  grip_load_error err;
+  int rc = grip_car_load(CARS "corvette-c5.ini", &car_, &err);
+  if (rc) fprintf(stderr, "%s\n", err.message);
+  CHECK(rc == 0);
+  grip_vehicle_def builtin = grip_default_vehicle_def();
+  CHECK(compare_defs(&car_.def, &builtin) == 0);
+  CHECK(strcmp(car_.def.name, "corvette-c5") == 0);
+  CHECK(car_.warning_count == 0);
+  /* Published figures, independently: 6 gears 2.66 .. 0.50, differential 3.42, 1409 + 30 kg. */
+  CHECK_NEAR(car_.def.gearbox.ratios[0], 2.66, 0);
+  CHECK_NEAR(car_.def.gearbox.final_drive, 3.42, 0);
+  CHECK_NEAR(car_.def.body.mass + car_.def.fuel.mass, 1439.0, 0);
+  CHECK_NEAR(car_.def.steering.max_wheel_angle, 8.17, 0); /* "8.17 rad" suffix */
+  CHECK_NEAR(car_.def.engine.fuel_per_joule, 250e-3 / 3.6e6, 1e-20); /* 250 g/kWh */
+}
+
+static void round_trip(const char *path) {
+  grip_load_error err;
+  int rc = grip_car_load(path, &car_, &err);
+  if (rc) fprintf(stderr, "%s: %s\n", path, err.message);
+  CHECK(rc == 0);
+  CHECK(grip_car_save(&car_, TMP ".ini", "round trip", &err) == 0);
+  rc = grip_car_load(TMP ".ini", &car2_, &err);
+  if (rc) fprintf(stderr, "reload: %s\n", err.message);
+  CHECK(rc == 0);
+  int d = compare_defs(&car_.def, &car2_.def);
+  if (d) fprintf(stderr, "%s: %d fields differ after a round trip\n", path, d);
+  CHECK(d == 0);
+  CHECK(strcmp(car_.name, car2_.name) == 0);
+  CHECK(car2_.warning_count == 0);
+}
+
+static void test_round_trips(void) {
+  static const char *cars[] = {"corvette-c5", "hatchback-100kw", "single-seater", "offroad-4wd", "kart"};
+  for (int i = 0; i < 5; ++i) {
+    char path[512];
+    snprintf(path, sizeof path, CARS "%s.ini", cars[i]);
+    round_trip(path);
+  }
+  /* Awkward values: angles and bsfc whose unit conversion does not invert exactly. */
+  grip_car_default(&car_);
+  car_.def.steering.max_wheel_angle = 0.1 + 0.2; /* 0.30000000000000004 rad */
+  car_.def.engine.fuel_per_joule = 7.123456789e-8;
+  car_.def.aero.wing_count = 1;
+  car_.def.aero.wings[0] = (grip_wing_def){.area = 0.3, .angle = 0.2617993877991494, .x = -2, .z = 1};
+  grip_load_error err;
+  CHECK(grip_car_save(&car_, TMP ".ini", NULL, &err) == 0);
+  CHECK(grip_car_load(TMP ".ini", &car2_, &err) == 0);
+  CHECK(compare_defs(&car_.def, &car2_.def) == 0);
+}
+
+/* Parses text; returns 0/-1 and leaves the error in err. */
+static int parse(const char *text, grip_car *out, grip_load_error *err) {
+  return grip_car_parse(text, "t.ini", GRIP_SOURCE_DIR "/data/cars", out, err);
+}
+
+static void test_values_and_units(void) {
+  grip_load_error err;
+  const char *text =
+      "; comment\n"
+      "[car]\nname = test car\n"
+      "[body]\n  mass = 1000 kg   ; indented, unit suffix, inline comment\n"
+      "[steering]\nlock = 360\n"
+      "[engine]\npeak_torque = 300\npeak_rpm = 4000\nwidth_low = 4000\nwidth_high = 3000\ncurve_points = 5\n"
+      "idle_rpm = 1000\nlimiter_rpm = 7000\nbsfc = 360\n"
+      "[gearbox]\nratios = 3, 2, 1\nautomatic = no\n"
+      "[drivetrain]\nlayout = AWD\n"
+      "[diff.center]\ntype = viscous\nviscous = 120\n"
+      "[wing.2]\narea = 0.5\nangle = 30\n";
+  int rc = parse(text, &car_, &err);
+  if (rc) fprintf(stderr, "%s\n", err.message);
+  CHECK(rc == 0);
+  const grip_vehicle_def *d = &car_.def;
+  CHECK(strcmp(d->name, "test car") == 0);
+  CHECK_NEAR(d->body.mass, 1000, 0);
+  CHECK_NEAR(d->steering.max_wheel_angle, 2.0 * 3.14159265358979323846, 1e-15);
+  CHECK_NEAR(d->engine.fuel_per_joule, 1e-7, 1e-22); /* 360 g/kWh = 1e-7 kg/J */
+  /* Parametric curve, 5 samples from idle 1000 to 7000 rpm (1500 rpm apart):
+   * T(1000) = 300·(1 − (3000/4000)²) = 131.25; T(2500) = 300·(1 − (1500/4000)²) = 257.8125;
+   * T(4000) = 300; T(5500) = 300·(1 − (1500/3000)²) = 225; T(7000) = 0. */
+  CHECK(d->engine.curve_points == 5);
+  CHECK_NEAR(d->engine.curve_rpm[1], 2500, 1e-9);
+  CHECK_NEAR(d->engine.curve_torque[0], 131.25, 1e-9);
+  CHECK_NEAR(d->engine.curve_torque[1], 257.8125, 1e-9);
+  CHECK_NEAR(d->engine.curve_torque[2], 300, 1e-9);
+  CHECK_NEAR(d->engine.curve_torque[3], 225, 1e-9);
+  CHECK_NEAR(d->engine.curve_torque[4], 0, 1e-9);
+  CHECK(d->gearbox.forward_gears == 3);
+  CHECK(!d->gearbox.automatic);
+  CHECK(d->drivetrain.layout == GRIP_DRIVE_AWD);
+  CHECK(d->drivetrain.centre.type == GRIP_DIFF_VISCOUS);
+  CHECK_NEAR(d->drivetrain.centre.viscous_coefficient, 120, 0);
+  CHECK(d->aero.wing_count == 2); /* [wing.2] implies two wings; wing 1 keeps zeros */
+  CHECK_NEAR(d->aero.wings[1].angle, 3.14159265358979323846 / 6, 1e-15);
+  CHECK_NEAR(d->aero.wings[0].area, 0, 0);
+  /* Unknown keys and sections are warnings, not errors. */
+  rc = parse("[body]\nmass = 900\ncolour = red\n[paint]\ngloss = 1\n", &car_, &err);
+  CHECK(rc == 0);
+  CHECK(car_.warning_count == 2);
+  CHECK(strstr(car_.warnings[0], "t.ini:3:") && strstr(car_.warnings[0], "colour"));
+  CHECK(strstr(car_.warnings[1], "t.ini:4:") && strstr(car_.warnings[1], "paint"));
+  CHECK_NEAR(car_.def.body.mass, 900, 0);
+  /* No name: the file's stem. */
+  CHECK(strcmp(car_.name, "t") == 0);
+}
+
+static void test_base(void) {
+  FILE *f = fopen(TMP "_derived.ini", "w");
+  CHECK(f != NULL);
+  if (!f) return;
+  fprintf(f, "[car]\nbase = %s\nname = lighter\n[body]\nmass = 800\n", CARS "hatchback-100kw.ini");
+  fclose(f);
+  grip_load_error err;
+  int rc = grip_car_load(TMP "_derived.ini", &car_, &err);
+  if (rc) fprintf(stderr, "%s\n", err.message);
+  CHECK(rc == 0);
+  CHECK_NEAR(car_.def.body.mass, 800, 0);
+  CHECK(car_.def.drivetrain.layout == GRIP_DRIVE_FWD); /* inherited */
+  CHECK_NEAR(car_.def.gearbox.ratios[4], 0.68, 0);
+  CHECK(strcmp(car_.name, "lighter") == 0);
+  /* base after another key, and a base that is missing */
+  rc = parse("[body]\nmass = 900\n[car]\nbase = hatchback-100kw.ini\n", &car_, &err);
+  CHECK(rc == -1 && err.line == 4);
+  rc = parse("[car]\nbase = no-such-car.ini\n", &car_, &err);
+  CHECK(rc == -1 && err.line == 2 && strstr(err.message, "no-such-car.ini"));
+}
+
+typedef struct bad_case {
+  const char *what;
+  const char *text;
+  int line;             /* expected line of the error */
+  const char *contains; /* expected in the message */
+} bad_case;
+
+static void test_broken_corpus(void) {
+  static const bad_case cases[] = {
+      {"not a number", "[body]\nmass = abc\n", 2, "t.ini:2: body.mass: 'abc' is not a number"},
+      {"huge", "[car]\nname = x\n[body]\nmass = 1e308\n", 4, "out of range (allowed 1 .. 1e+06 kg)"},
+      {"overflow", "[body]\ncg_z = 1e999\n", 2, "body.cg_z"},
+      {"NaN", "[body]\n\nmass = nan\n", 3, "not a number"},
+      {"inf", "[body]\nmass = inf\n", 2, "not a number"},
+      {"negative inf", "[aero]\ncd = -inf\n", 2, "aero.cd"},
+      {"hex float", "[body]\nmass = 0x10\n", 2, "not a number"},
+      {"wrong unit", "[body]\nmass = 10 lbs\n", 2, "not a number in kg"},
+      {"truncated section", "[body]\nmass = 1000\n[engi", 3, "syntax error"},
+      {"truncated key", "[body]\nmass = 1000\ncg_", 3, "syntax error"},
+      {"empty value", "[body]\nmass =\n", 2, "not a number"},
+      {"key outside section", "mass = 1000\n", 1, "outside any [section]"},
+      {"duplicate key", "[body]\nmass = 1000\ncg_z = 0.5\nmass = 1100\n", 4, "given twice (first on line 2)"},
+      {"bad torque pair", "[engine]\ntorque = 1000:200, 3000-400\n", 2, "'3000-400' is not an rpm:N*m pair"},
+      {"torque not increasing", "[engine]\ntorque = 1000:200, 3000:400,\n  2000:300\n", 3, "does not increase"},
+      {"torque single point", "[engine]\ntorque = 1000:200\n", 2, "at least 2"},
+      {"torque dangling comma", "[engine]\ntorque = 1000:200, 2000:300,\n", 2, "end of the file"},
+      {"negative ratio", "[gearbox]\nratios = 3.1, -1.2, 1.0\n", 2, "gear ratio -1.2 is out of range"},
+      {"too many gears", "[gearbox]\nratios = 1,1,1,1,1,1,1,1,1,1,1\n", 2, "more than 10"},
+      {"bad bool", "[axle.front]\nsteered = maybe\n", 2, "not yes or no"},
+      {"bad layout", "[drivetrain]\nlayout = 6wd\n", 2, "not rwd, fwd or awd"},
+      {"bad diff", "[diff.rear]\ntype = torsen\n", 2, "not open, locked, lsd or viscous"},
+      {"both curves", "[engine]\ntorque = 1000:100, 2000:200\npeak_torque = 300\n", 3, "not both"},
+      {"partial parametric", "[engine]\npeak_torque = 300\npeak_rpm = 4000\n", 2, "needs peak_torque"},
+      {"wing count", "[aero]\nwings = 1\n[wing.2]\narea = 1\n", 2, "[wing.2] is given"},
+      {"validate cross-field", "[engine]\nidle_rpm = 5000\nlimiter_rpm = 6000\n", 3, "engine.limiter_rpm"},
+      {"fuel over capacity", "[fuel]\ncapacity = 10\nmass = 20\n", 3, "fuel.mass"},
+      {"axles swapped", "[axle.front]\nx = -2\n", 0, "front axle must be ahead"},
+      {"missing tir", "[tyre.rear]\ntir = none.tir\n", 2, "tyre.rear.tir"},
+      {"long line", "[body]\nmass = 1000                                                                                                                                                                                                                                                 \n", 2, "line too long"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    grip_load_error err;
+    grip_car_default(&car_);
+    car_.def.body.mass = 4242.0; /* sentinel: a failed load must not touch the output */
+    int rc = parse(cases[i].text, &car_, &err);
+    int ok = rc == -1 && err.line == cases[i].line && strstr(err.message, cases[i].contains) != NULL &&
+             car_.def.body.mass == 4242.0;
+    if (!ok) fprintf(stderr, "case '%s': rc %d line %d: %s\n", cases[i].what, rc, err.line, err.message);
+    CHECK(ok);
+  }
+  /* Missing sections are fine: the built-in values stay. */
+  grip_load_error err;
+  CHECK(parse("[car]\nname = empty\n", &car_, &err) == 0);
+  grip_vehicle_def builtin = grip_default_vehicle_def();
+  CHECK(compare_defs(&car_.def, &builtin) == 0);
+  /* Binary garbage and every truncation of a real file: no crash, a definite answer. */
+  char text[4096];
+  FILE *f = fopen(CARS "single-seater.ini", "rb");
+  CHECK(f != NULL);
+  size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+  if (f) fclose(f);
+  text[n] = '\0';
+  int failures = 0;
+  for (size_t cut = 0; cut < n; cut += 7) {
+    char saved = text[cut];
+    text[cut] = '\0';
+    int rc = parse(text, &car_, &err);
+    if (rc != 0 && (err.message[0] == '\0' || strncmp(err.message, "t.ini", 5) != 0)) failures++;
+    text[cut] = saved;
+  }
+  CHECK(failures == 0);
+  unsigned seed = 12345;
+  for (int k = 0; k < 200; ++k) {
+    char junk[300];
+    for (int j = 0; j < 299; ++j) {
+      seed = seed * 1103515245u + 12345u;
+      junk[j] = (char)(1 + (seed >> 16) % 127);
+    }
+    junk[299] = '\0';
+    (void)parse(junk, &car_, &err);
+  }
+  CHECK(grip_car_load("/nonexistent/car.ini", &car_, &err) == -1 && strstr(err.message, "cannot open"));
+}
+
+static void test_every_key_documented(void) {
+  FILE *f = fopen(GRIP_SOURCE_DIR "/docs/car-format.md", "rb");
+  CHECK(f != NULL);
+  if (!f) return;
+  static char doc[200000];
+  size_t n = fread(doc, 1, sizeof doc - 1, f);
+  fclose(f);
+  doc[n] = '\0';
+  const char *section, *key, *unit;
+  int missing = 0;
+  for (int i = 0; grip_car_key_info(i, &section, &key, &unit) == 0; ++i) {
+    char pattern[128];
+    snprintf(pattern, sizeof pattern, "| `%s` |", key);
+    if (!strstr(doc, pattern)) {
+      fprintf(stderr, "docs/car-format.md does not document [%s] %s\n", section, key);
+      missing++;
+    }
+  }
+  CHECK(missing == 0);
+}
+
+int main(void) {
+  RUN_TEST(test_corvette_file_is_builtin);
+  RUN_TEST(test_round_trips);
+  RUN_TEST(test_values_and_units);
+  RUN_TEST(test_base);
+  RUN_TEST(test_broken_corpus);
+  RUN_TEST(test_every_key_documented);
+  remove(TMP ".ini");
+  remove(TMP "_derived.ini");
+  return TEST_RESULT();
+}
