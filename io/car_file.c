@@ -37,6 +37,7 @@ typedef enum sec_kind {
   S_AERO,
   S_WING,
   S_FUEL,
+  S_ASSISTS,
   S_COUNT
 } sec_kind;
 
@@ -62,6 +63,7 @@ static const section_desc sections[S_COUNT] = {
     [S_AERO] = {"aero", 1, {NULL}},
     [S_WING] = {"wing", 4, {"1", "2", "3", "4"}},
     [S_FUEL] = {"fuel", 1, {NULL}},
+    [S_ASSISTS] = {"assists", 1, {NULL}},
 };
 
 typedef enum key_type {
@@ -215,6 +217,12 @@ static const key_desc keys[] = {
     D(S_FUEL, "x", grip_fuel_def, position.x, "m", -50, 50, NULL),
     D(S_FUEL, "y", grip_fuel_def, position.y, "m", -50, 50, NULL),
     D(S_FUEL, "z", grip_fuel_def, position.z, "m", -50, 50, NULL),
+
+    D(S_ASSISTS, "grip_multiplier", grip_assist_def, grip_multiplier, "", 0.1, 10, "assists.grip_multiplier"),
+    D(S_ASSISTS, "yaw_damping", grip_assist_def, yaw_damping, "N*m*s/rad", 0, 1e7, "assists.yaw_damping"),
+    DS(S_ASSISTS, "max_roll", grip_assist_def, max_roll, DEG, "deg", "rad", 0, 183, "assists.max_roll"),
+    DS(S_ASSISTS, "max_pitch", grip_assist_def, max_pitch, DEG, "deg", "rad", 0, 183, "assists.max_pitch"),
+    D(S_ASSISTS, "steering_assist", grip_assist_def, steering_assist, "", 0, 1, "assists.steering_assist"),
 };
 enum { KEY_COUNT = (int)(sizeof keys / sizeof keys[0]) };
 
@@ -225,7 +233,7 @@ int grip_car_key_info(int index, const char **section, const char **key, const c
       [S_GEARBOX] = "gearbox", [S_DRIVETRAIN] = "drivetrain", [S_DIFF] = "diff.front",
       [S_BRAKES] = "brakes", [S_STEERING] = "steering", [S_INPUT] = "input_filter",
       [S_AXLE] = "axle.front", [S_TYRE] = "tyre.front", [S_AERO] = "aero", [S_WING] = "wing.1",
-      [S_FUEL] = "fuel"};
+      [S_FUEL] = "fuel", [S_ASSISTS] = "assists"};
   if (section) *section = first_names[keys[index].sec];
   if (key) *key = keys[index].key;
   if (unit) *unit = keys[index].unit;
@@ -249,6 +257,7 @@ static void *section_base(grip_vehicle_def *d, sec_kind s, int inst) {
     case S_AERO: return &d->aero;
     case S_WING: return &d->aero.wings[inst];
     case S_FUEL: return &d->fuel;
+    case S_ASSISTS: return &d->assists;
     default: return NULL;
   }
 }
