@@ -10,14 +10,14 @@ int cmd_race(int argc, char **argv);
 int cmd_race(int argc, char **argv) {
   const char *track_spec = "default", *car_spec = "builtin", *telemetry = NULL, *robot_file = NULL;
   int laps = 3, cars = 1;
-  double dt = 0.002, rate = 10.0;
+  double dt = 0.01, rate = 10.0;
   bool json = false, quiet = false;
   cli_option options[] = {
       {"--track", CLI_STRING, &track_spec, 0, 0, "default, a .track file, a TORCS .xml or torcs:NAME (default: default)"},
       {"--car", CLI_STRING, &car_spec, 0, 0, "builtin (default; car files come later)"},
       {"--laps", CLI_INT, &laps, 1, RACE_MAX_LAPS, "laps (default 3)"},
       {"--cars", CLI_INT, &cars, 1, RACE_MAX_CARS, "number of robot cars (default 1)"},
-      {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.002)"},
+      {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.01)"},
       {"--robot", CLI_STRING, &robot_file, 0, 0, "robot parameters, key = value file (docs/driver.md)"},
       {"--telemetry", CLI_STRING, &telemetry, 0, 0, "write telemetry CSV to FILE"},
       {"--telemetry-rate", CLI_DOUBLE, &rate, 0.1, 10000.0, "telemetry rows per s per car (default 10)"},

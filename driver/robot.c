@@ -52,6 +52,8 @@ struct robot {
   double stuck_t, back_t, reverse_t;
   robot_mode mode;
   robot_status status;
+  bool located; /* status holds the location of the state at located_time/x/y */
+  double located_time, located_x, located_y;
 };
 
 /* --- parameters ----------------------------------------------------------------------- */
@@ -250,7 +252,7 @@ static double banked_corner_speed(const robot *r, double curvature, double bank,
 
 /* --- racing line ------------------------------------------------------------------- */
 
-/* Minimises Σ|X(j-1) − 2X(j) + X(j+1)|² over offsets of the samples j·stride (projected
+/* Minimises Σ w·|X(j-1) − 2X(j) + X(j+1)|² (≈ Σ curvature²·ds) over offsets of the samples j·stride (projected
  * Gauss-Seidel: each offset moves to its exact 1-D minimiser, then is clamped to the road). */
 static void smooth_level(robot *r, int stride, int sweeps) {
   int m = r->n / stride;
@@ -266,12 +268,19 @@ static void smooth_level(robot *r, int stride, int sweeps) {
         X[k][0] = q->px + q->offset * q->nx;
         X[k][1] = q->py + q->offset * q->ny;
       }
-      double D[3][2];
-      for (int k = 0; k < 3; ++k)
+      /* Weights 1/l³ (l the local spacing) turn |D|² into curvature²·length, so that a
+       * longer (outer) arc is not penalised for its larger second differences. */
+      double D[3][2], w[3];
+      for (int k = 0; k < 3; ++k) {
         for (int c = 0; c < 2; ++c) D[k][c] = X[k][c] - 2.0 * X[k + 1][c] + X[k + 2][c];
+        double l = 0.5 * (hypot(X[k + 1][0] - X[k][0], X[k + 1][1] - X[k][1]) +
+                          hypot(X[k + 2][0] - X[k + 1][0], X[k + 2][1] - X[k + 1][1]));
+        w[k] = 1.0 / (l * l * l + 1e-12);
+      }
       line_sample *q = &L[IDX(j)];
-      double gx = D[0][0] - 2.0 * D[1][0] + D[2][0], gy = D[0][1] - 2.0 * D[1][1] + D[2][1];
-      double delta = -(gx * q->nx + gy * q->ny) / 6.0;
+      double gx = w[0] * D[0][0] - 2.0 * w[1] * D[1][0] + w[2] * D[2][0];
+      double gy = w[0] * D[0][1] - 2.0 * w[1] * D[1][1] + w[2] * D[2][1];
+      double delta = -(gx * q->nx + gy * q->ny) / (w[0] + 4.0 * w[1] + w[2]);
       double o = clampd(q->offset + delta, -q->bound, q->bound);
       moved = fmax(moved, fabs(o - q->offset));
       q->offset = o;
@@ -491,6 +500,23 @@ static double wrap_distance(const robot *r, double d) {
 
 /* --- control ------------------------------------------------------------------- */
 
+robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
+  if (r->located && r->located_time == st->time && r->located_x == st->pose.position.x &&
+      r->located_y == st->pose.position.y)
+    return r->status;
+  grip_track_location loc = grip_track_locate(r->track, st->pose.position.x, st->pose.position.y, r->hint);
+  r->hint = loc.segment;
+  r->status.distance = loc.distance;
+  r->status.lateral = loc.lateral;
+  r->status.half_width = interp(r, loc.distance, offsetof(line_sample, half_width));
+  r->status.segment = loc.segment;
+  r->located = true;
+  r->located_time = st->time;
+  r->located_x = st->pose.position.x;
+  r->located_y = st->pose.position.y;
+  return r->status;
+}
+
 grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const robot_car_view *others,
                                int other_count, double dt) {
   grip_vehicle_input in = grip_default_vehicle_input();
@@ -501,12 +527,10 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double yaw = atan2(fy, fx);
   double hx = cos(yaw), hy = sin(yaw);
   double x = st->pose.position.x, y = st->pose.position.y;
-  grip_track_location loc = grip_track_locate(r->track, x, y, r->hint);
-  r->hint = loc.segment;
+  robot_status loc = robot_locate(r, st);
   double s = loc.distance, v = st->speed;
-  double half_w = interp(r, s, offsetof(line_sample, half_width));
   double bound = interp(r, s, offsetof(line_sample, bound));
-  double track_heading = grip_track_point_at(r->track, s).heading;
+  double track_heading = atan2(-interp(r, s, offsetof(line_sample, nx)), interp(r, s, offsetof(line_sample, ny)));
   double heading_err = wrap_angle(yaw - track_heading);
 
   /* Target speed: the plan here and a little ahead. */
@@ -568,9 +592,9 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
       r->integ = 0.0;
     }
   }
-  r->status = (robot_status){.distance = s, .lateral = loc.lateral, .half_width = half_w, .target_speed = v_t,
-                             .target_lateral = line_lat + r->shift, .reversing = r->mode == MODE_REVERSE,
-                             .segment = loc.segment};
+  r->status.target_speed = v_t;
+  r->status.target_lateral = line_lat + r->shift;
+  r->status.reversing = r->mode == MODE_REVERSE;
   if (r->mode == MODE_REVERSE) {
     in.gear = GRIP_GEAR_REVERSE;
     if (v > 0.5) {

@@ -82,6 +82,10 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *state, const 
 
 robot_status robot_get_status(const robot *r);
 
+/* Locates the car on the track (distance, lateral, half width, segment; cached for the same
+ * state) and returns the status. */
+robot_status robot_locate(robot *r, const grip_vehicle_state *state);
+
 /* --- the plan, for tests and reports --------------------------------------------------- */
 
 /* Friction the plan uses on asphalt: simple-MF peak mu (lateral, at the static wheel load) ×

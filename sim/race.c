@@ -18,7 +18,7 @@ int race_car_resolve(const char *spec, grip_vehicle_def *out, char *err, size_t 
 
 race_config race_default_config(void) {
   return (race_config){.track = NULL, .car = NULL, .car_name = NULL, .params = robot_default_params(),
-                       .laps = 3, .cars = 1, .dt = 0.002, .max_time = 0.0, .telemetry = NULL,
+                       .laps = 3, .cars = 1, .dt = 0.01, .max_time = 0.0, .telemetry = NULL,
                        .telemetry_rate = 10.0, .progress = NULL};
 }
 
@@ -158,8 +158,8 @@ int race_run(const race_config *cfg, race_result *out) {
       race_car *c = &cars[k];
       race_car_result *r = &res[k];
       grip_vehicle_get_state(world, c->id, &st);
-      grip_track_location loc = grip_track_locate(track, st.pose.position.x, st.pose.position.y,
-                                                  robot_get_status(c->bot).segment);
+      /* Where the car is now (the robot's own locate, with its segment hint). */
+      robot_status loc = robot_locate(c->bot, &st);
       double d = loc.distance - c->last_s;
       if (d > 0.5 * L) d -= L;
       if (d < -0.5 * L) d += L;
@@ -169,8 +169,7 @@ int race_run(const race_config *cfg, race_result *out) {
       views[k] = (robot_car_view){.distance = loc.distance, .lateral = loc.lateral, .speed = st.speed,
                                   .length = cfg->car->body.dimensions.x, .width = cfg->car->body.dimensions.y};
       if (!isnan(c->finish_time)) continue;
-      double half_w = 0.5 * grip_track_point_at(track, loc.distance).width;
-      double excess = fabs(loc.lateral) - half_w;
+      double excess = fabs(loc.lateral) - loc.half_width;
       if (excess > r->max_edge_excess) r->max_edge_excess = excess;
       if (excess > 0.0) r->off_track_s += dt;
       if (3.6 * st.speed > r->top_speed_kmh) r->top_speed_kmh = 3.6 * st.speed;
