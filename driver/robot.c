@@ -44,10 +44,12 @@ struct robot {
   double mass, mu, ca, drag_k, rolling, top_speed, brake_force, wheelbase, rear_x;
   double car_length, car_width, lap_time;
   int driven_first, driven_last;
-  double tc_slip, abs_slip; /* slip-ratio thresholds (fractions of the tyre's peak slip) */
+  double tc_slip, abs_slip;
+  double front_peak_alpha; /* rad, slip angle of the front tyre's peak lateral force */ /* slip-ratio thresholds (fractions of the tyre's peak slip) */
   /* control state */
   int hint;
   double integ;
+  double lat_integ; /* m·s, integrated lateral error */
   double shift; /* m, lateral shift from the line (avoidance), rate limited */
   double stuck_t, back_t, reverse_t;
   robot_mode mode;
@@ -74,6 +76,9 @@ robot_params robot_default_params(void) {
                         .abs_slip = 0.6,
                         .yaw_gain = 0.3,
                         .oversteer_slip = 0.02,
+                        .lateral_ki = 0.02,
+                        .speed_preview = 0.3,
+                        .lateral_ki_limit = 0.05,
                         .stuck_time = 2.0,
                         .reverse_time = 2.0,
                         .follow_time = 0.6,
@@ -97,6 +102,7 @@ static const param_entry param_table[] = {
     PARAM(lookahead_min, 0.5, 100.0), PARAM(lookahead_time, 0.0, 5.0), PARAM(speed_kp, 0.0, 100.0),
     PARAM(speed_ki, 0.0, 100.0),     PARAM(tc_slip, 0.01, 10.0),      PARAM(abs_slip, 0.01, 10.0),
     PARAM(yaw_gain, 0.0, 10.0),      PARAM(oversteer_slip, 0.001, 1.0),
+    PARAM(lateral_ki, 0.0, 10.0),    PARAM(speed_preview, 0.0, 5.0),    PARAM(lateral_ki_limit, 0.0, 1.0),
     PARAM(stuck_time, 0.1, 60.0),    PARAM(reverse_time, 0.1, 60.0),  PARAM(follow_time, 0.0, 10.0),
     PARAM(look_cars, 0.0, 1000.0),   PARAM(car_gap, 0.0, 10.0),
     {"auto_gearbox", offsetof(robot_params, auto_gearbox), 0, 1, true},
@@ -236,13 +242,15 @@ double robot_corner_speed(const robot *r, double radius, double mu) {
   return v < r->top_speed ? v : r->top_speed;
 }
 
-/* Corner speed on a banked road (bank > 0 towards the inside of the turn):
+/* Corner speed on a banked road (β > 0: the outside of the turn is higher):
  * v² = g·r·(sin β + μ cos β) / (cos β − μ sin β − μ·r·CA/m); β = 0 gives the formula above. */
 static double banked_corner_speed(const robot *r, double curvature, double bank, double mu) {
   double k = fabs(curvature);
   if (k < 1e-6) return r->top_speed;
   double radius = 1.0 / k;
-  double beta = curvature > 0.0 ? bank : -bank;
+  /* Banking > 0 raises the left edge: it helps a right-hand turn (the outside is higher) and
+   * hurts a left-hand one. */
+  double beta = curvature > 0.0 ? -bank : bank;
   double num = G * radius * (sin(beta) + mu * cos(beta));
   double den = cos(beta) - mu * sin(beta) - mu * radius * r->ca / r->mass;
   if (den <= 0.0 || num <= 0.0) return num <= 0.0 ? 0.0 : r->top_speed;
@@ -268,19 +276,34 @@ static void smooth_level(robot *r, int stride, int sweeps) {
         X[k][0] = q->px + q->offset * q->nx;
         X[k][1] = q->py + q->offset * q->ny;
       }
-      /* Weights 1/l³ (l the local spacing) turn |D|² into curvature²·length, so that a
-       * longer (outer) arc is not penalised for its larger second differences. */
-      double D[3][2], w[3];
-      for (int k = 0; k < 3; ++k) {
-        for (int c = 0; c < 2; ++c) D[k][c] = X[k][c] - 2.0 * X[k + 1][c] + X[k + 2][c];
-        double l = 0.5 * (hypot(X[k + 1][0] - X[k][0], X[k + 1][1] - X[k][1]) +
-                          hypot(X[k + 2][0] - X[k + 1][0], X[k + 2][1] - X[k + 1][1]));
-        w[k] = 1.0 / (l * l * l + 1e-12);
+      /* Objective Σ w·|D|² with w = 1/l³ (l the local spacing): |D|/l² is the curvature, so
+       * the sum is Σ curvature²·length. Gauss-Newton step in this offset: the gradient
+       * includes how the spacings (hence the weights) change with it. */
+      double D[3][2], w[3], dl[3], seg[4][2], len[4];
+      for (int k = 0; k < 4; ++k) {
+        seg[k][0] = X[k + 1][0] - X[k][0];
+        seg[k][1] = X[k + 1][1] - X[k][1];
+        len[k] = hypot(seg[k][0], seg[k][1]) + 1e-12;
       }
       line_sample *q = &L[IDX(j)];
-      double gx = w[0] * D[0][0] - 2.0 * w[1] * D[1][0] + w[2] * D[2][0];
-      double gy = w[0] * D[0][1] - 2.0 * w[1] * D[1][1] + w[2] * D[2][1];
-      double delta = -(gx * q->nx + gy * q->ny) / (w[0] + 4.0 * w[1] + w[2]);
+      /* d|X(j)-X(j-1)|/do = u(1)·N, d|X(j+1)-X(j)|/do = -u(2)·N (u = unit segment vectors). */
+      double d_in = (seg[1][0] * q->nx + seg[1][1] * q->ny) / len[1];
+      double d_out = -(seg[2][0] * q->nx + seg[2][1] * q->ny) / len[2];
+      dl[0] = 0.5 * d_in;
+      dl[1] = 0.5 * (d_in + d_out);
+      dl[2] = 0.5 * d_out;
+      double grad = 0.0, hess = 0.0;
+      static const double c[3] = {1.0, -2.0, 1.0};
+      for (int k = 0; k < 3; ++k) {
+        D[k][0] = X[k][0] - 2.0 * X[k + 1][0] + X[k + 2][0];
+        D[k][1] = X[k][1] - 2.0 * X[k + 1][1] + X[k + 2][1];
+        double l = 0.5 * (len[k] + len[k + 1]);
+        w[k] = 1.0 / (l * l * l);
+        double dd = D[k][0] * D[k][0] + D[k][1] * D[k][1];
+        grad += 2.0 * w[k] * c[k] * (D[k][0] * q->nx + D[k][1] * q->ny) - 3.0 * dd * w[k] / l * dl[k];
+        hess += 2.0 * w[k] * c[k] * c[k];
+      }
+      double delta = -grad / hess;
       double o = clampd(q->offset + delta, -q->bound, q->bound);
       moved = fmax(moved, fabs(o - q->offset));
       q->offset = o;
@@ -418,6 +441,7 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
   double peak_slip = 0.1;
   if (ra->tyre.model == GRIP_TYRE_SIMPLE_MF) peak_slip = grip_magic_formula_peak_slip(&ra->tyre.simple.longitudinal);
   r->tc_slip = r->p.tc_slip * peak_slip;
+  r->front_peak_alpha = fa->tyre.model == GRIP_TYRE_SIMPLE_MF ? grip_magic_formula_peak_slip(&fa->tyre.simple.lateral) : 0.12;
   r->abs_slip = r->p.abs_slip * peak_slip;
   r->brake_force = car->brakes.max_torque / ra->wheel_radius;
   r->car_length = car->body.dimensions.x;
@@ -534,8 +558,9 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double heading_err = wrap_angle(yaw - track_heading);
 
   /* Target speed: the plan here and a little ahead. */
-  double v_t = fmin(interp(r, s, offsetof(line_sample, v_plan)),
-                    interp(r, s + fmax(v, 0.0) * 0.1, offsetof(line_sample, v_plan)));
+  double v_t = interp(r, s, offsetof(line_sample, v_plan));
+  for (int k = 1; k <= 3; ++k)
+    v_t = fmin(v_t, interp(r, s + fmax(v, 0.0) * r->p.speed_preview * k / 3.0, offsetof(line_sample, v_plan)));
 
   /* Other cars: follow or pass those ahead, keep clear of those alongside. */
   double line_lat = interp(r, s, offsetof(line_sample, offset));
@@ -590,6 +615,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
       r->mode = MODE_DRIVE;
       r->stuck_t = r->back_t = 0.0;
       r->integ = 0.0;
+      r->lat_integ = 0.0;
     }
   }
   r->status.target_speed = v_t;
@@ -676,6 +702,18 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
    * oversteer before the look-ahead point notices it). */
   double yaw_rate = st->angular_velocity.z;
   delta += r->p.yaw_gain * (k_pp * fmax(v, 0.0) - yaw_rate);
+  /* Integral of the lateral error at the car: removes the steady offset that the tyres' slip
+   * angles (understeer) leave under pure pursuit. */
+  double lat_err = (line_lat + r->shift) - loc.lateral;
+  if (v > 2.0)
+    r->lat_integ = clampd(r->lat_integ + lat_err * dt, -r->p.lateral_ki_limit / fmax(r->p.lateral_ki, 1e-9),
+                          r->p.lateral_ki_limit / fmax(r->p.lateral_ki, 1e-9));
+  delta += r->p.lateral_ki * r->lat_integ;
+  /* Never steer the front tyres far past their peak slip angle: beyond it they only scrub. */
+  double kin = atan(r->wheelbase * fabs(yaw_rate) / fmax(v, 1.0));
+  double lim = kin + r->front_peak_alpha;
+  if (v > 5.0) delta = clampd(delta, -lim, lim);
+  if (v > 5.0 && fabs(a_front) > r->front_peak_alpha) in.throttle *= 0.5; /* understeer: ease off */
   double max_road = r->car.steering.max_wheel_angle / r->car.steering.ratio;
   in.steering = clampd(delta / max_road, -1.0, 1.0);
   return in;

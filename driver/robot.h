@@ -30,6 +30,9 @@ typedef struct robot_params {
                             the brake is released (gone at 1.5 times it); 0.6 */
   double oversteer_slip; /* rad: rear slip angle beyond the front's by more than this eases both
                             pedals (released at twice it); 0.02 */
+  double speed_preview;  /* s: the target speed is the plan's minimum over the next v·preview m; 0.3 */
+  double lateral_ki;     /* road-wheel rad per m·s of integrated lateral error; 0.02 */
+  double lateral_ki_limit; /* rad, bound on that integral's steering; 0.05 */
   double yaw_gain;       /* s, road-wheel rad per rad/s of yaw rate beyond the pursuit arc's; 0.3 */
   double stuck_time;     /* s below 1 m/s with throttle before reversing; 2 */
   double reverse_time;   /* s of reversing with opposite lock; 2 */
