@@ -1,0 +1,117 @@
+/* grip race: robot-driven cars race on a track. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "race.h"
+#include "track_file.h"
+
+int cmd_race(int argc, char **argv);
+int cmd_race(int argc, char **argv) {
+  const char *track_spec = "default", *car_spec = "builtin", *telemetry = NULL, *robot_file = NULL;
+  int laps = 3, cars = 1;
+  double dt = 0.01, rate = 10.0;
+  bool json = false, quiet = false;
+  cli_option options[] = {
+      {"--track", CLI_STRING, &track_spec, 0, 0, "default, a .track file, a TORCS .xml or torcs:NAME (default: default)"},
+      {"--car", CLI_STRING, &car_spec, 0, 0, "builtin (default; car files come later)"},
+      {"--laps", CLI_INT, &laps, 1, RACE_MAX_LAPS, "laps (default 3)"},
+      {"--cars", CLI_INT, &cars, 1, RACE_MAX_CARS, "number of robot cars (default 1)"},
+      {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.01)"},
+      {"--robot", CLI_STRING, &robot_file, 0, 0, "robot parameters, key = value file (docs/driver.md)"},
+      {"--telemetry", CLI_STRING, &telemetry, 0, 0, "write telemetry CSV to FILE"},
+      {"--telemetry-rate", CLI_DOUBLE, &rate, 0.1, 10000.0, "telemetry rows per s per car (default 10)"},
+      {"--quiet", CLI_FLAG, &quiet, 0, 0, "no per-lap progress on stderr"},
+      {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
+  };
+  int rc = cli_parse(argc, argv, options, (int)(sizeof options / sizeof options[0]), NULL, 0, NULL);
+  if (rc) return rc == 1 ? 0 : rc;
+
+  grip_vehicle_def car;
+  char msg[256];
+  if (race_car_resolve(car_spec, &car, msg, sizeof msg) != 0) {
+    fprintf(stderr, "grip race: %s\n", msg);
+    return CLI_USAGE_ERROR;
+  }
+  race_config cfg = race_default_config();
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  if (robot_file && robot_params_load(robot_file, &cfg.params, &err) != 0) {
+    fprintf(stderr, "grip race: %s\n", err.message);
+    return 1;
+  }
+  grip_track *track = NULL;
+  char track_name[128] = "";
+  if (grip_track_open(track_spec, &track, track_name, sizeof track_name, &err) != 0) {
+    fprintf(stderr, "grip race: %s\n", err.message);
+    return 1;
+  }
+  FILE *tel = NULL;
+  if (telemetry) {
+    tel = fopen(telemetry, "w");
+    if (!tel) {
+      fprintf(stderr, "grip race: %s: cannot write\n", telemetry);
+      grip_track_destroy(track);
+      return 1;
+    }
+  }
+  cfg.track = track;
+  cfg.car = &car;
+  cfg.car_name = car.name;
+  cfg.laps = laps;
+  cfg.cars = cars;
+  cfg.dt = dt;
+  cfg.telemetry = tel;
+  cfg.telemetry_rate = rate;
+  cfg.progress = (!quiet && laps * cars >= 10) ? stderr : NULL;
+  race_result res;
+  rc = race_run(&cfg, &res);
+  if (tel) fclose(tel);
+  grip_track_destroy(track);
+  if (rc != 0) {
+    fprintf(stderr, "grip race: the race could not be set up (grid off the track?)\n");
+    return 1;
+  }
+  if (json) {
+    json_writer w;
+    json_begin(&w, stdout);
+    json_string(&w, "track", track_name);
+    json_int(&w, "laps", laps);
+    json_number(&w, "dt_s", dt);
+    json_number(&w, "sim_time_s", res.sim_time_s);
+    json_number(&w, "realtime_factor", res.realtime_factor);
+    json_open(&w, "cars", '[');
+    for (int k = 0; k < res.cars; ++k) {
+      const race_car_result *r = &res.results[k];
+      json_open(&w, NULL, '{');
+      json_int(&w, "position", k + 1);
+      json_string(&w, "name", r->name);
+      json_string(&w, "car", r->car);
+      json_int(&w, "grid", r->grid);
+      json_int(&w, "laps", r->laps);
+      json_bool(&w, "finished", r->finished);
+      json_number(&w, "total_time_s", r->total_time_s);
+      json_number(&w, "best_lap_s", r->best_lap_s);
+      json_number(&w, "top_speed_kmh", r->top_speed_kmh);
+      json_number(&w, "off_track_s", r->off_track_s);
+      json_open(&w, "lap_times_s", '[');
+      for (int l = 0; l < r->laps; ++l) json_number(&w, NULL, r->lap_times[l]);
+      json_close(&w, ']');
+      json_close(&w, '}');
+    }
+    json_close(&w, ']');
+    json_end(&w);
+  } else {
+    printf("race: %s, %d lap(s), %d car(s), dt %g s\n", track_name, laps, cars, dt);
+    printf("pos  name        car            laps   total s   best lap s  top km/h  off track s\n");
+    for (int k = 0; k < res.cars; ++k) {
+      const race_car_result *r = &res.results[k];
+      printf("%3d  %-10s  %-13s  %4d%s %9.3f  %10.3f  %8.1f  %11.2f\n", k + 1, r->name, r->car, r->laps,
+             r->finished ? " " : "*", r->total_time_s, r->best_lap_s, r->top_speed_kmh, r->off_track_s);
+    }
+    printf("simulated %.1f s in %.2f s wall: %.0f x real time\n", res.sim_time_s, res.wall_time_s,
+           res.realtime_factor);
+  }
+  race_result_free(&res);
+  return 0;
+}

@@ -1,0 +1,731 @@
+/* The robot driver (docs/driver.md). Public API only: track queries, the car's definition,
+ * its state and its inputs. */
+#include "robot.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define G 9.81
+#define PI 3.14159265358979323846
+
+typedef struct line_sample {
+  double s;          /* m, centre-line distance */
+  double px, py;     /* centre-line point */
+  double nx, ny;     /* left normal */
+  double heading;    /* rad, centre-line heading */
+  double half_width; /* m, half road width */
+  double bound;      /* m, |offset| allowed for the car's centre on the line */
+  double banking;    /* rad */
+  double friction;   /* road surface friction multiplier */
+  double offset;     /* m, racing-line lateral offset */
+  double x, y;       /* line point */
+  double ds;         /* m, line length to the next sample */
+  double curvature;  /* 1/m, signed, of the line */
+  double v_corner;   /* m/s */
+  double v_plan;     /* m/s, after the braking pass (what the controller follows) */
+  double v_fwd;      /* m/s, after the acceleration pass (predicted lap) */
+} line_sample;
+
+typedef enum robot_mode { MODE_DRIVE = 0, MODE_REVERSE = 1 } robot_mode;
+
+struct robot {
+  robot_params p;
+  const grip_track *track;
+  grip_vehicle_def car;
+  double length;   /* track length */
+  double step;     /* sample spacing */
+  int n;
+  line_sample *line;
+  /* car figures */
+  double mass, mu, ca, drag_k, rolling, top_speed, brake_force, wheelbase, rear_x;
+  double car_length, car_width, lap_time;
+  int driven_first, driven_last;
+  double tc_slip, abs_slip;
+  double front_peak_alpha; /* rad, slip angle of the front tyre's peak lateral force */
+  double understeer;       /* rad per m/s², single-track K = m_f/C_f − m_r/C_r (0: unknown) */ /* slip-ratio thresholds (fractions of the tyre's peak slip) */
+  /* control state */
+  int hint;
+  double integ;
+  double lat_integ; /* m·s, integrated lateral error */
+  double shift; /* m, lateral shift from the line (avoidance), rate limited */
+  double stuck_t, back_t, reverse_t;
+  robot_mode mode;
+  robot_status status;
+  bool located; /* status holds the location of the state at located_time/x/y */
+  double located_time, located_x, located_y;
+};
+
+/* --- parameters ----------------------------------------------------------------------- */
+
+robot_params robot_default_params(void) {
+  return (robot_params){.mu_factor = 0.85,
+                        .aggressiveness = 1.0,
+                        .brake_margin = 0.8,
+                        .accel_margin = 0.9,
+                        .edge_margin = 0.8,
+                        .line_step = 3.0,
+                        .racing_line = 1,
+                        .lookahead_min = 6.0,
+                        .lookahead_time = 0.35,
+                        .speed_kp = 0.5,
+                        .speed_ki = 0.5,
+                        .tc_slip = 0.6,
+                        .abs_slip = 0.6,
+                        .yaw_gain = 0.3,
+                        .oversteer_slip = 0.02,
+                        .lateral_ki = 0.02,
+                        .speed_preview = 0.3,
+                        .lateral_ki_limit = 0.05,
+                        .stuck_time = 2.0,
+                        .reverse_time = 2.0,
+                        .follow_time = 0.6,
+                        .look_cars = 60.0,
+                        .car_gap = 0.8,
+                        .auto_gearbox = 0};
+}
+
+typedef struct param_entry {
+  const char *key;
+  size_t offset;
+  double min, max;
+  bool is_int;
+} param_entry;
+
+#define PARAM(name, lo, hi) {#name, offsetof(robot_params, name), lo, hi, false}
+static const param_entry param_table[] = {
+    PARAM(mu_factor, 0.1, 2.0),      PARAM(aggressiveness, 0.1, 3.0), PARAM(brake_margin, 0.1, 1.5),
+    PARAM(accel_margin, 0.1, 1.5),   PARAM(edge_margin, 0.0, 10.0),   PARAM(line_step, 0.5, 20.0),
+    {"racing_line", offsetof(robot_params, racing_line), 0, 1, true},
+    PARAM(lookahead_min, 0.5, 100.0), PARAM(lookahead_time, 0.0, 5.0), PARAM(speed_kp, 0.0, 100.0),
+    PARAM(speed_ki, 0.0, 100.0),     PARAM(tc_slip, 0.01, 10.0),      PARAM(abs_slip, 0.01, 10.0),
+    PARAM(yaw_gain, 0.0, 10.0),      PARAM(oversteer_slip, 0.001, 1.0),
+    PARAM(lateral_ki, 0.0, 10.0),    PARAM(speed_preview, 0.0, 5.0),    PARAM(lateral_ki_limit, 0.0, 1.0),
+    PARAM(stuck_time, 0.1, 60.0),    PARAM(reverse_time, 0.1, 60.0),  PARAM(follow_time, 0.0, 10.0),
+    PARAM(look_cars, 0.0, 1000.0),   PARAM(car_gap, 0.0, 10.0),
+    {"auto_gearbox", offsetof(robot_params, auto_gearbox), 0, 1, true},
+};
+#undef PARAM
+
+int robot_params_set(robot_params *p, const char *key, const char *value) {
+  for (size_t k = 0; k < sizeof param_table / sizeof param_table[0]; ++k) {
+    const param_entry *e = &param_table[k];
+    if (strcmp(e->key, key) != 0) continue;
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(value, &end);
+    while (end && (*end == ' ' || *end == '\t' || *end == '\r')) ++end;
+    if (end == value || !end || *end != '\0' || errno || !isfinite(v) || v < e->min || v > e->max) return -1;
+    if (e->is_int) {
+      if (v != floor(v)) return -1;
+      *(int *)((char *)p + e->offset) = (int)v;
+    } else {
+      *(double *)((char *)p + e->offset) = v;
+    }
+    return 0;
+  }
+  return -1;
+}
+
+static char *trim(char *s) {
+  while (*s == ' ' || *s == '\t') ++s;
+  size_t n = strlen(s);
+  while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = '\0';
+  return s;
+}
+
+int robot_params_load(const char *path, robot_params *p, grip_load_error *err) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    grip_load_error_set(err, path, 0, NULL, "cannot open: %s", strerror(errno));
+    return -1;
+  }
+  robot_params out = *p;
+  char buf[512];
+  int line = 0, rc = 0;
+  while (fgets(buf, sizeof buf, f)) {
+    ++line;
+    char *hash = strchr(buf, '#');
+    if (hash) *hash = '\0';
+    char *s = trim(buf);
+    if (!*s) continue;
+    char *eq = strchr(s, '=');
+    if (!eq) {
+      grip_load_error_set(err, path, line, NULL, "expected key = value");
+      rc = -1;
+      break;
+    }
+    *eq = '\0';
+    char *key = trim(s), *value = trim(eq + 1);
+    bool known = false;
+    for (size_t k = 0; k < sizeof param_table / sizeof param_table[0]; ++k)
+      if (strcmp(param_table[k].key, key) == 0) {
+        known = true;
+        if (robot_params_set(&out, key, value) != 0) {
+          grip_load_error_set(err, path, line, key, "'%s' is not a number within %g..%g%s", value,
+                              param_table[k].min, param_table[k].max, param_table[k].is_int ? " (integer)" : "");
+          rc = -1;
+        }
+      }
+    if (!known) {
+      grip_load_error_set(err, path, line, key, "unknown parameter");
+      rc = -1;
+    }
+    if (rc) break;
+  }
+  fclose(f);
+  if (rc == 0) *p = out;
+  return rc;
+}
+
+/* --- car figures --------------------------------------------------------------------- */
+
+static double clampd(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
+
+static double wrap_angle(double a) {
+  while (a > PI) a -= 2.0 * PI;
+  while (a <= -PI) a += 2.0 * PI;
+  return a;
+}
+
+/* Peak friction of the lateral simple-MF curve at load fz (load sensitivity included). */
+static double tyre_mu(const grip_tyre_def *t, double fz) {
+  if (t->model != GRIP_TYRE_SIMPLE_MF) return 1.0; /* full MF: nominal dry tarmac */
+  const grip_simple_mf_def *s = &t->simple;
+  double mu = s->lateral.mu * (1.0 - s->load_sensitivity * (fz - s->nominal_load) / s->nominal_load);
+  return mu > 0.05 ? mu : 0.05;
+}
+
+/* Maximum wheel force from the engine at road speed v over the gears (rev limit respected). */
+static double engine_force(const grip_vehicle_def *c, double v) {
+  const grip_gearbox_def *g = &c->gearbox;
+  double r = c->axles[GRIP_AXLE_REAR].wheel_radius;
+  if (c->drivetrain.layout == GRIP_DRIVE_FWD) r = c->axles[GRIP_AXLE_FRONT].wheel_radius;
+  double best = 0.0;
+  for (int k = 0; k < g->forward_gears; ++k) {
+    double x = g->ratios[k] * g->final_drive;
+    double rpm = v / r * x * 60.0 / (2.0 * PI);
+    if (rpm > c->engine.rev_limit_rpm) continue;
+    if (rpm < c->clutch.engage_rpm) rpm = c->clutch.engage_rpm; /* the clutch slips below */
+    double f = grip_engine_curve_torque(&c->engine, rpm) * x * g->efficiency / r;
+    if (f > best) best = f;
+  }
+  return best;
+}
+
+/* The forward gear giving most wheel force at road speed v, below 97 % of the rev limit. */
+static int best_gear(const grip_vehicle_def *c, double v) {
+  const grip_gearbox_def *g = &c->gearbox;
+  double r = c->axles[c->drivetrain.layout == GRIP_DRIVE_FWD ? GRIP_AXLE_FRONT : GRIP_AXLE_REAR].wheel_radius;
+  int best = 1;
+  double best_f = -1.0;
+  for (int k = 0; k < g->forward_gears; ++k) {
+    double x = g->ratios[k] * g->final_drive;
+    double rpm = v / r * x * 60.0 / (2.0 * PI);
+    if (rpm > 0.97 * c->engine.rev_limit_rpm && k + 1 < g->forward_gears) continue;
+    if (rpm < c->clutch.engage_rpm) rpm = c->clutch.engage_rpm;
+    double f = grip_engine_curve_torque(&c->engine, rpm) * x;
+    if (f > best_f) {
+      best_f = f;
+      best = k + 1;
+    }
+  }
+  return best;
+}
+
+double robot_corner_speed(const robot *r, double radius, double mu) {
+  double den = 1.0 - fmin(1.0, radius * r->ca * mu / r->mass);
+  if (den <= 0.0) return r->top_speed;
+  double v = sqrt(mu * G * radius / den);
+  return v < r->top_speed ? v : r->top_speed;
+}
+
+/* Corner speed on a banked road (β > 0: the outside of the turn is higher):
+ * v² = g·r·(sin β + μ cos β) / (cos β − μ sin β − μ·r·CA/m); β = 0 gives the formula above. */
+static double banked_corner_speed(const robot *r, double curvature, double bank, double mu) {
+  double k = fabs(curvature);
+  if (k < 1e-6) return r->top_speed;
+  double radius = 1.0 / k;
+  /* Banking > 0 raises the left edge: it helps a right-hand turn (the outside is higher) and
+   * hurts a left-hand one. */
+  double beta = curvature > 0.0 ? -bank : bank;
+  double num = G * radius * (sin(beta) + mu * cos(beta));
+  double den = cos(beta) - mu * sin(beta) - mu * radius * r->ca / r->mass;
+  if (den <= 0.0 || num <= 0.0) return num <= 0.0 ? 0.0 : r->top_speed;
+  double v = sqrt(num / den * r->p.aggressiveness);
+  return v < r->top_speed ? v : r->top_speed;
+}
+
+/* --- racing line ------------------------------------------------------------------- */
+
+/* Minimises Σ w·|X(j-1) − 2X(j) + X(j+1)|² (≈ Σ curvature²·ds) over offsets of the samples j·stride (projected
+ * Gauss-Seidel: each offset moves to its exact 1-D minimiser, then is clamped to the road). */
+static void smooth_level(robot *r, int stride, int sweeps) {
+  int m = r->n / stride;
+  if (m < 5) return;
+  line_sample *L = r->line;
+#define IDX(j) ((((j) % m + m) % m) * stride)
+  for (int it = 0; it < sweeps; ++it) {
+    double moved = 0.0;
+    for (int j = 0; j < m; ++j) {
+      double X[5][2];
+      for (int k = 0; k < 5; ++k) {
+        const line_sample *q = &L[IDX(j + k - 2)];
+        X[k][0] = q->px + q->offset * q->nx;
+        X[k][1] = q->py + q->offset * q->ny;
+      }
+      /* Objective Σ w·|D|² with w = 1/l³ (l the local spacing): |D|/l² is the curvature, so
+       * the sum is Σ curvature²·length. Gauss-Newton step in this offset: the gradient
+       * includes how the spacings (hence the weights) change with it. */
+      double D[3][2], w[3], dl[3], seg[4][2], len[4];
+      for (int k = 0; k < 4; ++k) {
+        seg[k][0] = X[k + 1][0] - X[k][0];
+        seg[k][1] = X[k + 1][1] - X[k][1];
+        len[k] = hypot(seg[k][0], seg[k][1]) + 1e-12;
+      }
+      line_sample *q = &L[IDX(j)];
+      /* d|X(j)-X(j-1)|/do = u(1)·N, d|X(j+1)-X(j)|/do = -u(2)·N (u = unit segment vectors). */
+      double d_in = (seg[1][0] * q->nx + seg[1][1] * q->ny) / len[1];
+      double d_out = -(seg[2][0] * q->nx + seg[2][1] * q->ny) / len[2];
+      dl[0] = 0.5 * d_in;
+      dl[1] = 0.5 * (d_in + d_out);
+      dl[2] = 0.5 * d_out;
+      double grad = 0.0, hess = 0.0;
+      static const double c[3] = {1.0, -2.0, 1.0};
+      for (int k = 0; k < 3; ++k) {
+        D[k][0] = X[k][0] - 2.0 * X[k + 1][0] + X[k + 2][0];
+        D[k][1] = X[k][1] - 2.0 * X[k + 1][1] + X[k + 2][1];
+        double l = 0.5 * (len[k] + len[k + 1]);
+        w[k] = 1.0 / (l * l * l);
+        double dd = D[k][0] * D[k][0] + D[k][1] * D[k][1];
+        grad += 2.0 * w[k] * c[k] * (D[k][0] * q->nx + D[k][1] * q->ny) - 3.0 * dd * w[k] / l * dl[k];
+        hess += 2.0 * w[k] * c[k] * c[k];
+      }
+      double delta = -grad / hess;
+      double o = clampd(q->offset + delta, -q->bound, q->bound);
+      moved = fmax(moved, fabs(o - q->offset));
+      q->offset = o;
+    }
+    if (moved < 1e-6) break;
+  }
+  /* Linear interpolation of the offsets between the level's samples. */
+  if (stride > 1)
+    for (int j = 0; j < m; ++j) {
+      int a = j * stride, b = (j + 1 < m) ? (j + 1) * stride : r->n;
+      double oa = L[a].offset, ob = L[b % r->n].offset;
+      for (int i = a + 1; i < b; ++i) {
+        double t = (double)(i - a) / (double)(b - a);
+        L[i].offset = clampd(oa + t * (ob - oa), -L[i].bound, L[i].bound);
+      }
+    }
+#undef IDX
+}
+
+static void build_line(robot *r) {
+  line_sample *L = r->line;
+  int n = r->n;
+  for (int i = 0; i < n; ++i) L[i].offset = 0.0;
+  if (r->p.racing_line) {
+    for (int stride = 16; stride >= 1; stride /= 2) smooth_level(r, stride, 3000);
+  }
+  for (int i = 0; i < n; ++i) {
+    L[i].x = L[i].px + L[i].offset * L[i].nx;
+    L[i].y = L[i].py + L[i].offset * L[i].ny;
+  }
+  for (int i = 0; i < n; ++i) {
+    const line_sample *a = &L[(i + n - 1) % n], *b = &L[i], *c = &L[(i + 1) % n];
+    double ax = b->x - a->x, ay = b->y - a->y, bx = c->x - b->x, by = c->y - b->y;
+    double cx = c->x - a->x, cy = c->y - a->y;
+    double la = hypot(ax, ay), lb = hypot(bx, by), lc = hypot(cx, cy);
+    L[i].ds = lb;
+    if (!r->p.racing_line) {
+      grip_track_point tp = grip_track_point_at(r->track, L[i].s);
+      L[i].curvature = tp.curvature;
+    } else {
+      double den = la * lb * lc;
+      L[i].curvature = den > 0.0 ? 2.0 * (ax * by - ay * bx) / den : 0.0;
+    }
+  }
+}
+
+/* --- speed plan ------------------------------------------------------------------- */
+
+static double resist(const robot *r, double v) { return r->drag_k * v * v + r->rolling; }
+
+static void plan_speed(robot *r) {
+  line_sample *L = r->line;
+  int n = r->n;
+  for (int i = 0; i < n; ++i) {
+    double mu = r->mu * L[i].friction;
+    L[i].v_corner = banked_corner_speed(r, L[i].curvature, L[i].banking, mu);
+    L[i].v_plan = L[i].v_corner;
+  }
+  /* Braking: backwards twice around the loop (v_i² = v_{i+1}² + 2·a·ds). */
+  for (int k = 2 * n - 1; k >= 0; --k) {
+    int i = k % n, j = (i + 1) % n;
+    double v = L[j].v_plan, mu = r->mu * L[i].friction;
+    double a_tot = mu * (G + r->ca * v * v / r->mass);
+    double a_lat = v * v * fabs(L[i].curvature);
+    double a_long = sqrt(fmax(0.0, a_tot * a_tot - a_lat * a_lat));
+    a_long = fmin(a_long, r->brake_force / r->mass);
+    double a = r->p.brake_margin * a_long + (r->drag_k * v * v) / r->mass;
+    double vi = sqrt(v * v + 2.0 * a * L[i].ds);
+    if (vi < L[i].v_plan) L[i].v_plan = vi;
+  }
+  /* Acceleration: forwards twice around from the slowest sample. */
+  int slow = 0;
+  for (int i = 1; i < n; ++i)
+    if (L[i].v_plan < L[slow].v_plan) slow = i;
+  for (int i = 0; i < n; ++i) L[i].v_fwd = L[i].v_plan;
+  double driven_share = (r->driven_first == r->driven_last - 1) ? 1.0 : 0.55;
+  if (r->car.drivetrain.layout == GRIP_DRIVE_AWD) driven_share = 1.0;
+  for (int k = 0; k < 2 * n; ++k) {
+    int i = (slow + k) % n, j = (i + 1) % n;
+    double v = L[i].v_fwd, mu = r->mu * L[i].friction;
+    double a_tot = mu * (G + r->ca * v * v / r->mass);
+    double a_lat = v * v * fabs(L[i].curvature);
+    double a_fric = driven_share * sqrt(fmax(0.0, a_tot * a_tot - a_lat * a_lat));
+    double a = fmin(engine_force(&r->car, v) / r->mass, a_fric) - resist(r, v) / r->mass;
+    a = fmax(0.0, r->p.accel_margin * a);
+    double vj = sqrt(v * v + 2.0 * a * L[i].ds);
+    L[j].v_fwd = fmin(L[j].v_plan, vj);
+  }
+  double t = 0.0;
+  for (int i = 0; i < n; ++i) {
+    double v = 0.5 * (L[i].v_fwd + L[(i + 1) % n].v_fwd);
+    t += L[i].ds / fmax(v, 0.1);
+  }
+  r->lap_time = t;
+}
+
+/* --- creation ------------------------------------------------------------------- */
+
+robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const robot_params *params,
+                    double air_density) {
+  if (!track || !car) return NULL;
+  robot *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
+  r->p = params ? *params : robot_default_params();
+  r->track = track;
+  r->car = *car;
+  r->length = grip_track_length(track);
+  r->n = (int)ceil(r->length / r->p.line_step);
+  if (r->n < 8) r->n = 8;
+  r->step = r->length / r->n;
+  r->line = calloc((size_t)r->n, sizeof *r->line);
+  if (!r->line) {
+    free(r);
+    return NULL;
+  }
+  /* Car figures from the definition, as src/vehicle.c applies them. */
+  r->mass = car->body.mass + car->fuel.mass;
+  double rho = air_density;
+  const grip_aero_def *ae = &car->aero;
+  r->ca = -0.5 * rho * ae->frontal_area * (ae->lift_coefficient_front + ae->lift_coefficient_rear);
+  double wing_drag = 0.0;
+  for (int k = 0; k < ae->wing_count; ++k) {
+    double nrm = 4.0 * rho * ae->wings[k].area * sin(ae->wings[k].angle);
+    r->ca += nrm * cos(ae->wings[k].angle);
+    wing_drag += fabs(nrm * sin(ae->wings[k].angle));
+  }
+  r->drag_k = 0.5 * rho * ae->drag_coefficient * ae->frontal_area + wing_drag;
+  const grip_axle_def *fa = &car->axles[GRIP_AXLE_FRONT], *ra = &car->axles[GRIP_AXLE_REAR];
+  r->wheelbase = fa->x - ra->x;
+  r->rear_x = ra->x;
+  double wf = r->mass * G * (car->body.center_of_mass.x - ra->x) / r->wheelbase;
+  double wr = r->mass * G - wf;
+  r->mu = r->p.mu_factor * fmin(tyre_mu(&fa->tyre, 0.5 * wf), tyre_mu(&ra->tyre, 0.5 * wr));
+  r->rolling = 0.012 * ra->tyre.rolling_resistance * r->mass * G;
+  double peak_slip = 0.1;
+  if (ra->tyre.model == GRIP_TYRE_SIMPLE_MF) peak_slip = grip_magic_formula_peak_slip(&ra->tyre.simple.longitudinal);
+  r->tc_slip = r->p.tc_slip * peak_slip;
+  r->front_peak_alpha = fa->tyre.model == GRIP_TYRE_SIMPLE_MF ? grip_magic_formula_peak_slip(&fa->tyre.simple.lateral) : 0.12;
+  /* Understeer gradient of the single-track model from the tyres' cornering stiffness
+   * C = 2·B·C·D per axle (slope of the lateral Magic Formula at zero slip). */
+  r->understeer = 0.0;
+  if (fa->tyre.model == GRIP_TYRE_SIMPLE_MF && ra->tyre.model == GRIP_TYRE_SIMPLE_MF) {
+    const grip_simple_mf_curve *cf = &fa->tyre.simple.lateral, *cr = &ra->tyre.simple.lateral;
+    double stiff_f = 2.0 * cf->b * cf->c * tyre_mu(&fa->tyre, 0.5 * wf) * 0.5 * wf;
+    double stiff_r = 2.0 * cr->b * cr->c * tyre_mu(&ra->tyre, 0.5 * wr) * 0.5 * wr;
+    r->understeer = (wf / G) / stiff_f - (wr / G) / stiff_r;
+  }
+  r->abs_slip = r->p.abs_slip * peak_slip;
+  r->brake_force = car->brakes.max_torque / ra->wheel_radius;
+  r->car_length = car->body.dimensions.x;
+  r->car_width = car->body.dimensions.y;
+  switch (car->drivetrain.layout) {
+    case GRIP_DRIVE_FWD: r->driven_first = 0, r->driven_last = 2; break;
+    case GRIP_DRIVE_AWD: r->driven_first = 0, r->driven_last = 4; break;
+    default: r->driven_first = 2, r->driven_last = 4; break;
+  }
+  r->top_speed = 1.0;
+  for (double v = 1.0; v < 200.0; v += 0.05) {
+    if (engine_force(car, v) < resist(r, v)) break;
+    r->top_speed = v;
+  }
+  for (int i = 0; i < r->n; ++i) {
+    line_sample *q = &r->line[i];
+    q->s = i * r->step;
+    grip_track_point tp = grip_track_point_at(track, q->s);
+    q->px = tp.position.x;
+    q->py = tp.position.y;
+    q->heading = tp.heading;
+    q->nx = -sin(tp.heading);
+    q->ny = cos(tp.heading);
+    q->half_width = 0.5 * tp.width;
+    q->bound = fmax(0.0, q->half_width - r->p.edge_margin - 0.5 * r->car_width);
+    q->banking = tp.banking;
+    const grip_track_segment_def *seg = grip_track_segment(track, tp.segment);
+    q->friction = seg ? seg->surface.friction : 1.0;
+  }
+  build_line(r);
+  plan_speed(r);
+  r->hint = -1;
+  r->mode = MODE_DRIVE;
+  return r;
+}
+
+void robot_destroy(robot *r) {
+  if (!r) return;
+  free(r->line);
+  free(r);
+}
+
+/* --- queries ------------------------------------------------------------------- */
+
+double robot_plan_mu(const robot *r) { return r->mu; }
+double robot_plan_ca(const robot *r) { return r->ca; }
+double robot_plan_mass(const robot *r) { return r->mass; }
+double robot_plan_top_speed(const robot *r) { return r->top_speed; }
+double robot_plan_lap_time(const robot *r) { return r->lap_time; }
+int robot_line_count(const robot *r) { return r->n; }
+robot_status robot_get_status(const robot *r) { return r->status; }
+
+void robot_line_sample(const robot *r, int i, double *distance, double *lateral, double *curvature,
+                       double *corner_speed, double *plan_speed) {
+  const line_sample *q = &r->line[((i % r->n) + r->n) % r->n];
+  if (distance) *distance = q->s;
+  if (lateral) *lateral = q->offset;
+  if (curvature) *curvature = q->curvature;
+  if (corner_speed) *corner_speed = q->v_corner;
+  if (plan_speed) *plan_speed = q->v_plan;
+}
+
+/* Linear interpolation of a sample field at centre-line distance s. */
+static double interp(const robot *r, double s, size_t field) {
+  double u = s / r->step;
+  u -= floor(u / r->n) * r->n;
+  int i = (int)u;
+  if (i >= r->n) i = r->n - 1;
+  double t = u - i;
+  const double *a = (const double *)((const char *)&r->line[i] + field);
+  const double *b = (const double *)((const char *)&r->line[(i + 1) % r->n] + field);
+  return *a + t * (*b - *a);
+}
+
+static double wrap_distance(const robot *r, double d) {
+  d -= floor(d / r->length) * r->length;
+  if (d > 0.5 * r->length) d -= r->length;
+  return d;
+}
+
+/* --- control ------------------------------------------------------------------- */
+
+robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
+  if (r->located && r->located_time == st->time && r->located_x == st->pose.position.x &&
+      r->located_y == st->pose.position.y)
+    return r->status;
+  grip_track_location loc = grip_track_locate(r->track, st->pose.position.x, st->pose.position.y, r->hint);
+  r->hint = loc.segment;
+  r->status.distance = loc.distance;
+  r->status.lateral = loc.lateral;
+  r->status.half_width = interp(r, loc.distance, offsetof(line_sample, half_width));
+  r->status.segment = loc.segment;
+  r->located = true;
+  r->located_time = st->time;
+  r->located_x = st->pose.position.x;
+  r->located_y = st->pose.position.y;
+  return r->status;
+}
+
+grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const robot_car_view *others,
+                               int other_count, double dt) {
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.automatic = true;
+  in.gear = 1;
+  const grip_quat q = st->pose.rotation;
+  double fx = 1.0 - 2.0 * (q.y * q.y + q.z * q.z), fy = 2.0 * (q.x * q.y + q.w * q.z);
+  double yaw = atan2(fy, fx);
+  double hx = cos(yaw), hy = sin(yaw);
+  double x = st->pose.position.x, y = st->pose.position.y;
+  robot_status loc = robot_locate(r, st);
+  double s = loc.distance, v = st->speed;
+  double bound = interp(r, s, offsetof(line_sample, bound));
+  double track_heading = atan2(-interp(r, s, offsetof(line_sample, nx)), interp(r, s, offsetof(line_sample, ny)));
+  double heading_err = wrap_angle(yaw - track_heading);
+
+  /* Target speed: the plan here and a little ahead. */
+  double v_t = interp(r, s, offsetof(line_sample, v_plan));
+  for (int k = 1; k <= 3; ++k)
+    v_t = fmin(v_t, interp(r, s + fmax(v, 0.0) * r->p.speed_preview * k / 3.0, offsetof(line_sample, v_plan)));
+
+  /* Other cars: follow or pass those ahead, keep clear of those alongside. */
+  double line_lat = interp(r, s, offsetof(line_sample, offset));
+  double want_shift = 0.0;
+  double lat_lo = -bound, lat_hi = bound; /* allowed lateral range of our target */
+  for (int k = 0; k < other_count; ++k) {
+    const robot_car_view *o = &others[k];
+    double ds = wrap_distance(r, o->distance - s);
+    double half_len = 0.5 * (r->car_length + o->length);
+    double clear = 0.5 * (r->car_width + o->width) + r->p.car_gap;
+    if (fabs(ds) < half_len + 1.0) {
+      /* Alongside: never steer into it. */
+      if (o->lateral > loc.lateral)
+        lat_hi = fmin(lat_hi, o->lateral - clear);
+      else
+        lat_lo = fmax(lat_lo, o->lateral + clear);
+      continue;
+    }
+    if (ds <= 0.0 || ds > r->p.look_cars) continue;
+    double my_lat_there = interp(r, s + ds, offsetof(line_sample, offset)) + r->shift;
+    if (fabs(o->lateral - my_lat_there) >= clear) continue;
+    double b_there = interp(r, s + ds, offsetof(line_sample, bound));
+    double left = o->lateral + clear, right = o->lateral - clear;
+    bool left_ok = left <= b_there, right_ok = right >= -b_there;
+    double closing = v - o->speed;
+    if ((left_ok || right_ok) && closing > -1.0) {
+      double target = (left_ok && (!right_ok || fabs(left - my_lat_there) < fabs(right - my_lat_there))) ? left : right;
+      double sh = target - interp(r, s + ds, offsetof(line_sample, offset));
+      if (fabs(sh) > fabs(want_shift)) want_shift = sh;
+    } else {
+      /* No room: keep a time gap behind it. */
+      double gap = ds - half_len - r->p.follow_time * fmax(v, 0.0);
+      double v_follow = fmax(0.0, o->speed + 0.5 * gap);
+      if (v_follow < v_t) v_t = v_follow;
+    }
+  }
+  double max_rate = 2.5 * dt; /* m of lateral shift per step */
+  r->shift += clampd(want_shift - r->shift, -max_rate, max_rate);
+
+  /* Recovery: stuck or facing backwards → reverse with opposite lock. */
+  if (r->mode == MODE_DRIVE) {
+    r->stuck_t = (fabs(v) < 1.0 && r->status.target_speed > 2.0) ? r->stuck_t + dt : 0.0;
+    r->back_t = (fabs(heading_err) > 1.8 && fabs(v) < 8.0) ? r->back_t + dt : 0.0;
+    if (r->stuck_t > r->p.stuck_time || r->back_t > 1.0) {
+      r->mode = MODE_REVERSE;
+      r->reverse_t = 0.0;
+    }
+  }
+  if (r->mode == MODE_REVERSE) {
+    r->reverse_t += dt;
+    if (r->reverse_t > r->p.reverse_time || (r->reverse_t > 0.5 && fabs(heading_err) < 0.4)) {
+      r->mode = MODE_DRIVE;
+      r->stuck_t = r->back_t = 0.0;
+      r->integ = 0.0;
+      r->lat_integ = 0.0;
+    }
+  }
+  r->status.target_speed = v_t;
+  r->status.target_lateral = line_lat + r->shift;
+  r->status.reversing = r->mode == MODE_REVERSE;
+  if (r->mode == MODE_REVERSE) {
+    in.gear = GRIP_GEAR_REVERSE;
+    if (v > 0.5) {
+      in.brake = 1.0;
+    } else {
+      in.throttle = 0.5;
+    }
+    in.steering = heading_err > 0.0 ? 1.0 : -1.0;
+    return in;
+  }
+
+  /* Longitudinal: PI on the speed error, traction control and ABS. */
+  if (v < -0.5) {
+    in.brake = 1.0;
+  } else {
+    double err = v_t - v;
+    if (fabs(err) < 3.0)
+      r->integ = clampd(r->integ + err * dt, -1.0 / fmax(r->p.speed_ki, 1e-9), 1.0 / fmax(r->p.speed_ki, 1e-9));
+    else
+      r->integ = 0.0;
+    double u = r->p.speed_kp * err + r->p.speed_ki * r->integ;
+    if (u > 0.0) {
+      double thr = fmin(1.0, u);
+      double slip = 0.0;
+      for (int i = r->driven_first; i < r->driven_last; ++i)
+        if (st->wheels[i].in_contact && st->wheels[i].slip_ratio > slip) slip = st->wheels[i].slip_ratio;
+      if (slip > r->tc_slip) thr *= fmax(0.0, 1.0 - (slip - r->tc_slip) / r->tc_slip);
+      in.throttle = thr;
+    } else {
+      double brk = fmin(1.0, -u);
+      double slip = 0.0;
+      for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
+        if (st->wheels[i].in_contact && -st->wheels[i].slip_ratio > slip) slip = -st->wheels[i].slip_ratio;
+      if (v > 3.0 && slip > r->abs_slip) brk *= fmax(0.0, 1.0 - 2.0 * (slip - r->abs_slip) / r->abs_slip);
+      in.brake = brk;
+    }
+  }
+
+  /* Stability: when the rear slides more than the front (oversteer), ease off both pedals so
+   * the rear tyres get their grip back for cornering. */
+  double a_front = 0.5 * (st->wheels[0].slip_angle + st->wheels[1].slip_angle);
+  double a_rear = 0.5 * (st->wheels[2].slip_angle + st->wheels[3].slip_angle);
+  double over = fabs(a_rear) - fabs(a_front) - r->p.oversteer_slip;
+  if (v > 5.0 && over > 0.0) {
+    double f = fmax(0.0, 1.0 - over / r->p.oversteer_slip);
+    in.brake *= f;
+    in.throttle *= f;
+  }
+
+  /* Gearbox (manual mode): the gear of most wheel force at this speed; upshift at once,
+   * downshift only when not braking (a downshift under braking jolts the driven wheels). */
+  if (!r->p.auto_gearbox) {
+    int cur = st->gear >= 1 ? st->gear : 1;
+    int best = best_gear(&r->car, fmax(v, 0.0));
+    int g = cur;
+    if (best > cur) g = best;
+    else if (best < cur && (in.brake == 0.0 || v < 5.0)) g = best;
+    in.automatic = false;
+    in.gear = g;
+  }
+
+  /* Steering: pure pursuit from the rear axle towards the line (plus the shift) ahead. */
+  double look = r->p.lookahead_min + r->p.lookahead_time * fmax(v, 0.0);
+  double st_s = s + look;
+  double lat_t = clampd(interp(r, st_s, offsetof(line_sample, offset)) + r->shift,
+                        -interp(r, st_s, offsetof(line_sample, bound)), interp(r, st_s, offsetof(line_sample, bound)));
+  /* Cars alongside bound the target near us (the range is for our own position). */
+  if (lat_hi >= lat_lo) lat_t = clampd(lat_t, lat_lo - 0.0, lat_hi);
+  double tx = interp(r, st_s, offsetof(line_sample, px)) + lat_t * interp(r, st_s, offsetof(line_sample, nx));
+  double ty = interp(r, st_s, offsetof(line_sample, py)) + lat_t * interp(r, st_s, offsetof(line_sample, ny));
+  double rx = x + r->rear_x * hx, ry = y + r->rear_x * hy;
+  double dx = tx - rx, dy = ty - ry;
+  double lx = dx * hx + dy * hy, ly = -dx * hy + dy * hx;
+  double dist = hypot(lx, ly);
+  double alpha = atan2(ly, lx);
+  double k_pp = dist > 1e-6 ? 2.0 * sin(alpha) / dist : 0.0; /* curvature of the pursuit arc */
+  /* Feed-forward of the understeer the arc's lateral acceleration asks for: K·v²·k. */
+  double delta = atan(r->wheelbase * k_pp) + r->understeer * v * v * k_pp;
+  /* Yaw damping: steer against the yaw rate beyond the one the arc asks for (counters
+   * oversteer before the look-ahead point notices it). */
+  double yaw_rate = st->angular_velocity.z;
+  delta += r->p.yaw_gain * (k_pp * fmax(v, 0.0) - yaw_rate);
+  /* Integral of the lateral error at the car: removes the steady offset that the tyres' slip
+   * angles (understeer) leave under pure pursuit. */
+  double lat_err = (line_lat + r->shift) - loc.lateral;
+  if (v > 2.0)
+    r->lat_integ = clampd(r->lat_integ + lat_err * dt, -r->p.lateral_ki_limit / fmax(r->p.lateral_ki, 1e-9),
+                          r->p.lateral_ki_limit / fmax(r->p.lateral_ki, 1e-9));
+  delta += r->p.lateral_ki * r->lat_integ;
+  /* Never steer the front tyres far past their peak slip angle: beyond it they only scrub. */
+  double kin = atan(r->wheelbase * fabs(yaw_rate) / fmax(v, 1.0));
+  double lim = kin + r->front_peak_alpha;
+  if (v > 5.0) delta = clampd(delta, -lim, lim);
+  if (v > 5.0 && fabs(a_front) > r->front_peak_alpha) in.throttle *= 0.5; /* understeer: ease off */
+  double max_road = r->car.steering.max_wheel_angle / r->car.steering.ratio;
+  in.steering = clampd(delta / max_road, -1.0, 1.0);
+  return in;
+}

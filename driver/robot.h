@@ -1,0 +1,113 @@
+/* The robot driver: follows a racing line computed for the track and the car, plans its speed
+ * from the car's grip, power, brakes and downforce, and drives through grip's public API only
+ * (state in, inputs out). No globals; the same inputs give bit-identical outputs.
+ * Algorithms and parameters: docs/driver.md. */
+#ifndef GRIP_ROBOT_H
+#define GRIP_ROBOT_H
+
+#include <stdbool.h>
+
+#include "grip/grip.h"
+#include "grip/track.h"
+#include "load_error.h"
+
+typedef struct robot_params {
+  double mu_factor;      /* safety factor on the tyre's peak mu × surface friction; 0.85 */
+  double aggressiveness; /* scales the planned corner speed squared (1 = the formula); 1.0 */
+  double brake_margin;   /* fraction of the deceleration capacity the plan brakes with; 0.8 */
+  double accel_margin;   /* fraction of the estimated acceleration the forward pass uses; 0.9 */
+  double edge_margin;    /* m, racing line's clearance from the road edge to the car's centre
+                            (half the car's width is added); 0.6 */
+  double line_step;      /* m, spacing of the line samples; 3 */
+  int racing_line;       /* 1: minimum-curvature line, 0: the centre line; 1 */
+  double lookahead_min;  /* m, pure-pursuit look-ahead at standstill; 6 */
+  double lookahead_time; /* s, look-ahead growth with speed (L = min + time·v); 0.35 */
+  double speed_kp;       /* pedal per m/s of speed error; 0.5 */
+  double speed_ki;       /* pedal per m of integrated speed error; 0.5 */
+  double tc_slip;        /* driven-wheel slip ratio, as a fraction of the tyre's peak slip, above
+                            which throttle is cut (gone at twice it); 0.6 */
+  double abs_slip;       /* braking slip ratio magnitude, fraction of the peak slip, above which
+                            the brake is released (gone at 1.5 times it); 0.6 */
+  double oversteer_slip; /* rad: rear slip angle beyond the front's by more than this eases both
+                            pedals (released at twice it); 0.02 */
+  double speed_preview;  /* s: the target speed is the plan's minimum over the next v·preview m; 0.3 */
+  double lateral_ki;     /* road-wheel rad per m·s of integrated lateral error; 0.02 */
+  double lateral_ki_limit; /* rad, bound on that integral's steering; 0.05 */
+  double yaw_gain;       /* s, road-wheel rad per rad/s of yaw rate beyond the pursuit arc's; 0.3 */
+  double stuck_time;     /* s below 1 m/s with throttle before reversing; 2 */
+  double reverse_time;   /* s of reversing with opposite lock; 2 */
+  double follow_time;    /* s, time gap kept to a car ahead when not overtaking; 0.6 */
+  double look_cars;      /* m, how far ahead other cars are considered; 60 */
+  double car_gap;        /* m, lateral clearance kept to other cars (beyond the widths); 0.8 */
+  int auto_gearbox;      /* 1: the car's automatic gearbox; 0: the robot shifts; 0 */
+} robot_params;
+
+robot_params robot_default_params(void);
+
+/* Sets one parameter by name ("mu_factor" …); returns 0, or -1 for an unknown key or a bad
+ * value. */
+int robot_params_set(robot_params *p, const char *key, const char *value);
+
+/* Reads key=value lines (# comments, blank lines allowed) over *p. Returns 0 or -1 with err
+ * "file:line: key: what is wrong". */
+int robot_params_load(const char *path, robot_params *p, grip_load_error *err);
+
+/* What a robot knows about another car (from the race: the previous step's positions). */
+typedef struct robot_car_view {
+  double distance; /* m along the track, [0, length) */
+  double lateral;  /* m, + left */
+  double speed;    /* m/s, forward */
+  double length, width; /* m, body box */
+} robot_car_view;
+
+/* The robot's reading of its own car after robot_drive. */
+typedef struct robot_status {
+  double distance;      /* m along the track, [0, length) */
+  double lateral;       /* m, + left */
+  double half_width;    /* m, half road width there */
+  double target_speed;  /* m/s, planned speed at the car */
+  double target_lateral; /* m, lateral target (racing line + avoidance shift) */
+  bool reversing;       /* recovery manoeuvre active */
+  int segment;
+} robot_status;
+
+typedef struct robot robot;
+
+/* Precomputes the racing line and speed plan. air_density as in the world (1.29). NULL on
+ * out-of-memory or an invalid track. */
+robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const robot_params *params,
+                    double air_density);
+void robot_destroy(robot *r);
+
+/* One control step: the car's state and the other cars; returns the inputs to set. */
+grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *state, const robot_car_view *others,
+                               int other_count, double dt);
+
+robot_status robot_get_status(const robot *r);
+
+/* Locates the car on the track (distance, lateral, half width, segment; cached for the same
+ * state) and returns the status. */
+robot_status robot_locate(robot *r, const grip_vehicle_state *state);
+
+/* --- the plan, for tests and reports --------------------------------------------------- */
+
+/* Friction the plan uses on asphalt: simple-MF peak mu (lateral, at the static wheel load) ×
+ * mu_factor. */
+double robot_plan_mu(const robot *r);
+/* N/(m/s)², downforce per speed squared: −½ρA(CL_f + CL_r) + Σ 4ρ·A_w·sin(a)·cos(a). */
+double robot_plan_ca(const robot *r);
+/* kg, body + fuel at creation. */
+double robot_plan_mass(const robot *r);
+/* m/s, the car's estimated top speed (engine force = drag + rolling resistance). */
+double robot_plan_top_speed(const robot *r);
+/* The corner-speed formula v = sqrt(mu·g·r / (1 − min(1, r·CA·mu/m))) (capped by top speed). */
+double robot_corner_speed(const robot *r, double radius, double mu);
+/* Samples of the line: count, and for sample i its centre-line distance, lateral offset,
+ * signed curvature (1/m), maximum corner speed and planned speed (m/s). */
+int robot_line_count(const robot *r);
+void robot_line_sample(const robot *r, int i, double *distance, double *lateral, double *curvature,
+                       double *corner_speed, double *plan_speed);
+/* s, lap time the forward/backward plan predicts for a flying lap. */
+double robot_plan_lap_time(const robot *r);
+
+#endif

@@ -1,0 +1,227 @@
+#define _POSIX_C_SOURCE 200809L
+#include "race.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int race_car_resolve(const char *spec, grip_vehicle_def *out, char *err, size_t err_size) {
+  if (spec && strcmp(spec, "builtin") == 0) {
+    *out = grip_default_vehicle_def();
+    return 0;
+  }
+  /* Car files (INI, TORCS) plug in here. */
+  if (err && err_size) snprintf(err, err_size, "--car: '%s' is not supported (only 'builtin' for now)", spec ? spec : "");
+  return -1;
+}
+
+race_config race_default_config(void) {
+  return (race_config){.track = NULL, .car = NULL, .car_name = NULL, .params = robot_default_params(),
+                       .laps = 3, .cars = 1, .dt = 0.01, .max_time = 0.0, .telemetry = NULL,
+                       .telemetry_rate = 10.0, .progress = NULL};
+}
+
+typedef struct race_car {
+  grip_vehicle_id id;
+  robot *bot;
+  double progress;    /* m along the track from the start line, unwrapped */
+  double last_s;      /* wrapped distance at the previous step */
+  int next_mark;      /* next sector boundary index: mark k at k·L/3 */
+  double mark_time;   /* time of the previous sector boundary */
+  double lap_start;   /* time the current lap started */
+  grip_vehicle_input input;
+  double finish_time;
+  int index;
+} race_car;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int compare_results(const void *pa, const void *pb) {
+  const race_car_result *a = pa, *b = pb;
+  if (a->finished != b->finished) return a->finished ? -1 : 1;
+  if (a->finished) {
+    if (a->total_time_s != b->total_time_s) return a->total_time_s < b->total_time_s ? -1 : 1;
+  } else if (a->progress_m != b->progress_m) {
+    return a->progress_m > b->progress_m ? -1 : 1;
+  }
+  return a->grid - b->grid;
+}
+
+static void telemetry_header(FILE *f) {
+  fputs("time_s,car,lap,distance_m,lateral_m,x_m,y_m,z_m,speed_kmh,throttle,brake,steering,gear,rpm,lat_g,long_g", f);
+  static const char *w[4] = {"fl", "fr", "rl", "rr"};
+  for (int i = 0; i < 4; ++i) fprintf(f, ",slip_ratio_%s,slip_angle_%s,load_%s", w[i], w[i], w[i]);
+  fputc('\n', f);
+}
+
+static void telemetry_row(FILE *f, double t, int car, int lap, double s, double lat, const grip_vehicle_state *st,
+                          const grip_vehicle_input *in) {
+  fprintf(f, "%.3f,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%d,%.1f,%.4f,%.4f", t, car, lap, s, lat,
+          st->pose.position.x, st->pose.position.y, st->pose.position.z, 3.6 * st->speed, in->throttle, in->brake,
+          in->steering, st->gear, st->engine_rpm, st->local_acceleration.y / 9.81, st->local_acceleration.x / 9.81);
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
+    fprintf(f, ",%.5f,%.5f,%.1f", st->wheels[i].slip_ratio, st->wheels[i].slip_angle, st->wheels[i].load);
+  fputc('\n', f);
+}
+
+int race_run(const race_config *cfg, race_result *out) {
+  memset(out, 0, sizeof *out);
+  if (!cfg->track || !cfg->car || cfg->cars < 1 || cfg->cars > RACE_MAX_CARS || cfg->laps < 1 ||
+      cfg->laps > RACE_MAX_LAPS || !(cfg->dt > 0.0))
+    return -1;
+  const grip_track *track = cfg->track;
+  double L = grip_track_length(track);
+  int K = cfg->cars;
+  grip_track_ground_context gctx;
+  grip_world_def wd = grip_default_world_def();
+  wd.ground = grip_track_ground(&gctx, track);
+  wd.vehicle_capacity = K;
+  grip_world *world = grip_create_world(&wd);
+  race_car *cars = calloc((size_t)K, sizeof *cars);
+  race_car_result *res = calloc((size_t)K, sizeof *res);
+  robot_car_view *views = calloc((size_t)K, sizeof *views);
+  robot_car_view *others = calloc((size_t)K, sizeof *others);
+  int rc = 0;
+  if (!world || !cars || !res || !views || !others) {
+    rc = -1;
+    goto done;
+  }
+  /* Grid: two columns, rows 8 m apart, the right column 4 m further back; first row 6 m behind
+   * the line. */
+  for (int k = 0; k < K; ++k) {
+    race_car *c = &cars[k];
+    race_car_result *r = &res[k];
+    c->index = k;
+    snprintf(r->name, sizeof r->name, "robot-%d", k + 1);
+    r->grid = k + 1;
+    r->car = cfg->car_name ? cfg->car_name : (cfg->car->name ? cfg->car->name : "car");
+    r->best_lap_s = NAN;
+    r->max_edge_excess = -INFINITY;
+    double back = 6.0 + 8.0 * (k / 2) + 4.0 * (k % 2);
+    grip_track_point p = grip_track_point_at(track, L - back);
+    double lat = (k % 2 == 0 ? 1.0 : -1.0) * fmin(3.0, 0.25 * p.width);
+    double x = p.position.x - sin(p.heading) * lat, y = p.position.y + cos(p.heading) * lat;
+    c->id = grip_create_vehicle(world, cfg->car);
+    if (!grip_vehicle_is_valid(world, c->id) || grip_vehicle_place(world, c->id, x, y, p.heading) != GRIP_OK) {
+      rc = -1;
+      goto done;
+    }
+    c->bot = robot_create(track, grip_vehicle_get_def(world, c->id), &cfg->params, wd.air_density);
+    if (!c->bot) {
+      rc = -1;
+      goto done;
+    }
+    c->progress = -back;
+    c->last_s = p.distance;
+    c->next_mark = 0;
+    c->input = grip_default_vehicle_input();
+    c->finish_time = NAN;
+    views[k] = (robot_car_view){.distance = p.distance, .lateral = lat, .speed = 0.0,
+                                .length = cfg->car->body.dimensions.x, .width = cfg->car->body.dimensions.y};
+  }
+  if (cfg->telemetry) telemetry_header(cfg->telemetry);
+  double dt = cfg->dt;
+  double max_time = cfg->max_time > 0.0 ? cfg->max_time : 300.0 * cfg->laps + 60.0;
+  long long tel_every = cfg->telemetry_rate > 0.0 ? llround(1.0 / (cfg->telemetry_rate * dt)) : 0;
+  if (tel_every < 1) tel_every = 1;
+  int marks_total = 3 * cfg->laps;
+  int finished = 0, leader_laps = 0;
+  double t = 0.0, wall0 = now_s();
+  long long step = 0;
+  grip_vehicle_state st;
+  while (finished < K && t < max_time) {
+    /* Drive: each robot sees the others as they were after the previous step. */
+    for (int k = 0; k < K; ++k) {
+      race_car *c = &cars[k];
+      int n = 0;
+      for (int j = 0; j < K; ++j)
+        if (j != k) others[n++] = views[j];
+      grip_vehicle_get_state(world, c->id, &st);
+      c->input = robot_drive(c->bot, &st, others, n, dt);
+      grip_vehicle_set_input(world, c->id, &c->input);
+      if (tel_every && cfg->telemetry && step % tel_every == 0) {
+        robot_status rs = robot_get_status(c->bot);
+        int lap = (int)floor(c->progress / L) + 1;
+        telemetry_row(cfg->telemetry, t, k + 1, lap < 1 ? 1 : lap, rs.distance, rs.lateral, &st, &c->input);
+      }
+    }
+    grip_world_step(world, dt);
+    t += dt;
+    ++step;
+    /* Timing. */
+    for (int k = 0; k < K; ++k) {
+      race_car *c = &cars[k];
+      race_car_result *r = &res[k];
+      grip_vehicle_get_state(world, c->id, &st);
+      /* Where the car is now (the robot's own locate, with its segment hint). */
+      robot_status loc = robot_locate(c->bot, &st);
+      double d = loc.distance - c->last_s;
+      if (d > 0.5 * L) d -= L;
+      if (d < -0.5 * L) d += L;
+      double prev = c->progress;
+      c->progress += d;
+      c->last_s = loc.distance;
+      views[k] = (robot_car_view){.distance = loc.distance, .lateral = loc.lateral, .speed = st.speed,
+                                  .length = cfg->car->body.dimensions.x, .width = cfg->car->body.dimensions.y};
+      if (!isnan(c->finish_time)) continue;
+      double excess = fabs(loc.lateral) - loc.half_width;
+      if (excess > r->max_edge_excess) r->max_edge_excess = excess;
+      if (excess > 0.0) r->off_track_s += dt;
+      if (3.6 * st.speed > r->top_speed_kmh) r->top_speed_kmh = 3.6 * st.speed;
+      while (c->next_mark < marks_total && c->progress >= (c->next_mark + 1) * L / 3.0) {
+        double mark = (c->next_mark + 1) * L / 3.0;
+        double tc = t - dt + dt * (mark - prev) / (c->progress - prev); /* interpolated crossing */
+        int lap = c->next_mark / 3, sector = c->next_mark % 3;
+        r->sector_times[lap][sector] = tc - c->mark_time;
+        c->mark_time = tc;
+        if (sector == 2) {
+          r->lap_times[lap] = tc - c->lap_start;
+          c->lap_start = tc;
+          r->laps = lap + 1;
+          if (isnan(r->best_lap_s) || r->lap_times[lap] < r->best_lap_s) r->best_lap_s = r->lap_times[lap];
+          r->total_time_s = tc;
+          if (r->laps > leader_laps) {
+            leader_laps = r->laps;
+            if (cfg->progress)
+              fprintf(cfg->progress, "lap %d/%d: %s leads, lap %.3f s, race %.1f s\n", leader_laps, cfg->laps,
+                      r->name, r->lap_times[lap], tc);
+          }
+        }
+        c->next_mark++;
+      }
+      if (c->next_mark == marks_total) {
+        c->finish_time = r->total_time_s;
+        r->finished = true;
+        finished++;
+      }
+    }
+  }
+  out->wall_time_s = now_s() - wall0;
+  for (int k = 0; k < K; ++k) res[k].progress_m = cars[k].progress;
+  qsort(res, (size_t)K, sizeof *res, compare_results);
+  out->cars = K;
+  out->results = res;
+  res = NULL;
+  out->sim_time_s = t;
+  out->steps = step;
+  out->realtime_factor = out->wall_time_s > 0.0 ? t / out->wall_time_s : INFINITY;
+done:
+  if (cars)
+    for (int k = 0; k < K; ++k) robot_destroy(cars[k].bot);
+  free(cars);
+  free(res);
+  free(views);
+  free(others);
+  if (world) grip_destroy_world(world);
+  return rc;
+}
+
+void race_result_free(race_result *r) {
+  free(r->results);
+  r->results = NULL;
+}
