@@ -13,7 +13,7 @@ build: deps
 	cmake --build build -j $(JOBS)
 
 run: build
-	./build/grip accel
+	./build/grip race
 
 test-plain: build
 	ctest --test-dir build --output-on-failure -j $(JOBS)
