@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "car_option.h"
 #include "cli.h"
 #include "race.h"
 #include "track_file.h"
@@ -14,7 +15,7 @@ int cmd_race(int argc, char **argv) {
   bool json = false, quiet = false;
   cli_option options[] = {
       {"--track", CLI_STRING, &track_spec, 0, 0, "default, a .track file, a TORCS .xml or torcs:NAME (default: default)"},
-      {"--car", CLI_STRING, &car_spec, 0, 0, "builtin (default; car files come later)"},
+      {"--car", CLI_STRING, &car_spec, 0, 0, CLI_CAR_HELP},
       {"--laps", CLI_INT, &laps, 1, RACE_MAX_LAPS, "laps (default 3)"},
       {"--cars", CLI_INT, &cars, 1, RACE_MAX_CARS, "number of robot cars (default 1)"},
       {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.01)"},
@@ -27,12 +28,9 @@ int cmd_race(int argc, char **argv) {
   int rc = cli_parse(argc, argv, options, (int)(sizeof options / sizeof options[0]), NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
 
-  grip_vehicle_def car;
-  char msg[256];
-  if (race_car_resolve(car_spec, &car, msg, sizeof msg) != 0) {
-    fprintf(stderr, "grip race: %s\n", msg);
-    return CLI_USAGE_ERROR;
-  }
+  static grip_car loaded; /* large (full MF parameters); owns the definition's pointers */
+  if (cli_load_car("race", car_spec, &loaded) != 0) return 1;
+  grip_vehicle_def car = loaded.def;
   race_config cfg = race_default_config();
   grip_load_error err;
   grip_load_error_clear(&err);

@@ -1,6 +1,7 @@
 /* grip skidpad: constant-radius circle (ISO 4138 style), speed raised slowly. */
 #include <stdio.h>
 
+#include "car_option.h"
 #include "cli.h"
 #include "cornering.h"
 
@@ -8,14 +9,18 @@ int cmd_skidpad(int argc, char **argv);
 int cmd_skidpad(int argc, char **argv) {
   double dt = 0.002, radius = 40.0;
   bool json = false;
+  const char *car_spec = NULL;
   cli_option options[] = {
       {"--radius", CLI_DOUBLE, &radius, 5.0, 1000.0, "circle radius, m (default 40)"},
       {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.002)"},
       {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
+      {"--car", CLI_STRING, &car_spec, 0, 0, CLI_CAR_HELP},
   };
-  int rc = cli_parse(argc, argv, options, 3, NULL, 0, NULL);
+  int rc = cli_parse(argc, argv, options, 4, NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
-  grip_vehicle_def car = grip_default_vehicle_def();
+  static grip_car loaded;
+  if (cli_load_car(argv[0], car_spec, &loaded)) return 1;
+  grip_vehicle_def car = loaded.def;
   skidpad_result r = sim_skidpad(&car, radius, dt);
   if (json) {
     json_writer w;

@@ -1,6 +1,7 @@
 /* grip steady: constant speed, constant steering-wheel angle, held until steady. */
 #include <stdio.h>
 
+#include "car_option.h"
 #include "cli.h"
 #include "cornering.h"
 
@@ -8,15 +9,19 @@ int cmd_steady(int argc, char **argv);
 int cmd_steady(int argc, char **argv) {
   double dt = 0.002, speed = 60.0, steer = 30.0;
   bool json = false;
+  const char *car_spec = NULL;
   cli_option options[] = {
       {"--speed", CLI_DOUBLE, &speed, 1.0, 400.0, "speed, km/h (default 60)"},
       {"--steer-deg", CLI_DOUBLE, &steer, -900.0, 900.0, "steering-wheel angle, degrees, + = left (default 30)"},
       {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.002)"},
       {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
+      {"--car", CLI_STRING, &car_spec, 0, 0, CLI_CAR_HELP},
   };
-  int rc = cli_parse(argc, argv, options, 4, NULL, 0, NULL);
+  int rc = cli_parse(argc, argv, options, 5, NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
-  grip_vehicle_def car = grip_default_vehicle_def();
+  static grip_car loaded;
+  if (cli_load_car(argv[0], car_spec, &loaded)) return 1;
+  grip_vehicle_def car = loaded.def;
   steady_result r = sim_steady(&car, speed, steer, dt);
   if (json) {
     json_writer w;
