@@ -2,7 +2,7 @@
 # Installs the Debian packages grip builds with, if any is missing. Needs root (or sudo) only
 # when something is missing. Package list: docs/building.md.
 set -eu
-need=(build-essential cmake pkg-config libinih-dev libxml2-dev)
+need=(build-essential cmake pkg-config libinih-dev libxml2-dev python3)
 # Optional: GDAL rasters as terrain, gdal_translate for the .bt cross-check test, and TORCS's
 # tracks and cars (reference data for the import tests).
 want=(gdal-bin libgdal-dev torcs-data)

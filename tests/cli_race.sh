@@ -23,7 +23,7 @@ check "[ \$(wc -l < a.csv) -gt 400 ]"
 
 out=$("$GRIP" race --laps 1); check "echo '$out' | grep -q 'robot-1'"
 
-"$GRIP" race --car ferrari >/dev/null 2>&1; check "[ $? -eq 2 ]"
+"$GRIP" race --car ferrari >/dev/null 2>err.txt; check "[ $? -eq 1 ]"; check "grep -q ferrari err.txt"
 "$GRIP" race --laps 0 >/dev/null 2>&1; check "[ $? -eq 2 ]"
 "$GRIP" race --bogus >/dev/null 2>&1; check "[ $? -eq 2 ]"
 "$GRIP" race --track nonexistent.track >/dev/null 2>&1; check "[ $? -eq 1 ]"
