@@ -2,6 +2,8 @@
 #define _XOPEN_SOURCE 700
 #include "car_file.h"
 
+#include "read_file.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
@@ -303,37 +305,7 @@ static int join_path(const char *dir, const char *rel, char *out, size_t n) {
 
 /* Reads a whole file (at most CAR_MAX_BYTES) into a NUL-terminated heap buffer. */
 static char *read_file(const char *path, grip_load_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    grip_load_error_set(err, path, 0, NULL, "cannot open: %s", strerror(errno));
-    return NULL;
-  }
-  size_t cap = 4096, len = 0;
-  char *buf = malloc(cap + 1);
-  while (buf) {
-    if (len == cap) {
-      if (cap >= CAR_MAX_BYTES) {
-        grip_load_error_set(err, path, 0, NULL, "file too large (over %u bytes)", CAR_MAX_BYTES);
-        free(buf);
-        fclose(f);
-        return NULL;
-      }
-      char *bigger = realloc(buf, 2 * cap + 1);
-      if (!bigger) break;
-      buf = bigger;
-      cap *= 2;
-    }
-    size_t n = fread(buf + len, 1, cap - len, f);
-    len += n;
-    if (n == 0) break;
-  }
-  fclose(f);
-  if (!buf) {
-    grip_load_error_set(err, path, 0, NULL, "out of memory");
-    return NULL;
-  }
-  buf[len] = '\0';
-  return buf;
+  return grip_read_file(path, CAR_MAX_BYTES, NULL, err);
 }
 
 /* Strict decimal number: optional sign, digits, point, exponent; then optional unit suffix. */

@@ -1,6 +1,8 @@
 /* .tir property file loader: see tir.h. */
 #include "tir.h"
 
+#include "read_file.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -398,46 +400,10 @@ int grip_tir_parse(const char *text, size_t len, const char *name, grip_mf_param
 }
 
 int grip_tir_load(const char *path, grip_mf_params *out, grip_load_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    grip_load_error_set(err, path, 0, NULL, "cannot open: %s", strerror(errno));
-    return -1;
-  }
-  size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
-  int rc = 0;
-  while (buf) {
-    if (len == cap) {
-      if (cap >= TIR_MAX_BYTES) {
-        grip_load_error_set(err, path, 0, NULL, "file too large (over %u bytes)", TIR_MAX_BYTES);
-        rc = -1;
-        break;
-      }
-      char *nb = realloc(buf, cap * 2);
-      if (!nb) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = nb;
-      cap *= 2;
-    }
-    size_t n = fread(buf + len, 1, cap - len, f);
-    len += n;
-    if (n == 0) {
-      if (ferror(f)) {
-        grip_load_error_set(err, path, 0, NULL, "read error");
-        rc = -1;
-      }
-      break;
-    }
-  }
-  fclose(f);
-  if (!buf) {
-    grip_load_error_set(err, path, 0, NULL, "out of memory");
-    return -1;
-  }
-  if (rc == 0) rc = grip_tir_parse(buf, len, path, out, err);
+  size_t len = 0;
+  char *buf = grip_read_file(path, TIR_MAX_BYTES, &len, err);
+  if (!buf) return -1;
+  int rc = grip_tir_parse(buf, len, path, out, err);
   free(buf);
   return rc;
 }

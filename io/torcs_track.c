@@ -6,6 +6,8 @@
  * over from the previous segment when not given. */
 #include "torcs_track.h"
 
+#include "read_file.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -441,8 +443,9 @@ static xmlParserInputPtr lenient_loader(const char *url, const char *id, xmlPars
   const char *file = url;
   if (strncmp(file, "file://", 7) == 0) file += 7;
   if (strstr(file, "://")) return NULL; /* no network */
-  FILE *f = fopen(file, "rb");
-  if (!f) {
+  size_t n = 0;
+  unsigned char *buf = (unsigned char *)grip_read_file(file, 256u << 20, &n, NULL);
+  if (!buf) {
     tt_xml_errors *c = ctxt ? ctxt->_private : NULL;
     if (c && !c->io_failed) {
       c->io_failed = true;
@@ -451,23 +454,6 @@ static xmlParserInputPtr lenient_loader(const char *url, const char *id, xmlPars
     }
     return NULL;
   }
-  size_t cap = 65536, n = 0;
-  unsigned char *buf = malloc(cap);
-  while (buf) {
-    n += fread(buf + n, 1, cap - n, f);
-    if (n < cap) break;
-    if (cap >= (256u << 20)) break;
-    unsigned char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  fclose(f);
-  if (!buf) return NULL;
   unsigned char *text = buf;
   size_t len = n;
   if (!valid_utf8(buf, n)) {

@@ -2,6 +2,8 @@
  * for the reference. */
 #include "track_file.h"
 
+#include "read_file.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -444,39 +446,9 @@ int grip_track_file_parse(const char *text, const char *filename, grip_track_fil
 }
 
 int grip_track_file_load(const char *path, grip_track_file *out, grip_load_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    grip_load_error_set(err, path, 0, NULL, "cannot open the file");
-    return -1;
-  }
-  size_t cap = 4096, len = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    size_t got = fread(buf + len, 1, cap - len - 1, f);
-    len += got;
-    if (len + 1 < cap) break;
-    if (cap > (64u << 20)) {
-      free(buf);
-      buf = NULL;
-      fclose(f);
-      grip_load_error_set(err, path, 0, NULL, "file larger than 64 MB");
-      return -1;
-    }
-    char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  fclose(f);
-  if (!buf) {
-    grip_load_error_set(err, path, 0, NULL, "out of memory");
-    return -1;
-  }
-  buf[len] = '\0';
+  size_t len = 0;
+  char *buf = grip_read_file(path, 64u << 20, &len, err);
+  if (!buf) return -1;
   if (strlen(buf) != len) {
     free(buf);
     grip_load_error_set(err, path, 0, NULL, "binary data (NUL byte) in a text file");

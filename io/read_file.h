@@ -1,0 +1,15 @@
+/* Reading a whole text or data file for the loaders. */
+#ifndef GRIP_READ_FILE_H
+#define GRIP_READ_FILE_H
+
+#include <stddef.h>
+
+#include "load_error.h"
+
+/* Reads the whole file at path into a heap buffer with a NUL byte after its end (the caller
+ * frees it); *size (may be NULL) gets the length in bytes. A file that cannot be opened or read,
+ * is larger than max_bytes, or does not fit in memory gives NULL and "path: what is wrong" in
+ * err (may be NULL). */
+char *grip_read_file(const char *path, size_t max_bytes, size_t *size, grip_load_error *err);
+
+#endif
