@@ -6,6 +6,7 @@
 
 /* Help text of the --car option. */
 #define CLI_CAR_HELP "car: FILE.ini, torcs:NAME, TORCS car dir/XML, or builtin (default)"
+#define CLI_OPTION_CAR(var) {"--car", CLI_STRING, &(var), 0, 0, CLI_CAR_HELP}
 
 /* Loads the car named by spec into *car: NULL, "builtin" or "corvette-c5" is the built-in car;
  * "torcs:NAME" is /usr/share/games/torcs/cars/NAME (with its category); a path ending in .xml or

@@ -23,6 +23,12 @@ typedef struct cli_option {
   const char *help;
 } cli_option;
 
+/* Option entries shared by the commands. */
+#define CLI_OPTION_DT(var, default_text) \
+  {"--dt", CLI_DOUBLE, &(var), 1e-4, 0.02, "fixed step, s (default " default_text ")"}
+#define CLI_OPTION_JSON(var) {"--json", CLI_FLAG, &(var), 0, 0, "machine-readable output"}
+#define CLI_COUNT(options) ((int)(sizeof(options) / sizeof((options)[0])))
+
 /* Parses argv[1..] (argv[0] is the command name). Positional arguments are stored in
  * positional[0..max_positional-1] and counted in *positional_count (may be NULL when none are
  * allowed). Prints "grip CMD: what is wrong" to stderr and returns CLI_USAGE_ERROR on bad input,

@@ -12,11 +12,11 @@ int cmd_brake(int argc, char **argv) {
   const char *car_spec = NULL;
   cli_option options[] = {
       {"--from", CLI_DOUBLE, &from, 1.0, 400.0, "initial speed, km/h (default 100)"},
-      {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.002)"},
-      {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
-      {"--car", CLI_STRING, &car_spec, 0, 0, CLI_CAR_HELP},
+      CLI_OPTION_DT(dt, "0.002"),
+      CLI_OPTION_JSON(json),
+      CLI_OPTION_CAR(car_spec),
   };
-  int rc = cli_parse(argc, argv, options, 4, NULL, 0, NULL);
+  int rc = cli_parse(argc, argv, options, CLI_COUNT(options), NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
   static grip_car loaded;
   if (cli_load_car(argv[0], car_spec, &loaded)) return 1;

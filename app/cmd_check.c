@@ -113,12 +113,12 @@ int cmd_check(int argc, char **argv) {
   bool json = false;
   const char *write_path = NULL;
   cli_option options[] = {
-      {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
+      CLI_OPTION_JSON(json),
       {"--write", CLI_STRING, &write_path, 0, 0, "also write the car, every key, to this grip car file"},
   };
   const char *positional[1] = {NULL};
   int npos = 0;
-  int rc = cli_parse(argc, argv, options, 2, positional, 1, &npos);
+  int rc = cli_parse(argc, argv, options, CLI_COUNT(options), positional, 1, &npos);
   if (rc) return rc == 1 ? 0 : rc;
   if (npos != 1) {
     fprintf(stderr, "grip check: expected one CAR (a car file, torcs:NAME or builtin)\n");

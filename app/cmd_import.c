@@ -21,7 +21,7 @@ int cmd_import_torcs(int argc, char **argv) {
   for (int i = 0; i < argc; ++i) args[i] = strcmp(argv[i], "-o") == 0 ? (char *)"--output" : argv[i];
   const char *positional[1] = {NULL};
   int npos = 0;
-  int rc = cli_parse(argc, args, options, 3, positional, 1, &npos);
+  int rc = cli_parse(argc, args, options, CLI_COUNT(options), positional, 1, &npos);
   if (rc) return rc == 1 ? 0 : rc;
   if (npos != 1) {
     fprintf(stderr, "grip import-torcs: expected one TORCS car directory, car XML or torcs:NAME\n");

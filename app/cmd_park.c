@@ -15,11 +15,11 @@ int cmd_park(int argc, char **argv) {
       {"--cross-slope", CLI_DOUBLE, &cross, -100.0, 100.0, "grade across the car, percent (default 0)"},
       {"--seconds", CLI_DOUBLE, &seconds, 1.0, 3600.0, "measuring window, s (default 60)"},
       {"--settle", CLI_DOUBLE, &settle, 0.0, 600.0, "settling time before measuring, s (default 5)"},
-      {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.002)"},
-      {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
-      {"--car", CLI_STRING, &car_spec, 0, 0, CLI_CAR_HELP},
+      CLI_OPTION_DT(dt, "0.002"),
+      CLI_OPTION_JSON(json),
+      CLI_OPTION_CAR(car_spec),
   };
-  int rc = cli_parse(argc, argv, options, 7, NULL, 0, NULL);
+  int rc = cli_parse(argc, argv, options, CLI_COUNT(options), NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
   static grip_car loaded;
   if (cli_load_car(argv[0], car_spec, &loaded)) return 1;

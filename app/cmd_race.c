@@ -15,17 +15,17 @@ int cmd_race(int argc, char **argv) {
   bool json = false, quiet = false;
   cli_option options[] = {
       {"--track", CLI_STRING, &track_spec, 0, 0, "default, a .track file, a TORCS .xml or torcs:NAME (default: default)"},
-      {"--car", CLI_STRING, &car_spec, 0, 0, CLI_CAR_HELP},
+      CLI_OPTION_CAR(car_spec),
       {"--laps", CLI_INT, &laps, 1, RACE_MAX_LAPS, "laps (default 3)"},
       {"--cars", CLI_INT, &cars, 1, RACE_MAX_CARS, "number of robot cars (default 1)"},
-      {"--dt", CLI_DOUBLE, &dt, 1e-4, 0.02, "fixed step, s (default 0.01)"},
+      CLI_OPTION_DT(dt, "0.01"),
       {"--robot", CLI_STRING, &robot_file, 0, 0, "robot parameters, key = value file (docs/driver.md)"},
       {"--telemetry", CLI_STRING, &telemetry, 0, 0, "write telemetry CSV to FILE"},
       {"--telemetry-rate", CLI_DOUBLE, &rate, 0.1, 10000.0, "telemetry rows per s per car (default 10)"},
       {"--quiet", CLI_FLAG, &quiet, 0, 0, "no per-lap progress on stderr"},
-      {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
+      CLI_OPTION_JSON(json),
   };
-  int rc = cli_parse(argc, argv, options, (int)(sizeof options / sizeof options[0]), NULL, 0, NULL);
+  int rc = cli_parse(argc, argv, options, CLI_COUNT(options), NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
 
   static grip_car loaded; /* large (full MF parameters); owns the definition's pointers */

@@ -36,11 +36,11 @@ static int load(const char *path, grip_terrain *t) {
 static int terrain_info(int argc, char **argv) {
   bool json = false;
   const cli_option options[] = {
-      {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
+      CLI_OPTION_JSON(json),
   };
   const char *file = NULL;
   int npos = 0;
-  int rc = cli_parse(argc, argv, options, 1, &file, 1, &npos);
+  int rc = cli_parse(argc, argv, options, CLI_COUNT(options), &file, 1, &npos);
   if (rc) return rc == 1 ? 0 : rc;
   if (npos != 1) {
     fprintf(stderr, "grip terrain info: expected one FILE\n");
@@ -102,11 +102,11 @@ static int terrain_sample(int argc, char **argv) {
       {"--x", CLI_DOUBLE, &x, -1e9, 1e9, "local x, m"},
       {"--y", CLI_DOUBLE, &y, -1e9, 1e9, "local y, m"},
       {"--clamp", CLI_FLAG, &clamp, 0, 0, "extend the border heights outside the grid"},
-      {"--json", CLI_FLAG, &json, 0, 0, "machine-readable output"},
+      CLI_OPTION_JSON(json),
   };
   const char *file = NULL;
   int npos = 0;
-  int rc = cli_parse(argc, argv, options, 4, &file, 1, &npos);
+  int rc = cli_parse(argc, argv, options, CLI_COUNT(options), &file, 1, &npos);
   if (rc) return rc == 1 ? 0 : rc;
   if (npos != 1 || isnan(x) || isnan(y)) {
     fprintf(stderr, "grip terrain sample: expected FILE --x X --y Y\n");

@@ -19,7 +19,7 @@ static int track_info(int argc, char **argv) {
   };
   const char *positional[1] = {NULL};
   int npos = 0;
-  int rc = cli_parse(argc, argv, options, 1, positional, 1, &npos);
+  int rc = cli_parse(argc, argv, options, CLI_COUNT(options), positional, 1, &npos);
   if (rc == 1) return 0;
   if (rc) return rc;
   if (npos != 1) {

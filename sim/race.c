@@ -6,16 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-int race_car_resolve(const char *spec, grip_vehicle_def *out, char *err, size_t err_size) {
-  if (spec && strcmp(spec, "builtin") == 0) {
-    *out = grip_default_vehicle_def();
-    return 0;
-  }
-  /* Car files (INI, TORCS) plug in here. */
-  if (err && err_size) snprintf(err, err_size, "--car: '%s' is not supported (only 'builtin' for now)", spec ? spec : "");
-  return -1;
-}
-
 race_config race_default_config(void) {
   return (race_config){.track = NULL, .car = NULL, .car_name = NULL, .params = robot_default_params(),
                        .laps = 3, .cars = 1, .dt = 0.01, .max_time = 0.0, .telemetry = NULL,

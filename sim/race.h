@@ -12,10 +12,6 @@
 #define RACE_MAX_CARS 64
 #define RACE_MAX_LAPS 1000
 
-/* Resolves a --car argument into a definition. Only "builtin" (the Corvette) for now; a car-file
- * loader plugs in here. Returns 0, or -1 with a message in err. */
-int race_car_resolve(const char *spec, grip_vehicle_def *out, char *err, size_t err_size);
-
 typedef struct race_config {
   const grip_track *track;    /* built track (caller owns) */
   const grip_vehicle_def *car; /* every car uses this definition */

@@ -113,17 +113,7 @@ static void four_cars_finish(void) {
   grip_track_destroy(t);
 }
 
-static void car_resolve(void) {
-  grip_vehicle_def car;
-  char msg[128];
-  CHECK(race_car_resolve("builtin", &car, msg, sizeof msg) == 0);
-  CHECK_NEAR(car.body.mass, 1409.0, 0);
-  CHECK(race_car_resolve("ferrari", &car, msg, sizeof msg) == -1);
-  CHECK(strstr(msg, "ferrari") != NULL);
-}
-
 int main(void) {
-  RUN_TEST(car_resolve);
   RUN_TEST(three_laps_default);
   RUN_TEST(deterministic);
   RUN_TEST(four_cars_finish);
