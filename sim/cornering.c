@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "grip/mf_tyre.h"
 #include "manoeuvre.h"
 
 #define PI 3.14159265358979323846
@@ -280,6 +281,78 @@ skidpad_result sim_skidpad_band(const grip_vehicle_def *car, double radius, doub
 
 skidpad_result sim_skidpad(const grip_vehicle_def *car, double radius, double dt) {
   return sim_skidpad_band(car, radius, dt, 0.2, 0.3);
+}
+
+/* --- the friction limit of a circle ------------------------------------------------------ */
+
+/* Downforce per axle (N) at forward speed v: the lift coefficients act on their axles, each
+ * wing's downforce 4·rho·A·sin(a)·cos(a)·v² is shared between the axles by lever (the vehicle
+ * model's aerodynamics, docs/physics.md). */
+static void axle_downforce(const grip_vehicle_def *car, double v, double air_density, double out[2]) {
+  const grip_aero_def *aero = &car->aero;
+  double q = 0.5 * air_density * v * v;
+  out[0] = -q * aero->lift_coefficient_front * aero->frontal_area;
+  out[1] = -q * aero->lift_coefficient_rear * aero->frontal_area;
+  double xf = car->axles[0].x, xr = car->axles[1].x;
+  for (int k = 0; k < aero->wing_count; ++k) {
+    const grip_wing_def *w = &aero->wings[k];
+    double down = 4.0 * air_density * w->area * sin(w->angle) * cos(w->angle) * v * v;
+    double front = (w->x - xr) / (xf - xr);
+    out[0] += down * front;
+    out[1] += down * (1.0 - front);
+  }
+}
+
+/* Peak lateral friction coefficient of a tyre at load fz (N): the simple model's linear load
+ * sensitivity, or the full Magic Formula's mu_y (D_y/F_z at zero camber, rated pressure). */
+static double lateral_mu(const grip_tyre_def *tyre, double fz) {
+  if (tyre->model == GRIP_TYRE_FULL_MF && tyre->mf) {
+    grip_mf_output o;
+    grip_mf_evaluate_full(tyre->mf, fmax(fz, 1.0), 0.0, 0.0, 0.0, 20.0, 0.0, &o);
+    return o.muy;
+  }
+  const grip_simple_mf_def *t = &tyre->simple;
+  return t->lateral.mu * (1.0 - t->load_sensitivity * (fz - t->nominal_load) / t->nominal_load);
+}
+
+/* Lateral capacity of one axle, N: Σ mu(Fz)·Fz over its two tyres, with the lateral load
+ * transfer m·a_y·h shared by roll stiffness (springs k·t²/2, bars k_arb·t²; the raycast
+ * suspension rolls about the ground). */
+static double axle_lateral_capacity(const grip_vehicle_def *car, int axle, double vertical_load, double ay,
+                                    double roll_share) {
+  const grip_axle_def *a = &car->axles[axle];
+  double m = car->body.mass + car->fuel.mass;
+  double h = (car->body.mass * car->body.center_of_mass.z + car->fuel.mass * car->fuel.position.z) / m;
+  double w = 0.5 * vertical_load;
+  double dw = m * ay * h * roll_share / (2.0 * a->half_track);
+  double out = w + dw, in = fmax(w - dw, 0.0);
+  if (dw > w) out = 2.0 * w; /* inner wheel lifted: the outer carries the axle */
+  return (lateral_mu(&a->tyre, out) * out + lateral_mu(&a->tyre, in) * in) * car->assists.grip_multiplier;
+}
+
+double tyre_limit_lateral_g(const grip_vehicle_def *car, double radius, double gravity, double air_density) {
+  double roll[2];
+  for (int a = 0; a < 2; ++a) {
+    double t = 2.0 * car->axles[a].half_track;
+    roll[a] = car->axles[a].suspension.spring_rate * t * t / 2 + car->axles[a].suspension.anti_roll_rate * t * t;
+  }
+  double m = car->body.mass + car->fuel.mass;
+  double xg = (car->body.mass * car->body.center_of_mass.x + car->fuel.mass * car->fuel.position.x) / m;
+  double xf = car->axles[0].x, xr = car->axles[1].x;
+  double front = (xg - xr) / (xf - xr);
+  /* Bisection on the speed: below the limit both axles can give their share m·a_y·(b or a)/L
+   * of the centripetal force, above it one cannot. */
+  double lo = 0.0, hi = sqrt(10.0 * gravity * radius);
+  for (int it = 0; it < 80; ++it) {
+    double v = 0.5 * (lo + hi), ay = v * v / radius, down[2];
+    axle_downforce(car, v, air_density, down);
+    double load_f = m * gravity * front + down[0], load_r = m * gravity * (1.0 - front) + down[1];
+    bool holds = axle_lateral_capacity(car, 0, load_f, ay, roll[0] / (roll[0] + roll[1])) >= m * ay * front &&
+                 axle_lateral_capacity(car, 1, load_r, ay, roll[1] / (roll[0] + roll[1])) >= m * ay * (1.0 - front);
+    if (holds) lo = v;
+    else hi = v;
+  }
+  return lo * lo / radius / gravity;
 }
 
 /* --- step steer -------------------------------------------------------------------------- */

@@ -62,6 +62,12 @@ double bicycle_understeer_gradient(const grip_vehicle_def *car, double gravity);
  * own lateral curves and pneumatic trail at static axle loads. */
 double bicycle_steer_excess(const grip_vehicle_def *car, double lateral_g, double gravity);
 
+/* Steady lateral acceleration (g) at which the first axle runs out of lateral friction on a
+ * circle of the given radius (m): static loads plus each axle's downforce at that speed, lateral
+ * load transfer shared by roll stiffness, tyre load sensitivity. No longitudinal force, camber,
+ * differential or steering geometry: the full model's limit lies a few per cent below. */
+double tyre_limit_lateral_g(const grip_vehicle_def *car, double radius, double gravity, double air_density);
+
 /* Cornering stiffness of an axle (both tyres), N/rad, at its static load. */
 double axle_cornering_stiffness(const grip_vehicle_def *car, int axle, double gravity);
 

@@ -72,46 +72,10 @@ static void steady_yaw_rate(void) {
   }
 }
 
-/* Maximum lateral acceleration from the tyres' friction: each axle's capacity
- * Σ mu(Fz)·Fz with the lateral load transfer m·a_y·h shared by roll stiffness (springs
- * k·t²/2 and bars k_arb·t² per axle; raycast suspension rolls about the ground), solved for
- * the a_y at which the first axle saturates. */
-static double axle_capacity(const grip_vehicle_def *car, int axle, double ay_g, double roll_share) {
-  const grip_axle_def *a = &car->axles[axle];
-  const grip_simple_mf_def *t = &a->tyre.simple;
-  double m = car->body.mass + car->fuel.mass;
-  double xf = car->axles[0].x, xr = car->axles[1].x, xg = car->body.center_of_mass.x;
-  double share = axle == 0 ? (xg - xr) / (xf - xr) : (xf - xg) / (xf - xr);
-  double w = 0.5 * m * G * share;
-  double dw = m * ay_g * G * car->body.center_of_mass.z * roll_share / (2.0 * a->half_track);
-  double out = w + dw, in = w - dw > 0 ? w - dw : 0;
-  double mu_out = t->lateral.mu * (1 - t->load_sensitivity * (out - t->nominal_load) / t->nominal_load);
-  double mu_in = t->lateral.mu * (1 - t->load_sensitivity * (in - t->nominal_load) / t->nominal_load);
-  return mu_out * out + mu_in * in;
-}
-
-static double expected_max_lateral_g(const grip_vehicle_def *car) {
-  double roll[2];
-  for (int a = 0; a < 2; ++a) {
-    double t = 2.0 * car->axles[a].half_track;
-    roll[a] = car->axles[a].suspension.spring_rate * t * t / 2 + car->axles[a].suspension.anti_roll_rate * t * t;
-  }
-  double m = car->body.mass + car->fuel.mass;
-  double xf = car->axles[0].x, xr = car->axles[1].x, xg = car->body.center_of_mass.x;
-  double front_share = (xg - xr) / (xf - xr);
-  double ay = 0.5;
-  for (int it = 0; it < 60; ++it) {
-    double f = axle_capacity(car, 0, ay, roll[0] / (roll[0] + roll[1])) / (m * G * front_share);
-    double r = axle_capacity(car, 1, ay, roll[1] / (roll[0] + roll[1])) / (m * G * (1 - front_share));
-    ay = 0.5 * ay + 0.5 * (f < r ? f : r);
-  }
-  return ay;
-}
-
 static void max_lateral(void) {
   grip_vehicle_def car = bicycle_like_car();
   skidpad_result r = sim_skidpad(&car, 40.0, 0.002);
-  double expected = expected_max_lateral_g(&car);
+  double expected = tyre_limit_lateral_g(&car, 40.0, G, 1.29);
   CHECK(expected > 0.8 && expected < 1.1);
   CHECK_REL(r.max_lateral_g, expected, 0.07);
   CHECK(strcmp(r.limit_behaviour, "understeer") == 0);
