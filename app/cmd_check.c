@@ -66,16 +66,11 @@ static void compute(const grip_vehicle_def *d, car_figures *f) {
       f->peak_torque_nm = e->curve_torque[i];
       f->peak_torque_rpm = e->curve_rpm[i];
     }
-  /* Aero, as src/vehicle.c applies it: axle lift ½·ρ·CL·A·v², wings as flat plates with normal
-   * force 4·ρ·area·sin(angle)·v², i.e. downforce ·cos(angle) and drag ·sin(angle). */
-  const grip_aero_def *ae = &d->aero;
-  double ca = -0.5 * RHO * (ae->lift_coefficient_front + ae->lift_coefficient_rear) * ae->frontal_area;
-  double cda = 0.5 * RHO * ae->drag_coefficient * ae->frontal_area;
-  for (int k = 0; k < ae->wing_count; ++k) {
-    double n = 4.0 * RHO * ae->wings[k].area * sin(ae->wings[k].angle);
-    ca += n * cos(ae->wings[k].angle);
-    cda += fabs(n * sin(ae->wings[k].angle));
-  }
+  /* Aero as src/vehicle.c applies it, at the design ride height: axle lift ½·ρ·CL·A·v² (times
+   * the ground effect), wings as flat plates with normal force 4·ρ·area·sin(angle)·v², i.e.
+   * downforce ·cos(angle) and drag ·sin(angle). */
+  grip_aero_coefficients aero = grip_vehicle_aero_coefficients(d, RHO, d->aero.ride_height);
+  double ca = aero.downforce_front + aero.downforce_rear, cda = aero.drag;
   f->ca_kg_per_m = ca + 0.0; /* no -0 */
   f->cd_a_kg_per_m = cda;
   /* Top speed per gear: drive force T·x_gear·x_diff·η/r against drag and rolling resistance

@@ -20,6 +20,8 @@ typedef struct line_sample {
   double half_width; /* m, half road width */
   double bound;      /* m, |offset| allowed for the car's centre on the line */
   double banking;    /* rad */
+  double slope;      /* dz/ds of the centre line */
+  double vertical_curvature; /* 1/m, d(slope)/ds over crests (< 0: less load), 0 elsewhere */
   double friction;   /* road surface friction multiplier */
   double offset;     /* m, racing-line lateral offset */
   double x, y;       /* line point */
@@ -42,6 +44,8 @@ struct robot {
   line_sample *line;
   /* car figures */
   double mass, mu, ca, drag_k, rolling, top_speed, brake_force, wheelbase, rear_x;
+  double axle_weight[2];    /* N, static axle loads */
+  double axle_downforce[2]; /* N/(m/s)², downforce per axle per speed squared */
   double car_length, car_width, lap_time;
   int driven_first, driven_last;
   double tc_slip, abs_slip;
@@ -216,8 +220,9 @@ static double engine_force(const grip_vehicle_def *c, double v) {
   return best;
 }
 
-/* The forward gear giving most wheel force at road speed v, below 97 % of the rev limit. */
-static int best_gear(const grip_vehicle_def *c, double v) {
+/* The forward gear giving most wheel force at road speed v, below rev_fraction of the rev
+ * limit. */
+static int best_gear(const grip_vehicle_def *c, double v, double rev_fraction) {
   const grip_gearbox_def *g = &c->gearbox;
   double r = c->axles[c->drivetrain.layout == GRIP_DRIVE_FWD ? GRIP_AXLE_FRONT : GRIP_AXLE_REAR].wheel_radius;
   int best = 1;
@@ -225,7 +230,7 @@ static int best_gear(const grip_vehicle_def *c, double v) {
   for (int k = 0; k < g->forward_gears; ++k) {
     double x = g->ratios[k] * g->final_drive;
     double rpm = v / r * x * 60.0 / (2.0 * PI);
-    if (rpm > 0.97 * c->engine.rev_limit_rpm && k + 1 < g->forward_gears) continue;
+    if (rpm > rev_fraction * c->engine.rev_limit_rpm && k + 1 < g->forward_gears) continue;
     if (rpm < c->clutch.engage_rpm) rpm = c->clutch.engage_rpm;
     double f = grip_engine_curve_torque(&c->engine, rpm) * x;
     if (f > best_f) {
@@ -236,6 +241,18 @@ static int best_gear(const grip_vehicle_def *c, double v) {
   return best;
 }
 
+/* The plan's friction at speed v: mu_factor × the lower axle's tyre mu at its wheel load with
+ * the downforce of that speed (load-sensitive tyres lose mu as downforce loads them; at rest
+ * this is robot_plan_mu). */
+static double plan_mu(const robot *r, double v) {
+  double mu = INFINITY;
+  for (int a = 0; a < 2; ++a) {
+    double fz = 0.5 * (r->axle_weight[a] + r->axle_downforce[a] * v * v);
+    mu = fmin(mu, tyre_mu(&r->car.axles[a].tyre, fz));
+  }
+  return r->p.mu_factor * mu;
+}
+
 double robot_corner_speed(const robot *r, double radius, double mu) {
   double den = 1.0 - fmin(1.0, radius * r->ca * mu / r->mass);
   if (den <= 0.0) return r->top_speed;
@@ -243,9 +260,12 @@ double robot_corner_speed(const robot *r, double radius, double mu) {
   return v < r->top_speed ? v : r->top_speed;
 }
 
-/* Corner speed on a banked road (β > 0: the outside of the turn is higher):
- * v² = g·r·(sin β + μ cos β) / (cos β − μ sin β − μ·r·CA/m); β = 0 gives the formula above. */
-static double banked_corner_speed(const robot *r, double curvature, double bank, double mu) {
+/* Corner speed on a banked road (β > 0: the outside of the turn is higher) with vertical
+ * curvature κ_v (a crest, κ_v < 0, unloads the tyres by v²·|κ_v| per unit mass; a dip loads
+ * them): v² = g·r·(sin β + μ cos β) / (cos β − μ sin β − μ·r·(CA/m + κ_v)); β = 0 and κ_v = 0
+ * give the formula above. */
+static double banked_corner_speed_mu(const robot *r, double curvature, double bank, double vertical_curvature,
+                                     double mu) {
   double k = fabs(curvature);
   if (k < 1e-6) return r->top_speed;
   double radius = 1.0 / k;
@@ -253,10 +273,26 @@ static double banked_corner_speed(const robot *r, double curvature, double bank,
    * hurts a left-hand one. */
   double beta = curvature > 0.0 ? -bank : bank;
   double num = G * radius * (sin(beta) + mu * cos(beta));
-  double den = cos(beta) - mu * sin(beta) - mu * radius * r->ca / r->mass;
+  double den = cos(beta) - mu * sin(beta) - mu * radius * (r->ca / r->mass + vertical_curvature);
   if (den <= 0.0 || num <= 0.0) return num <= 0.0 ? 0.0 : r->top_speed;
   double v = sqrt(num / den * r->p.aggressiveness);
   return v < r->top_speed ? v : r->top_speed;
+}
+
+/* The same with the friction at the corner's own speed, plan_mu(v)·friction: the speed v at
+ * which v equals the formula's speed for that mu (bisection; the formula's speed falls as v
+ * rises, because mu does). */
+static double banked_corner_speed(const robot *r, const line_sample *q) {
+  double hi = banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, plan_mu(r, 0.0) * q->friction);
+  if (r->axle_downforce[0] == 0.0 && r->axle_downforce[1] == 0.0) return hi;
+  double lo = 0.0;
+  for (int it = 0; it < 48; ++it) {
+    double v = 0.5 * (lo + hi);
+    if (v <= banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, plan_mu(r, v) * q->friction))
+      lo = v;
+    else hi = v;
+  }
+  return lo;
 }
 
 /* --- racing line ------------------------------------------------------------------- */
@@ -359,19 +395,20 @@ static void plan_speed(robot *r) {
   line_sample *L = r->line;
   int n = r->n;
   for (int i = 0; i < n; ++i) {
-    double mu = r->mu * L[i].friction;
-    L[i].v_corner = banked_corner_speed(r, L[i].curvature, L[i].banking, mu);
+    L[i].v_corner = banked_corner_speed(r, &L[i]);
     L[i].v_plan = L[i].v_corner;
   }
   /* Braking: backwards twice around the loop (v_i² = v_{i+1}² + 2·a·ds). */
   for (int k = 2 * n - 1; k >= 0; --k) {
     int i = k % n, j = (i + 1) % n;
-    double v = L[j].v_plan, mu = r->mu * L[i].friction;
-    double a_tot = mu * (G + r->ca * v * v / r->mass);
+    double v = L[j].v_plan, mu = plan_mu(r, v) * L[i].friction;
+    double a_tot = mu * fmax(0.0, G + (r->ca / r->mass + L[i].vertical_curvature) * v * v);
     double a_lat = v * v * fabs(L[i].curvature);
     double a_long = sqrt(fmax(0.0, a_tot * a_tot - a_lat * a_lat));
     a_long = fmin(a_long, r->brake_force / r->mass);
-    double a = r->p.brake_margin * a_long + (r->drag_k * v * v) / r->mass;
+    /* Downhill (slope < 0) gravity works against the brakes. */
+    double a = r->p.brake_margin * a_long + (r->drag_k * v * v) / r->mass + G * L[i].slope;
+    a = fmax(a, 0.5);
     double vi = sqrt(v * v + 2.0 * a * L[i].ds);
     if (vi < L[i].v_plan) L[i].v_plan = vi;
   }
@@ -384,11 +421,11 @@ static void plan_speed(robot *r) {
   if (r->car.drivetrain.layout == GRIP_DRIVE_AWD) driven_share = 1.0;
   for (int k = 0; k < 2 * n; ++k) {
     int i = (slow + k) % n, j = (i + 1) % n;
-    double v = L[i].v_fwd, mu = r->mu * L[i].friction;
-    double a_tot = mu * (G + r->ca * v * v / r->mass);
+    double v = L[i].v_fwd, mu = plan_mu(r, v) * L[i].friction;
+    double a_tot = mu * fmax(0.0, G + (r->ca / r->mass + L[i].vertical_curvature) * v * v);
     double a_lat = v * v * fabs(L[i].curvature);
     double a_fric = driven_share * sqrt(fmax(0.0, a_tot * a_tot - a_lat * a_lat));
-    double a = fmin(engine_force(&r->car, v) / r->mass, a_fric) - resist(r, v) / r->mass;
+    double a = fmin(engine_force(&r->car, v) / r->mass, a_fric) - resist(r, v) / r->mass - G * L[i].slope;
     a = fmax(0.0, r->p.accel_margin * a);
     double vj = sqrt(v * v + 2.0 * a * L[i].ds);
     L[j].v_fwd = fmin(L[j].v_plan, vj);
@@ -422,22 +459,20 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
   }
   /* Car figures from the definition, as src/vehicle.c applies them. */
   r->mass = car->body.mass + car->fuel.mass;
-  double rho = air_density;
-  const grip_aero_def *ae = &car->aero;
-  r->ca = -0.5 * rho * ae->frontal_area * (ae->lift_coefficient_front + ae->lift_coefficient_rear);
-  double wing_drag = 0.0;
-  for (int k = 0; k < ae->wing_count; ++k) {
-    double nrm = 4.0 * rho * ae->wings[k].area * sin(ae->wings[k].angle);
-    r->ca += nrm * cos(ae->wings[k].angle);
-    wing_drag += fabs(nrm * sin(ae->wings[k].angle));
-  }
-  r->drag_k = 0.5 * rho * ae->drag_coefficient * ae->frontal_area + wing_drag;
+  /* Downforce and drag at the car's design ride height (its ground effect as at rest). */
+  grip_aero_coefficients aero = grip_vehicle_aero_coefficients(car, air_density, car->aero.ride_height);
+  r->ca = aero.downforce_front + aero.downforce_rear;
+  r->axle_downforce[0] = aero.downforce_front;
+  r->axle_downforce[1] = aero.downforce_rear;
+  r->drag_k = aero.drag;
   const grip_axle_def *fa = &car->axles[GRIP_AXLE_FRONT], *ra = &car->axles[GRIP_AXLE_REAR];
   r->wheelbase = fa->x - ra->x;
   r->rear_x = ra->x;
   double wf = r->mass * G * (car->body.center_of_mass.x - ra->x) / r->wheelbase;
   double wr = r->mass * G - wf;
-  r->mu = r->p.mu_factor * fmin(tyre_mu(&fa->tyre, 0.5 * wf), tyre_mu(&ra->tyre, 0.5 * wr));
+  r->axle_weight[0] = wf;
+  r->axle_weight[1] = wr;
+  r->mu = plan_mu(r, 0.0);
   r->rolling = 0.012 * ra->tyre.rolling_resistance * r->mass * G;
   double peak_slip = 0.1;
   if (ra->tyre.model == GRIP_TYRE_SIMPLE_MF) peak_slip = grip_magic_formula_peak_slip(&ra->tyre.simple.longitudinal);
@@ -478,8 +513,18 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
     q->half_width = 0.5 * tp.width;
     q->bound = fmax(0.0, q->half_width - r->p.edge_margin - 0.5 * r->car_width);
     q->banking = tp.banking;
+    q->slope = tp.slope;
     const grip_track_segment_def *seg = grip_track_segment(track, tp.segment);
     q->friction = seg ? seg->surface.friction : 1.0;
+  }
+  /* Vertical curvature by central differences of the grade over ±10 m (at least a sample):
+   * TORCS's profiles change grade at segment joints, and a shorter base turns each joint into
+   * a spike. Only crests count: a dip's extra load lasts a moment, and planning on it had the
+   * car accelerate into the corner that follows. */
+  int k = (int)fmax(1.0, round(10.0 / r->step));
+  for (int i = 0; i < r->n; ++i) {
+    double kv = (r->line[(i + k) % r->n].slope - r->line[(i - k + r->n) % r->n].slope) / (2.0 * k * r->step);
+    r->line[i].vertical_curvature = fmin(kv, 0.0);
   }
   build_line(r);
   plan_speed(r);
@@ -680,14 +725,18 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     in.throttle *= f;
   }
 
-  /* Gearbox (manual mode): the gear of most wheel force at this speed; upshift at once,
-   * downshift only when not braking (a downshift under braking jolts the driven wheels). */
+  /* Gearbox (manual mode): the gear of most wheel force at this speed; upshift at once when
+   * the lower gear passes 97 % of the rev limit, downshift only when the lower gear would turn
+   * below 90 % (hysteresis: the speed lost in the neutral of an upshift must not bring the
+   * lower gear back, which made the car hunt between two gears on a fast straight) and only
+   * when not braking (a downshift under braking jolts the driven wheels). */
   if (!r->p.auto_gearbox) {
     int cur = st->gear >= 1 ? st->gear : 1;
-    int best = best_gear(&r->car, fmax(v, 0.0));
+    int up = best_gear(&r->car, fmax(v, 0.0), 0.97);
+    int down = best_gear(&r->car, fmax(v, 0.0), 0.90);
     int g = cur;
-    if (best > cur) g = best;
-    else if (best < cur && (in.brake == 0.0 || v < 5.0)) g = best;
+    if (up > cur) g = up;
+    else if (down < cur && (in.brake == 0.0 || v < 5.0)) g = down;
     in.automatic = false;
     in.gear = g;
   }

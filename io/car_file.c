@@ -207,6 +207,9 @@ static const key_desc keys[] = {
     D(S_AERO, "cl_front", grip_aero_def, lift_coefficient_front, "", -20, 20, "aero.lift_coefficient_front"),
     D(S_AERO, "cl_rear", grip_aero_def, lift_coefficient_rear, "", -20, 20, "aero.lift_coefficient_rear"),
     D(S_AERO, "cp_z", grip_aero_def, center_of_pressure_z, "m", -5, 10, "aero.center_of_pressure_z"),
+    D(S_AERO, "ground_effect_gain", grip_aero_def, ground_effect_gain, "", 0, 10, "aero.ground_effect_gain"),
+    D(S_AERO, "ground_effect_height", grip_aero_def, ground_effect_height, "m", 0, 10, "aero.ground_effect_height"),
+    D(S_AERO, "ride_height", grip_aero_def, ride_height, "m", 0, 2, "aero.ride_height"),
     X(S_AERO, "wings", K_WINGS, 0, "", 0, GRIP_MAX_WINGS),
 
     D(S_WING, "area", grip_wing_def, area, "m^2", 0, 100, "aero.wings.area"),

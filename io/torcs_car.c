@@ -239,6 +239,9 @@ static int has_section(tparams *p, const char *sect) {
 
 /* --- mapping --------------------------------------------------------------------------------- */
 
+#define TORCS_AIR_DENSITY 1.29      /* kg/m³: TORCS's 0.645 = ½ρ in its drag */
+#define TORCS_WING_AIR_DENSITY 1.23 /* kg/m³: the density in TORCS's wing model */
+
 #define NUM(sect, name, def, out)                   \
   do {                                              \
     if (num(p, sect, name, def, out)) return -1;    \
@@ -276,21 +279,53 @@ static const char *const susp_sect[4] = {"Front Left Suspension", "Front Right S
                                          "Rear Right Suspension"};
 static const char *const brake_sect[4] = {"Front Left Brake", "Front Right Brake", "Rear Left Brake", "Rear Right Brake"};
 
+/* What TORCS's tyre friction depends on, per axle (mean of its two wheels). */
+typedef struct tyre_raw {
+  double mu;          /* TORCS "mu" */
+  double camber;      /* rad, static camber (negative: top inwards) */
+  double lf_min, lf_max; /* load factor bounds */
+  double op_load;     /* N, "operating load"; NaN when not given (TORCS: 1.2 × static load) */
+  double ride_height; /* m */
+  bool have;          /* the axle's wheel sections exist */
+} tyre_raw;
+
+/* TORCS's friction of a tyre at load fz: mu·lf(fz)·(1 + 0.05·sin(−18·camber)) with the load
+ * factor lf(fz) = lf_min + (lf_max − lf_min)·exp(k·fz/op_load), k = ln((1 − lf_min)/(lf_max −
+ * lf_min)): lf is lf_max at no load, 1 at the operating load and tends to lf_min (TORCS clamps
+ * lf_min ≤ 0.8 and lf_max ≥ 1.6). grip's simple tyre has a linear load sensitivity; the line
+ * through lf(op_load) = 1 and lf(2·op_load) matches it over the loads a car sees at speed (at
+ * 0.8× the operating load, the static load, it is 2.6 % low with TORCS's defaults). */
+static void map_tyre_friction(const tyre_raw *raw, double static_load, grip_simple_mf_def *t) {
+  double lf_min = fmin(0.8, raw->lf_min), lf_max = fmax(1.6, raw->lf_max);
+  double op = isfinite(raw->op_load) && raw->op_load > 0 ? raw->op_load : 1.2 * static_load;
+  double k = log((1.0 - lf_min) / (lf_max - lf_min));
+  double lf2 = lf_min + (lf_max - lf_min) * exp(2.0 * k);
+  double camber_factor = 1.0 + 0.05 * sin(-18.0 * raw->camber);
+  double mu = raw->mu * camber_factor;
+  t->longitudinal.mu = mu;
+  t->lateral.mu = mu;
+  t->nominal_load = op;
+  t->load_sensitivity = 1.0 - lf2;
+}
+
 static int map_car(tparams *p, grip_car *car) {
   grip_vehicle_def *d = &car->def;
 
   /* Axles and wheels. */
   const char *axle_sect[2] = {"Front Axle", "Rear Axle"};
   double axle_inertia[2];
+  tyre_raw tyres[2];
+  memset(tyres, 0, sizeof tyres);
   for (int a = 0; a < 2; ++a) {
     grip_axle_def *ax = &d->axles[a];
     NUM(axle_sect[a], "xpos", ax->x, &ax->x);
     NUM(axle_sect[a], "inertia", 0.0, &axle_inertia[a]);
     double ht = 0, radius = 0, width = 0, inertia = 0, mu = 0, stiff = 0, dyn = 0, elast = 0, rr = 0;
+    tyre_raw *raw = &tyres[a];
     int have_wheels = has_section(p, wheel_sect[2 * a]) || has_section(p, wheel_sect[2 * a + 1]);
     for (int s = 0; s < 2; ++s) {
       const char *w = wheel_sect[2 * a + s];
-      double y, rim, tw, ratio, in, m, st, df, ef, r;
+      double y, rim, tw, ratio, in, m, st, df, ef, r, camber, lf_min, lf_max, op_load, ride;
       NUM(w, "ypos", (s == 0 ? 1 : -1) * ax->half_track, &y);
       NUM(w, "rim diameter", 2.0 * (ax->wheel_radius - 0.5 * ax->wheel_width), &rim);
       NUM(w, "tire width", ax->wheel_width, &tw);
@@ -301,6 +336,16 @@ static int map_car(tparams *p, grip_car *car) {
       NUM(w, "dynamic friction", 0.8, &df);
       NUM(w, "elasticity factor", 0.7, &ef);
       NUM(w, "rolling resistance", ax->tyre.rolling_resistance * 0.012, &r);
+      NUM(w, "camber", 0.0, &camber);
+      NUM(w, "load factor min", 0.8, &lf_min);
+      NUM(w, "load factor max", 1.6, &lf_max);
+      NUM(w, "operating load", NAN, &op_load);
+      NUM(w, "ride height", 0.2, &ride);
+      raw->camber += 0.5 * camber;
+      raw->lf_min += 0.5 * lf_min;
+      raw->lf_max += 0.5 * lf_max;
+      raw->op_load += 0.5 * op_load;
+      raw->ride_height += 0.5 * ride;
       ht += 0.5 * fabs(y);
       radius += 0.5 * (0.5 * rim + tw * ratio);
       width += 0.5 * tw;
@@ -312,17 +357,19 @@ static int map_car(tparams *p, grip_car *car) {
       rr += 0.5 * r;
     }
     if (!have_wheels) continue;
+    raw->have = true;
     ax->half_track = ht;
     ax->wheel_radius = radius;
     ax->wheel_width = width;
     ax->wheel_inertia = inertia;
     /* TORCS's tyre: F/(mu·Fz) = sin(C·atan(B·s·(1−E) + E·atan(B·s))), C = 2 − asin(dynamic
      * friction)·2/π, B = stiffness / C, E = elasticity factor — the simple Magic Formula with the
-     * same B, C, E. */
+     * same B, C, E. Its friction (load sensitivity, camber) is set once the loads are known. */
     if (dyn > 1.0) dyn = 1.0;
     if (dyn < 0.1) dyn = 0.1;
     if (elast > 1.0) elast = 1.0;
     double c = 2.0 - asin(dyn) * 2.0 / PI_;
+    raw->mu = mu;
     grip_simple_mf_curve curve = {.b = stiff / c, .c = c, .mu = mu, .e = elast};
     ax->tyre.simple.longitudinal = curve;
     ax->tyre.simple.lateral = curve;
@@ -396,15 +443,34 @@ static int map_car(tparams *p, grip_car *car) {
   d->fuel.capacity = tank;
   d->fuel.mass = fuel < tank ? fuel : tank;
   d->fuel.position = d->body.center_of_mass;
+  /* Tyre friction at TORCS's static wheel loads (the car's mass without fuel, as TORCS). */
+  for (int a = 0; a < 2; ++a)
+    if (tyres[a].have) map_tyre_friction(&tyres[a], 0.5 * mass * 9.80665 * (a == 0 ? fr : 1.0 - fr), &d->axles[a].tyre.simple);
 
-  /* Aerodynamics and wings. TORCS's Clift > 0 is downforce; grip's CL < 0 is. */
+  /* Aerodynamics. TORCS's drag is 0.645·Cx·A·v² (½ρ with ρ = 1.29, as grip's). Its body lift
+   * is Clift·v²·hm per axle, with no area and no ½ρ, and the ground effect hm =
+   * 2·exp(−3·(1.5·Σh)⁴) of the four wheels' ride heights h: in grip's terms CL = −Clift/(½ρA)
+   * with ground_effect_gain 2 and ground_effect_height 1/(6·3^¼) m = 0.1266 m (Σh = 4·mean). */
   NUM("Aerodynamics", "Cx", d->aero.drag_coefficient, &d->aero.drag_coefficient);
   NUM("Aerodynamics", "front area", d->aero.frontal_area, &d->aero.frontal_area);
   double clf, clr;
-  NUM("Aerodynamics", "front Clift", -d->aero.lift_coefficient_front, &clf);
-  NUM("Aerodynamics", "rear Clift", -d->aero.lift_coefficient_rear, &clr);
-  d->aero.lift_coefficient_front = -clf;
-  d->aero.lift_coefficient_rear = -clr;
+  NUM("Aerodynamics", "front Clift", 0.0, &clf);
+  NUM("Aerodynamics", "rear Clift", 0.0, &clr);
+  if ((clf != 0.0 || clr != 0.0) && d->aero.frontal_area > 0.0) {
+    double half_rho_area = 0.5 * TORCS_AIR_DENSITY * d->aero.frontal_area;
+    d->aero.lift_coefficient_front = -clf / half_rho_area;
+    d->aero.lift_coefficient_rear = -clr / half_rho_area;
+    d->aero.ground_effect_gain = 2.0;
+    d->aero.ground_effect_height = 1.0 / (6.0 * pow(3.0, 0.25));
+  } else {
+    d->aero.lift_coefficient_front = d->aero.lift_coefficient_rear = 0.0;
+    d->aero.ground_effect_gain = 0.0;
+  }
+  if (tyres[0].have && tyres[1].have) d->aero.ride_height = 0.5 * (tyres[0].ride_height + tyres[1].ride_height);
+  /* Wings: TORCS's downforce is 4·1.23·A·sin(angle)·v² and drag 1.23·A·sin(angle)·v² (its wing
+   * model takes ρ = 1.23). grip's flat plate gives 4·ρ·A·sin·cos and 4·ρ·A·sin²: the area
+   * A·1.23/(ρ·cos(angle)) keeps the downforce exact and the drag within 0.3 % at 14°
+   * (4·tan(angle) of TORCS's; a 6° front wing's drag, 0.03 kg/m, comes out at 42 %). */
   const char *wing_sect[2] = {"Front Wing", "Rear Wing"};
   d->aero.wing_count = 0;
   for (int w = 0; w < 2; ++w) {
@@ -414,6 +480,7 @@ static int map_car(tparams *p, grip_car *car) {
     NUM(wing_sect[w], "angle", 0.0, &g->angle);
     NUM(wing_sect[w], "xpos", 0.0, &g->x);
     NUM(wing_sect[w], "zpos", 0.0, &g->z);
+    g->area *= TORCS_WING_AIR_DENSITY / (TORCS_AIR_DENSITY * cos(g->angle));
     if (g->area > 0) d->aero.wing_count++;
     else memset(g, 0, sizeof *g);
   }

@@ -285,22 +285,11 @@ skidpad_result sim_skidpad(const grip_vehicle_def *car, double radius, double dt
 
 /* --- the friction limit of a circle ------------------------------------------------------ */
 
-/* Downforce per axle (N) at forward speed v: the lift coefficients act on their axles, each
- * wing's downforce 4·rho·A·sin(a)·cos(a)·v² is shared between the axles by lever (the vehicle
- * model's aerodynamics, docs/physics.md). */
+/* Downforce per axle (N) at forward speed v, at the design ride height. */
 static void axle_downforce(const grip_vehicle_def *car, double v, double air_density, double out[2]) {
-  const grip_aero_def *aero = &car->aero;
-  double q = 0.5 * air_density * v * v;
-  out[0] = -q * aero->lift_coefficient_front * aero->frontal_area;
-  out[1] = -q * aero->lift_coefficient_rear * aero->frontal_area;
-  double xf = car->axles[0].x, xr = car->axles[1].x;
-  for (int k = 0; k < aero->wing_count; ++k) {
-    const grip_wing_def *w = &aero->wings[k];
-    double down = 4.0 * air_density * w->area * sin(w->angle) * cos(w->angle) * v * v;
-    double front = (w->x - xr) / (xf - xr);
-    out[0] += down * front;
-    out[1] += down * (1.0 - front);
-  }
+  grip_aero_coefficients c = grip_vehicle_aero_coefficients(car, air_density, car->aero.ride_height);
+  out[0] = c.downforce_front * v * v;
+  out[1] = c.downforce_rear * v * v;
 }
 
 /* Peak lateral friction coefficient of a tyre at load fz (N): the simple model's linear load

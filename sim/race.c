@@ -70,6 +70,7 @@ int race_run(const race_config *cfg, race_result *out) {
   grip_track_ground_context gctx;
   grip_world_def wd = grip_default_world_def();
   wd.ground = grip_track_ground(&gctx, track);
+  wd.barrier = grip_track_barriers(&gctx, track); /* the walls at the run-offs' outer edges */
   wd.vehicle_capacity = K;
   grip_world *world = grip_create_world(&wd);
   race_car *cars = calloc((size_t)K, sizeof *cars);

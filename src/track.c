@@ -599,9 +599,10 @@ bool grip_track_barrier_query(void *context, double x, double y, grip_barrier_hi
   grip_track_barrier b =
       grip_track_barrier_at(track, &loc, loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
   /* The wall's foot lies `distance` away against the inward normal; its height there is the
-   * surface height just inside the barrier. */
-  grip_track_location foot = grip_track_locate(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance,
-                                               loc.segment);
+   * surface height just inside the barrier (1 cm inside: exactly at the wall the hinted walk
+   * may not find the point and falls back to the O(segments) search). */
+  double to_foot = b.distance - 0.01;
+  grip_track_location foot = grip_track_locate(track, x - b.normal.x * to_foot, y - b.normal.y * to_foot, loc.segment);
   hit->distance = b.distance;
   hit->normal = b.normal;
   hit->top = foot.z + b.height;

@@ -334,11 +334,21 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
     grip_vec3 at = v3_scale(up, aero->center_of_pressure_z - v->com_design.z);
     force = v3_add(force, drag);
     torque = v3_add(torque, v3_cross(at, drag));
-    /* Lift per axle, ½·rho·CL·A·vx² along the body's up (negative CL pushes down). */
+    /* Lift per axle, ½·rho·CL·A·vx²·ground effect along the body's up (negative CL pushes
+     * down); the ground effect from the mean underbody clearance over the four wheels. */
+    double ground_effect = 1.0;
+    if (aero->ground_effect_gain > 0.0) {
+      double clearance = 0.0;
+      for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+        const wheel_runtime *w = &v->wheels[i];
+        clearance += 0.25 * (aero->ride_height + v->def.axles[w->axle].suspension.droop_travel - w->compression);
+      }
+      ground_effect = grip_aero_ground_effect(aero, clearance);
+    }
     for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
       double cl = a == 0 ? aero->lift_coefficient_front : aero->lift_coefficient_rear;
       if (cl == 0.0) continue;
-      grip_vec3 lift = v3_scale(up, q * cl * aero->frontal_area);
+      grip_vec3 lift = v3_scale(up, q * cl * aero->frontal_area * ground_effect);
       grip_vec3 arm = v3_scale(fwd, v->def.axles[a].x - v->com_design.x);
       force = v3_add(force, lift);
       torque = v3_add(torque, v3_cross(arm, lift));

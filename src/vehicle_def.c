@@ -109,6 +109,35 @@ grip_vehicle_def grip_default_vehicle_def(void) {
   return d;
 }
 
+double grip_aero_ground_effect(const grip_aero_def *aero, double clearance) {
+  if (!(aero->ground_effect_gain > 0.0)) return 1.0;
+  double x = (clearance > 0.0 ? clearance : 0.0) / aero->ground_effect_height;
+  x *= x;
+  return aero->ground_effect_gain * exp(-x * x);
+}
+
+grip_aero_coefficients grip_vehicle_aero_coefficients(const grip_vehicle_def *def, double air_density,
+                                                      double clearance) {
+  const grip_aero_def *aero = &def->aero;
+  double half_rho = 0.5 * air_density, ge = grip_aero_ground_effect(aero, clearance);
+  grip_aero_coefficients c;
+  c.downforce_front = -half_rho * aero->lift_coefficient_front * aero->frontal_area * ge;
+  c.downforce_rear = -half_rho * aero->lift_coefficient_rear * aero->frontal_area * ge;
+  c.drag = half_rho * aero->drag_coefficient * aero->frontal_area;
+  /* Wings as flat plates: normal force 4·rho·A·sin(angle)·v², downforce its cos part, drag its
+   * sin part; the downforce shared between the axles by lever. */
+  double xf = def->axles[GRIP_AXLE_FRONT].x, xr = def->axles[GRIP_AXLE_REAR].x;
+  for (int k = 0; k < aero->wing_count; ++k) {
+    const grip_wing_def *w = &aero->wings[k];
+    double normal = 4.0 * air_density * w->area * sin(w->angle);
+    double down = normal * cos(w->angle), front = xf != xr ? (w->x - xr) / (xf - xr) : 0.5;
+    c.downforce_front += down * front;
+    c.downforce_rear += down * (1.0 - front);
+    c.drag += fabs(normal * sin(w->angle));
+  }
+  return c;
+}
+
 grip_vehicle_input grip_default_vehicle_input(void) {
   return (grip_vehicle_input){.throttle = 0.0, .brake = 0.0, .steering = 0.0, .handbrake = 0.0,
                               .clutch = 0.0, .gear = 1, .automatic = true};
@@ -239,6 +268,10 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
   in_range(&c, d->aero.lift_coefficient_front, -20, 20, "aero.lift_coefficient_front");
   in_range(&c, d->aero.lift_coefficient_rear, -20, 20, "aero.lift_coefficient_rear");
   in_range(&c, d->aero.center_of_pressure_z, -5, 10, "aero.center_of_pressure_z");
+  in_range(&c, d->aero.ground_effect_gain, 0, 10, "aero.ground_effect_gain");
+  in_range(&c, d->aero.ride_height, 0, 2, "aero.ride_height");
+  if (d->aero.ground_effect_gain > 0)
+    in_range(&c, d->aero.ground_effect_height, 0.001, 10, "aero.ground_effect_height");
   require(&c, d->aero.wing_count >= 0 && d->aero.wing_count <= GRIP_MAX_WINGS, "aero.wing_count",
           "must be within 0..4");
   for (int i = 0; c.ok && i < d->aero.wing_count; ++i) {

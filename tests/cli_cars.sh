@@ -63,9 +63,10 @@ check "bench --car kart" $?
 check "import-torcs exits 0" $?
 "$grip" check "$tmp/fix.ini" --json > "$tmp/fix.json"
 check "imported car checks" $?
-# 1200 kg + 50 l; 0.5*1.29*(0.3+0.4)*2 + 4*1.29*(0.2*sin10*cos10 + 0.5*sin15*cos15) = 0.903 + 0.8211
-json "$tmp/fix.json" "d['mass_kg'] == 1250 and abs(d['front_load_fraction'] - 0.5) < 1e-12 and abs(d['ca_kg_per_m'] - 1.7241) < 1e-3"
-check "imported fixture: mass 1250 kg, 50 % front, CA 1.7241" $?
+# 1200 kg + 50 l; TORCS's downforce at rest: (0.3+0.4)*2*exp(-3*(1.5*0.44)^4) + 4*1.23*(0.2*sin10 + 0.5*sin15)
+# = 0.79236 + 0.80757
+json "$tmp/fix.json" "d['mass_kg'] == 1250 and abs(d['front_load_fraction'] - 0.5) < 1e-12 and abs(d['ca_kg_per_m'] - 1.59990) < 1e-4"
+check "imported fixture: mass 1250 kg, 50 % front, CA 1.59990" $?
 "$grip" --help | grep -q "import-torcs"
 check "import-torcs listed in grip --help" $?
 "$grip" import-torcs "$src/tests/data/torcs/cars/fixcar/broken.xml" -o "$tmp/x.ini" 2> "$tmp/imp.err"

@@ -75,6 +75,7 @@ static int compare_defs(const grip_vehicle_def *a, const grip_vehicle_def *b) {
   }
   F(aero.drag_coefficient); F(aero.frontal_area); F(aero.lift_coefficient_front);
   F(aero.lift_coefficient_rear); F(aero.center_of_pressure_z); F(aero.wing_count);
+  F(aero.ground_effect_gain); F(aero.ground_effect_height); F(aero.ride_height);
   for (int i = 0; i < a->aero.wing_count && i < GRIP_MAX_WINGS; ++i) {
     F(aero.wings[i].area); F(aero.wings[i].angle); F(aero.wings[i].x); F(aero.wings[i].z);
   }

@@ -269,6 +269,44 @@ static void handles(void) {
   grip_destroy_world(world);
 }
 
+/* Body lift with ground effect: at speed the wheel loads carry m·g plus
+ * ½·ρ·(−CL_f − CL_r)·A·v²·gain·exp(−(h/h0)⁴), h the mean underbody clearance (ride height +
+ * droop − compression), written out here from the design notes' formula. The car is held at
+ * 60 m/s (horizontal speed reset each step, brakes off, neutral) so the body settles on its springs. */
+static void ground_effect_downforce(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  car.aero.lift_coefficient_front = -0.6;
+  car.aero.lift_coefficient_rear = -0.8;
+  car.aero.ground_effect_gain = 2.0;
+  car.aero.ground_effect_height = 0.12;
+  car.aero.ride_height = 0.10;
+  grip_vehicle_id id;
+  grip_world *world = sim_world_with_car(&car, &id);
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.gear = GRIP_GEAR_NEUTRAL;
+  grip_vehicle_set_input(world, id, &in);
+  const double v = 60.0;
+  grip_vehicle_state s;
+  for (int i = 0; i < 2000; ++i) {
+    grip_vehicle_get_state(world, id, &s); /* keep the body's vertical motion free */
+    grip_vehicle_set_velocity(world, id, (grip_vec3){v, 0.0, s.linear_velocity.z});
+    grip_world_step(world, 0.002);
+  }
+  grip_vehicle_get_state(world, id, &s);
+  double h = 0.0;
+  for (int w = 0; w < 4; ++w) h += 0.25 * (0.10 + car.axles[w / 2].suspension.droop_travel - s.wheels[w].compression);
+  double vx = s.local_velocity.x;
+  double ge = 2.0 * exp(-pow(h / 0.12, 4.0));
+  double down = 0.5 * RHO * 1.4 * car.aero.frontal_area * vx * vx * ge;
+  double loads = front_load(&s) + rear_load(&s);
+  printf("  clearance %.4f m, ground effect %.4f, downforce %.0f N, wheel loads %.0f N (m·g %.0f)\n", h, ge, down,
+         loads, s.mass * G);
+  CHECK(h < 0.10 && h > 0.0);        /* pressed below the static ride height */
+  CHECK(ge > 1.0 && ge < 2.0);
+  CHECK_REL(loads, s.mass * G + down, 0.01);
+  grip_destroy_world(world);
+}
+
 int main(void) {
   RUN_TEST(static_axle_loads);
   RUN_TEST(longitudinal_load_transfer);
@@ -280,5 +318,6 @@ int main(void) {
   RUN_TEST(determinism);
   RUN_TEST(extreme_inputs);
   RUN_TEST(handles);
+  RUN_TEST(ground_effect_downforce);
   return TEST_RESULT();
 }

@@ -35,13 +35,25 @@ static void test_fixture_fields(void) {
   CHECK_NEAR(d->fuel.capacity, 80, 0);
   CHECK_NEAR(d->fuel.mass, 50, 0);
   CHECK_NEAR(d->fuel.position.x, 0.1, 1e-12);
-  /* Aero: Cx from the car (0.35, not the category's 0.40); Clift sign flipped. */
+  /* Aero: Cx from the car (0.35, not the category's 0.40). TORCS's lift is Clift·v²·hm (no
+   * ½ρA): CL = −Clift/(0.645·A) = −0.3/1.29, −0.4/1.29, with TORCS's ground effect hm =
+   * 2·exp(−3·(1.5·Σh)⁴) as gain 2, height 1/(6·3^¼) = 0.12663928 m; ride height the mean of
+   * the wheels' 100 and 120 mm. Wings: TORCS's 4·1.23·A·sin(a) downforce as grip's
+   * 4·1.29·A'·sin(a)·cos(a): A' = A·1.23/(1.29·cos a) = 0.19363949, 0.49356190 m². */
   CHECK_NEAR(d->aero.drag_coefficient, 0.35, 0);
   CHECK_NEAR(d->aero.frontal_area, 2.0, 0);
-  CHECK_NEAR(d->aero.lift_coefficient_front, -0.3, 0);
-  CHECK_NEAR(d->aero.lift_coefficient_rear, -0.4, 0);
+  CHECK_NEAR(d->aero.lift_coefficient_front, -0.23255814, 1e-8);
+  CHECK_NEAR(d->aero.lift_coefficient_rear, -0.31007752, 1e-8);
+  CHECK_NEAR(d->aero.ground_effect_gain, 2.0, 0);
+  CHECK_NEAR(d->aero.ground_effect_height, 0.12663928, 1e-8);
+  CHECK_NEAR(d->aero.ride_height, 0.11, 1e-12);
   CHECK(d->aero.wing_count == 2);
-  CHECK_NEAR(d->aero.wings[0].area, 0.2, 0);
+  CHECK_NEAR(d->aero.wings[0].area, 0.19363949, 1e-8);
+  CHECK_NEAR(d->aero.wings[1].area, 0.49356190, 1e-8);
+  /* Downforce at rest as TORCS computes it: (0.3 + 0.4)·2·exp(−3·(1.5·0.44)⁴) +
+   * 4·1.23·(0.2·sin 10° + 0.5·sin 15°) = 1.59990 N/(m/s)². */
+  grip_aero_coefficients ac = grip_vehicle_aero_coefficients(d, 1.29, d->aero.ride_height);
+  CHECK_NEAR(ac.downforce_front + ac.downforce_rear, 1.5999006, 1e-6);
   CHECK_NEAR(d->aero.wings[0].angle, 0.17453292519943295, 1e-15); /* 10° */
   CHECK_NEAR(d->aero.wings[0].x, 2.0, 0);
   CHECK_NEAR(d->aero.wings[1].angle, 0.26179938779914941, 1e-15); /* 15° */
@@ -93,7 +105,18 @@ static void test_fixture_fields(void) {
   CHECK_NEAR(f->tyre.simple.lateral.b, 17.734697, 1e-5);
   CHECK_NEAR(f->tyre.simple.longitudinal.b, 17.734697, 1e-5);
   CHECK_NEAR(f->tyre.simple.lateral.e, 0.7, 0);
-  CHECK_NEAR(f->tyre.simple.lateral.mu, 1.3, 0);
+  /* Friction: TORCS's mu·(1 + 0.05·sin(−18·camber)), front camber −3°: 1.3·1.0404508 =
+   * 1.3525861; rear no camber: 1.4. Load sensitivity: the line through TORCS's load factor at
+   * the operating load (1) and at twice it, lf_min + (lf_max − lf_min)·((1 − lf_min)/(lf_max −
+   * lf_min))²: front defaults 0.8/1.6 → 0.85, sensitivity 0.15 at 1.2 × the static load
+   * 1200·9.80665/4 = 2941.995 N → 3530.394 N; rear 0.7/1.8 → 0.78181818, sensitivity
+   * 0.21818182 at its given 4000 N. */
+  CHECK_NEAR(f->tyre.simple.lateral.mu, 1.3525861, 1e-7);
+  CHECK_NEAR(f->tyre.simple.longitudinal.mu, 1.3525861, 1e-7);
+  CHECK_NEAR(f->tyre.simple.nominal_load, 3530.394, 1e-3);
+  CHECK_NEAR(f->tyre.simple.load_sensitivity, 0.15, 1e-12);
+  CHECK_NEAR(r->tyre.simple.nominal_load, 4000.0, 1e-9);
+  CHECK_NEAR(r->tyre.simple.load_sensitivity, 0.21818182, 1e-8);
   CHECK_NEAR(r->tyre.simple.lateral.c, 1.2871326, 1e-7);
   CHECK_NEAR(r->tyre.simple.lateral.b, 15.538415, 1e-5);
   CHECK_NEAR(r->tyre.simple.longitudinal.e, 0.6, 0);

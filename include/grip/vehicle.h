@@ -179,6 +179,14 @@ typedef struct grip_aero_def {
   double lift_coefficient_front; /* CL on the front axle, negative = downforce; 0 */
   double lift_coefficient_rear;  /* CL on the rear axle; 0 */
   double center_of_pressure_z;   /* m, design frame height where drag acts; ~0.5 */
+  /* Ground effect on the body lift (the design notes' model, TORCS's): both lift coefficients
+   * are multiplied by gain·exp(−(h/ground_effect_height)⁴), h the underbody clearance, the mean
+   * over the four wheels of ride_height + droop_travel − compression. The multiplier rises
+   * towards gain as the car is pressed down and vanishes when it is lifted off the road.
+   * gain 0 = no ground effect (the coefficients apply at every height). */
+  double ground_effect_gain;   /* multiplier at zero clearance; 0 (off); TORCS cars 2 */
+  double ground_effect_height; /* m, clearance scale of the fall-off; TORCS cars 0.1266 */
+  double ride_height;          /* m, underbody clearance at design ride height; ~0.1 */
   int wing_count;
   /* Wings (TORCS model): downforce = ½ρv²·(4·area·sin(angle))… see docs/physics.md. */
   grip_wing_def wings[GRIP_MAX_WINGS];
@@ -224,6 +232,21 @@ typedef struct grip_vehicle_def {
 
 /* The built-in car: a Chevrolet Corvette C5 (values and sources in docs/corvette-c5.md). */
 grip_vehicle_def grip_default_vehicle_def(void);
+
+/* Aerodynamic forces per squared forward air speed, N/(m/s)² (= kg/m), of a definition at an
+ * underbody clearance (m; pass def->aero.ride_height for the car at rest) and air density
+ * (kg/m³; the world's, 1.29 by default). Downforce > 0 pushes down. */
+typedef struct grip_aero_coefficients {
+  double downforce_front; /* N/(m/s)², body lift on the front axle plus the wings' share; ~0.8 */
+  double downforce_rear;  /* N/(m/s)², on the rear axle; ~1.0 */
+  double drag;            /* N/(m/s)², body drag plus the wings' drag; ~0.4 */
+} grip_aero_coefficients;
+grip_aero_coefficients grip_vehicle_aero_coefficients(const grip_vehicle_def *def, double air_density,
+                                                      double clearance);
+
+/* Ground-effect multiplier of the body lift at an underbody clearance (m): 1 when the car has
+ * no ground effect, else gain·exp(−(clearance/height)⁴) (clearance clamped at 0). */
+double grip_aero_ground_effect(const grip_aero_def *aero, double clearance);
 
 /* Checks a definition; returns GRIP_OK or GRIP_INVALID_ARGUMENT and, if message is not NULL,
  * writes "field: what is wrong" into it. */
