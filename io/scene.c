@@ -336,11 +336,10 @@ static int car_key(parser *ps, const char *name, const char *value) {
     c->position_line = ps->src.line;
     return number(ps, name, value, -1e7, 1e7, "m", &c->y);
   case V_Z:
-    c->position_line = ps->src.line;
+    c->z_line = ps->src.line;
     c->has_z = true;
     return number(ps, name, value, -1e5, 1e5, "m", &c->z);
   case V_HEADING:
-    c->position_line = ps->src.line;
     if (!number(ps, name, value, -360.0, 360.0, "deg", &v)) return 0;
     c->heading = v * PI_ / 180.0;
     return 1;

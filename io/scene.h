@@ -83,7 +83,8 @@ typedef struct grip_scene_car {
   double steer;       /* -1..1, constant steering input when driver = none, + left; 0 */
   double handbrake;   /* 0..1, constant input when driver = none; 0 */
   int line;           /* line of the car's section header */
-  int position_line;  /* line of the last of x, y, z, heading_deg (0 when none was given) */
+  int position_line;  /* line of the later of x and y (0 when not given) */
+  int z_line;         /* line of z (0 when not given) */
   int file_line;      /* line of file (0 when absent: the built-in car) */
 } grip_scene_car;
 

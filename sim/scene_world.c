@@ -156,11 +156,11 @@ static int place_car(scene_world *sw, int k, double x, double y, double heading,
   if (!scene_world_ground_height(sw, x, y, &wc->ground_z)) wc->ground_z = st.pose.position.z;
   if (c->has_z) {
     if (c->z < st.pose.position.z - 1e-9)
-      FAIL_AT(line, "z", "%.4f m puts car '%s' into the ground (on the ground at static ride height: z = %.4f m)",
+      FAIL_AT(c->z_line, "z", "%.4f m puts car '%s' into the ground (on the ground at static ride height: z = %.4f m)",
               c->z, c->name, st.pose.position.z);
     wc->start.position.z = c->z;
     if (grip_vehicle_set_pose(sw->world, wc->id, wc->start) != GRIP_OK)
-      FAIL_AT(line, "z", "car '%s' cannot be posed there", c->name);
+      FAIL_AT(c->z_line, "z", "car '%s' cannot be posed there", c->name);
   }
   if (c->speed > 0.0) {
     const grip_quat q = wc->start.rotation;
