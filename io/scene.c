@@ -28,9 +28,9 @@ static const char *const camera_keys[] = {"mode", "position", "target", "follow"
 enum { C_MODE, C_POSITION, C_TARGET, C_FOLLOW, C_FOV, C_DISTANCE, C_HEIGHT, C_COUNT };
 static const char *const car_keys[] = {"file",     "x",     "y",     "z",         "heading_deg",
                                        "speed_kmh", "driver", "throttle", "brake", "steer",
-                                       "handbrake"};
+                                       "handbrake", "gear"};
 enum { V_FILE, V_X, V_Y, V_Z, V_HEADING, V_SPEED, V_DRIVER, V_THROTTLE, V_BRAKE, V_STEER,
-       V_HANDBRAKE, V_COUNT };
+       V_HANDBRAKE, V_GEAR, V_COUNT };
 
 typedef enum section_kind { SEC_NONE, SEC_SCENE, SEC_CAMERA, SEC_CAR, SEC_UNKNOWN } section_kind;
 
@@ -132,6 +132,7 @@ static int open_section(parser *ps, const char *header) {
     memset(c, 0, sizeof *c);
     copy_text(c->name, sizeof c->name, n);
     copy_text(c->file, sizeof c->file, "builtin");
+    c->gear = 1;
     c->line = ps->src.line;
     ps->car = s->car_count++;
     ps->kind = SEC_CAR;
@@ -360,6 +361,12 @@ static int car_key(parser *ps, const char *name, const char *value) {
     return number(ps, name, value, -1.0, 1.0, "", &c->steer);
   case V_HANDBRAKE:
     return number(ps, name, value, 0.0, 1.0, "", &c->handbrake);
+  case V_GEAR:
+    if (strcmp(value, "drive") == 0) c->gear = 1;
+    else if (strcmp(value, "neutral") == 0) c->gear = 0;
+    else if (strcmp(value, "reverse") == 0) c->gear = -1;
+    else FAIL(name, "'%s' is not a gear (allowed: drive, neutral, reverse)", value);
+    return 1;
   }
   return 1;
 }
@@ -414,7 +421,7 @@ static int finish(parser *ps, grip_load_error *err) {
     if (c->driver == GRIP_SCENE_DRIVER_ROBOT) {
       if (s->ground != GRIP_SCENE_GROUND_TRACK)
         FAIL_AT(lines[V_DRIVER], "driver", "robot drives on track scenes only (car '%s')", c->name);
-      static const int inputs[] = {V_THROTTLE, V_BRAKE, V_STEER, V_HANDBRAKE};
+      static const int inputs[] = {V_THROTTLE, V_BRAKE, V_STEER, V_HANDBRAKE, V_GEAR};
       for (size_t j = 0; j < sizeof inputs / sizeof inputs[0]; ++j)
         if (lines[inputs[j]])
           FAIL_AT(lines[inputs[j]], car_keys[inputs[j]], "only with driver = none (car '%s' has a robot)", c->name);

@@ -82,6 +82,8 @@ typedef struct grip_scene_car {
   double brake;       /* 0..1, constant input when driver = none; 0 */
   double steer;       /* -1..1, constant steering input when driver = none, + left; 0 */
   double handbrake;   /* 0..1, constant input when driver = none; 0 */
+  int gear;           /* automatic gearbox direction when driver = none: 1 drive (default),
+                         0 neutral, -1 reverse */
   int line;           /* line of the car's section header */
   int position_line;  /* line of the later of x and y (0 when not given) */
   int z_line;         /* line of z (0 when not given) */

@@ -225,6 +225,8 @@ int scene_world_create(const grip_scene *sc, int flags, scene_world **out, grip_
     wc->input.brake = c->brake;
     wc->input.steering = c->steer;
     wc->input.handbrake = c->handbrake;
+    wc->input.automatic = true;
+    wc->input.gear = c->gear;
     if (grip_vehicle_set_input(sw->world, wc->id, &wc->input) != GRIP_OK) {
       grip_load_error_set(err, sc->path, c->line, NULL, "car '%s': inputs rejected", c->name);
       goto done;

@@ -358,6 +358,7 @@ static void test_parse_errors(void) {
       {"[scene\nground = plane\n", 1, "syntax error"},
       {"[scene]\n[scene]\n", 2, "[scene] appears twice"},
       {"[scene]\ngravity = 0\n", 2, "gravity: 0 is out of range"},
+      {"[scene]\nground = plane\n[car a]\nx=0\ny=0\ngear = sideways\n", 6, "gear: 'sideways' is not a gear"},
   };
   grip_scene *sc = malloc(sizeof *sc);
   grip_scene *before = malloc(sizeof *before);
