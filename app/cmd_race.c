@@ -84,8 +84,8 @@ int cmd_race(int argc, char **argv) {
   rc = race_run(&cfg, &res);
   if (tel) fclose(tel);
   grip_track_destroy(track);
-  race_scene_close(scene);
   if (rc != 0) {
+    race_scene_close(scene);
     fprintf(stderr, "grip race: the race could not be set up (grid off the track?)\n");
     return 1;
   }
@@ -130,5 +130,6 @@ int cmd_race(int argc, char **argv) {
            res.realtime_factor);
   }
   race_result_free(&res);
+  race_scene_close(scene); /* after the results, which point at its car names */
   return 0;
 }
