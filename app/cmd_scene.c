@@ -17,6 +17,9 @@ int cmd_scene(int argc, char **argv);
 
 #define PI_ 3.14159265358979323846
 
+/* deg in (-180, 180]. */
+static double wrap_deg(double rad) { return atan2(sin(rad), cos(rad)) * 180.0 / PI_; }
+
 static double heading_of(grip_quat q) {
   double fx = 1.0 - 2.0 * (q.y * q.y + q.z * q.z), fy = 2.0 * (q.x * q.y + q.w * q.z);
   return atan2(fy, fx);
@@ -161,7 +164,7 @@ static int scene_info(int argc, char **argv) {
       json_number(&w, "x_m", wc->start.position.x);
       json_number(&w, "y_m", wc->start.position.y);
       json_number(&w, "z_m", wc->start.position.z);
-      json_number(&w, "heading_deg", wc->start_heading * 180.0 / PI_);
+      json_number(&w, "heading_deg", wrap_deg(wc->start_heading));
       json_number(&w, "ground_z_m", wc->ground_z);
       json_number(&w, "cg_height_m", wc->car.def.body.center_of_mass.z);
       json_int(&w, "grid_slot", wc->grid_slot);
@@ -185,7 +188,7 @@ static int scene_info(int argc, char **argv) {
       const scene_world_car *wc = &sw->cars[k];
       const grip_scene_car *c = wc->spec;
       printf("  %-12s %-28s %10.3f %10.3f %9.3f %8.2f %11.3f  %s%s\n", c->name, c->file, wc->start.position.x,
-             wc->start.position.y, wc->start.position.z, wc->start_heading * 180.0 / PI_, wc->ground_z,
+             wc->start.position.y, wc->start.position.z, wrap_deg(wc->start_heading), wc->ground_z,
              grip_scene_driver_name(c->driver), wc->grid_slot >= 0 ? " (grid)" : "");
     }
   }
