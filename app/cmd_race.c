@@ -5,12 +5,14 @@
 #include "car_option.h"
 #include "cli.h"
 #include "race.h"
+#include "race_scene.h"
 #include "track_file.h"
 
 int cmd_race(int argc, char **argv);
 int cmd_race(int argc, char **argv) {
   const char *track_spec = "default", *car_spec = "builtin", *telemetry = NULL, *robot_file = NULL;
-  int laps = 3, cars = 1;
+  const char *scene_file = NULL, *const track_default = track_spec, *const car_default = car_spec;
+  int laps = 3, cars = 0;
   double dt = 0.01, rate = 10.0;
   bool json = false, quiet = false;
   cli_option options[] = {
@@ -18,6 +20,7 @@ int cmd_race(int argc, char **argv) {
       CLI_OPTION_CAR(car_spec),
       {"--laps", CLI_INT, &laps, 1, RACE_MAX_LAPS, "laps (default 3)"},
       {"--cars", CLI_INT, &cars, 1, RACE_MAX_CARS, "number of robot cars (default 1)"},
+      {"--scene", CLI_STRING, &scene_file, 0, 0, "track scene file: its track and cars replace --track, --car, --cars (docs/scene.md)"},
       CLI_OPTION_DT(dt, "0.01"),
       {"--robot", CLI_STRING, &robot_file, 0, 0, "robot parameters, key = value file (docs/driver.md)"},
       {"--telemetry", CLI_STRING, &telemetry, 0, 0, "write telemetry CSV to FILE"},
@@ -27,20 +30,34 @@ int cmd_race(int argc, char **argv) {
   };
   int rc = cli_parse(argc, argv, options, CLI_COUNT(options), NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
+  race_scene *scene = NULL;
+  if (scene_file) {
+    if (track_spec != track_default || car_spec != car_default || cars != 0) {
+      fprintf(stderr, "grip race: --scene replaces --track, --car and --cars\n");
+      return CLI_USAGE_ERROR;
+    }
+    if (!(scene = race_scene_open(scene_file))) return 1;
+    cars = scene->world->car_count;
+  }
+  if (cars == 0) cars = 1;
 
   static grip_car loaded; /* large (full MF parameters); owns the definition's pointers */
-  if (cli_load_car("race", car_spec, &loaded) != 0) return 1;
+  if (!scene && cli_load_car("race", car_spec, &loaded) != 0) return 1;
   grip_vehicle_def car = loaded.def;
   race_config cfg = race_default_config();
   grip_load_error err;
   grip_load_error_clear(&err);
   if (robot_file && robot_params_load(robot_file, &cfg.params, &err) != 0) {
     fprintf(stderr, "grip race: %s\n", err.message);
+    race_scene_close(scene);
     return 1;
   }
   grip_track *track = NULL;
   char track_name[128] = "";
-  if (grip_track_open(track_spec, &track, track_name, sizeof track_name, &err) != 0) {
+  if (scene) {
+    snprintf(track_name, sizeof track_name, "%s", scene->world->track_name);
+    cfg.entries = scene->entries;
+  } else if (grip_track_open(track_spec, &track, track_name, sizeof track_name, &err) != 0) {
     fprintf(stderr, "grip race: %s\n", err.message);
     return 1;
   }
@@ -50,10 +67,11 @@ int cmd_race(int argc, char **argv) {
     if (!tel) {
       fprintf(stderr, "grip race: %s: cannot write\n", telemetry);
       grip_track_destroy(track);
+      race_scene_close(scene);
       return 1;
     }
   }
-  cfg.track = track;
+  cfg.track = scene ? scene->world->track : track;
   cfg.car = &car;
   cfg.car_name = car.name;
   cfg.laps = laps;
@@ -67,6 +85,7 @@ int cmd_race(int argc, char **argv) {
   if (tel) fclose(tel);
   grip_track_destroy(track);
   if (rc != 0) {
+    race_scene_close(scene);
     fprintf(stderr, "grip race: the race could not be set up (grid off the track?)\n");
     return 1;
   }
@@ -111,5 +130,6 @@ int cmd_race(int argc, char **argv) {
            res.realtime_factor);
   }
   race_result_free(&res);
+  race_scene_close(scene); /* after the results, which point at its car names */
   return 0;
 }

@@ -2,6 +2,7 @@
 #define _XOPEN_SOURCE 700
 #include "car_file.h"
 
+#include "ini_text.h"
 #include "read_file.h"
 
 #include <ctype.h>
@@ -286,63 +287,9 @@ static void copy_text(char *dst, size_t n, const char *src) {
   dst[k] = '\0';
 }
 
-/* Directory part of path ("." when none) into dir. */
-static void dir_of(const char *path, char *dir, size_t n) {
-  const char *slash = strrchr(path, '/');
-  if (!slash) {
-    copy_text(dir, n, ".");
-    return;
-  }
-  size_t k = (size_t)(slash - path);
-  if (k == 0) k = 1;
-  if (k >= n) k = n - 1;
-  memcpy(dir, path, k);
-  dir[k] = '\0';
-}
-
-/* Joins dir and a relative path (absolute paths are kept). Returns -1 when too long. */
-static int join_path(const char *dir, const char *rel, char *out, size_t n) {
-  int k = rel[0] == '/' || !dir ? snprintf(out, n, "%s", rel) : snprintf(out, n, "%s/%s", dir, rel);
-  return k < 0 || (size_t)k >= n ? -1 : 0;
-}
-
 /* Reads a whole file (at most CAR_MAX_BYTES) into a NUL-terminated heap buffer. */
 static char *read_file(const char *path, grip_load_error *err) {
   return grip_read_file(path, CAR_MAX_BYTES, NULL, err);
-}
-
-/* Strict decimal number: optional sign, digits, point, exponent; then optional unit suffix. */
-static int scan_number(const char *text, double *v, const char **rest) {
-  const char *p = text;
-  while (*p == ' ' || *p == '\t') ++p;
-  const char *start = p;
-  if (*p == '+' || *p == '-') ++p;
-  int digits = 0;
-  while (isdigit((unsigned char)*p)) ++p, ++digits;
-  if (*p == '.') {
-    ++p;
-    while (isdigit((unsigned char)*p)) ++p, ++digits;
-  }
-  if (!digits) return -1;
-  if (*p == 'e' || *p == 'E') {
-    const char *q = p + 1;
-    if (*q == '+' || *q == '-') ++q;
-    if (!isdigit((unsigned char)*q)) return -1;
-    while (isdigit((unsigned char)*q)) ++q;
-    p = q;
-  }
-  char buf[64];
-  size_t k = (size_t)(p - start);
-  if (k >= sizeof buf) return -1;
-  memcpy(buf, start, k);
-  buf[k] = '\0';
-  errno = 0;
-  double x = strtod(buf, NULL);
-  if (errno == ERANGE && fabs(x) > 1.0) return -2; /* overflow */
-  if (!isfinite(x)) return -2;
-  *v = x;
-  if (rest) *rest = p;
-  return 0;
 }
 
 /* --- parser state ---------------------------------------------------------------------------- */
@@ -353,12 +300,7 @@ typedef struct parser {
   const char *dir;   /* directory for relative paths, NULL = cwd */
   int depth;
   grip_load_error err; /* first handler error */
-  /* line reader */
-  const char *text;
-  size_t pos;
-  int line;
-  int long_line; /* first line that exceeded inih's buffer */
-  int section_line; /* line of the last [section] header */
+  grip_ini_lines src; /* line reader: src.line is the line being handled */
   /* per-file bookkeeping */
   int key_line[KEY_COUNT][4];
   int any_key;
@@ -381,37 +323,19 @@ static void warn(parser *ps, const char *fmt, const char *a, const char *b) {
   char what[400];
   if (snprintf(what, sizeof what, fmt, a, b) < 0) what[0] = '\0';
   char *dst = c->warnings[c->warning_count++];
-  if (snprintf(dst, sizeof c->warnings[0], "%s:%d: %s", ps->name, ps->line, what) < 0) dst[0] = '\0';
+  if (snprintf(dst, sizeof c->warnings[0], "%s:%d: %s", ps->name, ps->src.line, what) < 0) dst[0] = '\0';
 }
 
 /* inih reader: one physical line per call, leading blanks removed (so indentation never turns
  * into inih's multi-line continuation), lines longer than inih's buffer flagged. */
 static char *reader(char *str, int num, void *stream) {
   parser *ps = stream;
-  if (!ps->text[ps->pos] || num < 4) return NULL;
-  const char *p = ps->text + ps->pos;
-  const char *nl = strchr(p, '\n');
-  size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
-  ps->pos += len;
-  ps->line++;
-  const char *b = p;
-  while (b < p + len && (*b == ' ' || *b == '\t')) ++b;
-  size_t k = (size_t)(p + len - b);
-  if (*b == '[') ps->section_line = ps->line;
-  if (k > (size_t)num - 2) {
-    if (!ps->long_line) ps->long_line = ps->line;
-    k = 1; /* hand inih an empty line */
-    str[0] = '\n';
-  } else {
-    memcpy(str, b, k);
-  }
-  str[k] = '\0';
-  return str;
+  return grip_ini_lines_read(str, num, &ps->src);
 }
 
 #define FAIL(key_, ...)                                                            \
   do {                                                                             \
-    grip_load_error_set(&ps->err, ps->name, ps->line, key_, __VA_ARGS__);          \
+    grip_load_error_set(&ps->err, ps->name, ps->src.line, key_, __VA_ARGS__);          \
     return 0;                                                                      \
   } while (0)
 
@@ -444,7 +368,7 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
 static int parse_key_number(parser *ps, const key_desc *k, const char *full, const char *value, double *si) {
   double v;
   const char *rest = NULL;
-  int rc = scan_number(value, &v, &rest);
+  int rc = grip_scan_number(value, &v, &rest);
   if (rc == -2) FAIL(full, "'%s' is out of range (allowed %g .. %g%s%s)", value, k->min, k->max, *k->unit ? " " : "", k->unit);
   if (rc) FAIL(full, "'%s' is not a number", value);
   while (*rest == ' ' || *rest == '\t') ++rest;
@@ -506,7 +430,7 @@ static int parse_list(parser *ps, const key_desc *k, const char *full, const cha
     if (k->type == K_RATIOS) {
       double r;
       const char *rest;
-      int rc = scan_number(tok, &r, &rest);
+      int rc = grip_scan_number(tok, &r, &rest);
       if (rc || *rest) FAIL(full, "'%s' is not a number", tok);
       if (!(r >= k->min && r <= k->max)) FAIL(full, "gear ratio %g is out of range (allowed %g .. %g)", r, k->min, k->max);
       if (ps->ratio_count >= GRIP_MAX_GEARS) FAIL(full, "more than %d forward gears", GRIP_MAX_GEARS);
@@ -514,10 +438,10 @@ static int parse_list(parser *ps, const key_desc *k, const char *full, const cha
     } else {
       double rpm, tq;
       const char *rest;
-      int rc = scan_number(tok, &rpm, &rest);
+      int rc = grip_scan_number(tok, &rpm, &rest);
       while (rc == 0 && (*rest == ' ' || *rest == '\t')) ++rest;
       if (rc || *rest != ':') FAIL(full, "'%s' is not an rpm:N*m pair", tok);
-      rc = scan_number(rest + 1, &tq, &rest);
+      rc = grip_scan_number(rest + 1, &tq, &rest);
       while (rc == 0 && (*rest == ' ' || *rest == '\t')) ++rest;
       if (rc || *rest) FAIL(full, "'%s' is not an rpm:N*m pair", tok);
       if (!(rpm >= 0 && rpm <= 30000)) FAIL(full, "rpm %g is out of range (allowed 0 .. 30000 rpm)", rpm);
@@ -559,10 +483,10 @@ static int handler(void *user, const char *section, const char *name, const char
   if (s == S_NONE) {
     if (strcmp(ps->warned_section, section) != 0) {
       copy_text(ps->warned_section, sizeof ps->warned_section, section);
-      int line = ps->line;
-      ps->line = ps->section_line ? ps->section_line : line;
+      int line = ps->src.line;
+      ps->src.line = ps->src.section_line ? ps->src.section_line : line;
       warn(ps, "[%s]: unknown section, ignored%s", section, "");
-      ps->line = line;
+      ps->src.line = line;
     }
     return 1;
   }
@@ -578,7 +502,7 @@ static int handler(void *user, const char *section, const char *name, const char
   }
   const key_desc *k = &keys[ki];
   if (ps->key_line[ki][inst]) FAIL(full, "given twice (first on line %d)", ps->key_line[ki][inst]);
-  ps->key_line[ki][inst] = ps->line;
+  ps->key_line[ki][inst] = ps->src.line;
   if (k->type == K_BASE) {
     if (ps->any_key) FAIL(full, "must be the first key of the file");
   }
@@ -606,13 +530,13 @@ static int handler(void *user, const char *section, const char *name, const char
     case K_BASE: {
       if (ps->depth >= CAR_MAX_DEPTH) FAIL(full, "bases nested deeper than %d (a cycle?)", CAR_MAX_DEPTH);
       char path[GRIP_CAR_PATH_MAX];
-      if (!value[0] || join_path(ps->dir, value, path, sizeof path)) FAIL(full, "bad path '%s'", value);
+      if (!value[0] || grip_join_path(ps->dir, value, path, sizeof path)) FAIL(full, "bad path '%s'", value);
       grip_load_error sub;
       grip_load_error_clear(&sub);
       char *text = read_file(path, &sub);
       if (!text) FAIL(full, "%s", sub.message);
       char subdir[GRIP_CAR_PATH_MAX];
-      dir_of(path, subdir, sizeof subdir);
+      grip_dir_of(path, subdir, sizeof subdir);
       int rc = load_into(text, path, subdir, ps->car, ps->depth + 1, &sub);
       free(text);
       if (rc) FAIL(full, "in base: %s", sub.message);
@@ -620,22 +544,22 @@ static int handler(void *user, const char *section, const char *name, const char
     }
     case K_TORQUE:
       ps->torque_count = 0;
-      ps->torque_line = ps->line;
+      ps->torque_line = ps->src.line;
       return parse_list(ps, k, full, value);
     case K_RATIOS:
       ps->ratio_count = 0;
-      ps->ratio_line = ps->line;
+      ps->ratio_line = ps->src.line;
       return parse_list(ps, k, full, value);
     case K_CURVE: {
       double v;
       const char *rest;
-      int rc = scan_number(value, &v, &rest);
+      int rc = grip_scan_number(value, &v, &rest);
       while (rc == 0 && (*rest == ' ' || *rest == '\t')) ++rest;
       if (rc || *rest) FAIL(full, "'%s' is not a number", value);
       if (!(v >= k->min && v <= k->max)) FAIL(full, "%g is out of range (allowed %g .. %g%s%s)", v, k->min, k->max, *k->unit ? " " : "", k->unit);
       if (k->offset == 4 && v != floor(v)) FAIL(full, "'%s' is not a whole number", value);
       ps->curve[k->offset] = v;
-      ps->curve_line[k->offset] = ps->line;
+      ps->curve_line[k->offset] = ps->src.line;
       return 1;
     }
     case K_LAYOUT:
@@ -661,7 +585,7 @@ static int handler(void *user, const char *section, const char *name, const char
         return 1;
       }
       char path[GRIP_CAR_PATH_MAX];
-      if (join_path(ps->dir, value, path, sizeof path)) FAIL(full, "path too long");
+      if (grip_join_path(ps->dir, value, path, sizeof path)) FAIL(full, "path too long");
       grip_load_error sub;
       grip_load_error_clear(&sub);
       grip_mf_params params;
@@ -677,11 +601,11 @@ static int handler(void *user, const char *section, const char *name, const char
     case K_WINGS: {
       double v;
       const char *rest;
-      int rc = scan_number(value, &v, &rest);
+      int rc = grip_scan_number(value, &v, &rest);
       if (rc || *rest || v != floor(v) || v < 0 || v > GRIP_MAX_WINGS)
         FAIL(full, "'%s' is not a whole number within 0 .. %d", value, GRIP_MAX_WINGS);
       ps->wings_key = (int)v;
-      ps->wings_line = ps->line;
+      ps->wings_line = ps->src.line;
       return 1;
     }
   }
@@ -716,7 +640,7 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
   ps->name = name;
   ps->dir = dir;
   ps->depth = depth;
-  ps->text = text;
+  ps->src.text = text;
   ps->cont_key = -1;
   ps->wings_key = -1;
   for (int i = 0; i < 5; ++i) ps->curve[i] = NAN;
@@ -726,15 +650,15 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
   char full[160];
   if (rc == -2) {
     grip_load_error_set(err, name, 0, NULL, "out of memory");
-  } else if (ps->long_line && (!ps->err.message[0] || ps->long_line <= ps->err.line) &&
-             (rc <= 0 || ps->long_line <= rc)) {
-    grip_load_error_set(err, name, ps->long_line, NULL, "line too long (more than %d characters)", ini_max_line - 3);
+  } else if (ps->src.long_line && (!ps->err.message[0] || ps->src.long_line <= ps->err.line) &&
+             (rc <= 0 || ps->src.long_line <= rc)) {
+    grip_load_error_set(err, name, ps->src.long_line, NULL, "line too long (more than %d characters)", ini_max_line - 3);
   } else if (rc > 0 && (!ps->err.message[0] || rc < ps->err.line)) {
     grip_load_error_set(err, name, rc, NULL, "syntax error: expected '[section]' or 'key = value'");
   } else if (ps->err.message[0]) {
     *err = ps->err;
   } else if (ps->cont_key >= 0) {
-    grip_load_error_set(err, name, ps->line, keys[ps->cont_key].key, "list ends with ',' at the end of the file");
+    grip_load_error_set(err, name, ps->src.line, keys[ps->cont_key].key, "list ends with ',' at the end of the file");
   } else {
     result = 0;
   }
@@ -868,7 +792,7 @@ int grip_car_load(const char *path, grip_car *out, grip_load_error *err) {
   char *text = read_file(path, err);
   if (!text) return -1;
   char dir[GRIP_CAR_PATH_MAX];
-  dir_of(path, dir, sizeof dir);
+  grip_dir_of(path, dir, sizeof dir);
   int rc = grip_car_parse(text, path, dir, out, err);
   free(text);
   return rc;

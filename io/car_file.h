@@ -41,6 +41,12 @@ void grip_car_fix_pointers(grip_car *car);
  * in err. */
 int grip_car_load(const char *path, grip_car *out, grip_load_error *err);
 
+/* Opens CAR as the tools take it: NULL, "builtin" or "corvette-c5" is the built-in car;
+ * "torcs:NAME" is a car of the installed TORCS data (with its category); a path ending in .xml
+ * or a directory is a TORCS car; anything else is a grip car file. Returns 0 (*out filled,
+ * warnings in out->warnings), or -1 with err set and *out untouched (io/car_open.c). */
+int grip_car_open(const char *spec, grip_car *out, grip_load_error *err);
+
 /* Same from text in memory; name is used in messages and base_dir resolves `base =` and
  * `tir =` paths (NULL = the current directory). */
 int grip_car_parse(const char *text, const char *name, const char *base_dir, grip_car *out,

@@ -7,13 +7,14 @@
 #include <time.h>
 
 race_config race_default_config(void) {
-  return (race_config){.track = NULL, .car = NULL, .car_name = NULL, .params = robot_default_params(),
+  return (race_config){.track = NULL, .car = NULL, .entries = NULL, .car_name = NULL, .params = robot_default_params(),
                        .laps = 3, .cars = 1, .dt = 0.01, .max_time = 0.0, .telemetry = NULL,
                        .telemetry_rate = 10.0, .progress = NULL};
 }
 
 typedef struct race_car {
   grip_vehicle_id id;
+  const grip_vehicle_def *def;
   robot *bot;
   double progress;    /* m along the track from the start line, unwrapped */
   double last_s;      /* wrapped distance at the previous step */
@@ -59,9 +60,27 @@ static void telemetry_row(FILE *f, double t, int car, int lap, double s, double 
   fputc('\n', f);
 }
 
+race_slot race_grid_slot(const grip_track *track, int k) {
+  double L = grip_track_length(track);
+  double back = 6.0 + 8.0 * (k / 2) + 4.0 * (k % 2);
+  grip_track_point p = grip_track_point_at(track, L - back);
+  double lat = (k % 2 == 0 ? 1.0 : -1.0) * fmin(3.0, 0.25 * p.width);
+  return (race_slot){.x = p.position.x - sin(p.heading) * lat, .y = p.position.y + cos(p.heading) * lat,
+                     .heading = p.heading, .distance = p.distance, .lateral = lat, .back = back};
+}
+
+/* The slot of an entry placed by the caller: located on the track; behind the line when it is in
+ * the last half lap. */
+static race_slot entry_slot(const grip_track *track, const race_entry *e) {
+  double L = grip_track_length(track);
+  grip_track_location loc = grip_track_locate_full(track, e->x, e->y);
+  return (race_slot){.x = e->x, .y = e->y, .heading = e->heading, .distance = loc.distance, .lateral = loc.lateral,
+                     .back = loc.distance > 0.5 * L ? L - loc.distance : -loc.distance};
+}
+
 int race_run(const race_config *cfg, race_result *out) {
   memset(out, 0, sizeof *out);
-  if (!cfg->track || !cfg->car || cfg->cars < 1 || cfg->cars > RACE_MAX_CARS || cfg->laps < 1 ||
+  if (!cfg->track || (!cfg->car && !cfg->entries) || cfg->cars < 1 || cfg->cars > RACE_MAX_CARS || cfg->laps < 1 ||
       cfg->laps > RACE_MAX_LAPS || !(cfg->dt > 0.0))
     return -1;
   const grip_track *track = cfg->track;
@@ -88,17 +107,23 @@ int race_run(const race_config *cfg, race_result *out) {
     race_car *c = &cars[k];
     race_car_result *r = &res[k];
     c->index = k;
-    snprintf(r->name, sizeof r->name, "robot-%d", k + 1);
+    const race_entry *e = cfg->entries ? &cfg->entries[k] : NULL;
+    c->def = e ? e->car : cfg->car;
+    if (!c->def) {
+      rc = -1;
+      goto done;
+    }
+    if (e && e->name) snprintf(r->name, sizeof r->name, "%s", e->name);
+    else snprintf(r->name, sizeof r->name, "robot-%d", k + 1);
     r->grid = k + 1;
-    r->car = cfg->car_name ? cfg->car_name : (cfg->car->name ? cfg->car->name : "car");
+    const char *car_name = e ? e->car_name : cfg->car_name;
+    r->car = car_name ? car_name : (c->def->name ? c->def->name : "car");
     r->best_lap_s = NAN;
     r->max_edge_excess = -INFINITY;
-    double back = 6.0 + 8.0 * (k / 2) + 4.0 * (k % 2);
-    grip_track_point p = grip_track_point_at(track, L - back);
-    double lat = (k % 2 == 0 ? 1.0 : -1.0) * fmin(3.0, 0.25 * p.width);
-    double x = p.position.x - sin(p.heading) * lat, y = p.position.y + cos(p.heading) * lat;
-    c->id = grip_create_vehicle(world, cfg->car);
-    if (!grip_vehicle_is_valid(world, c->id) || grip_vehicle_place(world, c->id, x, y, p.heading) != GRIP_OK) {
+    race_slot p = e ? entry_slot(track, e) : race_grid_slot(track, k);
+    double back = p.back, lat = p.lateral;
+    c->id = grip_create_vehicle(world, c->def);
+    if (!grip_vehicle_is_valid(world, c->id) || grip_vehicle_place(world, c->id, p.x, p.y, p.heading) != GRIP_OK) {
       rc = -1;
       goto done;
     }
@@ -113,7 +138,7 @@ int race_run(const race_config *cfg, race_result *out) {
     c->input = grip_default_vehicle_input();
     c->finish_time = NAN;
     views[k] = (robot_car_view){.distance = p.distance, .lateral = lat, .speed = 0.0,
-                                .length = cfg->car->body.dimensions.x, .width = cfg->car->body.dimensions.y};
+                                .length = c->def->body.dimensions.x, .width = c->def->body.dimensions.y};
   }
   if (cfg->telemetry) telemetry_header(cfg->telemetry);
   double dt = cfg->dt;
@@ -158,7 +183,7 @@ int race_run(const race_config *cfg, race_result *out) {
       c->progress += d;
       c->last_s = loc.distance;
       views[k] = (robot_car_view){.distance = loc.distance, .lateral = loc.lateral, .speed = st.speed,
-                                  .length = cfg->car->body.dimensions.x, .width = cfg->car->body.dimensions.y};
+                                  .length = c->def->body.dimensions.x, .width = c->def->body.dimensions.y};
       if (!isnan(c->finish_time)) continue;
       double excess = fabs(loc.lateral) - loc.half_width;
       if (excess > r->max_edge_excess) r->max_edge_excess = excess;

@@ -1,0 +1,36 @@
+/* Small text helpers shared by the INI loaders (car files, scene files): strict numbers, paths
+ * relative to a file's directory, and an inih line reader over text in memory that counts
+ * lines (Debian's inih does not pass line numbers to the handler). */
+#ifndef GRIP_INI_TEXT_H
+#define GRIP_INI_TEXT_H
+
+#include <stddef.h>
+
+/* Strict decimal number at text (leading blanks skipped): optional sign, digits, point,
+ * exponent. Returns 0 with *v set and *rest (may be NULL) after the number; -1 when there is no
+ * number; -2 when it overflows or is not finite. Whatever follows (a unit suffix, junk) is left
+ * for the caller to judge. */
+int grip_scan_number(const char *text, double *v, const char **rest);
+
+/* Directory part of path ("." when none, "/" for a file in the root) into dir (size n). */
+void grip_dir_of(const char *path, char *dir, size_t n);
+
+/* dir + "/" + rel into out (size n); an absolute rel (or dir NULL) is kept as is. Returns 0, or
+ * -1 when the result does not fit. */
+int grip_join_path(const char *dir, const char *rel, char *out, size_t n);
+
+/* Text handed to inih line by line (ini_parse_stream(grip_ini_lines_read, &lines, ...)). Each
+ * line's leading blanks are dropped (so inih never joins indented lines as continuations), a
+ * line longer than inih's buffer is replaced by an empty one and remembered in long_line. */
+typedef struct grip_ini_lines {
+  const char *text;  /* NUL-terminated text */
+  size_t pos;        /* bytes consumed */
+  int line;          /* 1-based number of the line last handed out */
+  int long_line;     /* first line that did not fit, 0 when none */
+  int section_line;  /* line of the last "[section]" header */
+} grip_ini_lines;
+
+/* An ini_reader: stream is a grip_ini_lines. */
+char *grip_ini_lines_read(char *str, int num, void *stream);
+
+#endif

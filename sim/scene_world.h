@@ -1,0 +1,63 @@
+/* A world built from a scene file (io/scene.h): the ground (terrain heightfield, track with its
+ * barriers, or plane), the cars loaded and placed at their starts, robots for the cars that have
+ * one. Shared by the grip command (grip scene, grip race --scene) and any front end (a viewer)
+ * that wants the same world from the same file.
+ *
+ * Building checks what needs the ground and the cars: every start inside the terrain grid and
+ * on the ground (tracks: inside the barriers), no two cars' body boxes overlapping in plan, an
+ * explicit z not below the placed height. Errors name the scene file and line of the car. */
+#ifndef GRIP_SCENE_WORLD_H
+#define GRIP_SCENE_WORLD_H
+
+#include "car_file.h"
+#include "grip/grip.h"
+#include "robot.h"
+#include "scene.h"
+
+/* Building options. */
+enum {
+  SCENE_WORLD_NO_ROBOTS = 1, /* do not create the robots (a caller that drives the cars itself) */
+};
+
+typedef struct scene_world_car {
+  const grip_scene_car *spec; /* the scene's entry */
+  grip_car car;               /* the loaded car; owns def's pointers (never copy the struct) */
+  grip_vehicle_id id;         /* in world */
+  robot *bot;                 /* the robot driving it, or NULL */
+  grip_vehicle_input input;   /* the constant input of a car without a robot */
+  int grid_slot;              /* 0-based grid slot of a track car placed by the grid, else -1 */
+  grip_pose start;            /* pose after placement (design frame), m and unit quaternion */
+  double start_heading;       /* rad, start heading from +x counter-clockwise */
+  double ground_z;            /* m, ground height under the start (x, y); e.g. 12.4 */
+  int track_hint;             /* track scenes: last segment the car was found on (-1 none) */
+} scene_world_car;
+
+typedef struct scene_world {
+  const grip_scene *scene;    /* the scene it was built from (caller owns; must outlive) */
+  grip_world *world;
+  /* Ground. */
+  grip_heightfield *heightfield; /* terrain scenes */
+  grip_heightfield_info terrain; /* terrain scenes: grid figures */
+  grip_track *track;             /* track scenes */
+  char track_name[128];          /* track scenes: display name, e.g. "Grip Park" */
+  grip_track_ground_context track_ground; /* track scenes: raycast and barrier context */
+  grip_plane plane;              /* plane scenes */
+  double air_density;            /* kg/m³, the world's; 1.29 */
+  int car_count;
+  scene_world_car *cars;         /* car_count entries, in the scene's order */
+  robot_car_view *views;         /* scratch for the robots (car_count entries) */
+  robot_car_view *others;
+} scene_world;
+
+/* Builds the world. Returns 0 and *out, or -1 with err set ("scene.ini:12: ...") and *out NULL. */
+int scene_world_create(const grip_scene *scene, int flags, scene_world **out, grip_load_error *err);
+void scene_world_destroy(scene_world *sw);
+
+/* Ground height (m) under (x, y) by a vertical ray from high above; false where there is none. */
+bool scene_world_ground_height(const scene_world *sw, double x, double y, double *z);
+
+/* Sets every car's input (robots drive, the others keep their constant input), then steps the
+ * world by dt. Allocation-free. Returns grip_world_step's result. */
+grip_result scene_world_step(scene_world *sw, double dt);
+
+#endif
