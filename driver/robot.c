@@ -70,7 +70,7 @@ robot_params robot_default_params(void) {
                         .aggressiveness = 1.0,
                         .brake_margin = 0.8,
                         .accel_margin = 0.9,
-                        .edge_margin = 0.8,
+                        .edge_margin = 1.2,
                         .line_step = 3.0,
                         .racing_line = 1,
                         .lookahead_min = 6.0,
@@ -89,7 +89,9 @@ robot_params robot_default_params(void) {
                         .follow_time = 0.6,
                         .look_cars = 60.0,
                         .car_gap = 0.8,
-                        .auto_gearbox = 0};
+                        .auto_gearbox = 0,
+                        .plan_banking = 1,
+                        .wide_margin = 0.5};
 }
 
 typedef struct param_entry {
@@ -111,6 +113,8 @@ static const param_entry param_table[] = {
     PARAM(stuck_time, 0.1, 60.0),    PARAM(reverse_time, 0.1, 60.0),  PARAM(follow_time, 0.0, 10.0),
     PARAM(look_cars, 0.0, 1000.0),   PARAM(car_gap, 0.0, 10.0),
     {"auto_gearbox", offsetof(robot_params, auto_gearbox), 0, 1, true},
+    {"plan_banking", offsetof(robot_params, plan_banking), 0, 1, true},
+    {"wide_margin", offsetof(robot_params, wide_margin), 0.05, 5, false},
 };
 #undef PARAM
 
@@ -264,6 +268,11 @@ double robot_corner_speed(const robot *r, double radius, double mu) {
  * curvature κ_v (a crest, κ_v < 0, unloads the tyres by v²·|κ_v| per unit mass; a dip loads
  * them): v² = g·r·(sin β + μ cos β) / (cos β − μ sin β − μ·r·(CA/m + κ_v)); β = 0 and κ_v = 0
  * give the formula above. */
+static double interp(const robot *r, double s, size_t field);
+
+/* m, half road width at distance s. */
+static double loc_half_width(const robot *r, double s) { return interp(r, s, offsetof(line_sample, half_width)); }
+
 static double banked_corner_speed_mu(const robot *r, double curvature, double bank, double vertical_curvature,
                                      double mu) {
   double k = fabs(curvature);
@@ -512,7 +521,7 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
     q->ny = cos(tp.heading);
     q->half_width = 0.5 * tp.width;
     q->bound = fmax(0.0, q->half_width - r->p.edge_margin - 0.5 * r->car_width);
-    q->banking = tp.banking;
+    q->banking = r->p.plan_banking ? tp.banking : 0.0;
     q->slope = tp.slope;
     const grip_track_segment_def *seg = grip_track_segment(track, tp.segment);
     q->friction = seg ? seg->surface.friction : 1.0;
@@ -655,6 +664,16 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double max_rate = 2.5 * dt; /* m of lateral shift per step */
   r->shift += clampd(want_shift - r->shift, -max_rate, max_rate);
 
+  /* Running wide: in a turn, outside the target towards the outer edge, the plan asks too
+   * much here (a bump, a load change, a late turn-in). When the car's outer side comes within
+   * wide_margin of the road edge the throttle lifts in proportion (none left at the edge),
+   * which moves load onto the front tyres and tightens the line. */
+  double k_here = interp(r, s, offsetof(line_sample, curvature));
+  double outward = fabs(k_here) > 1.0 / 1000.0 ? (line_lat + r->shift - loc.lateral) * (k_here > 0.0 ? 1.0 : -1.0) : 0.0;
+  double edge_room = loc_half_width(r, s) - 0.5 * r->car_width - fabs(loc.lateral);
+  /* Only at speed and on the road: off it (or pulling away from a wall) the car needs power. */
+  double wide_lift = outward > 0.0 && v > 15.0 && edge_room > -0.5 ? clampd(edge_room / r->p.wide_margin, 0.0, 1.0) : 1.0;
+
   /* Recovery: stuck or facing backwards → reverse with opposite lock. */
   if (r->mode == MODE_DRIVE) {
     r->stuck_t = (fabs(v) < 1.0 && r->status.target_speed > 2.0) ? r->stuck_t + dt : 0.0;
@@ -666,7 +685,9 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   }
   if (r->mode == MODE_REVERSE) {
     r->reverse_t += dt;
-    if (r->reverse_t > r->p.reverse_time || (r->reverse_t > 0.5 && fabs(heading_err) < 0.4)) {
+    /* Reverse until the car points along the road again (a car nosed into a wall needs more
+     * than reverse_time to swing round), at most three times reverse_time. */
+    if (r->reverse_t > 3.0 * r->p.reverse_time || (r->reverse_t > 0.5 && fabs(heading_err) < 0.4)) {
       r->mode = MODE_DRIVE;
       r->stuck_t = r->back_t = 0.0;
       r->integ = 0.0;
@@ -713,6 +734,8 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
       in.brake = brk;
     }
   }
+
+  in.throttle *= wide_lift;
 
   /* Stability: when the rear slides more than the front (oversteer), ease off both pedals so
    * the rear tyres get their grip back for cornering. */

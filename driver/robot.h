@@ -17,7 +17,7 @@ typedef struct robot_params {
   double brake_margin;   /* fraction of the deceleration capacity the plan brakes with; 0.8 */
   double accel_margin;   /* fraction of the estimated acceleration the forward pass uses; 0.9 */
   double edge_margin;    /* m, racing line's clearance from the road edge to the car's centre
-                            (half the car's width is added); 0.8 */
+                            (half the car's width is added); 1.2 */
   double line_step;      /* m, spacing of the line samples; 3 */
   int racing_line;       /* 1: minimum-curvature line, 0: the centre line; 1 */
   double lookahead_min;  /* m, pure-pursuit look-ahead at standstill; 6 */
@@ -40,6 +40,10 @@ typedef struct robot_params {
   double look_cars;      /* m, how far ahead other cars are considered; 60 */
   double car_gap;        /* m, lateral clearance kept to other cars (beyond the widths); 0.8 */
   int auto_gearbox;      /* 1: the car's automatic gearbox; 0: the robot shifts; 0 */
+  int plan_banking;      /* 1: corner speeds use the road's banking; 0: the flat-road formula
+                            (as TORCS's robot tutorial); 1 */
+  double wide_margin;    /* m: running wide in a turn, the throttle lifts once the car's outer
+                            side is this close to the road edge (none left at the edge); 0.5 */
 } robot_params;
 
 robot_params robot_default_params(void);
