@@ -264,15 +264,15 @@ double robot_corner_speed(const robot *r, double radius, double mu) {
   return v < r->top_speed ? v : r->top_speed;
 }
 
-/* Corner speed on a banked road (β > 0: the outside of the turn is higher) with vertical
- * curvature κ_v (a crest, κ_v < 0, unloads the tyres by v²·|κ_v| per unit mass; a dip loads
- * them): v² = g·r·(sin β + μ cos β) / (cos β − μ sin β − μ·r·(CA/m + κ_v)); β = 0 and κ_v = 0
- * give the formula above. */
 static double interp(const robot *r, double s, size_t field);
 
 /* m, half road width at distance s. */
 static double loc_half_width(const robot *r, double s) { return interp(r, s, offsetof(line_sample, half_width)); }
 
+/* Corner speed on a banked road (β > 0: the outside of the turn is higher) with vertical
+ * curvature κ_v (a crest, κ_v < 0, unloads the tyres by v²·|κ_v| per unit mass; a dip loads
+ * them): v² = g·r·(sin β + μ cos β) / (cos β − μ sin β − μ·r·(CA/m + κ_v)); β = 0 and κ_v = 0
+ * give the formula above. */
 static double banked_corner_speed_mu(const robot *r, double curvature, double bank, double vertical_curvature,
                                      double mu) {
   double k = fabs(curvature);
@@ -417,7 +417,7 @@ static void plan_speed(robot *r) {
     a_long = fmin(a_long, r->brake_force / r->mass);
     /* Downhill (slope < 0) gravity works against the brakes. */
     double a = r->p.brake_margin * a_long + (r->drag_k * v * v) / r->mass + G * L[i].slope;
-    a = fmax(a, 0.5);
+    a = fmax(a, 0.5); /* a steep downhill must still leave some deceleration to plan with */
     double vi = sqrt(v * v + 2.0 * a * L[i].ds);
     if (vi < L[i].v_plan) L[i].v_plan = vi;
   }

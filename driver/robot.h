@@ -95,10 +95,11 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *state);
 
 /* --- the plan, for tests and reports --------------------------------------------------- */
 
-/* Friction the plan uses on asphalt: simple-MF peak mu (lateral, at the static wheel load) ×
- * mu_factor. */
+/* Friction the plan uses on asphalt at rest: simple-MF peak mu (lateral, at the static wheel
+ * load) × mu_factor. At speed the plan takes mu at the load with the downforce of that speed. */
 double robot_plan_mu(const robot *r);
-/* N/(m/s)², downforce per speed squared: −½ρA(CL_f + CL_r) + Σ 4ρ·A_w·sin(a)·cos(a). */
+/* N/(m/s)², downforce per speed squared at the design ride height:
+ * −½ρA(CL_f + CL_r)·ground effect + Σ 4ρ·A_w·sin(a)·cos(a) (grip_vehicle_aero_coefficients). */
 double robot_plan_ca(const robot *r);
 /* kg, body + fuel at creation. */
 double robot_plan_mass(const robot *r);
