@@ -199,12 +199,11 @@ static double wrap_angle(double a) {
   return a;
 }
 
-/* Peak friction of the lateral simple-MF curve at load fz (load sensitivity included). */
+/* Peak lateral friction of the tyre at load fz (load sensitivity included). */
 static double tyre_mu(const grip_tyre_def *t, double fz) {
-  if (t->model != GRIP_TYRE_SIMPLE_MF) return 1.0; /* full MF: nominal dry tarmac */
-  const grip_simple_mf_def *s = &t->simple;
-  double mu = s->lateral.mu * (1.0 - s->load_sensitivity * (fz - s->nominal_load) / s->nominal_load);
-  return mu > 0.05 ? mu : 0.05;
+  double mu;
+  grip_tyre_peak_mu(t, fz, NULL, &mu);
+  return mu;
 }
 
 /* Maximum wheel force from the engine at road speed v over the gears (rev limit respected). */

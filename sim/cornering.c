@@ -3,7 +3,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "grip/mf_tyre.h"
 #include "manoeuvre.h"
 
 #define PI 3.14159265358979323846
@@ -11,6 +10,13 @@
 #define G 9.81
 
 /* --- the linear bicycle model ------------------------------------------------------------ */
+
+/* Peak lateral friction coefficient of a tyre at load fz (N). */
+static double lateral_mu(const grip_tyre_def *tyre, double fz) {
+  double mu;
+  grip_tyre_peak_mu(tyre, fz, NULL, &mu);
+  return mu;
+}
 
 static double static_axle_load(const grip_vehicle_def *car, int axle, double gravity) {
   double m = car->body.mass + car->fuel.mass;
@@ -22,8 +28,7 @@ static double static_axle_load(const grip_vehicle_def *car, int axle, double gra
 double axle_cornering_stiffness(const grip_vehicle_def *car, int axle, double gravity) {
   const grip_simple_mf_def *t = &car->axles[axle].tyre.simple;
   double fz = 0.5 * static_axle_load(car, axle, gravity);
-  double mu = t->lateral.mu * (1.0 - t->load_sensitivity * (fz - t->nominal_load) / t->nominal_load) *
-              car->assists.grip_multiplier;
+  double mu = lateral_mu(&car->axles[axle].tyre, fz) * car->assists.grip_multiplier;
   /* Slope of D·sin(C·atan(B·x − E·(B·x − atan(B·x)))) at x = 0 is B·C·D. */
   return 2.0 * t->lateral.b * t->lateral.c * mu * fz;
 }
@@ -290,18 +295,6 @@ static void axle_downforce(const grip_vehicle_def *car, double v, double air_den
   grip_aero_coefficients c = grip_vehicle_aero_coefficients(car, air_density, car->aero.ride_height);
   out[0] = c.downforce_front * v * v;
   out[1] = c.downforce_rear * v * v;
-}
-
-/* Peak lateral friction coefficient of a tyre at load fz (N): the simple model's linear load
- * sensitivity, or the full Magic Formula's mu_y (D_y/F_z at zero camber, rated pressure). */
-static double lateral_mu(const grip_tyre_def *tyre, double fz) {
-  if (tyre->model == GRIP_TYRE_FULL_MF && tyre->mf) {
-    grip_mf_output o;
-    grip_mf_evaluate_full(tyre->mf, fmax(fz, 1.0), 0.0, 0.0, 0.0, 20.0, 0.0, &o);
-    return o.muy;
-  }
-  const grip_simple_mf_def *t = &tyre->simple;
-  return t->lateral.mu * (1.0 - t->load_sensitivity * (fz - t->nominal_load) / t->nominal_load);
 }
 
 /* Lateral capacity of one axle, N: Σ mu(Fz)·Fz over its two tyres, with the lateral load

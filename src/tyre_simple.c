@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "gmath.h"
+#include "grip/mf_tyre.h"
 #include "grip/tyre.h"
 #include "vehicle_internal.h"
 
@@ -66,6 +67,21 @@ double grip_magic_formula_peak_slip(const grip_simple_mf_curve *k) {
 static double loaded_mu(const grip_simple_mf_def *def, double mu, double fz) {
   double dfz = (fz - def->nominal_load) / def->nominal_load;
   return mu * maxd(0.1, 1.0 - def->load_sensitivity * dfz);
+}
+
+void grip_tyre_peak_mu(const grip_tyre_def *tyre, double fz, double *mu_x, double *mu_y) {
+  double x, y;
+  if (tyre->model == GRIP_TYRE_FULL_MF && tyre->mf) {
+    grip_mf_output o;
+    grip_mf_evaluate_full(tyre->mf, maxd(fz, 1.0), 0.0, 0.0, 0.0, 20.0, 0.0, &o);
+    x = o.mux;
+    y = o.muy;
+  } else {
+    x = loaded_mu(&tyre->simple, tyre->simple.longitudinal.mu, fz);
+    y = loaded_mu(&tyre->simple, tyre->simple.lateral.mu, fz);
+  }
+  if (mu_x) *mu_x = x;
+  if (mu_y) *mu_y = y;
 }
 
 /* The curves as functions of the normalised slip rho, with their slopes dG/drho. */

@@ -96,6 +96,11 @@ double grip_magic_formula(const grip_simple_mf_curve *curve, double x, double *s
 /* The slip x > 0 at which the pure-slip curve peaks (solved numerically). */
 double grip_magic_formula_peak_slip(const grip_simple_mf_curve *curve);
 
+/* Peak friction coefficients of a tyre at load fz (N) on a dry road, upright: the simple
+ * model's mu with its load sensitivity (never below 10 % of mu, as the model applies it), or
+ * the full Magic Formula's mu_x and mu_y at rated pressure. Either pointer may be NULL. */
+void grip_tyre_peak_mu(const grip_tyre_def *tyre, double fz, double *mu_x, double *mu_y);
+
 #ifdef __cplusplus
 }
 #endif
