@@ -498,7 +498,9 @@ grip_track_location grip_track_locate(const grip_track *track, double x, double 
       continue;
     }
     section c = seg_section(g, clampd(u, 0.0, g->len));
-    if (fabs(t) <= c.reach[t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT])
+    /* Inside the barriers, the barrier line itself included (1 µm: the barrier query puts its
+     * wall-foot point there, and rounding must not send it to the full search). */
+    if (fabs(t) <= c.reach[t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT] + 1e-6)
       return finish(track, i, u, t);
     break;
   }
@@ -599,10 +601,9 @@ bool grip_track_barrier_query(void *context, double x, double y, grip_barrier_hi
   grip_track_barrier b =
       grip_track_barrier_at(track, &loc, loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
   /* The wall's foot lies `distance` away against the inward normal; its height there is the
-   * surface height just inside the barrier (1 cm inside: exactly at the wall the hinted walk
-   * may not find the point and falls back to the O(segments) search). */
-  double to_foot = b.distance - 0.01;
-  grip_track_location foot = grip_track_locate(track, x - b.normal.x * to_foot, y - b.normal.y * to_foot, loc.segment);
+   * surface height at the barrier. */
+  grip_track_location foot = grip_track_locate(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance,
+                                               loc.segment);
   hit->distance = b.distance;
   hit->normal = b.normal;
   hit->top = foot.z + b.height;
