@@ -1,56 +1,36 @@
 /* grip steady: constant speed, constant steering-wheel angle, held until steady. */
-#include <stdio.h>
-
-#include "car_option.h"
-#include "cli.h"
 #include "cornering.h"
+#include "report.h"
 
 int cmd_steady(int argc, char **argv);
 int cmd_steady(int argc, char **argv) {
   double dt = 0.002, speed = 60.0, steer = 30.0;
   bool json = false;
-  const char *car_spec = NULL;
-  cli_option options[] = {
+  static grip_car loaded;
+  const cli_option own[] = {
       {"--speed", CLI_DOUBLE, &speed, 1.0, 400.0, "speed, km/h (default 60)"},
       {"--steer-deg", CLI_DOUBLE, &steer, -900.0, 900.0, "steering-wheel angle, degrees, + = left (default 30)"},
-      CLI_OPTION_DT(dt, "0.002"),
-      CLI_OPTION_JSON(json),
-      CLI_OPTION_CAR(car_spec),
   };
-  int rc = cli_parse(argc, argv, options, CLI_COUNT(options), NULL, 0, NULL);
-  if (rc) return rc == 1 ? 0 : rc;
-  static grip_car loaded;
-  if (cli_load_car(argv[0], car_spec, &loaded)) return 1;
-  grip_vehicle_def car = loaded.def;
-  steady_result r = sim_steady(&car, speed, steer, dt);
-  if (json) {
-    json_writer w;
-    json_begin(&w, stdout);
-    json_string(&w, "car", car.name);
-    json_number(&w, "radius_m", r.radius_m);
-    json_number(&w, "front_axle_radius_m", r.front_axle_radius_m);
-    json_number(&w, "wheelbase_m", r.wheelbase_m);
-    json_number(&w, "road_wheel_angle_deg", r.road_wheel_angle_deg);
-    json_number(&w, "yaw_rate_dps", r.yaw_rate_dps);
-    json_number(&w, "lateral_g", r.lateral_g);
-    json_number(&w, "slip_angle_front_deg", r.slip_angle_front_deg);
-    json_number(&w, "slip_angle_rear_deg", r.slip_angle_rear_deg);
-    json_number(&w, "body_slip_deg", r.body_slip_deg);
-    json_number(&w, "roll_deg", r.roll_deg);
-    json_number(&w, "speed_kmh", r.speed_kmh);
-    json_bool(&w, "steady", r.steady);
-    json_end(&w);
-  } else {
-    printf("steady: %s at %.1f km/h, steering wheel %.1f deg, dt %g s%s\n", car.name, speed, steer, dt,
-           r.steady ? "" : " (NOT steady)");
-    printf("  radius          %8.2f m (front axle %.2f m, wheelbase %.3f m)\n", r.radius_m, r.front_axle_radius_m,
-           r.wheelbase_m);
-    printf("  road wheels     %8.3f deg\n", r.road_wheel_angle_deg);
-    printf("  yaw rate        %8.3f deg/s\n", r.yaw_rate_dps);
-    printf("  lateral         %8.3f g\n", r.lateral_g);
-    printf("  slip angles     %8.3f front, %.3f rear deg; body slip %.3f deg\n", r.slip_angle_front_deg,
-           r.slip_angle_rear_deg, r.body_slip_deg);
-    printf("  roll            %8.3f deg\n", r.roll_deg);
-  }
+  int rc = report_parse(argc, argv, own, CLI_COUNT(own), &dt, &json, &loaded);
+  if (rc >= 0) return rc;
+  const grip_vehicle_def *car = &loaded.def;
+  steady_result r = sim_steady(car, speed, steer, dt);
+  report rep;
+  report_begin(&rep, json, "steady: %s at %.1f km/h, steering wheel %.1f deg, dt %g s%s", car->name, speed, steer, dt,
+               r.steady ? "" : " (NOT steady)");
+  report_string(&rep, "car", car->name, NULL);
+  report_number(&rep, "radius_m", r.radius_m, "radius", "%8.2f m");
+  report_number(&rep, "front_axle_radius_m", r.front_axle_radius_m, "  front axle", "%8.2f m");
+  report_number(&rep, "wheelbase_m", r.wheelbase_m, "wheelbase", "%8.3f m");
+  report_number(&rep, "road_wheel_angle_deg", r.road_wheel_angle_deg, "road wheels", "%8.3f deg");
+  report_number(&rep, "yaw_rate_dps", r.yaw_rate_dps, "yaw rate", "%8.3f deg/s");
+  report_number(&rep, "lateral_g", r.lateral_g, "lateral", "%8.3f g");
+  report_number(&rep, "slip_angle_front_deg", r.slip_angle_front_deg, "slip front", "%8.3f deg");
+  report_number(&rep, "slip_angle_rear_deg", r.slip_angle_rear_deg, "slip rear", "%8.3f deg");
+  report_number(&rep, "body_slip_deg", r.body_slip_deg, "body slip", "%8.3f deg");
+  report_number(&rep, "roll_deg", r.roll_deg, "roll", "%8.3f deg");
+  report_number(&rep, "speed_kmh", r.speed_kmh, "speed", "%8.1f km/h");
+  report_bool(&rep, "steady", r.steady, NULL);
+  report_end(&rep);
   return 0;
 }

@@ -1,0 +1,75 @@
+#include "report.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define REPORT_MAX_OPTIONS 16
+
+int report_parse(int argc, char **argv, const cli_option *own, int own_count, double *dt, bool *json, grip_car *car) {
+  const char *car_spec = NULL;
+  const cli_option shared[] = {
+      CLI_OPTION_DT(*dt, "0.002"),
+      CLI_OPTION_JSON(*json),
+      CLI_OPTION_CAR(car_spec),
+  };
+  cli_option options[REPORT_MAX_OPTIONS];
+  int n = 0;
+  for (int i = 0; i < own_count && n < REPORT_MAX_OPTIONS; ++i) options[n++] = own[i];
+  for (int i = 0; i < CLI_COUNT(shared) && n < REPORT_MAX_OPTIONS; ++i) options[n++] = shared[i];
+  int rc = cli_parse(argc, argv, options, n, NULL, 0, NULL);
+  if (rc) return rc == 1 ? 0 : rc;
+  return cli_load_car(argv[0], car_spec, car) ? 1 : -1;
+}
+
+void report_begin(report *r, bool json, const char *title_format, ...) {
+  r->json = json;
+  if (json) {
+    json_begin(&r->w, stdout);
+    return;
+  }
+  va_list ap;
+  va_start(ap, title_format);
+  vprintf(title_format, ap);
+  va_end(ap);
+  putchar('\n');
+}
+
+void report_end(report *r) {
+  if (r->json) json_end(&r->w);
+}
+
+static void label_column(const char *label) { printf("  %-15s ", label); }
+
+void report_number(report *r, const char *key, double value, const char *label, const char *format) {
+  if (r->json) {
+    json_number(&r->w, key, value);
+  } else if (label) {
+    label_column(label);
+    printf(format, value);
+    putchar('\n');
+  }
+}
+
+void report_int(report *r, const char *key, long long value, const char *label, const char *format) {
+  if (r->json) {
+    json_int(&r->w, key, value);
+  } else if (label) {
+    label_column(label);
+    printf(format, value);
+    putchar('\n');
+  }
+}
+
+void report_string(report *r, const char *key, const char *value, const char *label) {
+  if (r->json) {
+    json_string(&r->w, key, value);
+  } else if (label) {
+    label_column(label);
+    printf("%8s\n", value);
+  }
+}
+
+void report_bool(report *r, const char *key, bool value, const char *label) {
+  if (r->json) json_bool(&r->w, key, value);
+  else if (label) report_string(r, key, value ? "yes" : "no", label);
+}
