@@ -43,7 +43,7 @@ struct robot {
   int n;
   line_sample *line;
   /* car figures */
-  double mass, mu, ca, drag_k, rolling, top_speed, brake_force, wheelbase, rear_x;
+  double mass, ca, drag_k, rolling, top_speed, brake_force, wheelbase, rear_x;
   double axle_weight[2];    /* N, static axle loads */
   double axle_downforce[2]; /* N/(m/s)², downforce per axle per speed squared */
   double car_length, car_width, lap_time;
@@ -480,7 +480,6 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
   double wr = r->mass * G - wf;
   r->axle_weight[0] = wf;
   r->axle_weight[1] = wr;
-  r->mu = plan_mu(r, 0.0);
   r->rolling = 0.012 * ra->tyre.rolling_resistance * r->mass * G;
   double peak_slip = 0.1;
   if (ra->tyre.model == GRIP_TYRE_SIMPLE_MF) peak_slip = grip_magic_formula_peak_slip(&ra->tyre.simple.longitudinal);
@@ -549,7 +548,7 @@ void robot_destroy(robot *r) {
 
 /* --- queries ------------------------------------------------------------------- */
 
-double robot_plan_mu(const robot *r) { return r->mu; }
+double robot_plan_mu(const robot *r) { return plan_mu(r, 0.0); }
 double robot_plan_ca(const robot *r) { return r->ca; }
 double robot_plan_mass(const robot *r) { return r->mass; }
 double robot_plan_top_speed(const robot *r) { return r->top_speed; }

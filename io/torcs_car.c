@@ -241,6 +241,7 @@ static int has_section(tparams *p, const char *sect) {
 
 #define TORCS_AIR_DENSITY 1.29      /* kg/m³: TORCS's 0.645 = ½ρ in its drag */
 #define TORCS_WING_AIR_DENSITY 1.23 /* kg/m³: the density in TORCS's wing model */
+#define TORCS_GRAVITY 9.80665         /* m/s²: TORCS's G, which sets its static wheel loads */
 
 #define NUM(sect, name, def, out)                   \
   do {                                              \
@@ -445,7 +446,7 @@ static int map_car(tparams *p, grip_car *car) {
   d->fuel.position = d->body.center_of_mass;
   /* Tyre friction at TORCS's static wheel loads (the car's mass without fuel, as TORCS). */
   for (int a = 0; a < 2; ++a)
-    if (tyres[a].have) map_tyre_friction(&tyres[a], 0.5 * mass * 9.80665 * (a == 0 ? fr : 1.0 - fr), &d->axles[a].tyre.simple);
+    if (tyres[a].have) map_tyre_friction(&tyres[a], 0.5 * mass * TORCS_GRAVITY * (a == 0 ? fr : 1.0 - fr), &d->axles[a].tyre.simple);
 
   /* Aerodynamics. TORCS's drag is 0.645·Cx·A·v² (½ρ with ρ = 1.29, as grip's). Its body lift
    * is Clift·v²·hm per axle, with no area and no ½ρ, and the ground effect hm =
