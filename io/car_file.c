@@ -648,15 +648,8 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
   grip_vehicle_def *d = &car->def;
   int result = -1;
   char full[160];
-  if (rc == -2) {
-    grip_load_error_set(err, name, 0, NULL, "out of memory");
-  } else if (ps->src.long_line && (!ps->err.message[0] || ps->src.long_line <= ps->err.line) &&
-             (rc <= 0 || ps->src.long_line <= rc)) {
-    grip_load_error_set(err, name, ps->src.long_line, NULL, "line too long (more than %d characters)", ini_max_line - 3);
-  } else if (rc > 0 && (!ps->err.message[0] || rc < ps->err.line)) {
-    grip_load_error_set(err, name, rc, NULL, "syntax error: expected '[section]' or 'key = value'");
-  } else if (ps->err.message[0]) {
-    *err = ps->err;
+  if (grip_ini_outcome(rc, &ps->src, &ps->err, name, err)) {
+    /* err is set */
   } else if (ps->cont_key >= 0) {
     grip_load_error_set(err, name, ps->src.line, keys[ps->cont_key].key, "list ends with ',' at the end of the file");
   } else {

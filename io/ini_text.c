@@ -2,6 +2,7 @@
 #include "ini_text.h"
 
 #include <ctype.h>
+#include <ini.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -83,4 +84,23 @@ char *grip_ini_lines_read(char *str, int num, void *stream) {
   }
   str[k] = '\0';
   return str;
+}
+
+int grip_ini_outcome(int rc, const grip_ini_lines *lines, const grip_load_error *handler_err, const char *name,
+                     grip_load_error *err) {
+  bool handler_failed = handler_err->message[0] != '\0';
+  if (rc == -2) {
+    grip_load_error_set(err, name, 0, NULL, "out of memory");
+  } else if (lines->long_line && (!handler_failed || lines->long_line <= handler_err->line) &&
+             (rc <= 0 || lines->long_line <= rc)) {
+    grip_load_error_set(err, name, lines->long_line, NULL, "line too long (more than %d characters)",
+                        ini_max_line - 3);
+  } else if (rc > 0 && (!handler_failed || rc < handler_err->line)) {
+    grip_load_error_set(err, name, rc, NULL, "syntax error: expected '[section]' or 'key = value'");
+  } else if (handler_failed) {
+    *err = *handler_err;
+  } else {
+    return 0;
+  }
+  return -1;
 }

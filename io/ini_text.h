@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "load_error.h"
+
 /* Strict decimal number at text (leading blanks skipped): optional sign, digits, point,
  * exponent. Returns 0 with *v set and *rest (may be NULL) after the number; -1 when there is no
  * number; -2 when it overflows or is not finite. Whatever follows (a unit suffix, junk) is left
@@ -32,5 +34,12 @@ typedef struct grip_ini_lines {
 
 /* An ini_reader: stream is a grip_ini_lines. */
 char *grip_ini_lines_read(char *str, int num, void *stream);
+
+/* The error of one inih pass over file `name`: rc is ini_parse_stream's result over lines,
+ * handler_err the handler's own first error (empty message when none). Out of memory first;
+ * else the earliest of a line too long, a syntax error and the handler's error. Fills err and
+ * returns -1, or returns 0 when the pass went through. */
+int grip_ini_outcome(int rc, const grip_ini_lines *lines, const grip_load_error *handler_err, const char *name,
+                     grip_load_error *err);
 
 #endif

@@ -501,19 +501,7 @@ int grip_scene_parse(const char *text, const char *name, const char *base_dir, g
   ps->ground_key = -1;
   int rc = ini_parse_stream(reader, ps, handler, ps);
   int result = -1;
-  if (rc == -2) {
-    grip_load_error_set(err, name, 0, NULL, "out of memory");
-  } else if (ps->src.long_line && (!ps->err.message[0] || ps->src.long_line <= ps->err.line) &&
-             (rc <= 0 || ps->src.long_line <= rc)) {
-    grip_load_error_set(err, name, ps->src.long_line, NULL, "line too long (more than %d characters)",
-                        ini_max_line - 3);
-  } else if (rc > 0 && (!ps->err.message[0] || rc < ps->err.line)) {
-    grip_load_error_set(err, name, rc, NULL, "syntax error: expected '[section]' or 'key = value'");
-  } else if (ps->err.message[0]) {
-    *err = ps->err;
-  } else {
-    result = finish(ps, err);
-  }
+  if (grip_ini_outcome(rc, &ps->src, &ps->err, name, err) == 0) result = finish(ps, err);
   if (result == 0) memcpy(out, tmp, sizeof *out);
   free(ps);
   free(tmp);
