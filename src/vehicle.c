@@ -468,6 +468,7 @@ void vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
   s->fuel_mass = v->fuel_mass;
   s->mass = total_mass(v);
   s->time = v->time;
+  s->out_of_world = v->out_of_world;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     grip_wheel_state *o = &s->wheels[i];

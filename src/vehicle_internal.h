@@ -131,6 +131,7 @@ typedef struct vehicle {
   double body_mass;         /* kg, without fuel */
   double fuel_mass;         /* kg */
   double time;
+  bool out_of_world;        /* left the world: held still, not stepped (grip_vehicle_state) */
 
   /* controls */
   grip_vehicle_input input;    /* as set by the caller */

@@ -308,6 +308,10 @@ typedef struct grip_vehicle_state {
   double fuel_mass;             /* kg */
   double mass;                  /* kg, body + fuel */
   double time;                  /* s simulated since creation */
+  /* True once the vehicle has left the world (beyond the world's bounds, or with no ground under
+   * it to stand on): it is then held still where it left and no longer stepped, until it is
+   * placed again (grip_vehicle_place / grip_vehicle_set_pose). */
+  bool out_of_world;
   grip_wheel_state wheels[GRIP_WHEEL_COUNT];
 } grip_vehicle_state;
 
