@@ -11,15 +11,14 @@
 #include <string.h>
 
 #include "collision.h"
+#include "contact.h"
 #include "gmath.h"
 
 #define WALL_SLOP 0.005        /* m of penetration left after correction: keeps contacts alive */
 #define CAR_SLOP 0.005         /* m, the same between two cars */
 #define WALL_TOUCH 0.002       /* m: points closer than this to a wall take part in the solve */
 #define CORNER_TOLERANCE 0.002 /* m: a corner this close to a box counts as inside it */
-#define RESTITUTION_SPEED 0.5  /* m/s: slower approaches are resolved inelastically */
 #define IMPACT_SPEED 1.0       /* m/s: faster approaches count as impacts */
-#define SOLVER_ITERATIONS 24
 #define MAX_SUBSTEPS 32
 #define BISECTIONS 12
 #define MAX_CONTACTS 24
@@ -77,144 +76,6 @@ void collision_begin(collision_world *c, const vehicle *vehicles, int used) {
   }
 }
 
-/* --- rigid-body helpers ------------------------------------------------------------------ */
-
-typedef struct body {
-  vehicle *v; /* NULL: the static world */
-  double inv_mass;
-  grip_vec3 inv_inertia; /* principal, body frame */
-  mat3 rot;
-} body;
-
-static body make_body(vehicle *v) {
-  body b;
-  memset(&b, 0, sizeof b);
-  if (!v) return b;
-  b.v = v;
-  b.inv_mass = 1.0 / (v->body_mass + v->fuel_mass);
-  b.inv_inertia = v3(1.0 / v->inertia.x, 1.0 / v->inertia.y, 1.0 / v->inertia.z);
-  b.rot = mat3_from_quat(v->rotation);
-  return b;
-}
-
-/* I_w⁻¹·x with I_w = R·I·Rᵀ. */
-static grip_vec3 inv_inertia_world(const body *b, grip_vec3 x) {
-  grip_vec3 l = mat3_mul_transposed(&b->rot, x);
-  return mat3_mul(&b->rot, v3(l.x * b->inv_inertia.x, l.y * b->inv_inertia.y, l.z * b->inv_inertia.z));
-}
-
-static grip_vec3 point_velocity(const body *b, grip_vec3 r) {
-  if (!b->v) return v3(0, 0, 0);
-  return v3_add(b->v->velocity, v3_cross(b->v->angular_velocity, r));
-}
-
-static void apply_impulse(body *b, grip_vec3 r, grip_vec3 j) {
-  if (!b->v) return;
-  b->v->velocity = v3_mad(b->v->velocity, j, b->inv_mass);
-  b->v->angular_velocity = v3_add(b->v->angular_velocity, inv_inertia_world(b, v3_cross(r, j)));
-}
-
-/* 1/m + (r×d)·I_w⁻¹·(r×d): the inverse effective mass of a body at r along d. */
-static double inverse_mass_along(const body *b, grip_vec3 r, grip_vec3 d) {
-  if (!b->v) return 0.0;
-  grip_vec3 rd = v3_cross(r, d);
-  return b->inv_mass + v3_dot(rd, inv_inertia_world(b, rd));
-}
-
-/* Pose at fraction s of the step, between the start pose and the current one. */
-static void pose_at(const collision_world *c, int slot, const vehicle *v, double s, grip_vec3 *p, grip_quat *q) {
-  grip_vec3 p0 = c->start_position[slot];
-  grip_quat q0 = c->start_rotation[slot], q1 = v->rotation;
-  double dot = q0.w * q1.w + q0.x * q1.x + q0.y * q1.y + q0.z * q1.z;
-  double sign = dot < 0.0 ? -1.0 : 1.0;
-  *p = v3_add(p0, v3_scale(v3_sub(v->position, p0), s));
-  *q = quat_normalize((grip_quat){q0.w + s * (sign * q1.w - q0.w), q0.x + s * (sign * q1.x - q0.x),
-                                  q0.y + s * (sign * q1.y - q0.y), q0.z + s * (sign * q1.z - q0.z)});
-}
-
-/* Moves the body on for tau seconds at its current velocities. */
-static void advance(vehicle *v, double tau) {
-  if (!(tau > 0.0)) return;
-  v->position = v3_mad(v->position, v->velocity, tau);
-  grip_vec3 w = v->angular_velocity;
-  grip_quat dq = quat_mul((grip_quat){0.0, w.x, w.y, w.z}, v->rotation);
-  v->rotation = quat_normalize((grip_quat){v->rotation.w + 0.5 * tau * dq.w, v->rotation.x + 0.5 * tau * dq.x,
-                                           v->rotation.y + 0.5 * tau * dq.y, v->rotation.z + 0.5 * tau * dq.z});
-}
-
-/* --- the contact solver ------------------------------------------------------------------ */
-
-typedef struct contact {
-  grip_vec3 point;  /* world */
-  grip_vec3 normal; /* unit, from body a to body b: b is pushed along it */
-  grip_vec3 ra, rb; /* from each CG to the point */
-  grip_vec3 t1, t2; /* tangents */
-  double kn, kt1, kt2; /* inverse effective masses */
-  double target;    /* normal separation speed wanted after the solve */
-  double jn, jt1, jt2; /* accumulated impulses, N·s */
-} contact;
-
-typedef struct solve_result {
-  double impulse;  /* N·s, sum of normal impulses */
-  double approach; /* m/s, fastest approach before the solve */
-} solve_result;
-
-static grip_vec3 relative_velocity(const body *a, const body *b, const contact *k) {
-  return v3_sub(point_velocity(b, k->rb), point_velocity(a, k->ra));
-}
-
-static solve_result solve_contacts(body *a, body *b, contact *ks, int n, double restitution, double mu) {
-  solve_result r = {0.0, 0.0};
-  for (int i = 0; i < n; ++i) {
-    contact *k = &ks[i];
-    k->ra = a->v ? v3_sub(k->point, a->v->position) : v3(0, 0, 0);
-    k->rb = v3_sub(k->point, b->v->position);
-    grip_vec3 nn = k->normal;
-    grip_vec3 t = fabs(nn.z) < 0.9 ? v3_cross(nn, v3(0, 0, 1)) : v3_cross(nn, v3(1, 0, 0));
-    k->t1 = v3_normalize(t);
-    k->t2 = v3_cross(nn, k->t1);
-    k->kn = inverse_mass_along(a, k->ra, nn) + inverse_mass_along(b, k->rb, nn);
-    k->kt1 = inverse_mass_along(a, k->ra, k->t1) + inverse_mass_along(b, k->rb, k->t1);
-    k->kt2 = inverse_mass_along(a, k->ra, k->t2) + inverse_mass_along(b, k->rb, k->t2);
-    double vn = v3_dot(relative_velocity(a, b, k), nn);
-    double approach = -vn;
-    if (approach > r.approach) r.approach = approach;
-    k->target = approach > RESTITUTION_SPEED ? restitution * approach : 0.0;
-    k->jn = k->jt1 = k->jt2 = 0.0;
-  }
-  for (int it = 0; it < SOLVER_ITERATIONS; ++it) {
-    for (int i = 0; i < n; ++i) {
-      contact *k = &ks[i];
-      /* friction first, limited by the normal impulse of the previous pass */
-      grip_vec3 vr = relative_velocity(a, b, k);
-      double d1 = -v3_dot(vr, k->t1) / k->kt1, d2 = -v3_dot(vr, k->t2) / k->kt2;
-      double j1 = k->jt1 + d1, j2 = k->jt2 + d2, limit = mu * k->jn;
-      double jt = sqrt(j1 * j1 + j2 * j2);
-      if (jt > limit) {
-        double s = jt > 0.0 ? limit / jt : 0.0;
-        j1 *= s;
-        j2 *= s;
-      }
-      d1 = j1 - k->jt1;
-      d2 = j2 - k->jt2;
-      k->jt1 = j1;
-      k->jt2 = j2;
-      grip_vec3 jf = v3_add(v3_scale(k->t1, d1), v3_scale(k->t2, d2));
-      apply_impulse(b, k->rb, jf);
-      apply_impulse(a, k->ra, v3_neg(jf));
-      /* normal */
-      double vn = v3_dot(relative_velocity(a, b, k), k->normal);
-      double jn = maxd(k->jn + (k->target - vn) / k->kn, 0.0);
-      double dn = jn - k->jn;
-      k->jn = jn;
-      grip_vec3 j = v3_scale(k->normal, dn);
-      apply_impulse(b, k->rb, j);
-      apply_impulse(a, k->ra, v3_neg(j));
-    }
-  }
-  for (int i = 0; i < n; ++i) r.impulse += ks[i].jn;
-  return r;
-}
 
 static void record(collision_world *c, int slot, const vehicle *v, int points, solve_result r,
                    grip_vehicle_id other) {
@@ -447,7 +308,7 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
   if (!near) return;
   double rest = 0.0;
   if (first < 1.0) {
-    pose_at(c, slot, v, first, &v->position, &v->rotation);
+    contact_pose_between(c->start_position[slot], c->start_rotation[slot], v, first, &v->position, &v->rotation);
     rest = (1.0 - first) * dt;
   }
 
@@ -461,11 +322,11 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
       ks[n++] = (contact){.point = v3_mad(p, hi.normal, -0.5 * hi.distance), .normal = hi.normal};
   }
   if (n > 0) {
-    body wall = make_body(NULL), car = make_body(v);
-    solve_result res = solve_contacts(&wall, &car, ks, n, def->restitution, def->friction);
+    body wall = contact_make_body(NULL), car = contact_make_body(v);
+    solve_result res = contact_solve(&wall, &car, ks, n, def->restitution, def->friction);
     record(c, slot, v, n, res, GRIP_NULL_VEHICLE);
   }
-  advance(v, rest);
+  contact_advance(v, rest);
 
   /* Position correction: translate out along the deepest wall's normal down to the slop. */
   for (int pass = 0; pass < 2; ++pass) {
@@ -482,8 +343,8 @@ static bool pair_overlaps_at(const collision_world *c, int ia, const vehicle *a,
                              double s) {
   grip_vec3 pa, pb;
   grip_quat qa, qb;
-  pose_at(c, ia, a, s, &pa, &qa);
-  pose_at(c, ib, b, s, &pb, &qb);
+  contact_pose_between(c->start_position[ia], c->start_rotation[ia], a, s, &pa, &qa);
+  contact_pose_between(c->start_position[ib], c->start_rotation[ib], b, s, &pb, &qb);
   obb oa = make_obb(a, pa, qa), ob = make_obb(b, pb, qb);
   double depth;
   grip_vec3 n;
@@ -527,8 +388,8 @@ static void pair_pass(collision_world *c, vehicle *vs, int ia, int ib, const gri
   }
   double rest = 0.0;
   if (first < 1.0) {
-    pose_at(c, ia, a, first, &a->position, &a->rotation);
-    pose_at(c, ib, b, first, &b->position, &b->rotation);
+    contact_pose_between(c->start_position[ia], c->start_rotation[ia], a, first, &a->position, &a->rotation);
+    contact_pose_between(c->start_position[ib], c->start_rotation[ib], b, first, &b->position, &b->rotation);
     rest = (1.0 - first) * dt;
   }
   obb oa = make_obb(a, a->position, a->rotation), ob = make_obb(b, b->position, b->rotation);
@@ -538,13 +399,13 @@ static void pair_pass(collision_world *c, vehicle *vs, int ia, int ib, const gri
   if (obb_overlap(&oa, &ob, &depth, &n, &id)) {
     contact ks[MAX_CONTACTS];
     int count = obb_contacts(&oa, &ob, n, id, ks);
-    body ba = make_body(a), bb = make_body(b);
-    solve_result res = solve_contacts(&ba, &bb, ks, count, def->restitution, def->friction);
+    body ba = contact_make_body(a), bb = contact_make_body(b);
+    solve_result res = contact_solve(&ba, &bb, ks, count, def->restitution, def->friction);
     record(c, ia, a, count, res, (grip_vehicle_id){(uint32_t)ib + 1, b->generation});
     record(c, ib, b, count, res, (grip_vehicle_id){(uint32_t)ia + 1, a->generation});
   }
-  advance(a, rest);
-  advance(b, rest);
+  contact_advance(a, rest);
+  contact_advance(b, rest);
 
   /* Position correction: push the boxes apart along the least-penetration axis, split by
    * mass so that the pair's centre of mass stays put. */

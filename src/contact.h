@@ -1,0 +1,49 @@
+/* Contact resolution shared by the collision passes (src/collision.c: walls and vehicle pairs)
+ * and the chassis against the ground (src/ground_contact.c): rigid-body impulses on a vehicle's
+ * body, a sequential-impulse solver with restitution and Coulomb friction, and moving a body
+ * along its step. The method is written up in docs/physics.md ("Collisions"). Not public. */
+#ifndef GRIP_CONTACT_H
+#define GRIP_CONTACT_H
+
+#include "gmath.h"
+#include "vehicle_internal.h"
+
+#define CONTACT_RESTITUTION_SPEED 0.5 /* m/s: slower approaches are resolved inelastically */
+
+/* A body taking part in a contact: a vehicle's chassis, or the static world (v NULL). */
+typedef struct body {
+  vehicle *v; /* NULL: the static world */
+  double inv_mass;
+  grip_vec3 inv_inertia; /* principal, body frame */
+  mat3 rot;
+} body;
+
+typedef struct contact {
+  grip_vec3 point;  /* world */
+  grip_vec3 normal; /* unit, from body a to body b: b is pushed along it */
+  grip_vec3 ra, rb; /* from each CG to the point */
+  grip_vec3 t1, t2; /* tangents */
+  double kn, kt1, kt2; /* inverse effective masses */
+  double target;    /* normal separation speed wanted after the solve */
+  double jn, jt1, jt2; /* accumulated impulses, N·s */
+} contact;
+
+typedef struct solve_result {
+  double impulse;  /* N·s, sum of normal impulses */
+  double approach; /* m/s, fastest approach before the solve */
+} solve_result;
+
+/* The body of a vehicle at its current pose; NULL gives the static world. */
+body contact_make_body(vehicle *v);
+
+/* Solves the n contacts between a and b (b must be a vehicle) with the given restitution
+ * (applied above CONTACT_RESTITUTION_SPEED) and friction coefficient; changes velocities only. */
+solve_result contact_solve(body *a, body *b, contact *ks, int n, double restitution, double mu);
+
+/* Pose at fraction s (0..1) of the step, between a start pose and the vehicle's current pose. */
+void contact_pose_between(grip_vec3 p0, grip_quat q0, const vehicle *v, double s, grip_vec3 *p, grip_quat *q);
+
+/* Moves the body on for tau seconds at its current velocities. */
+void contact_advance(vehicle *v, double tau);
+
+#endif
