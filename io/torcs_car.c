@@ -468,6 +468,13 @@ static int map_car(tparams *p, grip_car *car) {
     d->aero.ground_effect_gain = 0.0;
   }
   if (tyres[0].have && tyres[1].have) d->aero.ride_height = 0.5 * (tyres[0].ride_height + tyres[1].ride_height);
+  /* The collision box reaches from the floor (the ride height) to the roof: it is the chassis
+   * that meets the ground (docs/physics.md, "Solid ground"), and a box down to the road would
+   * scrape all the time. The inertia above keeps TORCS's full-height box. */
+  if (d->aero.ride_height > 0.0 && d->aero.ride_height < 0.5 * hei) {
+    d->body.dimensions.z = hei - d->aero.ride_height;
+    d->body.box_center.z = 0.5 * (hei + d->aero.ride_height);
+  }
   /* Wings: TORCS's downforce is 4·1.23·A·sin(angle)·v² and drag 1.23·A·sin(angle)·v² (its wing
    * model takes ρ = 1.23). grip's flat plate gives 4·ρ·A·sin·cos and 4·ρ·A·sin²: the area
    * A·1.23/(ρ·cos(angle)) keeps the downforce exact and the drag within 0.3 % at 14°

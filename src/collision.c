@@ -446,7 +446,7 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
   int n = 0;
   double mean[2] = {0, 0}, sq[2] = {0, 0};
   for (int i = 0; i < used; ++i) {
-    if (!vs[i].alive) continue;
+    if (!vs[i].alive || vs[i].out_of_world) continue;
     swept_bounds(c, i, &vs[i], &c->box_min[3 * i], &c->box_max[3 * i]);
     for (int k = 0; k < 2; ++k) {
       double m = 0.5 * (c->box_min[3 * i + k] + c->box_max[3 * i + k]);
@@ -485,10 +485,14 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
 
 void collision_step(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
   bool walls = def->barrier.query != NULL;
-  for (int i = 0; i < used; ++i) c->end_velocity[i] = vs[i].velocity;
+  for (int i = 0; i < used; ++i) {
+    c->end_velocity[i] = vs[i].velocity;
+    c->contacts[i].ground_count = vs[i].ground_points;
+    c->contacts[i].ground_impulse = vs[i].ground_impulse;
+  }
   if (walls)
     for (int i = 0; i < used; ++i)
-      if (vs[i].alive) wall_pass(c, &vs[i], i, def, dt);
+      if (vs[i].alive && !vs[i].out_of_world) wall_pass(c, &vs[i], i, def, dt);
   vehicle_pairs(c, vs, used, def, dt);
   /* Walls win over the pairs' position corrections. */
   if (walls)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gmath.h"
+#include "ground_contact.h"
 #include "vehicle_internal.h"
 
 /* Largest transient slip ratio the carcass deflection may represent (a locked wheel is −1). */
@@ -22,6 +23,9 @@ void vehicle_reset_motion(vehicle *v) {
   v->velocity = d->velocity;
   v->angular_velocity = v3(0, 0, 0);
   v->acceleration = v3(0, 0, 0);
+  v->out_of_world = false;
+  v->ground_points = 0;
+  v->ground_impulse = 0.0;
   double forward = v3_dot(d->velocity, quat_rotate(v->rotation, v3(1, 0, 0)));
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
@@ -70,6 +74,8 @@ void vehicle_init(vehicle *v, const grip_vec3 gravity) {
      * point raised by the bump travel. */
     grip_vec3 design = v3(axle->x, w->left ? axle->half_track : -axle->half_track, axle->wheel_radius);
     w->hardpoint = v3_sub(v3_add(design, v3(0, 0, s->bump_travel)), v->com_design);
+    double box_top = d->body.box_center.z + 0.5 * d->body.dimensions.z - v->com_design.z;
+    w->ray_lift = clampd(box_top - w->hardpoint.z, 0.0, w->radius);
     w->static_load = 0.5 * weight * (a == 0 ? front_share : 1.0 - front_share);
     /* The spring is preloaded so that the car sits at design ride height under its weight. */
     w->spring_zero = s->droop_travel - w->static_load / s->spring_rate;
@@ -154,15 +160,15 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
   grip_vec3 down = v3_neg(up);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
-    /* Cast from one radius above the hardpoint so that a compression past the bump stop is
-     * still seen. */
-    grip_vec3 origin = v3_add(v->position, mat3_mul(rot, v3_add(w->hardpoint, v3(0, 0, w->radius))));
-    double reach = 2.0 * w->radius + w->max_length;
+    /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
+     * compression past the bump stop is still seen. */
+    grip_vec3 origin = v3_add(v->position, mat3_mul(rot, v3_add(w->hardpoint, v3(0, 0, w->ray_lift))));
+    double reach = w->ray_lift + w->radius + w->max_length;
     grip_ground_hit hit;
     w->in_contact = world->ground.raycast &&
                     world->ground.raycast(world->ground.context, origin, down, reach, &hit);
     if (w->in_contact) {
-      double length = hit.distance - 2.0 * w->radius; /* hardpoint to wheel centre */
+      double length = hit.distance - w->ray_lift - w->radius; /* hardpoint to wheel centre */
       w->compression = w->max_length - length;
       w->contact_point = hit.point;
       w->contact_normal = hit.normal;
@@ -408,7 +414,20 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
 
 
 
+/* Holds a vehicle that has left the world where it is: no motion, wheels stopped. */
+static void hold_out_of_world(vehicle *v) {
+  v->out_of_world = true;
+  v->velocity = v->angular_velocity = v->acceleration = v3(0, 0, 0);
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    w->spin = w->deflection_x = w->deflection_y = 0.0;
+    w->in_contact = false;
+    w->load = w->suspension_force = w->fx = w->fy = w->mz = 0.0;
+  }
+}
+
 void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
+  if (v->out_of_world) return;
   grip_vec3 start_position = v->position;
   grip_quat start_rotation = v->rotation;
 
@@ -422,6 +441,7 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   drivetrain_step(v, dt);
   tyres_finish(v, dt);
   integrate_body(v, world, &rot, dt);
+  ground_contact_step(v, world, start_position, start_rotation, dt);
 
   double work = v->engine_torque * v->engine_omega * dt;
   if (work > 0.0) v->fuel_mass = maxd(0.0, v->fuel_mass - v->def.engine.fuel_per_joule * work);
@@ -447,6 +467,7 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
     v->def.velocity = v3(0, 0, 0);
     vehicle_reset_motion(v);
   }
+  if (ground_left_world(v, world)) hold_out_of_world(v);
 }
 
 void vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {

@@ -78,6 +78,9 @@ typedef struct wheel_runtime {
   double radius;         /* m */
   double inertia;        /* kg·m² */
   double max_length;     /* m, bump + droop travel */
+  double ray_lift;       /* m, the suspension ray starts this far above the hardpoint: one wheel
+                            radius, less where that would leave the body box (so the ray never
+                            starts below the ground while the body is above it) */
   double spring_zero;    /* m, compression at which the spring force is zero */
   double static_load;    /* N at design ride height */
   int axle;
@@ -132,6 +135,8 @@ typedef struct vehicle {
   double fuel_mass;         /* kg */
   double time;
   bool out_of_world;        /* left the world: held still, not stepped (grip_vehicle_state) */
+  int ground_points;        /* body-box points touching the ground in the last step */
+  double ground_impulse;    /* N·s, their normal impulse in the last step */
 
   /* controls */
   grip_vehicle_input input;    /* as set by the caller */

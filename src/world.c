@@ -28,12 +28,18 @@ grip_world_def grip_default_world_def(void) {
                           .worker_count = 1,
                           .barrier = {0, 0},
                           .restitution = 0.3,
-                          .friction = 0.5};
+                          .friction = 0.5,
+                          .bounds_min = {-INFINITY, -INFINITY, -INFINITY},
+                          .bounds_max = {INFINITY, INFINITY, INFINITY},
+                          .void_depth = 1000.0};
 }
 
 grip_world *grip_create_world(const grip_world_def *def) {
   if (!def || !finite3_ok(def->gravity) || !(def->air_density >= 0.0) || def->vehicle_capacity < 0 ||
-      !(def->restitution >= 0.0 && def->restitution <= 1.0) || !(def->friction >= 0.0 && isfinite(def->friction)))
+      !(def->restitution >= 0.0 && def->restitution <= 1.0) || !(def->friction >= 0.0 && isfinite(def->friction)) ||
+      !(def->bounds_min.x < def->bounds_max.x && def->bounds_min.y < def->bounds_max.y &&
+        def->bounds_min.z < def->bounds_max.z) ||
+      !(def->void_depth > 0.0 && isfinite(def->void_depth)))
     return NULL;
   grip_world *w = calloc(1, sizeof *w);
   if (!w) return NULL;
@@ -293,6 +299,7 @@ uint64_t grip_world_state_hash(const grip_world *world) {
                            v->engine_omega, v->fuel_mass, v->clutch_torque, v->shift_timer};
     for (size_t k = 0; k < sizeof body / sizeof body[0]; ++k) h = hash_double(h, body[k]);
     h = hash_bytes(h, &v->gear, sizeof v->gear);
+    h = hash_bytes(h, &v->out_of_world, sizeof v->out_of_world);
     for (int k = 0; k < GRIP_WHEEL_COUNT; ++k) {
       const wheel_runtime *w = &v->wheels[k];
       h = hash_double(h, w->spin);

@@ -31,7 +31,10 @@ static void test_fixture_fields(void) {
   CHECK_NEAR(d->body.inertia.y, 1700, 1e-9);  /* 1200·(4² + 1²)/12 */
   CHECK_NEAR(d->body.inertia.z, 2000, 1e-9);  /* 1200·(4² + 2²)/12 */
   CHECK_NEAR(d->body.dimensions.x, 4.0, 0);
-  CHECK_NEAR(d->body.box_center.z, 0.5, 0);
+  /* The collision box spans floor (ride height 0.11 m, below) to roof (1 m): inertia above keeps
+   * the full-height box. */
+  CHECK_NEAR(d->body.dimensions.z, 1.0 - 0.11, 1e-12);
+  CHECK_NEAR(d->body.box_center.z, 0.5 * (1.0 + 0.11), 1e-12);
   CHECK_NEAR(d->fuel.capacity, 80, 0);
   CHECK_NEAR(d->fuel.mass, 50, 0);
   CHECK_NEAR(d->fuel.position.x, 0.1, 1e-12);

@@ -34,7 +34,15 @@ typedef struct grip_world_def {
   /* Collisions (docs/physics.md, "Collisions"). */
   grip_barrier barrier; /* walls; {NULL, NULL}: none */
   double restitution;   /* 0..1, normal restitution of car-wall and car-car impacts; 0.3 */
-  double friction;      /* Coulomb friction coefficient of those contacts, >= 0; 0.5 */
+  double friction;      /* Coulomb friction coefficient of those contacts and of the body box
+                           sliding on the ground, >= 0; 0.5 */
+  /* The world's edges (docs/physics.md, "Solid ground"). A vehicle whose centre of mass leaves
+   * the box [bounds_min, bounds_max], or that touches no ground (no wheel, no body point) and
+   * finds none within void_depth straight below its centre of mass (driven off the edge of a
+   * terrain), has left the world: grip_vehicle_state.out_of_world, held still, not stepped. */
+  grip_vec3 bounds_min; /* m, world frame; (-inf, -inf, -inf) by default: no edge */
+  grip_vec3 bounds_max; /* m, world frame; (+inf, +inf, +inf) by default */
+  double void_depth;    /* m, > 0; 1000 */
 } grip_world_def;
 
 grip_world_def grip_default_world_def(void);
@@ -95,6 +103,9 @@ typedef struct grip_vehicle_contacts {
   int count;              /* contact points resolved in the last step (walls + vehicles) */
   int wall_count;         /* of which against walls */
   int vehicle_count;      /* of which against other vehicles */
+  int ground_count;       /* body-box points touching the ground in the last step (not in count:
+                             the wheels stand on the ground; this is the chassis itself) */
+  double ground_impulse;  /* N·s, their normal impulse in the last step */
   double impulse;         /* N·s, sum of the normal impulses of the last step */
   int impacts;            /* impacts since creation: contacts met at an approach speed
                              >= 1 m/s (resting and sliding contacts do not count) */

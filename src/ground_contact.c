@@ -1,0 +1,164 @@
+/* The chassis against the ground, and the world's edges.
+ *
+ * Wheels stand on the ground through their suspension rays; the body box stands on it too, so
+ * that a car on its roof or its side, dropped, or shoved down by another car rests on the surface
+ * instead of passing through it. Twelve points of the box (its 8 corners and the middles of its
+ * 4 long edges) are tested against the ground under them. Each point asks the ground for a
+ * vertical ray that starts above the point, its start-of-step position and the centre of mass
+ * (so that it starts above the surface whenever the body does), and the hit gives the ground's
+ * tangent plane there. Penetrating points are contacts: as for walls (collision.c), the body is
+ * moved back to the first touch within the step, the contacts are solved with restitution and
+ * Coulomb friction, the body moves on for the rest of the step, and what penetration remains
+ * beyond a small slop is removed by moving the body along the ground's normal (positions only,
+ * so no energy is added). docs/physics.md, "Solid ground".
+ *
+ * It runs inside the vehicle's own step (the ground is read-only), so it is as parallel and as
+ * deterministic as the rest of the step. */
+#include <math.h>
+#include <stddef.h>
+
+#include "contact.h"
+#include "gmath.h"
+#include "ground_contact.h"
+
+#define GROUND_POINTS 12
+#define GROUND_SLOP 0.005  /* m of penetration left after correction: keeps a resting contact alive */
+#define GROUND_TOUCH 0.002 /* m: points closer than this to the ground take part in the solve */
+/* m: while the car stands upright on three or more wheels, a box point whose height above the
+ * nearest wheel's contact plane exceeds this is not cast (the wheels already say where the ground
+ * is; this keeps the common case free of extra rays). */
+#define CLEARANCE_GATE 0.05
+/* m: each ray also looks this far below the point, so that a point just above the ground gives a
+ * plane for the position correction. */
+#define PROBE_BELOW 0.05
+/* Ground normals flatter than this (n·z) are walls, not ground (as for the wheels). */
+#define MIN_GROUND_NORMAL_Z 0.05
+
+typedef struct ground_plane {
+  grip_vec3 local; /* m, the box point, CG-relative, body frame */
+  grip_vec3 point; /* m, world: the ground under it */
+  grip_vec3 normal;
+} ground_plane;
+
+/* The 12 box points, CG-relative in the body frame. */
+static void box_points(const vehicle *v, grip_vec3 out[GROUND_POINTS]) {
+  grip_vec3 h = v3_scale(v->def.body.dimensions, 0.5), o = v3_sub(v->def.body.box_center, v->com_design);
+  int n = 0;
+  for (int i = 0; i < 6; ++i) {
+    double sx = (double)(i % 3) - 1.0, sy = i / 3 ? 1.0 : -1.0;
+    out[n++] = v3_add(o, v3(sx * h.x, sy * h.y, -h.z));
+    out[n++] = v3_add(o, v3(sx * h.x, sy * h.y, h.z));
+  }
+}
+
+/* Height of a world point above the contact plane of the wheel nearest to it (horizontally). */
+static double clearance_over_wheels(const vehicle *v, grip_vec3 p) {
+  double best = INFINITY, clearance = INFINITY;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    const wheel_runtime *w = &v->wheels[i];
+    if (!w->in_contact) continue;
+    double dx = p.x - w->contact_point.x, dy = p.y - w->contact_point.y;
+    double d2 = dx * dx + dy * dy;
+    if (d2 < best) {
+      best = d2;
+      clearance = v3_dot(v3_sub(p, w->contact_point), w->contact_normal);
+    }
+  }
+  return clearance;
+}
+
+static bool standing_on_wheels(const vehicle *v, const mat3 *rot) {
+  int touching = 0;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) touching += v->wheels[i].in_contact;
+  return touching >= 3 && mat3_column(rot, 2).z > 0.5;
+}
+
+/* Penetration (m, > 0 inside) of a world point below a ground plane. */
+static double depth_below(const ground_plane *g, grip_vec3 p) { return v3_dot(v3_sub(g->point, p), g->normal); }
+
+static double deepest(const vehicle *v, const ground_plane *g, int n, grip_vec3 *normal) {
+  mat3 r = mat3_from_quat(v->rotation);
+  double worst = -INFINITY;
+  for (int i = 0; i < n; ++i) {
+    double d = depth_below(&g[i], v3_add(v->position, mat3_mul(&r, g[i].local)));
+    if (d > worst) {
+      worst = d;
+      *normal = g[i].normal;
+    }
+  }
+  return worst;
+}
+
+void ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
+                         double dt) {
+  v->ground_points = 0;
+  v->ground_impulse = 0.0;
+  const grip_ground *ground = &world->ground;
+  if (!ground->raycast) return;
+  mat3 r1 = mat3_from_quat(v->rotation), r0 = mat3_from_quat(start_rotation);
+  bool gated = standing_on_wheels(v, &r1);
+  grip_vec3 local[GROUND_POINTS];
+  box_points(v, local);
+
+  ground_plane planes[GROUND_POINTS];
+  int n = 0;
+  double first = 1.0; /* fraction of the step at the first touch */
+  for (int i = 0; i < GROUND_POINTS; ++i) {
+    grip_vec3 p1 = v3_add(v->position, mat3_mul(&r1, local[i]));
+    if (gated && clearance_over_wheels(v, p1) > CLEARANCE_GATE) continue;
+    grip_vec3 p0 = v3_add(start_position, mat3_mul(&r0, local[i]));
+    double top = maxd(maxd(p1.z, p0.z), maxd(v->position.z, start_position.z)) + GROUND_TOUCH;
+    grip_ground_hit hit;
+    if (!ground->raycast(ground->context, v3(p1.x, p1.y, top), v3(0, 0, -1), top - p1.z + PROBE_BELOW, &hit))
+      continue;
+    if (!(hit.normal.z >= MIN_GROUND_NORMAL_Z) || !finite3_ok(hit.point)) continue;
+    ground_plane g = {local[i], hit.point, hit.normal};
+    double d1 = depth_below(&g, p1);
+    if (!(d1 > -GROUND_TOUCH)) continue;
+    double d0 = depth_below(&g, p0);
+    if (d1 > 0.0 && d0 < 0.0) first = mind(first, d0 / (d0 - d1));
+    planes[n++] = g;
+  }
+  if (n == 0) return;
+
+  double rest = 0.0;
+  if (first < 1.0) {
+    contact_pose_between(start_position, start_rotation, v, first, &v->position, &v->rotation);
+    rest = (1.0 - first) * dt;
+  }
+  mat3 r = mat3_from_quat(v->rotation);
+  contact ks[GROUND_POINTS];
+  int count = 0;
+  for (int i = 0; i < n; ++i) {
+    grip_vec3 p = v3_add(v->position, mat3_mul(&r, planes[i].local));
+    double d = depth_below(&planes[i], p);
+    if (d > -GROUND_TOUCH) ks[count++] = (contact){.point = v3_mad(p, planes[i].normal, 0.5 * d), .normal = planes[i].normal};
+  }
+  if (count > 0) {
+    body ground_body = contact_make_body(NULL), car = contact_make_body(v);
+    solve_result res = contact_solve(&ground_body, &car, ks, count, world->restitution, world->friction);
+    v->ground_points = count;
+    v->ground_impulse = res.impulse;
+  }
+  contact_advance(v, rest);
+
+  /* Position correction along the deepest point's ground normal, down to the slop. */
+  for (int pass = 0; pass < 2; ++pass) {
+    grip_vec3 normal = v3(0, 0, 1);
+    double depth = deepest(v, planes, n, &normal);
+    if (!(depth > GROUND_SLOP)) break;
+    v->position = v3_mad(v->position, normal, depth - GROUND_SLOP);
+  }
+}
+
+bool ground_left_world(const vehicle *v, const grip_world_def *world) {
+  grip_vec3 p = v->position, lo = world->bounds_min, hi = world->bounds_max;
+  if (!(p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z)) return true;
+  if (v->ground_points > 0) return false;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
+    if (v->wheels[i].in_contact) return false;
+  /* Airborne: is there any ground below at all? */
+  const grip_ground *ground = &world->ground;
+  grip_ground_hit hit;
+  return !ground->raycast || !ground->raycast(ground->context, p, v3(0, 0, -1), world->void_depth, &hit);
+}

@@ -1,0 +1,16 @@
+/* The chassis box against the ground, and the world's edges (ground_contact.c). Not public. */
+#ifndef GRIP_GROUND_CONTACT_H
+#define GRIP_GROUND_CONTACT_H
+
+#include "vehicle_internal.h"
+
+/* After the body was integrated: pushes the body box out of the ground with impulses (swept from
+ * the step's start pose) and sets v->ground_points and v->ground_impulse. */
+void ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
+                         double dt);
+
+/* True when the vehicle has left the world: its centre of mass is outside the world's bounds, or
+ * nothing of it touches the ground and there is no ground within world->void_depth below it. */
+bool ground_left_world(const vehicle *v, const grip_world_def *world);
+
+#endif
