@@ -12,6 +12,7 @@
 
 #include "collision.h"
 #include "contact.h"
+#include "ground_contact.h"
 #include "gmath.h"
 
 #define WALL_SLOP 0.005        /* m of penetration left after correction: keeps contacts alive */
@@ -494,6 +495,10 @@ void collision_step(collision_world *c, vehicle *vs, int used, const grip_world_
     for (int i = 0; i < used; ++i)
       if (vs[i].alive && !vs[i].out_of_world) wall_pass(c, &vs[i], i, def, dt);
   vehicle_pairs(c, vs, used, def, dt);
+  /* The ground wins over the pairs' position corrections: a car pushed down by another is put
+   * back on the ground. */
+  for (int i = 0; i < used; ++i)
+    if (vs[i].alive && !vs[i].out_of_world && c->contacts[i].vehicle_count > 0) ground_contact_push_out(&vs[i], def);
   /* Walls win over the pairs' position corrections. */
   if (walls)
     for (int i = 0; i < used; ++i) {

@@ -4,9 +4,9 @@
  * that a car on its roof or its side, dropped, or shoved down by another car rests on the surface
  * instead of passing through it. Twelve points of the box (its 8 corners and the middles of its
  * 4 long edges) are tested against the ground under them. Each point asks the ground for a
- * vertical ray that starts above the point, its start-of-step position and the centre of mass
- * (so that it starts above the surface whenever the body does), and the hit gives the ground's
- * tangent plane there. Penetrating points are contacts: as for walls (collision.c), the body is
+ * vertical ray that starts at the height of the body's highest point (over the step), so that
+ * it starts above the surface whenever some of the body is above it, even with the ground rising
+ * steeply under the point, and the hit gives the ground's tangent plane there. Penetrating points are contacts: as for walls (collision.c), the body is
  * moved back to the first touch within the step, the contacts are solved with restitution and
  * Coulomb friction, the body moves on for the rest of the step, and what penetration remains
  * beyond a small slop is removed by moving the body along the ground's normal (positions only,
@@ -67,10 +67,10 @@ static double clearance_over_wheels(const vehicle *v, grip_vec3 p) {
   return clearance;
 }
 
-static bool standing_on_wheels(const vehicle *v, const mat3 *rot) {
+static bool standing_on_wheels(const vehicle *v, mat3 rot) {
   int touching = 0;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) touching += v->wheels[i].in_contact;
-  return touching >= 3 && mat3_column(rot, 2).z > 0.5;
+  return touching >= 3 && mat3_column(&rot, 2).z > 0.5;
 }
 
 /* Penetration (m, > 0 inside) of a world point below a ground plane. */
@@ -89,25 +89,27 @@ static double deepest(const vehicle *v, const ground_plane *g, int n, grip_vec3 
   return worst;
 }
 
-void ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
-                         double dt) {
-  v->ground_points = 0;
-  v->ground_impulse = 0.0;
+/* The ground under each box point that is in or near it, as tangent planes; *first receives the
+ * fraction of the step (from the start pose to the current one) at which the first of them
+ * touched. gated: skip points the wheels show to be well clear. Returns the count. */
+static int probe(const vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
+                 bool gated, ground_plane planes[GROUND_POINTS], double *first) {
   const grip_ground *ground = &world->ground;
-  if (!ground->raycast) return;
   mat3 r1 = mat3_from_quat(v->rotation), r0 = mat3_from_quat(start_rotation);
-  bool gated = standing_on_wheels(v, &r1);
-  grip_vec3 local[GROUND_POINTS];
+  grip_vec3 local[GROUND_POINTS], end[GROUND_POINTS], start[GROUND_POINTS];
   box_points(v, local);
-
-  ground_plane planes[GROUND_POINTS];
-  int n = 0;
-  double first = 1.0; /* fraction of the step at the first touch */
+  double top = -INFINITY; /* the body's highest point over the step */
   for (int i = 0; i < GROUND_POINTS; ++i) {
-    grip_vec3 p1 = v3_add(v->position, mat3_mul(&r1, local[i]));
+    end[i] = v3_add(v->position, mat3_mul(&r1, local[i]));
+    start[i] = v3_add(start_position, mat3_mul(&r0, local[i]));
+    top = maxd(top, maxd(end[i].z, start[i].z));
+  }
+  top += GROUND_TOUCH;
+  int n = 0;
+  *first = 1.0;
+  for (int i = 0; i < GROUND_POINTS; ++i) {
+    grip_vec3 p1 = end[i], p0 = start[i];
     if (gated && clearance_over_wheels(v, p1) > CLEARANCE_GATE) continue;
-    grip_vec3 p0 = v3_add(start_position, mat3_mul(&r0, local[i]));
-    double top = maxd(maxd(p1.z, p0.z), maxd(v->position.z, start_position.z)) + GROUND_TOUCH;
     grip_ground_hit hit;
     if (!ground->raycast(ground->context, v3(p1.x, p1.y, top), v3(0, 0, -1), top - p1.z + PROBE_BELOW, &hit))
       continue;
@@ -116,9 +118,31 @@ void ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 star
     double d1 = depth_below(&g, p1);
     if (!(d1 > -GROUND_TOUCH)) continue;
     double d0 = depth_below(&g, p0);
-    if (d1 > 0.0 && d0 < 0.0) first = mind(first, d0 / (d0 - d1));
+    if (d1 > 0.0 && d0 < 0.0) *first = mind(*first, d0 / (d0 - d1));
     planes[n++] = g;
   }
+  return n;
+}
+
+/* Moves the body out along the deepest point's ground normal, down to the slop (positions only). */
+static void push_out(vehicle *v, const ground_plane *planes, int n) {
+  for (int pass = 0; pass < 2; ++pass) {
+    grip_vec3 normal = v3(0, 0, 1);
+    double depth = deepest(v, planes, n, &normal);
+    if (!(depth > GROUND_SLOP)) break;
+    v->position = v3_mad(v->position, normal, depth - GROUND_SLOP);
+  }
+}
+
+void ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
+                         double dt) {
+  v->ground_points = 0;
+  v->ground_impulse = 0.0;
+  if (!world->ground.raycast) return;
+  ground_plane planes[GROUND_POINTS];
+  double first;
+  bool gated = standing_on_wheels(v, mat3_from_quat(v->rotation));
+  int n = probe(v, world, start_position, start_rotation, gated, planes, &first);
   if (n == 0) return;
 
   double rest = 0.0;
@@ -141,14 +165,15 @@ void ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 star
     v->ground_impulse = res.impulse;
   }
   contact_advance(v, rest);
+  push_out(v, planes, n);
+}
 
-  /* Position correction along the deepest point's ground normal, down to the slop. */
-  for (int pass = 0; pass < 2; ++pass) {
-    grip_vec3 normal = v3(0, 0, 1);
-    double depth = deepest(v, planes, n, &normal);
-    if (!(depth > GROUND_SLOP)) break;
-    v->position = v3_mad(v->position, normal, depth - GROUND_SLOP);
-  }
+void ground_contact_push_out(vehicle *v, const grip_world_def *world) {
+  if (!world->ground.raycast) return;
+  ground_plane planes[GROUND_POINTS];
+  double first;
+  int n = probe(v, world, v->position, v->rotation, false, planes, &first);
+  push_out(v, planes, n);
 }
 
 bool ground_left_world(const vehicle *v, const grip_world_def *world) {
