@@ -10,7 +10,8 @@
 race_config race_default_config(void) {
   return (race_config){.track = NULL, .car = NULL, .entries = NULL, .car_name = NULL, .params = robot_default_params(),
                        .laps = 3, .cars = 1, .dt = 0.01, .max_time = 0.0, .stuck_time = RACE_STUCK_TIME,
-                       .no_fuel = false, .on_lap = NULL, .on_lap_user = NULL, .telemetry = NULL,
+                       .no_fuel = false, .on_lap = NULL,
+                       .on_period = NULL, .period_s = 0.0, .callback_user = NULL, .telemetry = NULL,
                        .telemetry_rate = 10.0, .progress = NULL};
 }
 
@@ -215,7 +216,7 @@ int race_run(const race_config *cfg, race_result *out) {
   if (tel_every < 1) tel_every = 1;
   long long marks_total = cfg->laps > 0 ? 3LL * cfg->laps : LLONG_MAX;
   int done_cars = 0, leader_laps = 0;
-  double t = 0.0, wall0 = now_s();
+  double t = 0.0, wall0 = now_s(), next_period = cfg->period_s;
   long long step = 0;
   grip_vehicle_state st;
   while (done_cars < K && t < max_time) {
@@ -237,7 +238,7 @@ int race_run(const race_config *cfg, race_result *out) {
       }
     }
     grip_world_step(world, dt);
-    t += dt;
+    t = (double)(step + 1) * dt; /* not summed: no drift over a long race */
     ++step;
     /* Timing. */
     for (int k = 0; k < K; ++k) {
@@ -278,7 +279,7 @@ int race_run(const race_config *cfg, race_result *out) {
           r->last_lap_s = lap_time;
           if (isnan(r->best_lap_s) || lap_time < r->best_lap_s) r->best_lap_s = lap_time;
           r->total_time_s = tc;
-          if (cfg->on_lap) cfg->on_lap(cfg->on_lap_user, k, r->laps, lap_time, tc);
+          if (cfg->on_lap) cfg->on_lap(cfg->callback_user, k, r->laps, lap_time, tc);
           if (r->laps > leader_laps) {
             leader_laps = r->laps;
             if (cfg->progress) {
@@ -324,6 +325,10 @@ int race_run(const race_config *cfg, race_result *out) {
         grip_destroy_vehicle(world, c->id);
         if (cfg->progress) fprintf(cfg->progress, "%s retires at %.1f s: %s\n", r->name, t, race_retire_reason_name(why));
       }
+    }
+    if (cfg->on_period && cfg->period_s > 0.0 && t >= next_period - 0.5 * dt) {
+      cfg->on_period(cfg->callback_user, t);
+      next_period += cfg->period_s;
     }
   }
   out->time_cap = done_cars < K;

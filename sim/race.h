@@ -41,6 +41,8 @@ const char *race_retire_reason_name(race_retire_reason r);
 
 /* Called when a car completes a lap (car: 0-based grid index; lap: 1-based; times in s). */
 typedef void race_lap_fn(void *user, int car, int lap, double lap_time, double race_time);
+/* Called after the step that reaches each multiple of race_config.period_s (race time in s). */
+typedef void race_period_fn(void *user, double race_time);
 
 /* One car of a race whose cars differ (a scene's cars, grip race --scene). */
 typedef struct race_entry {
@@ -65,7 +67,9 @@ typedef struct race_config {
   double stuck_time;          /* s, RACE_STUCK_TIME */
   bool no_fuel;               /* every car runs without fuel use (engine.fuel_per_joule = 0) */
   race_lap_fn *on_lap;        /* or NULL */
-  void *on_lap_user;
+  race_period_fn *on_period;  /* or NULL */
+  double period_s;            /* s, > 0 with on_period */
+  void *callback_user;        /* passed to on_lap and on_period */
   FILE *telemetry;            /* CSV, or NULL */
   double telemetry_rate;      /* Hz */
   FILE *progress;             /* per-lap progress lines, or NULL */

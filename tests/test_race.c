@@ -260,7 +260,7 @@ static void timed_race_beyond_recorded_laps(void) {
   cfg.max_time = 15500.0; /* ~1070 laps of 14.5 s */
   cfg.no_fuel = true;
   cfg.on_lap = log_lap;
-  cfg.on_lap_user = &log;
+  cfg.callback_user = &log;
   race_result res;
   CHECK(race_run(&cfg, &res) == 0);
   const race_car_result *r = &res.results[0];
