@@ -5,6 +5,7 @@
 
 #include "grip/grip.h"
 #include "race.h"
+#include "support_tracks.h"
 #include "test.h"
 #include "track_file.h"
 
@@ -216,21 +217,6 @@ static void time_cap_reported(void) {
   grip_track_destroy(t);
 }
 
-/* A circle of centre-line radius R (four 90° left arcs), width 12 m. */
-static grip_track *circle_track(double radius) {
-  grip_track_segment_def seg[4];
-  for (int i = 0; i < 4; ++i) {
-    seg[i] = grip_default_track_segment_def();
-    seg[i].type = GRIP_TRACK_LEFT;
-    seg[i].radius = seg[i].end_radius = radius;
-    seg[i].angle = 0.5 * 3.14159265358979323846;
-  }
-  grip_track_def def = {.segments = seg, .segment_count = 4, .start_position = {0, 0, 0}, .start_heading = 0};
-  grip_track *t = NULL;
-  CHECK(grip_track_build(&def, &t) == GRIP_OK);
-  return t;
-}
-
 typedef struct lap_log {
   long count;
   double sum;
@@ -250,7 +236,8 @@ static void log_lap(void *user, int car, int lap, double lap_time, double race_t
  * lap is counted and passed to on_lap, the first RACE_MAX_LAPS are kept, and the lap times sum
  * to the time of the last completed lap. */
 static void timed_race_beyond_recorded_laps(void) {
-  grip_track *t = circle_track(20.0);
+  grip_track *t = support_circle_track(20.0);
+  CHECK(t != NULL);
   grip_vehicle_def car = grip_default_vehicle_def();
   race_config cfg = race_default_config();
   lap_log log = {0, 0.0, 0};
@@ -286,12 +273,14 @@ static void refuses_impossible_tracks(void) {
   double turning = L / sin(lock);
   CHECK_NEAR(race_car_turning_radius(&car), turning, 1e-12);
   char msg[256];
-  grip_track *t = circle_track(0.9 * turning);
+  grip_track *t = support_circle_track(0.9 * turning);
+  CHECK(t != NULL);
   CHECK(race_check_track(t, &car, msg, sizeof msg) == -1);
   printf("  R %.2f m: %s\n", 0.9 * turning, msg);
   CHECK(strstr(msg, "turning radius") != NULL);
   grip_track_destroy(t);
-  t = circle_track(1.1 * turning);
+  t = support_circle_track(1.1 * turning);
+  CHECK(t != NULL);
   CHECK(race_check_track(t, &car, msg, sizeof msg) == 0);
   grip_track_destroy(t);
   grip_track_segment_def seg[4];

@@ -5,31 +5,13 @@
 #include "grip/grip.h"
 #include "race.h"
 #include "robot.h"
+#include "support_tracks.h"
 #include "test.h"
 #include "track_file.h"
 
 #define PI 3.14159265358979323846
 #define G 9.81
 #define RHO 1.29
-
-/* A circle of centre-line radius R (four 90° left arcs), width 12 m, centred at (0, R). */
-static grip_track *circle_track(double radius) {
-  grip_track_segment_def seg[4];
-  for (int i = 0; i < 4; ++i) {
-    seg[i] = grip_default_track_segment_def();
-    seg[i].type = GRIP_TRACK_LEFT;
-    seg[i].radius = seg[i].end_radius = radius;
-    seg[i].angle = 0.5 * PI;
-    seg[i].z_end = seg[i].z_start = 0.0;
-    seg[i].slope_start = seg[i].slope_end = 0.0;
-    seg[i].cross_start = seg[i].cross_end = 0.0;
-    seg[i].cross_rate_start = seg[i].cross_rate_end = 0.0;
-  }
-  grip_track_def def = {.segments = seg, .segment_count = 4, .start_position = {0, 0, 0}, .start_heading = 0};
-  grip_track *t = NULL;
-  grip_track_build(&def, &t);
-  return t;
-}
 
 /* Drives one robot car alone on a track for `seconds`; reports the mean speed and mean distance
  * from (cx, cy) over the last `window` seconds, and the largest |lateral| − half width. */
@@ -77,7 +59,7 @@ static drive_stats drive(const grip_track *track, const grip_vehicle_def *car, c
  * the planned speed is the formula sqrt(mu·g·r) with r the line's radius. */
 static void circle_plan_matches_formula(void) {
   const double R = 100.0;
-  grip_track *t = circle_track(R);
+  grip_track *t = support_circle_track(R);
   grip_vehicle_def car = grip_default_vehicle_def();
   robot_params p = robot_default_params();
   robot *bot = robot_create(t, &car, &p, RHO);
@@ -111,7 +93,7 @@ static void circle_plan_matches_formula(void) {
  * r_driven is the measured mean distance of the centre of mass from the circle's centre. */
 static void circle_steady_speed(void) {
   const double R = 100.0;
-  grip_track *t = circle_track(R);
+  grip_track *t = support_circle_track(R);
   grip_vehicle_def car = grip_default_vehicle_def();
   robot_params p = robot_default_params();
   drive_stats ds = drive(t, &car, &p, 40.0, 10.0, 0.01, 0.0, R);
@@ -132,7 +114,7 @@ static void circle_steady_speed(void) {
 /* The formula with downforce: v = sqrt(mu·g·r / (1 − r·CA·mu/m)); CA from the lift coefficients
  * and a wing as src/vehicle.c applies them. */
 static void corner_speed_formula(void) {
-  grip_track *t = circle_track(100.0);
+  grip_track *t = support_circle_track(100.0);
   grip_vehicle_def car = grip_default_vehicle_def();
   car.aero.lift_coefficient_front = -0.3;
   car.aero.lift_coefficient_rear = -0.5;
@@ -294,7 +276,7 @@ static void tiny_tracks(void) {
   for (int k = 0; k < 4; ++k) {
     grip_track *t = NULL;
     if (k < 3) {
-      t = circle_track(radii[k]);
+      t = support_circle_track(radii[k]);
     } else {
       grip_track_segment_def seg = grip_default_track_segment_def();
       seg.type = GRIP_TRACK_STRAIGHT;
