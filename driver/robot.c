@@ -633,7 +633,7 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
  * the plan's mu is scaled down by the ratio (by at most 20 % at a time, never below half the
  * tyre's) and the speed plan is recomputed, so the next corners are taken at what the car can
  * do and the one it is in is braked for at once. */
-static void adapt_grip(robot *r, const grip_vehicle_state *st, double v, double curvature, double outward,
+static void adapt_grip(robot *r, const grip_vehicle_state *st, double s, double v, double curvature, double outward,
                        bool tyres_saturated, double dt) {
   if (!(v > 10.0 && fabs(curvature) > 1.0 / 400.0 && outward > 1.0 && tyres_saturated)) {
     r->saturated_t = r->sat_lat_sum = r->sat_cap_sum = 0.0;
@@ -641,7 +641,7 @@ static void adapt_grip(robot *r, const grip_vehicle_state *st, double v, double 
   }
   r->saturated_t += dt;
   r->sat_lat_sum += fabs(v * st->angular_velocity.z) * dt;
-  r->sat_cap_sum += plan_mu(r, v) * (G + r->ca / r->mass * v * v) * dt;
+  r->sat_cap_sum += plan_mu(r, v) * interp(r, s, offsetof(line_sample, friction)) * (G + r->ca / r->mass * v * v) * dt;
   if (r->saturated_t < 0.3) return;
   double ratio = r->sat_cap_sum > 0.0 ? r->sat_lat_sum / r->sat_cap_sum : 1.0;
   r->saturated_t = r->sat_lat_sum = r->sat_cap_sum = 0.0;
@@ -706,6 +706,11 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
       if (v_follow < v_t) v_t = v_follow;
     }
   }
+  /* Another car within 30 m along the track: the grip learning stays off (a touch or an
+   * avoidance swerve looks like running wide and is not the car's grip). */
+  bool traffic = false;
+  for (int k = 0; k < other_count; ++k)
+    if (fabs(wrap_distance(r, others[k].distance - s)) < 30.0) traffic = true;
   double max_rate = 2.5 * dt; /* m of lateral shift per step */
   r->shift += clampd(want_shift - r->shift, -max_rate, max_rate);
 
@@ -848,6 +853,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double max_road = r->car.steering.max_wheel_angle / r->car.steering.ratio;
   double steer_ask = delta / max_road * steering_reduction(r, v);
   in.steering = clampd(steer_ask, -1.0, 1.0);
-  adapt_grip(r, st, v, k_here, outward, (fabs(a_front) > r->front_peak_alpha || over > 0.0 || fabs(steer_ask) >= 1.0) && in.brake < 0.05, dt);
+  adapt_grip(r, st, s, v, k_here, outward, (fabs(a_front) > r->front_peak_alpha || over > 0.0 || fabs(steer_ask) >= 1.0) && in.brake < 0.05 && !traffic && fabs(r->shift) < 0.5 && edge_room > 0.0 &&
+                 fabs(heading_err) < 0.5 && v > 0.9 * interp(r, s, offsetof(line_sample, v_plan)), dt);
   return in;
 }
