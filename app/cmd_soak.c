@@ -60,6 +60,8 @@ int cmd_soak(int argc, char **argv) {
   for (int k = 0; k < res.field.cars; ++k) field_laps += res.field.results[k].laps;
   const race_car_result *lone = &res.lone.results[0];
   const soak_window *w0 = &res.w[0], *wn = &res.w[res.windows - 1];
+  double lap_first = res.drift_first >= 0 ? res.w[res.drift_first].lone_mean_lap_s : NAN;
+  double lap_last = res.drift_last >= 0 ? res.w[res.drift_last].lone_mean_lap_s : NAN;
   if (json) {
     json_writer w;
     json_begin(&w, stdout);
@@ -74,14 +76,31 @@ int cmd_soak(int argc, char **argv) {
     json_int(&w, "retired", res.retired);
     json_int(&w, "lone_laps", lone->laps);
     json_number(&w, "lone_best_lap_s", lone->best_lap_s);
-    json_number(&w, "lone_first_window_mean_lap_s", w0->lone_mean_lap_s);
-    json_number(&w, "lone_last_window_mean_lap_s", wn->lone_mean_lap_s);
+    json_number(&w, "lone_first_window_mean_lap_s", lap_first);
+    json_number(&w, "lone_last_window_mean_lap_s", lap_last);
     json_number(&w, "drift_pct", res.drift_pct);
     json_int(&w, "heap_bytes_first_window", w0->heap_bytes);
     json_int(&w, "heap_bytes_end", wn->heap_bytes);
     json_int(&w, "heap_growth_bytes", res.heap_growth_bytes);
     json_int(&w, "max_rss_kb_first_window", w0->max_rss_kb);
     json_int(&w, "max_rss_kb_end", wn->max_rss_kb);
+    json_open(&w, "retirements", '[');
+    for (int run = 0; run < 2; ++run) {
+      const race_result *rr = run == 0 ? &res.field : &res.lone;
+      for (int k = 0; k < rr->cars; ++k) {
+        const race_car_result *c = &rr->results[k];
+        if (c->status != RACE_CAR_RETIRED) continue;
+        json_open(&w, NULL, '{');
+        json_string(&w, "run", run == 0 ? "field" : "lone");
+        json_string(&w, "name", c->name);
+        json_string(&w, "reason", race_retire_reason_name(c->reason));
+        json_number(&w, "retired_time_s", c->retired_time_s);
+        json_int(&w, "laps", c->laps);
+        json_number(&w, "top_speed_kmh", c->top_speed_kmh);
+        json_close(&w, '}');
+      }
+    }
+    json_close(&w, ']');
     json_bool(&w, "passed", res.passed);
     json_string(&w, "verdict", res.verdict);
     json_end(&w);
@@ -90,12 +109,22 @@ int cmd_soak(int argc, char **argv) {
            loaded.def.name, cars, hours, hours, dt);
     printf("  field           %ld laps, %d retired, %.0f x real time\n", field_laps, res.retired,
            res.field.realtime_factor);
-    printf("  lone robot      %d laps, best %.4f s; mean flying lap %.4f s in the first window, %.4f s in the last "
+    printf("  lone robot      %d laps, best %.4f s; mean flying lap %.4f s in window %d, %.4f s in window %d "
            "(%.0f s windows): drift %+.5f %%\n",
-           lone->laps, lone->best_lap_s, w0->lone_mean_lap_s, wn->lone_mean_lap_s, res.window_s, res.drift_pct);
+           lone->laps, lone->best_lap_s, lap_first, res.drift_first + 1, lap_last, res.drift_last + 1, res.window_s,
+           res.drift_pct);
     printf("  heap in use     %ld B after the first window, %ld B at the end: %+ld B\n", w0->heap_bytes, wn->heap_bytes,
            res.heap_growth_bytes);
     printf("  peak RSS        %ld kB after the first window, %ld kB at the end\n", w0->max_rss_kb, wn->max_rss_kb);
+    for (int run = 0; run < 2; ++run) {
+      const race_result *rr = run == 0 ? &res.field : &res.lone;
+      for (int k = 0; k < rr->cars; ++k) {
+        const race_car_result *c = &rr->results[k];
+        if (c->status == RACE_CAR_RETIRED)
+          printf("  retired         %s%s at %.1f s (%s) after %d laps, top speed %.1f km/h\n", run ? "lone " : "", c->name,
+                 c->retired_time_s, race_retire_reason_name(c->reason), c->laps, c->top_speed_kmh);
+      }
+    }
     printf("  verdict         %s\n", res.verdict);
   }
   int status = res.passed ? 0 : 1;

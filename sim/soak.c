@@ -123,6 +123,8 @@ int soak_run(const soak_config *cfg, soak_result *out) {
       if (first < 0) first = i;
       last = i;
     }
+  out->drift_first = first;
+  out->drift_last = last;
   out->drift_pct = (first >= 0 && last > first) ? 100.0 * (out->w[last].lone_mean_lap_s / out->w[first].lone_mean_lap_s - 1.0)
                                                 : NAN;
   const soak_window *w0 = &out->w[0], *wn = &out->w[out->windows - 1];

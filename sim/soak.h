@@ -39,7 +39,9 @@ typedef struct soak_result {
   race_result field;         /* the field's race (free with soak_result_free) */
   race_result lone;          /* the lone robot's */
   int retired;               /* cars of either run that retired */
-  double drift_pct;          /* lone robot: last window's mean lap / first's − 1, in % */
+  double drift_pct;          /* lone robot: last window's mean lap / first's − 1, in % (windows
+                                with flying laps; NAN with fewer than two) */
+  int drift_first, drift_last; /* the windows compared (-1: none) */
   long heap_growth_bytes;    /* heap in use at the end minus after the first window (field) */
   long rss_growth_kb;        /* peak RSS at the end minus after the first window (field) */
   bool passed;               /* no retirement, |drift| < 0.1 %, heap growth 0 (where measurable) */

@@ -63,4 +63,9 @@ printf 'name Narrow\nwidth 1.5\nstraight 100\narc left radius 30 angle 180\nstra
 "$GRIP" race --track narrow.track >/dev/null 2>err.txt; check "[ $? -eq 1 ]"
 check "grep -q 'grip race: .*1.50 m wide at its narrowest, under the car.s width of 1.87 m' err.txt"
 "$GRIP" race --time-cap 0 >/dev/null 2>&1; check "[ $? -eq 2 ]"
+# grip soak, a short one: 2 cars then 1 alone, 6 simulated minutes each (the CI soak with 16 cars
+# is tests/test_soak.c): passes, and says so in its keys.
+"$GRIP" soak --cars 2 --hours 0.1 --quiet --json > soak.json; check "[ $? -eq 0 ]"
+check "/usr/bin/python3 -c 'import json; d=json.load(open(\"soak.json\")); exit(0 if d[\"passed\"] is True and d[\"retired\"]==0 and d[\"retirements\"]==[] and abs(d[\"drift_pct\"]) < 0.1 and d[\"heap_growth_bytes\"]==0 and d[\"field_laps\"] >= 2*5 and d[\"verdict\"]==\"passed\" else 1)'"
+"$GRIP" soak --hours 0 >/dev/null 2>&1; check "[ $? -eq 2 ]"
 exit $fail
