@@ -17,10 +17,10 @@ int cmd_accel(int argc, char **argv) {
   report rep;
   report_begin(&rep, json, "accel: %s, dt %g s", car->name, dt);
   report_string(&rep, "car", car->name, NULL);
-  report_number(&rep, "t_0_100_s", r.t_0_100_s, "0-100 km/h", "%8.2f s");
-  report_number(&rep, "t_0_200_s", r.t_0_200_s, "0-200 km/h", "%8.2f s");
-  report_number(&rep, "quarter_mile_s", r.quarter_mile_s, "quarter mile", "%8.2f s");
-  report_number(&rep, "quarter_mile_kmh", r.quarter_mile_kmh, "  at", "%8.1f km/h");
+  report_optional(&rep, "t_0_100_s", r.t_0_100_s, "0-100 km/h", "%8.2f s", "not reached");
+  report_optional(&rep, "t_0_200_s", r.t_0_200_s, "0-200 km/h", "%8.2f s", "not reached");
+  report_optional(&rep, "quarter_mile_s", r.quarter_mile_s, "quarter mile", "%8.2f s", "not reached");
+  report_optional(&rep, "quarter_mile_kmh", r.quarter_mile_kmh, "  at", "%8.1f km/h", "-");
   report_number(&rep, "top_speed_kmh", r.top_speed_kmh, "top speed", "%8.1f km/h");
   report_int(&rep, "top_gear", r.top_gear, "  in gear", "%8lld");
   report_number(&rep, "time_s", r.time_s, "  after", "%8.0f s");

@@ -1,4 +1,5 @@
 /* grip race: robot-driven cars race on a track. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,13 +9,59 @@
 #include "race_scene.h"
 #include "track_file.h"
 
+/* A time in s, or a dash when there is none (no completed lap). */
+static void time_column(double v, int width, int decimals) {
+  if (isfinite(v)) printf("%*.*f", width, decimals, v);
+  else printf("%*s", width + 2, "\u2014"); /* "—" is 3 bytes, 1 column */
+}
+
+/* The result table, with a status column and a legend for every mark it uses. */
+static void print_results(const race_result *res, const char *track_name, int laps, int cars, double dt) {
+  printf("race: %s, %d lap(s), %d car(s), dt %g s\n", track_name, laps, cars, dt);
+  printf("pos  name        car              laps    total s   best lap s  top km/h  off track s  status\n");
+  bool any_dnf = false, any_running = false, any_dash = false;
+  for (int k = 0; k < res->cars; ++k) {
+    const race_car_result *r = &res->results[k];
+    printf("%3d  %-10s  %-15s  %4d  ", k + 1, r->name, r->car, r->laps);
+    time_column(r->laps > 0 ? r->total_time_s : NAN, 9, 3);
+    printf("  ");
+    time_column(r->best_lap_s, 11, 3);
+    printf("  %8.1f  %11.2f  ", r->top_speed_kmh, r->off_track_s);
+    any_dash = any_dash || r->laps == 0;
+    if (r->status == RACE_CAR_FINISHED) {
+      printf("finished\n");
+    } else if (r->status == RACE_CAR_RETIRED) {
+      printf("DNF (%s) at %.1f s\n", race_retire_reason_name(r->reason), r->retired_time_s);
+      any_dnf = true;
+    } else {
+      printf("running\n");
+      any_running = true;
+    }
+  }
+  if (any_dnf || any_running || any_dash) {
+    printf("legend:");
+    if (any_dnf)
+      printf(" DNF = did not finish, retired (out of fuel: tank empty and stopped; stuck: no %.0f m of progress "
+             "along the track in %.0f s; left the world: off the ground or the world's bounds; non-finite state: "
+             "a defect, please report);",
+             RACE_STUCK_DISTANCE, RACE_STUCK_TIME);
+    if (any_running) printf(" running = still racing when the time cap of %.0f s came;", res->time_cap ? res->max_time_s : 0.0);
+    if (any_dash) printf(" \u2014 = no completed lap;");
+    printf(" total s = time of the last completed lap for a car that did not finish\n");
+  }
+  if (res->time_cap)
+    printf("the race ended at its time cap (%.0f s) with car(s) still running\n", res->max_time_s);
+  printf("simulated %.1f s in %.2f s wall: %.0f x real time\n", res->sim_time_s, res->wall_time_s,
+         res->realtime_factor);
+}
+
 int cmd_race(int argc, char **argv);
 int cmd_race(int argc, char **argv) {
   const char *track_spec = "default", *car_spec = "builtin", *telemetry = NULL, *robot_file = NULL;
   const char *scene_file = NULL, *const track_default = track_spec, *const car_default = car_spec;
   int laps = 3, cars = 0;
-  double dt = 0.01, rate = 10.0;
-  bool json = false, quiet = false;
+  double dt = 0.01, rate = 10.0, time_cap = 0.0;
+  bool json = false, quiet = false, no_fuel = false;
   cli_option options[] = {
       {"--track", CLI_STRING, &track_spec, 0, 0, "default, a .track file, a TORCS .xml or torcs:NAME (default: default)"},
       CLI_OPTION_CAR(car_spec),
@@ -25,6 +72,8 @@ int cmd_race(int argc, char **argv) {
       {"--robot", CLI_STRING, &robot_file, 0, 0, "robot parameters, key = value file (docs/driver.md)"},
       {"--telemetry", CLI_STRING, &telemetry, 0, 0, "write telemetry CSV to FILE"},
       {"--telemetry-rate", CLI_DOUBLE, &rate, 0.1, 10000.0, "telemetry rows per s per car (default 10)"},
+      {"--time-cap", CLI_DOUBLE, &time_cap, 1.0, 1e7, "s, end the race here with the cars still running (default 300 per lap + 60)"},
+      {"--no-fuel", CLI_FLAG, &no_fuel, 0, 0, "no fuel use: the tanks never run dry"},
       {"--quiet", CLI_FLAG, &quiet, 0, 0, "no per-lap progress on stderr"},
       CLI_OPTION_JSON(json),
   };
@@ -61,6 +110,18 @@ int cmd_race(int argc, char **argv) {
     fprintf(stderr, "grip race: %s\n", err.message);
     return 1;
   }
+  /* Refused here, not by the track loader: what a track must offer depends on the car. */
+  const grip_track *race_track = scene ? scene->world->track : track;
+  for (int k = 0; k < (scene ? cars : 1); ++k) {
+    const grip_vehicle_def *def = scene ? scene->entries[k].car : &car;
+    char why[256];
+    if (race_check_track(race_track, def, why, sizeof why) != 0) {
+      fprintf(stderr, "grip race: %s with %s: %s\n", track_name, scene ? scene->entries[k].car_name : car.name, why);
+      grip_track_destroy(track);
+      race_scene_close(scene);
+      return 1;
+    }
+  }
   FILE *tel = NULL;
   if (telemetry) {
     tel = fopen(telemetry, "w");
@@ -79,6 +140,8 @@ int cmd_race(int argc, char **argv) {
   cfg.dt = dt;
   cfg.telemetry = tel;
   cfg.telemetry_rate = rate;
+  cfg.max_time = time_cap;
+  cfg.no_fuel = no_fuel;
   cfg.progress = (!quiet && laps * cars >= 10) ? stderr : NULL;
   race_result res;
   rc = race_run(&cfg, &res);
@@ -96,10 +159,13 @@ int cmd_race(int argc, char **argv) {
     json_int(&w, "laps", laps);
     json_number(&w, "dt_s", dt);
     json_number(&w, "sim_time_s", res.sim_time_s);
+    json_string(&w, "status", res.time_cap ? "time cap" : "complete");
+    json_number(&w, "time_cap_s", res.max_time_s);
     json_number(&w, "realtime_factor", res.realtime_factor);
     json_open(&w, "cars", '[');
     for (int k = 0; k < res.cars; ++k) {
       const race_car_result *r = &res.results[k];
+      const char *reason = race_retire_reason_name(r->reason);
       json_open(&w, NULL, '{');
       json_int(&w, "position", k + 1);
       json_string(&w, "name", r->name);
@@ -107,27 +173,24 @@ int cmd_race(int argc, char **argv) {
       json_int(&w, "grid", r->grid);
       json_int(&w, "laps", r->laps);
       json_bool(&w, "finished", r->finished);
-      json_number(&w, "total_time_s", r->total_time_s);
+      json_string(&w, "status", race_car_status_name(r->status));
+      if (reason) json_string(&w, "reason", reason);
+      else json_null(&w, "reason");
+      json_number(&w, "retired_time_s", r->retired_time_s); /* null unless retired */
+      json_number(&w, "total_time_s", r->laps > 0 ? r->total_time_s : NAN);
       json_number(&w, "best_lap_s", r->best_lap_s);
       json_number(&w, "top_speed_kmh", r->top_speed_kmh);
       json_number(&w, "off_track_s", r->off_track_s);
+      json_number(&w, "progress_m", r->progress_m);
       json_open(&w, "lap_times_s", '[');
-      for (int l = 0; l < r->laps; ++l) json_number(&w, NULL, r->lap_times[l]);
+      for (int l = 0; l < r->laps_recorded; ++l) json_number(&w, NULL, r->lap_times[l]);
       json_close(&w, ']');
       json_close(&w, '}');
     }
     json_close(&w, ']');
     json_end(&w);
   } else {
-    printf("race: %s, %d lap(s), %d car(s), dt %g s\n", track_name, laps, cars, dt);
-    printf("pos  name        car            laps   total s   best lap s  top km/h  off track s\n");
-    for (int k = 0; k < res.cars; ++k) {
-      const race_car_result *r = &res.results[k];
-      printf("%3d  %-10s  %-13s  %4d%s %9.3f  %10.3f  %8.1f  %11.2f\n", k + 1, r->name, r->car, r->laps,
-             r->finished ? " " : "*", r->total_time_s, r->best_lap_s, r->top_speed_kmh, r->off_track_s);
-    }
-    printf("simulated %.1f s in %.2f s wall: %.0f x real time\n", res.sim_time_s, res.wall_time_s,
-           res.realtime_factor);
+    print_results(&res, track_name, laps, cars, dt);
   }
   race_result_free(&res);
   race_scene_close(scene); /* after the results, which point at its car names */

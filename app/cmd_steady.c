@@ -1,4 +1,6 @@
 /* grip steady: constant speed, constant steering-wheel angle, held until steady. */
+#include <stdio.h>
+
 #include "cornering.h"
 #include "report.h"
 
@@ -14,6 +16,9 @@ int cmd_steady(int argc, char **argv) {
   int rc = report_parse(argc, argv, own, CLI_COUNT(own), &dt, &json, &loaded);
   if (rc >= 0) return rc;
   const grip_vehicle_def *car = &loaded.def;
+  double lock_deg = car->steering.max_wheel_angle * 180.0 / 3.14159265358979323846;
+  if ((rc = report_check_range("steady", "--steer-deg", steer, -lock_deg, lock_deg, "the car's full lock")))
+    return rc;
   steady_result r = sim_steady(car, speed, steer, dt);
   report rep;
   report_begin(&rep, json, "steady: %s at %.1f km/h, steering wheel %.1f deg, dt %g s%s", car->name, speed, steer, dt,
@@ -32,5 +37,8 @@ int cmd_steady(int argc, char **argv) {
   report_number(&rep, "speed_kmh", r.speed_kmh, "speed", "%8.1f km/h");
   report_bool(&rep, "steady", r.steady, NULL);
   report_end(&rep);
+  if (!r.steady)
+    fprintf(stderr, "grip steady: warning: no steady state was reached (the car spun, or the speed could not be "
+                    "held): the figures are those of the last step, not a steady state\n");
   return 0;
 }

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -50,6 +51,19 @@ void report_number(report *r, const char *key, double value, const char *label, 
   }
 }
 
+void report_optional(report *r, const char *key, double value, const char *label, const char *format,
+                     const char *missing) {
+  if (r->json || isfinite(value)) report_number(r, key, value, label, format);
+  else if (label) report_string(r, key, missing, label);
+}
+
+int report_check_range(const char *command, const char *option, double value, double lo, double hi, const char *what) {
+  if (value >= lo && value <= hi) return 0;
+  fprintf(stderr, "grip %s: %s: %g is out of range for this car (%s: allowed %g..%g)\n", command, option, value, what,
+          lo, hi);
+  return CLI_USAGE_ERROR;
+}
+
 void report_int(report *r, const char *key, long long value, const char *label, const char *format) {
   if (r->json) {
     json_int(&r->w, key, value);
@@ -67,6 +81,10 @@ void report_string(report *r, const char *key, const char *value, const char *la
     label_column(label);
     printf("%8s\n", value);
   }
+}
+
+void report_null(report *r, const char *key) {
+  if (r->json) json_null(&r->w, key);
 }
 
 void report_bool(report *r, const char *key, bool value, const char *label) {

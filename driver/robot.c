@@ -11,6 +11,7 @@
 
 #define G 9.81
 #define PI 3.14159265358979323846
+#define REVERSE_SPEED 3.0 /* m/s, backing out of a wall or the grass */
 
 typedef struct line_sample {
   double s;          /* m, centre-line distance */
@@ -58,6 +59,12 @@ struct robot {
   double shift; /* m, lateral shift from the line (avoidance), rate limited */
   double stuck_t, back_t, reverse_t;
   robot_mode mode;
+  /* Grip learnt on the road: the plan's mu is scaled by grip_scale (1 at creation), lowered
+   * when the car runs wide with its tyres past their peak while holding less lateral
+   * acceleration than the plan counted on (adapt_grip). */
+  double grip_scale;
+  double saturated_t;            /* s, of the current run-wide-at-the-limit episode */
+  double sat_lat_sum, sat_cap_sum; /* its measured and planned lateral acceleration, summed */
   robot_status status;
   bool located; /* status holds the location of the state at located_time/x/y */
   double located_time, located_x, located_y;
@@ -253,7 +260,7 @@ static double plan_mu(const robot *r, double v) {
     double fz = 0.5 * (r->axle_weight[a] + r->axle_downforce[a] * v * v);
     mu = fmin(mu, tyre_mu(&r->car.axles[a].tyre, fz));
   }
-  return r->p.mu_factor * mu;
+  return r->p.mu_factor * r->grip_scale * mu;
 }
 
 double robot_corner_speed(const robot *r, double radius, double mu) {
@@ -530,9 +537,12 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
    * car accelerate into the corner that follows. */
   int k = (int)fmax(1.0, round(10.0 / r->step));
   for (int i = 0; i < r->n; ++i) {
-    double kv = (r->line[(i + k) % r->n].slope - r->line[(i - k + r->n) % r->n].slope) / (2.0 * k * r->step);
+    /* Indices wrap as often as needed: on a track shorter than 20 m, k exceeds the sample count. */
+    int ahead = (int)(((long long)i + k) % r->n), behind = (int)((((long long)i - k) % r->n + r->n) % r->n);
+    double kv = (r->line[ahead].slope - r->line[behind].slope) / (2.0 * k * r->step);
     r->line[i].vertical_curvature = fmin(kv, 0.0);
   }
+  r->grip_scale = 1.0;
   build_line(r);
   plan_speed(r);
   r->hint = -1;
@@ -586,6 +596,17 @@ static double wrap_distance(const robot *r, double d) {
 
 /* --- control ------------------------------------------------------------------- */
 
+/* The factor by which the car's speed-sensitive steering divides the input at forward speed v
+ * (1 + (v/speed_reduction_speed)², src/vehicle.c): the robot asks for a road-wheel angle, so it
+ * multiplies its input by this. Without it a kart (reduction speed 25 m/s) got a third of the
+ * lock it asked for at 125 km/h and ran wide at the first turn. */
+static double steering_reduction(const robot *r, double v) {
+  double vr = r->car.steering.speed_reduction_speed;
+  if (!(vr > 0.0) || v <= 0.0) return 1.0;
+  double q = v / vr;
+  return 1.0 + q * q;
+}
+
 robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
   if (r->located && r->located_time == st->time && r->located_x == st->pose.position.x &&
       r->located_y == st->pose.position.y)
@@ -601,6 +622,32 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
   r->located_x = st->pose.position.x;
   r->located_y = st->pose.position.y;
   return r->status;
+}
+
+/* Learning the car's real cornering grip. The plan's mu is the tyre's peak, but what a car can
+ * hold on a circle is less when its set-up spends grip elsewhere: a locked rear axle (a kart)
+ * drags its inner wheel and loads the front tyres with the yaw moment, load transfer unloads
+ * the inner tyres. The symptom is unmistakable: in a turn, at speed, the car runs wide of its
+ * line with a tyre past its peak slip. Over such an episode (0.3 s) the lateral acceleration
+ * held, v·yaw rate, is compared with the plan's capacity mu(v)·(g + CA·v²/m); when it is short
+ * the plan's mu is scaled down by the ratio (by at most 20 % at a time, never below half the
+ * tyre's) and the speed plan is recomputed, so the next corners are taken at what the car can
+ * do and the one it is in is braked for at once. */
+static void adapt_grip(robot *r, const grip_vehicle_state *st, double s, double v, double curvature, double outward,
+                       bool tyres_saturated, double dt) {
+  if (!(v > 10.0 && fabs(curvature) > 1.0 / 400.0 && outward > 1.0 && tyres_saturated)) {
+    r->saturated_t = r->sat_lat_sum = r->sat_cap_sum = 0.0;
+    return;
+  }
+  r->saturated_t += dt;
+  r->sat_lat_sum += fabs(v * st->angular_velocity.z) * dt;
+  r->sat_cap_sum += plan_mu(r, v) * interp(r, s, offsetof(line_sample, friction)) * (G + r->ca / r->mass * v * v) * dt;
+  if (r->saturated_t < 0.3) return;
+  double ratio = r->sat_cap_sum > 0.0 ? r->sat_lat_sum / r->sat_cap_sum : 1.0;
+  r->saturated_t = r->sat_lat_sum = r->sat_cap_sum = 0.0;
+  if (!(ratio < 0.85)) return;
+  r->grip_scale = fmax(0.5, r->grip_scale * fmax(0.8, ratio));
+  plan_speed(r);
 }
 
 grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const robot_car_view *others,
@@ -659,6 +706,11 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
       if (v_follow < v_t) v_t = v_follow;
     }
   }
+  /* Another car within 30 m along the track: the grip learning stays off (a touch or an
+   * avoidance swerve looks like running wide and is not the car's grip). */
+  bool traffic = false;
+  for (int k = 0; k < other_count; ++k)
+    if (fabs(wrap_distance(r, others[k].distance - s)) < 30.0) traffic = true;
   double max_rate = 2.5 * dt; /* m of lateral shift per step */
   r->shift += clampd(want_shift - r->shift, -max_rate, max_rate);
 
@@ -700,7 +752,10 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     if (v > 0.5) {
       in.brake = 1.0;
     } else {
-      in.throttle = 0.5;
+      /* Throttle for a reversing speed of 3 m/s: a fixed half throttle left a kart (its
+       * centrifugal clutch closes only near 7000 rpm) standing in the grass, and the wheels of
+       * a powerful car spinning. */
+      in.throttle = clampd(0.5 * (REVERSE_SPEED + v), 0.25, 1.0);
     }
     in.steering = heading_err > 0.0 ? 1.0 : -1.0;
     return in;
@@ -796,6 +851,9 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   if (v > 5.0) delta = clampd(delta, -lim, lim);
   if (v > 5.0 && fabs(a_front) > r->front_peak_alpha) in.throttle *= 0.5; /* understeer: ease off */
   double max_road = r->car.steering.max_wheel_angle / r->car.steering.ratio;
-  in.steering = clampd(delta / max_road, -1.0, 1.0);
+  double steer_ask = delta / max_road * steering_reduction(r, v);
+  in.steering = clampd(steer_ask, -1.0, 1.0);
+  adapt_grip(r, st, s, v, k_here, outward, (fabs(a_front) > r->front_peak_alpha || over > 0.0 || fabs(steer_ask) >= 1.0) && in.brake < 0.05 && !traffic && fabs(r->shift) < 0.5 && edge_room > 0.0 &&
+                 fabs(heading_err) < 0.5 && v > 0.9 * interp(r, s, offsetof(line_sample, v_plan)), dt);
   return in;
 }

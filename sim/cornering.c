@@ -340,7 +340,7 @@ double tyre_limit_lateral_g(const grip_vehicle_def *car, double radius, double g
 /* --- step steer -------------------------------------------------------------------------- */
 
 stepsteer_result sim_stepsteer(const grip_vehicle_def *car, double speed_kmh, double steer_wheel_deg, double dt) {
-  stepsteer_result r = {NAN, NAN, NAN, NAN};
+  stepsteer_result r = {NAN, NAN, NAN, NAN, false, "the car could not be set rolling"};
   double speed = speed_kmh / 3.6;
   grip_vehicle_id id;
   grip_world *world = start_rolling(car, &id, speed);
@@ -353,7 +353,8 @@ stepsteer_result sim_stepsteer(const grip_vehicle_def *car, double speed_kmh, do
   if (final > 1.0) final = 1.0;
   if (final < -1.0) final = -1.0;
   long steps = lround((settle + ramp + hold) / dt);
-  double peak = 0.0, sum_last = 0.0;
+  double peak = 0.0, sum_last = 0.0, last_min = INFINITY, last_max = -INFINITY, max_body_slip = 0.0;
+  double speed_min = INFINITY, speed_max = -INFINITY;
   int n_last = 0;
   /* A decimated trace (at most 2048 points) to find the 90 % crossing once the steady value is
    * known; crossings are interpolated between points. */
@@ -373,7 +374,12 @@ stepsteer_result sim_stepsteer(const grip_vehicle_def *car, double speed_kmh, do
     if (t > settle + ramp + hold - 1.0) {
       sum_last += yr;
       ++n_last;
+      last_min = fmin(last_min, yr);
+      last_max = fmax(last_max, yr);
+      speed_min = fmin(speed_min, s.speed);
+      speed_max = fmax(speed_max, s.speed);
     }
+    max_body_slip = fmax(max_body_slip, fabs(atan2(s.local_velocity.y, fabs(s.local_velocity.x))));
     if (i % stride == 0 && k < 2048) {
       trace_t[k] = t + dt;
       trace_r[k] = yr;
@@ -392,6 +398,18 @@ stepsteer_result sim_stepsteer(const grip_vehicle_def *car, double speed_kmh, do
   r.steady_yaw_rate_dps = steady * DEG;
   r.yaw_rate_peak_dps = peak * DEG;
   r.yaw_rate_overshoot_pct = 100.0 * (fabs(peak) - fabs(steady)) / fabs(steady);
+  r.valid = false;
+  if (max_body_slip > 15.0 / DEG)
+    r.invalid_reason = "the car spun (body slip above 15 deg)";
+  else if (speed_min < 0.95 * speed || speed_max > 1.05 * speed)
+    r.invalid_reason = "the speed was not held within 5 %";
+  else if (!(fabs(steady) * DEG >= 0.5) || last_max - last_min > 0.1 * fabs(steady))
+    r.invalid_reason = "the yaw rate did not settle to a steady value";
+  else if (!(r.yaw_rate_rise_time_s > 0.0))
+    r.invalid_reason = "the yaw rate reached 90 % before the steering's 50 % point";
+  else
+    r.valid = true, r.invalid_reason = NULL;
+  if (!r.valid) r.yaw_rate_rise_time_s = r.yaw_rate_overshoot_pct = NAN;
   grip_destroy_world(world);
   return r;
 }

@@ -49,6 +49,13 @@ typedef struct stepsteer_result {
   double yaw_rate_overshoot_pct;
   double steady_yaw_rate_dps;
   double yaw_rate_peak_dps;
+  /* Whether the response is a step response at all: the speed held within 5 % over the last
+   * second, the yaw rate steady over it (within 5 % of its mean, and at least 0.5 deg/s), the
+   * body slip below 15 deg throughout (the car did not spin) and the 90 % crossing after the
+   * steering's 50 % point. When not, invalid_reason says which failed first, and the rise
+   * time and overshoot are NAN. */
+  bool valid;
+  const char *invalid_reason; /* NULL when valid */
 } stepsteer_result;
 
 stepsteer_result sim_stepsteer(const grip_vehicle_def *car, double speed_kmh, double steer_wheel_deg, double dt);

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "race.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,17 +9,42 @@
 
 race_config race_default_config(void) {
   return (race_config){.track = NULL, .car = NULL, .entries = NULL, .car_name = NULL, .params = robot_default_params(),
-                       .laps = 3, .cars = 1, .dt = 0.01, .max_time = 0.0, .telemetry = NULL,
+                       .laps = 3, .cars = 1, .dt = 0.01, .max_time = 0.0, .stuck_time = RACE_STUCK_TIME,
+                       .no_fuel = false, .on_lap = NULL,
+                       .on_period = NULL, .period_s = 0.0, .callback_user = NULL, .telemetry = NULL,
                        .telemetry_rate = 10.0, .progress = NULL};
+}
+
+const char *race_car_status_name(race_car_status s) {
+  switch (s) {
+    case RACE_CAR_FINISHED: return "finished";
+    case RACE_CAR_RETIRED: return "retired";
+    default: return "running at time cap";
+  }
+}
+
+const char *race_retire_reason_name(race_retire_reason r) {
+  switch (r) {
+    case RACE_RETIRE_OUT_OF_FUEL: return "out of fuel";
+    case RACE_RETIRE_STUCK: return "stuck";
+    case RACE_RETIRE_LEFT_WORLD: return "left the world";
+    case RACE_RETIRE_NUMERICAL: return "non-finite state";
+    default: return NULL;
+  }
 }
 
 typedef struct race_car {
   grip_vehicle_id id;
   const grip_vehicle_def *def;
+  grip_vehicle_def own_def; /* the definition with fuel use off (no_fuel) */
   robot *bot;
   double progress;    /* m along the track from the start line, unwrapped */
   double last_s;      /* wrapped distance at the previous step */
-  int next_mark;      /* next sector boundary index: mark k at k·L/3 */
+  long long next_mark; /* next sector boundary index: mark k at k·L/3 */
+  double best_progress;      /* m, furthest progress, counted in RACE_STUCK_DISTANCE steps */
+  double best_progress_time; /* s, when it was last reached */
+  bool out;                  /* finished or retired: no longer timed */
+  bool removed;              /* retired: taken out of the world, no longer driven */
   double mark_time;   /* time of the previous sector boundary */
   double lap_start;   /* time the current lap started */
   grip_vehicle_input input;
@@ -34,11 +60,13 @@ static double now_s(void) {
 
 static int compare_results(const void *pa, const void *pb) {
   const race_car_result *a = pa, *b = pb;
+  /* Finishers by time; then everyone else by laps completed, then by progress. */
   if (a->finished != b->finished) return a->finished ? -1 : 1;
   if (a->finished) {
     if (a->total_time_s != b->total_time_s) return a->total_time_s < b->total_time_s ? -1 : 1;
-  } else if (a->progress_m != b->progress_m) {
-    return a->progress_m > b->progress_m ? -1 : 1;
+  } else {
+    if (a->laps != b->laps) return a->laps > b->laps ? -1 : 1;
+    if (a->progress_m != b->progress_m) return a->progress_m > b->progress_m ? -1 : 1;
   }
   return a->grid - b->grid;
 }
@@ -69,6 +97,37 @@ race_slot race_grid_slot(const grip_track *track, int k) {
                      .heading = p.heading, .distance = p.distance, .lateral = lat, .back = back};
 }
 
+double race_car_turning_radius(const grip_vehicle_def *car) {
+  double wheelbase = car->axles[GRIP_AXLE_FRONT].x - car->axles[GRIP_AXLE_REAR].x;
+  double lock = car->steering.ratio > 0.0 ? car->steering.max_wheel_angle / car->steering.ratio : 0.0;
+  double s = sin(fmin(fabs(lock), 0.5 * 3.14159265358979323846));
+  return s > 0.0 ? fabs(wheelbase) / s : INFINITY;
+}
+
+int race_check_track(const grip_track *track, const grip_vehicle_def *car, char *msg, size_t msg_size) {
+  grip_track_stats ts = grip_track_get_stats(track);
+  double turning = race_car_turning_radius(car);
+  if (ts.min_radius < turning) {
+    snprintf(msg, msg_size,
+             "the track's tightest turn has a radius of %.2f m, under the car's turning radius of %.2f m "
+             "(wheelbase / sin(full-lock road-wheel angle)): the car cannot drive round it",
+             ts.min_radius, turning);
+    return -1;
+  }
+  double narrowest = INFINITY;
+  for (int i = 0; i < grip_track_segment_count(track); ++i) {
+    const grip_track_segment_def *sd = grip_track_segment(track, i);
+    narrowest = fmin(narrowest, fmin(sd->width_start, sd->width_end));
+  }
+  double width = car->body.dimensions.y;
+  if (narrowest < width) {
+    snprintf(msg, msg_size, "the road is %.2f m wide at its narrowest, under the car's width of %.2f m", narrowest,
+             width);
+    return -1;
+  }
+  return 0;
+}
+
 /* The slot of an entry placed by the caller: located on the track; behind the line when it is in
  * the last half lap. */
 static race_slot entry_slot(const grip_track *track, const race_entry *e) {
@@ -80,8 +139,8 @@ static race_slot entry_slot(const grip_track *track, const race_entry *e) {
 
 int race_run(const race_config *cfg, race_result *out) {
   memset(out, 0, sizeof *out);
-  if (!cfg->track || (!cfg->car && !cfg->entries) || cfg->cars < 1 || cfg->cars > RACE_MAX_CARS || cfg->laps < 1 ||
-      cfg->laps > RACE_MAX_LAPS || !(cfg->dt > 0.0))
+  if (!cfg->track || (!cfg->car && !cfg->entries) || cfg->cars < 1 || cfg->cars > RACE_MAX_CARS || cfg->laps < 0 ||
+      cfg->laps > RACE_MAX_LAPS || !(cfg->dt > 0.0) || (cfg->laps == 0 && !(cfg->max_time > 0.0)))
     return -1;
   const grip_track *track = cfg->track;
   double L = grip_track_length(track);
@@ -113,12 +172,19 @@ int race_run(const race_config *cfg, race_result *out) {
       rc = -1;
       goto done;
     }
+    if (cfg->no_fuel) {
+      c->own_def = *c->def;
+      c->own_def.engine.fuel_per_joule = 0.0;
+      c->def = &c->own_def;
+    }
     if (e && e->name) snprintf(r->name, sizeof r->name, "%s", e->name);
     else snprintf(r->name, sizeof r->name, "robot-%d", k + 1);
     r->grid = k + 1;
     const char *car_name = e ? e->car_name : cfg->car_name;
     r->car = car_name ? car_name : (c->def->name ? c->def->name : "car");
     r->best_lap_s = NAN;
+    r->last_lap_s = NAN;
+    r->retired_time_s = NAN;
     r->max_edge_excess = -INFINITY;
     race_slot p = e ? entry_slot(track, e) : race_grid_slot(track, k);
     double back = p.back, lat = p.lateral;
@@ -133,6 +199,8 @@ int race_run(const race_config *cfg, race_result *out) {
       goto done;
     }
     c->progress = -back;
+    c->best_progress = -back;
+    c->best_progress_time = 0.0;
     c->last_s = p.distance;
     c->next_mark = 0;
     c->input = grip_default_vehicle_input();
@@ -143,20 +211,23 @@ int race_run(const race_config *cfg, race_result *out) {
   if (cfg->telemetry) telemetry_header(cfg->telemetry);
   double dt = cfg->dt;
   double max_time = cfg->max_time > 0.0 ? cfg->max_time : 300.0 * cfg->laps + 60.0;
+  double stuck_time = cfg->stuck_time > 0.0 ? cfg->stuck_time : RACE_STUCK_TIME;
   long long tel_every = cfg->telemetry_rate > 0.0 ? llround(1.0 / (cfg->telemetry_rate * dt)) : 0;
   if (tel_every < 1) tel_every = 1;
-  int marks_total = 3 * cfg->laps;
-  int finished = 0, leader_laps = 0;
-  double t = 0.0, wall0 = now_s();
+  long long marks_total = cfg->laps > 0 ? 3LL * cfg->laps : LLONG_MAX;
+  int done_cars = 0, leader_laps = 0;
+  double t = 0.0, wall0 = now_s(), next_period = cfg->period_s;
   long long step = 0;
   grip_vehicle_state st;
-  while (finished < K && t < max_time) {
-    /* Drive: each robot sees the others as they were after the previous step. */
+  while (done_cars < K && t < max_time) {
+    /* Drive: each robot sees the others on the track as they were after the previous step.
+     * A finished car drives on (a cool-down lap, untimed); a retired one is gone. */
     for (int k = 0; k < K; ++k) {
       race_car *c = &cars[k];
+      if (c->removed) continue;
       int n = 0;
       for (int j = 0; j < K; ++j)
-        if (j != k) others[n++] = views[j];
+        if (j != k && !cars[j].removed) others[n++] = views[j];
       grip_vehicle_get_state(world, c->id, &st);
       c->input = robot_drive(c->bot, &st, others, n, dt);
       grip_vehicle_set_input(world, c->id, &c->input);
@@ -167,12 +238,13 @@ int race_run(const race_config *cfg, race_result *out) {
       }
     }
     grip_world_step(world, dt);
-    t += dt;
+    t = (double)(step + 1) * dt; /* not summed: no drift over a long race */
     ++step;
     /* Timing. */
     for (int k = 0; k < K; ++k) {
       race_car *c = &cars[k];
       race_car_result *r = &res[k];
+      if (c->removed) continue;
       grip_vehicle_get_state(world, c->id, &st);
       /* Where the car is now (the robot's own locate, with its segment hint). */
       robot_status loc = robot_locate(c->bot, &st);
@@ -184,28 +256,40 @@ int race_run(const race_config *cfg, race_result *out) {
       c->last_s = loc.distance;
       views[k] = (robot_car_view){.distance = loc.distance, .lateral = loc.lateral, .speed = st.speed,
                                   .length = c->def->body.dimensions.x, .width = c->def->body.dimensions.y};
-      if (!isnan(c->finish_time)) continue;
+      if (c->out) continue;
       double excess = fabs(loc.lateral) - loc.half_width;
       if (excess > r->max_edge_excess) r->max_edge_excess = excess;
       if (excess > 0.0) r->off_track_s += dt;
       if (3.6 * st.speed > r->top_speed_kmh) r->top_speed_kmh = 3.6 * st.speed;
-      while (c->next_mark < marks_total && c->progress >= (c->next_mark + 1) * L / 3.0) {
-        double mark = (c->next_mark + 1) * L / 3.0;
+      while (c->next_mark < marks_total && c->progress >= (double)(c->next_mark + 1) * L / 3.0) {
+        double mark = (double)(c->next_mark + 1) * L / 3.0;
         double tc = t - dt + dt * (mark - prev) / (c->progress - prev); /* interpolated crossing */
-        int lap = c->next_mark / 3, sector = c->next_mark % 3;
-        r->sector_times[lap][sector] = tc - c->mark_time;
+        long long lap = c->next_mark / 3;
+        int sector = (int)(c->next_mark % 3);
+        if (lap < RACE_MAX_LAPS) r->sector_times[lap][sector] = tc - c->mark_time;
         c->mark_time = tc;
         if (sector == 2) {
-          r->lap_times[lap] = tc - c->lap_start;
+          double lap_time = tc - c->lap_start;
           c->lap_start = tc;
-          r->laps = lap + 1;
-          if (isnan(r->best_lap_s) || r->lap_times[lap] < r->best_lap_s) r->best_lap_s = r->lap_times[lap];
+          if (lap < RACE_MAX_LAPS) {
+            r->lap_times[lap] = lap_time;
+            r->laps_recorded = (int)lap + 1;
+          }
+          r->laps = (int)lap + 1;
+          r->last_lap_s = lap_time;
+          if (isnan(r->best_lap_s) || lap_time < r->best_lap_s) r->best_lap_s = lap_time;
           r->total_time_s = tc;
+          if (cfg->on_lap) cfg->on_lap(cfg->callback_user, k, r->laps, lap_time, tc);
           if (r->laps > leader_laps) {
             leader_laps = r->laps;
-            if (cfg->progress)
-              fprintf(cfg->progress, "lap %d/%d: %s leads, lap %.3f s, race %.1f s\n", leader_laps, cfg->laps,
-                      r->name, r->lap_times[lap], tc);
+            if (cfg->progress) {
+              if (cfg->laps > 0)
+                fprintf(cfg->progress, "lap %d/%d: %s leads, lap %.3f s, race %.1f s\n", leader_laps, cfg->laps,
+                        r->name, lap_time, tc);
+              else
+                fprintf(cfg->progress, "lap %d: %s leads, lap %.3f s, race %.1f s\n", leader_laps, r->name,
+                        lap_time, tc);
+            }
           }
         }
         c->next_mark++;
@@ -213,10 +297,42 @@ int race_run(const race_config *cfg, race_result *out) {
       if (c->next_mark == marks_total) {
         c->finish_time = r->total_time_s;
         r->finished = true;
-        finished++;
+        r->status = RACE_CAR_FINISHED;
+        c->out = true;
+        done_cars++;
+        continue;
+      }
+      /* Retirement: a car that cannot go on. */
+      if (c->progress > c->best_progress + RACE_STUCK_DISTANCE) {
+        c->best_progress = c->progress;
+        c->best_progress_time = t;
+      }
+      bool finite = isfinite(st.pose.position.x) && isfinite(st.pose.position.y) && isfinite(st.pose.position.z) &&
+                    isfinite(st.speed);
+      race_retire_reason why = RACE_RETIRE_NONE;
+      if (!finite) why = RACE_RETIRE_NUMERICAL;
+      else if (st.out_of_world) why = RACE_RETIRE_LEFT_WORLD;
+      else if (c->def->engine.fuel_per_joule > 0.0 && st.fuel_mass <= 0.0 && fabs(st.speed) < 0.5)
+        why = RACE_RETIRE_OUT_OF_FUEL;
+      else if (t - c->best_progress_time > stuck_time) why = RACE_RETIRE_STUCK;
+      if (why != RACE_RETIRE_NONE) {
+        r->status = RACE_CAR_RETIRED;
+        r->reason = why;
+        r->retired_time_s = t;
+        c->out = c->removed = true;
+        done_cars++;
+        /* Taken off the track, as marshals would: the others no longer meet it. */
+        grip_destroy_vehicle(world, c->id);
+        if (cfg->progress) fprintf(cfg->progress, "%s retires at %.1f s: %s\n", r->name, t, race_retire_reason_name(why));
       }
     }
+    if (cfg->on_period && cfg->period_s > 0.0 && t >= next_period - 0.5 * dt) {
+      cfg->on_period(cfg->callback_user, t);
+      next_period += cfg->period_s;
+    }
   }
+  out->time_cap = done_cars < K;
+  out->max_time_s = max_time;
   out->wall_time_s = now_s() - wall0;
   for (int k = 0; k < K; ++k) res[k].progress_m = cars[k].progress;
   qsort(res, (size_t)K, sizeof *res, compare_results);

@@ -10,7 +10,39 @@
 #include "robot.h"
 
 #define RACE_MAX_CARS 64
+/* Laps of a race run to a lap count; also the laps whose times a result keeps (a timed race
+ * may run more: they are counted, timed into best/last/total and passed to on_lap, not kept). */
 #define RACE_MAX_LAPS 1000
+/* s without 10 m of new progress along the track after which a car retires as stuck: the
+ * robot's recovery (reverse out, drive back, docs/driver.md) takes 5-15 s, so this leaves it
+ * several tries. */
+#define RACE_STUCK_TIME 60.0
+#define RACE_STUCK_DISTANCE 10.0 /* m */
+
+/* How a car's race went. */
+typedef enum race_car_status {
+  RACE_CAR_RUNNING = 0,  /* still racing (at the end: running when the time cap came) */
+  RACE_CAR_FINISHED = 1, /* completed the laps */
+  RACE_CAR_RETIRED = 2,  /* could not go on: see race_retire_reason */
+} race_car_status;
+
+typedef enum race_retire_reason {
+  RACE_RETIRE_NONE = 0,
+  RACE_RETIRE_OUT_OF_FUEL = 1,   /* tank empty and the car at a standstill */
+  RACE_RETIRE_STUCK = 2,         /* no progress along the track for stuck_time */
+  RACE_RETIRE_LEFT_WORLD = 3,    /* grip_vehicle_state.out_of_world */
+  RACE_RETIRE_NUMERICAL = 4,     /* a non-finite state (never expected: a defect if seen) */
+} race_retire_reason;
+
+/* "finished", "retired", "running at time cap". */
+const char *race_car_status_name(race_car_status s);
+/* NULL (none), "out of fuel", "stuck", "left the world", "non-finite state". */
+const char *race_retire_reason_name(race_retire_reason r);
+
+/* Called when a car completes a lap (car: 0-based grid index; lap: 1-based; times in s). */
+typedef void race_lap_fn(void *user, int car, int lap, double lap_time, double race_time);
+/* Called after the step that reaches each multiple of race_config.period_s (race time in s). */
+typedef void race_period_fn(void *user, double race_time);
 
 /* One car of a race whose cars differ (a scene's cars, grip race --scene). */
 typedef struct race_entry {
@@ -28,10 +60,16 @@ typedef struct race_config {
                                  pose (timing still counts laps from the line at distance 0) */
   const char *car_name;       /* reported name of the car ("corvette-c5") */
   robot_params params;        /* every robot's parameters */
-  int laps;                   /* 1..RACE_MAX_LAPS */
+  int laps;                   /* 1..RACE_MAX_LAPS, or 0: a timed race that runs to max_time */
   int cars;                   /* 1..RACE_MAX_CARS */
   double dt;                  /* s */
-  double max_time;            /* s, race aborted after it (0: 300 s per lap + 60) */
+  double max_time;            /* s, the time cap (0: 300 s per lap + 60; required for laps = 0) */
+  double stuck_time;          /* s, RACE_STUCK_TIME */
+  bool no_fuel;               /* every car runs without fuel use (engine.fuel_per_joule = 0) */
+  race_lap_fn *on_lap;        /* or NULL */
+  race_period_fn *on_period;  /* or NULL */
+  double period_s;            /* s, > 0 with on_period */
+  void *callback_user;        /* passed to on_lap and on_period */
   FILE *telemetry;            /* CSV, or NULL */
   double telemetry_rate;      /* Hz */
   FILE *progress;             /* per-lap progress lines, or NULL */
@@ -44,21 +82,28 @@ typedef struct race_car_result {
   int grid;               /* 1-based grid slot */
   const char *car;
   int laps;               /* completed */
-  bool finished;
-  double total_time_s;    /* s to the finish (or last completed lap) */
+  bool finished;          /* status == RACE_CAR_FINISHED */
+  race_car_status status;
+  race_retire_reason reason; /* RACE_RETIRE_NONE unless retired */
+  double retired_time_s;  /* s, race time of the retirement (NAN if none) */
+  double total_time_s;    /* s to the finish (or last completed lap; 0 without one) */
   double best_lap_s;      /* NAN without a completed lap */
+  double last_lap_s;      /* NAN without a completed lap */
+  int laps_recorded;      /* entries of lap_times/sector_times: min(laps, RACE_MAX_LAPS) */
   double lap_times[RACE_MAX_LAPS];
   double sector_times[RACE_MAX_LAPS][3];
   double top_speed_kmh;
   double off_track_s;     /* s with |lateral| > half road width */
   double max_edge_excess; /* m, largest |lateral| − half width (negative: always inside) */
-  double progress_m;      /* m along the track from the start line at the end */
+  double progress_m;      /* m along the track from the start line at the end (or retirement) */
 } race_car_result;
 
 typedef struct race_result {
   int cars;
   race_car_result *results; /* finishing order, cars entries (free with race_result_free) */
   double sim_time_s;
+  bool time_cap;            /* the race ended at its time cap with a car still running */
+  double max_time_s;        /* s, the time cap it ran with */
   double wall_time_s;
   double realtime_factor;   /* simulated s per wall-clock s */
   long long steps;
@@ -76,7 +121,20 @@ typedef struct race_slot {
 
 race_slot race_grid_slot(const grip_track *track, int slot);
 
-/* Runs the race. Returns 0, or -1 (invalid configuration, no ground at the grid, memory). */
+/* m, the car's turning radius: wheelbase / sin(largest road-wheel angle), the radius of the
+ * front axle's path at full lock (bicycle model, no slip). */
+double race_car_turning_radius(const grip_vehicle_def *car);
+
+/* Whether the car can race on the track at all: the track's smallest centre-line radius must
+ * be at least the car's turning radius, its narrowest road at least the car's width. Returns
+ * 0, or -1 with a message "what is wrong (what it needs)" in msg. */
+int race_check_track(const grip_track *track, const grip_vehicle_def *car, char *msg, size_t msg_size);
+
+/* Runs the race: until every car has finished or retired, or to the time cap (then
+ * out->time_cap is set and the cars still running have status RACE_CAR_RUNNING). A retired car
+ * is taken out of the world (the others no longer meet it). Memory is allocated once at the
+ * start: a race of any length runs in constant memory. Returns 0, or -1 (invalid
+ * configuration, no ground at the grid, memory). */
 int race_run(const race_config *cfg, race_result *out);
 void race_result_free(race_result *r);
 

@@ -30,4 +30,42 @@ out=$("$GRIP" race --laps 1); check "echo '$out' | grep -q 'robot-1'"
 printf 'mu_factor = 0.8\nlook_ahead = 3\n' > bad.robot
 err=$("$GRIP" race --robot bad.robot 2>&1); check "[ $? -eq 1 ]"
 check "echo '$err' | grep -q 'bad.robot:2: look_ahead: unknown parameter'"
+# Every car's outcome: JSON status/reason/finished, and the time cap reported as such.
+out=$("$GRIP" race --laps 2 --time-cap 30 --json); rc=$?
+check "[ $rc -eq 0 ]"
+check "echo '$out' | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); c=d[\"cars\"][0]; \
+  sys.exit(0 if d[\"status\"]==\"time cap\" and d[\"time_cap_s\"]==30 and c[\"finished\"] is False and \
+  c[\"status\"]==\"running at time cap\" and c[\"reason\"] is None and c[\"laps\"]==0 and \
+  c[\"best_lap_s\"] is None and c[\"total_time_s\"] is None and c[\"lap_times_s\"]==[] else 1)'"
+out=$("$GRIP" race --laps 1 --json)
+check "echo '$out' | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); c=d[\"cars\"][0]; \
+  sys.exit(0 if d[\"status\"]==\"complete\" and c[\"finished\"] is True and c[\"status\"]==\"finished\" and \
+  c[\"reason\"] is None and c[\"retired_time_s\"] is None else 1)'"
+# Text: no nan, no bare '*', a dash for no lap, the status and a legend for it.
+"$GRIP" race --laps 2 --time-cap 30 > cap.txt
+check "grep -q 'running$' cap.txt"
+check "grep -q '^legend: .*running = still racing when the time cap of 30 s came' cap.txt"
+check "grep -q '—' cap.txt"
+check "grep -q 'ended at its time cap (30 s)' cap.txt"
+check "! grep -qi 'nan' cap.txt"
+check "! grep -q '[0-9]\*' cap.txt"
+# A car that runs dry: DNF with its reason and the legend.
+printf '[fuel]\nmass = 0.15\n' > dry.ini
+"$GRIP" race --car dry.ini --laps 2 > dry.txt; check "[ $? -eq 0 ]"
+check "grep -q 'DNF (out of fuel) at' dry.txt"
+check "grep -q '^legend: DNF = did not finish, retired (out of fuel' dry.txt"
+
+# Tracks the car cannot race on: refused with a clear message, exit 1.
+printf 'name Tight\nwidth 12\nstraight 50\narc left radius 3 angle 180\nstraight 50\narc left radius 3 angle 180\n' > tight.track
+"$GRIP" race --track tight.track >/dev/null 2>err.txt; check "[ $? -eq 1 ]"
+check "grep -q 'grip race: .*radius of 3.00 m, under the car.s turning radius of 5.43 m' err.txt"
+printf 'name Narrow\nwidth 1.5\nstraight 100\narc left radius 30 angle 180\nstraight 100\narc left radius 30 angle 180\n' > narrow.track
+"$GRIP" race --track narrow.track >/dev/null 2>err.txt; check "[ $? -eq 1 ]"
+check "grep -q 'grip race: .*1.50 m wide at its narrowest, under the car.s width of 1.87 m' err.txt"
+"$GRIP" race --time-cap 0 >/dev/null 2>&1; check "[ $? -eq 2 ]"
+# grip soak, a short one: 2 cars then 1 alone, 6 simulated minutes each (the CI soak with 16 cars
+# is tests/test_soak.c): passes, and says so in its keys.
+"$GRIP" soak --cars 2 --hours 0.1 --quiet --json > soak.json; check "[ $? -eq 0 ]"
+check "/usr/bin/python3 -c 'import json; d=json.load(open(\"soak.json\")); exit(0 if d[\"passed\"] is True and d[\"retired\"]==0 and d[\"retirements\"]==[] and abs(d[\"drift_pct\"]) < 0.1 and d[\"heap_growth_bytes\"]==0 and d[\"field_laps\"] >= 2*5 and d[\"verdict\"]==\"passed\" else 1)'"
+"$GRIP" soak --hours 0 >/dev/null 2>&1; check "[ $? -eq 2 ]"
 exit $fail

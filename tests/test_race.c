@@ -5,6 +5,7 @@
 
 #include "grip/grip.h"
 #include "race.h"
+#include "support_tracks.h"
 #include "test.h"
 #include "track_file.h"
 
@@ -91,15 +92,20 @@ static void deterministic(void) {
   grip_track_destroy(t);
 }
 
-/* Four robots from a 2x2 grid: all finish two laps; the order follows the total times. */
+/* Four robots from a 2x2 grid: all finish two laps; the order follows the total times; and
+ * traffic costs time but not pace: each car's best lap is within 1 % of a lone car's (the
+ * robot's grip learning must not take a shove for a lack of grip). */
 static void four_cars_finish(void) {
   grip_track *t = default_track();
   grip_vehicle_def car = grip_default_vehicle_def();
   race_config cfg = race_default_config();
   cfg.track = t;
   cfg.car = &car;
-  cfg.cars = 4;
+  cfg.cars = 1;
   cfg.laps = 2;
+  race_result lone;
+  CHECK(race_run(&cfg, &lone) == 0);
+  cfg.cars = 4;
   race_result res;
   CHECK(race_run(&cfg, &res) == 0);
   for (int k = 0; k < 4; ++k) {
@@ -108,12 +114,204 @@ static void four_cars_finish(void) {
            r->best_lap_s, r->off_track_s);
     CHECK(r->finished && r->laps == 2);
     if (k) CHECK(r->total_time_s >= res.results[k - 1].total_time_s);
+    CHECK(r->best_lap_s < 1.01 * lone.results[0].best_lap_s);
+  }
+  race_result_free(&lone);
+  race_result_free(&res);
+  grip_track_destroy(t);
+}
+
+/* A small tank: the car retires "out of fuel" and the race ends there, long before its cap.
+ * The tank cannot empty faster than at full power all the time: t >= fuel / (bsfc · P_max),
+ * with P_max the torque curve's largest T·ω below the rev limit. Its off-track time counts
+ * only while it raced. */
+static void out_of_fuel_retires(void) {
+  grip_track *t = default_track();
+  grip_vehicle_def car = grip_default_vehicle_def();
+  car.fuel.mass = 0.15; /* kg */
+  double p_max = 0.0;
+  for (double rpm = 100.0; rpm <= car.engine.rev_limit_rpm; rpm += 10.0)
+    p_max = fmax(p_max, grip_engine_curve_torque(&car.engine, rpm) * rpm * 2.0 * 3.14159265358979 / 60.0);
+  double t_min = car.fuel.mass / (car.engine.fuel_per_joule * p_max);
+  race_config cfg = race_default_config();
+  cfg.track = t;
+  cfg.car = &car;
+  cfg.laps = 5;
+  race_result res;
+  CHECK(race_run(&cfg, &res) == 0);
+  const race_car_result *r = &res.results[0];
+  printf("  retired (%s) at %.1f s after %d lap(s); full power would empty the tank in %.1f s; race %.1f s of a %.0f s cap\n",
+         race_retire_reason_name(r->reason), r->retired_time_s, r->laps, t_min, res.sim_time_s, res.max_time_s);
+  CHECK(!r->finished && r->status == RACE_CAR_RETIRED && r->reason == RACE_RETIRE_OUT_OF_FUEL);
+  CHECK(strcmp(race_retire_reason_name(r->reason), "out of fuel") == 0);
+  CHECK(r->retired_time_s >= t_min);
+  CHECK(r->laps < 5);
+  CHECK(!res.time_cap);
+  CHECK_NEAR(res.sim_time_s, r->retired_time_s, 1e-9); /* the race ends with its last car */
+  CHECK(r->off_track_s <= r->retired_time_s);
+  /* The same car with fuel use off finishes. */
+  cfg.no_fuel = true;
+  race_result_free(&res);
+  CHECK(race_run(&cfg, &res) == 0);
+  CHECK(res.results[0].finished && res.results[0].laps == 5 && res.results[0].status == RACE_CAR_FINISHED);
+  CHECK(race_retire_reason_name(res.results[0].reason) == NULL);
+  race_result_free(&res);
+  grip_track_destroy(t);
+}
+
+/* A car whose clutch cannot pass the torque to move it retires "stuck" once stuck_time has
+ * gone by without progress, while a sound car in the same race finishes; the order puts the
+ * finisher first. */
+static void stuck_retires(void) {
+  grip_track *t = default_track();
+  grip_vehicle_def good = grip_default_vehicle_def(), weak = grip_default_vehicle_def();
+  weak.clutch.max_torque = 1.0; /* N·m: ~5 N at the wheels of a 1.4 t car */
+  race_entry e[2];
+  for (int k = 0; k < 2; ++k) {
+    race_slot sl = race_grid_slot(t, k);
+    e[k] = (race_entry){.car = k == 0 ? &weak : &good, .name = k == 0 ? "weak" : "good", .car_name = "c", .x = sl.x,
+                        .y = sl.y, .heading = sl.heading};
+  }
+  race_config cfg = race_default_config();
+  cfg.track = t;
+  cfg.entries = e;
+  cfg.cars = 2;
+  cfg.laps = 1;
+  cfg.stuck_time = 10.0;
+  race_result res;
+  CHECK(race_run(&cfg, &res) == 0);
+  const race_car_result *a = &res.results[0], *b = &res.results[1];
+  printf("  P1 %s %s, P2 %s %s (%s) at %.2f s, %.2f m from the start\n", a->name, race_car_status_name(a->status),
+         b->name, race_car_status_name(b->status), race_retire_reason_name(b->reason), b->retired_time_s, b->progress_m);
+  CHECK(strcmp(a->name, "good") == 0 && a->finished);
+  CHECK(strcmp(b->name, "weak") == 0 && b->status == RACE_CAR_RETIRED && b->reason == RACE_RETIRE_STUCK);
+  /* It never made 10 m from the grid, so it retires stuck_time after the start (within a step). */
+  CHECK(b->progress_m < -6.0 + RACE_STUCK_DISTANCE);
+  CHECK_NEAR(b->retired_time_s, 10.0, 0.011);
+  CHECK(!res.time_cap);
+  race_result_free(&res);
+  grip_track_destroy(t);
+}
+
+/* The time cap: the race stops there, reported as such; the cars still running have that
+ * status, no reason, and are ordered by laps then progress. off_track_s never exceeds the
+ * time raced. */
+static void time_cap_reported(void) {
+  grip_track *t = default_track();
+  grip_vehicle_def car = grip_default_vehicle_def();
+  race_config cfg = race_default_config();
+  cfg.track = t;
+  cfg.car = &car;
+  cfg.cars = 4;
+  cfg.laps = 3;
+  cfg.max_time = 70.0;
+  race_result res;
+  CHECK(race_run(&cfg, &res) == 0);
+  CHECK(res.time_cap);
+  CHECK_NEAR(res.sim_time_s, 70.0, 0.011);
+  for (int k = 0; k < 4; ++k) {
+    const race_car_result *r = &res.results[k];
+    printf("  P%d %s: %d lap(s), %.1f m, %s\n", k + 1, r->name, r->laps, r->progress_m, race_car_status_name(r->status));
+    CHECK(r->status == RACE_CAR_RUNNING && !r->finished && r->reason == RACE_RETIRE_NONE && isnan(r->retired_time_s));
+    CHECK(strcmp(race_car_status_name(r->status), "running at time cap") == 0);
+    CHECK(r->off_track_s <= res.sim_time_s);
+    if (k) {
+      const race_car_result *q = &res.results[k - 1];
+      CHECK(q->laps > r->laps || (q->laps == r->laps && q->progress_m >= r->progress_m));
+    }
   }
   race_result_free(&res);
   grip_track_destroy(t);
 }
 
+typedef struct lap_log {
+  long count;
+  double sum;
+  int last_lap;
+} lap_log;
+
+static void log_lap(void *user, int car, int lap, double lap_time, double race_time) {
+  lap_log *l = user;
+  (void)car;
+  (void)race_time;
+  l->count++;
+  l->sum += lap_time;
+  l->last_lap = lap;
+}
+
+/* A timed race (laps = 0) longer than RACE_MAX_LAPS laps, on a 20 m circle (126 m a lap): every
+ * lap is counted and passed to on_lap, the first RACE_MAX_LAPS are kept, and the lap times sum
+ * to the time of the last completed lap. */
+static void timed_race_beyond_recorded_laps(void) {
+  grip_track *t = support_circle_track(20.0);
+  CHECK(t != NULL);
+  grip_vehicle_def car = grip_default_vehicle_def();
+  race_config cfg = race_default_config();
+  lap_log log = {0, 0.0, 0};
+  cfg.track = t;
+  cfg.car = &car;
+  cfg.laps = 0;
+  cfg.max_time = 15500.0; /* ~1070 laps of 14.5 s */
+  cfg.no_fuel = true;
+  cfg.on_lap = log_lap;
+  cfg.callback_user = &log;
+  race_result res;
+  CHECK(race_run(&cfg, &res) == 0);
+  const race_car_result *r = &res.results[0];
+  printf("  %d laps in %.0f s, best %.3f s, last %.3f s, %d kept\n", r->laps, res.sim_time_s, r->best_lap_s, r->last_lap_s,
+         r->laps_recorded);
+  CHECK(r->laps > RACE_MAX_LAPS);
+  CHECK(r->laps_recorded == RACE_MAX_LAPS);
+  CHECK(log.count == r->laps && log.last_lap == r->laps);
+  CHECK_NEAR(log.sum, r->total_time_s, 1e-6);
+  CHECK(res.time_cap && r->status == RACE_CAR_RUNNING);
+  /* A lap of a 20 m circle is at least its length at top speed: 2π·(20 − 6)/v_top. */
+  CHECK(r->best_lap_s > 2.0 * 3.14159265358979 * 14.0 / (r->top_speed_kmh / 3.6));
+  race_result_free(&res);
+  grip_track_destroy(t);
+}
+
+/* The race refuses a track tighter than the car's turning radius (L / sin(lock); the default
+ * car: 2.65 m / sin(450°/15) = 5.30 m) or narrower than the car, and accepts one just wide and
+ * open enough. */
+static void refuses_impossible_tracks(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  double L = car.axles[0].x - car.axles[1].x, lock = car.steering.max_wheel_angle / car.steering.ratio;
+  double turning = L / sin(lock);
+  CHECK_NEAR(race_car_turning_radius(&car), turning, 1e-12);
+  char msg[256];
+  grip_track *t = support_circle_track(0.9 * turning);
+  CHECK(t != NULL);
+  CHECK(race_check_track(t, &car, msg, sizeof msg) == -1);
+  printf("  R %.2f m: %s\n", 0.9 * turning, msg);
+  CHECK(strstr(msg, "turning radius") != NULL);
+  grip_track_destroy(t);
+  t = support_circle_track(1.1 * turning);
+  CHECK(t != NULL);
+  CHECK(race_check_track(t, &car, msg, sizeof msg) == 0);
+  grip_track_destroy(t);
+  grip_track_segment_def seg[4];
+  for (int i = 0; i < 4; ++i) {
+    seg[i] = grip_default_track_segment_def();
+    seg[i].type = GRIP_TRACK_LEFT;
+    seg[i].radius = seg[i].end_radius = 50.0;
+    seg[i].angle = 0.5 * 3.14159265358979323846;
+  }
+  seg[2].width_end = 0.9 * car.body.dimensions.y;
+  grip_track_def def = {.segments = seg, .segment_count = 4, .start_position = {0, 0, 0}, .start_heading = 0};
+  CHECK(grip_track_build(&def, &t) == GRIP_OK);
+  CHECK(race_check_track(t, &car, msg, sizeof msg) == -1);
+  printf("  narrow: %s\n", msg);
+  CHECK(strstr(msg, "wide") != NULL);
+  grip_track_destroy(t);
+}
+
 int main(void) {
+  RUN_TEST(out_of_fuel_retires);
+  RUN_TEST(stuck_retires);
+  RUN_TEST(time_cap_reported);
+  RUN_TEST(timed_race_beyond_recorded_laps);
+  RUN_TEST(refuses_impossible_tracks);
   RUN_TEST(three_laps_default);
   RUN_TEST(deterministic);
   RUN_TEST(four_cars_finish);

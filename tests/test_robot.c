@@ -5,31 +5,13 @@
 #include "grip/grip.h"
 #include "race.h"
 #include "robot.h"
+#include "support_tracks.h"
 #include "test.h"
 #include "track_file.h"
 
 #define PI 3.14159265358979323846
 #define G 9.81
 #define RHO 1.29
-
-/* A circle of centre-line radius R (four 90° left arcs), width 12 m, centred at (0, R). */
-static grip_track *circle_track(double radius) {
-  grip_track_segment_def seg[4];
-  for (int i = 0; i < 4; ++i) {
-    seg[i] = grip_default_track_segment_def();
-    seg[i].type = GRIP_TRACK_LEFT;
-    seg[i].radius = seg[i].end_radius = radius;
-    seg[i].angle = 0.5 * PI;
-    seg[i].z_end = seg[i].z_start = 0.0;
-    seg[i].slope_start = seg[i].slope_end = 0.0;
-    seg[i].cross_start = seg[i].cross_end = 0.0;
-    seg[i].cross_rate_start = seg[i].cross_rate_end = 0.0;
-  }
-  grip_track_def def = {.segments = seg, .segment_count = 4, .start_position = {0, 0, 0}, .start_heading = 0};
-  grip_track *t = NULL;
-  grip_track_build(&def, &t);
-  return t;
-}
 
 /* Drives one robot car alone on a track for `seconds`; reports the mean speed and mean distance
  * from (cx, cy) over the last `window` seconds, and the largest |lateral| − half width. */
@@ -77,7 +59,7 @@ static drive_stats drive(const grip_track *track, const grip_vehicle_def *car, c
  * the planned speed is the formula sqrt(mu·g·r) with r the line's radius. */
 static void circle_plan_matches_formula(void) {
   const double R = 100.0;
-  grip_track *t = circle_track(R);
+  grip_track *t = support_circle_track(R);
   grip_vehicle_def car = grip_default_vehicle_def();
   robot_params p = robot_default_params();
   robot *bot = robot_create(t, &car, &p, RHO);
@@ -111,7 +93,7 @@ static void circle_plan_matches_formula(void) {
  * r_driven is the measured mean distance of the centre of mass from the circle's centre. */
 static void circle_steady_speed(void) {
   const double R = 100.0;
-  grip_track *t = circle_track(R);
+  grip_track *t = support_circle_track(R);
   grip_vehicle_def car = grip_default_vehicle_def();
   robot_params p = robot_default_params();
   drive_stats ds = drive(t, &car, &p, 40.0, 10.0, 0.01, 0.0, R);
@@ -132,7 +114,7 @@ static void circle_steady_speed(void) {
 /* The formula with downforce: v = sqrt(mu·g·r / (1 − r·CA·mu/m)); CA from the lift coefficients
  * and a wing as src/vehicle.c applies them. */
 static void corner_speed_formula(void) {
-  grip_track *t = circle_track(100.0);
+  grip_track *t = support_circle_track(100.0);
   grip_vehicle_def car = grip_default_vehicle_def();
   car.aero.lift_coefficient_front = -0.3;
   car.aero.lift_coefficient_rear = -0.5;
@@ -284,7 +266,54 @@ static void params_file(void) {
   remove(path);
 }
 
+/* Tracks far shorter than the robot's sample spacing and its ±10 m grade window (a 1 cm
+ * straight, circles of 2, 5 and 8 m radius, all accepted by grip_track_build): the robot is
+ * created, plans, and drives 200 steps without reading outside its arrays (ASan checks that in
+ * the sanitizer build) and with finite inputs. */
+static void tiny_tracks(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  const double radii[] = {2.0, 5.0, 8.0};
+  for (int k = 0; k < 4; ++k) {
+    grip_track *t = NULL;
+    if (k < 3) {
+      t = support_circle_track(radii[k]);
+    } else {
+      grip_track_segment_def seg = grip_default_track_segment_def();
+      seg.type = GRIP_TRACK_STRAIGHT;
+      seg.length = 0.01;
+      grip_track_def def = {.segments = &seg, .segment_count = 1, .start_position = {0, 0, 0}, .start_heading = 0};
+      CHECK(grip_track_build(&def, &t) == GRIP_OK);
+    }
+    CHECK(t != NULL);
+    if (!t) continue;
+    robot *bot = robot_create(t, &car, NULL, RHO);
+    CHECK(bot != NULL);
+    CHECK(robot_line_count(bot) >= 1);
+    CHECK(isfinite(robot_plan_lap_time(bot)));
+    grip_track_ground_context gctx;
+    grip_world_def wd = grip_default_world_def();
+    wd.ground = grip_track_ground(&gctx, t);
+    grip_world *world = grip_create_world(&wd);
+    grip_vehicle_id id = grip_create_vehicle(world, &car);
+    grip_vehicle_place(world, id, 0.0, 0.0, 0.0);
+    bool finite = true;
+    for (int i = 0; i < 200; ++i) {
+      grip_vehicle_state st;
+      grip_vehicle_get_state(world, id, &st);
+      grip_vehicle_input in = robot_drive(bot, &st, NULL, 0, 0.01);
+      finite = finite && isfinite(in.throttle) && isfinite(in.brake) && isfinite(in.steering);
+      grip_vehicle_set_input(world, id, &in);
+      grip_world_step(world, 0.01);
+    }
+    CHECK(finite);
+    grip_destroy_world(world);
+    robot_destroy(bot);
+    grip_track_destroy(t);
+  }
+}
+
 int main(void) {
+  RUN_TEST(tiny_tracks);
   RUN_TEST(params_file);
   RUN_TEST(corner_speed_formula);
   RUN_TEST(circle_plan_matches_formula);

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Manoeuvre output for results that do not exist: a speed never reached, a step response that
+# is not one, a state never steady; arguments beyond what the car allows are refused (exit 2).
+set -u
+GRIP=$1
+ROOT=$2
+fail=0
+check() { if ! eval "$1"; then echo "FAIL: $1"; fail=1; fi; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+PY=/usr/bin/python3
+
+# The 100 kW hatchback tops out below 200 km/h: 0-200 is "not reached" (JSON null), never nan.
+"$GRIP" accel --car "$ROOT/data/cars/hatchback-100kw.ini" --json > a.json; check "[ $? -eq 0 ]"
+check "$PY -c 'import json; d=json.load(open(\"a.json\")); exit(0 if d[\"top_speed_kmh\"] < 200 and d[\"t_0_200_s\"] is None and d[\"t_0_100_s\"] > 0 else 1)'"
+"$GRIP" accel --car "$ROOT/data/cars/hatchback-100kw.ini" > a.txt
+check "grep -q '0-200 km/h *not reached' a.txt"
+check "! grep -qi nan a.txt"
+
+# Step steer beyond the car's lock: refused with the range. The built-in car's lock is
+# max_wheel_angle from its definition; the message gives it in degrees.
+"$GRIP" stepsteer --speed 400 --steer-deg 900 > /dev/null 2> e.txt; check "[ $? -eq 2 ]"
+check "grep -q 'grip stepsteer: --steer-deg: 900 is out of range for this car (the car.s full lock: allowed -[0-9.]*\.\.[0-9.]*)' e.txt"
+# Within the lock but at 400 km/h the car cannot hold the step: a warning, JSON valid false,
+# rise time and overshoot null.
+"$GRIP" stepsteer --speed 400 --steer-deg 400 --json > s.json 2> w.txt; check "[ $? -eq 0 ]"
+check "grep -q 'grip stepsteer: warning: not a valid step response' w.txt"
+check "$PY -c 'import json; d=json.load(open(\"s.json\")); exit(0 if d[\"valid\"] is False and d[\"invalid_reason\"] and d[\"yaw_rate_rise_time_s\"] is None and d[\"yaw_rate_overshoot_pct\"] is None else 1)'"
+"$GRIP" stepsteer --speed 400 --steer-deg 400 > s.txt 2>/dev/null
+check "grep -q 'rise time *invalid' s.txt"
+check "! grep -q -- '-0\.0' s.txt"
+# The default step is a proper one: valid, a rise time between 0.05 and 0.5 s (ISO 7401
+# passenger cars: 0.1-0.3 s), no warning.
+"$GRIP" stepsteer --json > d.json 2> w.txt; check "[ $? -eq 0 ]"
+check "[ ! -s w.txt ]"
+check "$PY -c 'import json; d=json.load(open(\"d.json\")); exit(0 if d[\"valid\"] is True and d[\"invalid_reason\"] is None and 0.05 < d[\"yaw_rate_rise_time_s\"] < 0.5 else 1)'"
+
+# Steady: beyond the lock refused; a state never steady warns.
+"$GRIP" steady --steer-deg 900 > /dev/null 2> e.txt; check "[ $? -eq 2 ]"
+check "grep -q 'grip steady: --steer-deg: 900 is out of range for this car' e.txt"
+"$GRIP" steady --speed 400 --steer-deg 400 > /dev/null 2> w.txt; check "[ $? -eq 0 ]"
+check "grep -q 'grip steady: warning: no steady state' w.txt"
+
+# Skidpad: a circle tighter than the car's turning radius (the built-in car: wheelbase over the
+# sine of its full-lock road-wheel angle, 5.4 m) is refused.
+"$GRIP" skidpad --radius 5 > /dev/null 2> e.txt; check "[ $? -eq 2 ]"
+check "grep -q 'grip skidpad: --radius: 5 is out of range for this car (the car.s turning radius: allowed 5\.[0-9]*\.\.1000)' e.txt"
+exit $fail
