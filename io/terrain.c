@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,5 +88,22 @@ bool grip_terrain_fill_voids(grip_terrain *t, const unsigned char *void_mask) {
   t->min_height = lo;
   t->max_height = hi;
   t->void_count = voids;
+  return true;
+}
+
+bool grip_terrain_check_frame(const grip_terrain *t, char *why, size_t why_size) {
+  if (!(t->dx >= GRIP_TERRAIN_MIN_CELL && t->dx <= GRIP_TERRAIN_MAX_CELL &&
+        t->dy >= GRIP_TERRAIN_MIN_CELL && t->dy <= GRIP_TERRAIN_MAX_CELL)) {
+    snprintf(why, why_size, "cell size %g m by %g m is out of range (allowed %g .. %g m)", t->dx,
+             t->dy, GRIP_TERRAIN_MIN_CELL, GRIP_TERRAIN_MAX_CELL);
+    return false;
+  }
+  double x1 = t->origin_x + (t->cols - 1) * t->dx, y1 = t->origin_y + (t->rows - 1) * t->dy;
+  if (!(fabs(t->origin_x) <= GRIP_TERRAIN_MAX_ABS_ORIGIN && fabs(x1) <= GRIP_TERRAIN_MAX_ABS_ORIGIN &&
+        fabs(t->origin_y) <= GRIP_TERRAIN_MAX_ABS_ORIGIN && fabs(y1) <= GRIP_TERRAIN_MAX_ABS_ORIGIN)) {
+    snprintf(why, why_size, "extent x %g .. %g m, y %g .. %g m is out of range (allowed |x|, |y| "
+             "<= %g m)", t->origin_x, x1, t->origin_y, y1, GRIP_TERRAIN_MAX_ABS_ORIGIN);
+    return false;
+  }
   return true;
 }

@@ -167,15 +167,19 @@ static const char *const side_names[2] = {"Right Side", "Left Side"};
 static const char *const border_names[2] = {"Right Border", "Left Border"};
 static const char *const barrier_names[2] = {"Right Barrier", "Left Barrier"};
 
-static int push(grip_track_segment_def **segs, int *count, int *cap,
-                const grip_track_segment_def *d) {
+static int push(grip_track_segment_def **segs, int **lines, int *count, int *cap,
+                const grip_track_segment_def *d, int line) {
   if (*count >= *cap) {
     int ncap = *cap ? *cap * 2 : 256;
     grip_track_segment_def *p = realloc(*segs, (size_t)ncap * sizeof *p);
     if (!p) return -1;
     *segs = p;
+    int *l = realloc(*lines, (size_t)ncap * sizeof *l);
+    if (!l) return -1;
+    *lines = l;
     *cap = ncap;
   }
+  (*lines)[*count] = line;
   (*segs)[(*count)++] = *d;
   return 0;
 }
@@ -212,6 +216,7 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
   }
 
   grip_track_segment_def *segs = NULL;
+  int *lines = NULL;
   int count = 0, cap = 0;
   double zel = 0.0, zer = 0.0, etgtl = 0.0, etgtr = 0.0, grade = TT_UNSET;
   for (xmlNode *sec = list->children; sec && !c->failed; sec = sec->next) {
@@ -376,12 +381,13 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
         sd->runoff_surface = run_s[s];
         sd->barrier_height = side[s].barrier_height;
       }
-      if (push(&segs, &count, &cap, &d)) tt_fail(c, sec, NULL, "out of memory%s", "");
+      if (push(&segs, &lines, &count, &cap, &d, (int)xmlGetLineNo(sec))) tt_fail(c, sec, NULL, "out of memory%s", "");
     }
   }
   if (!c->failed && count == 0) tt_fail(c, list, "Track Segments", "no segments%s", "");
   if (c->failed) {
     free(segs);
+    free(lines);
     return -1;
   }
   memset(out, 0, sizeof *out);
@@ -389,6 +395,7 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
   snprintf(out->name, sizeof out->name, "%s", str(header, "name", "TORCS track"));
   out->segments = segs;
   out->segment_count = count;
+  out->lines = lines;
   out->def.segments = segs;
   out->def.segment_count = count;
   out->def.start_position = (grip_vec3){0.0, 0.0, 0.0};

@@ -63,7 +63,7 @@ printf 'Fz,kappa,alpha,gamma,Vx\nFz,kappa,alpha,gamma,Vx\n' > "$tmp/twohead.csv"
 check "only the first line may be a header" $?
 printf '[MODEL]\nFITTYP = 61\n[VERTICAL]\nFNOMIN = -5\n' > "$tmp/bad.tir"
 "$grip" tire --tir "$tmp/bad.tir" --fz 1000 > /dev/null 2> "$tmp/err"
-[ $? -eq 1 ] && grep -q "bad.tir:4: FNOMIN: -5 must be > 0" "$tmp/err"
+[ $? -eq 1 ] && grep -q "bad.tir:4: FNOMIN: -5 N is out of range (allowed 10 .. 1e+06 N)" "$tmp/err"
 check "bad .tir: exit 1, file:line: key message" $?
 "$grip" tire --tir "$tmp/missing.tir" --fz 1000 > /dev/null 2> "$tmp/err"
 [ $? -eq 1 ] && grep -q "missing.tir: cannot open" "$tmp/err"

@@ -40,7 +40,7 @@ check "echo '$out' | grep -q '^length  *1305.531 m'"
 printf 'width 12\nstraight 100\narc left radius 0 angle 90\n' > "$tmp/bad.track"
 "$GRIP" track info "$tmp/bad.track" 2>"$tmp/err" >/dev/null; rc=$?
 check "[ $rc -eq 1 ]"
-check "grep -q 'bad.track:3: radius: .0. must be > 0' '$tmp/err'"
+check "grep -q 'bad.track:3: radius: 0 is out of range (allowed 5 .. 100000 m)' '$tmp/err'"
 "$GRIP" track info "$tmp/none.track" 2>"$tmp/err" >/dev/null; rc=$?
 check "[ $rc -eq 1 ]"
 check "grep -q 'none.track: cannot open' '$tmp/err'"
