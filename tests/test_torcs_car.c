@@ -163,6 +163,42 @@ static void test_bad_input(void) {
   CHECK(err.message[0] != '\0');
   CHECK(grip_torcs_load_path(FIX "/wheels.xml", NULL, &car, &err) == -1); /* not a params document */
   CHECK(grip_torcs_load_named("no/such", NULL, &car, &err) == -1);
+
+  /* Non-physical magnitudes and an engine that cannot move the car, given in a setup file on
+   * top of the fixture: refused at the setup file's line, the output untouched. */
+  const struct {
+    const char *body, *message;
+  } bad[] = {
+      {"<section name=\"Car\">\n<attnum name=\"mass\" unit=\"kg\" val=\"1e300\"/>\n</section>",
+       "bad_setup.xml:4: Car/mass: 1e+300 kg is out of range (allowed 1 .. 1e+06 kg)"},
+      {"<section name=\"Front Left Wheel\">\n<attnum name=\"mu\" val=\"0\"/>\n</section>",
+       "bad_setup.xml:4: Front Left Wheel/mu: 0 is out of range (allowed 0.05 .. 10)"},
+      {"<section name=\"Rear Right Wheel\">\n<attnum name=\"rim diameter\" unit=\"in\" val=\"400\"/>\n</section>",
+       "bad_setup.xml:4: Rear Right Wheel/rim diameter: 10.16 m is out of range (allowed 0.05 .. 5 m)"},
+      {"<section name=\"Engine\">\n<attnum name=\"revs limiter\" unit=\"rpm\" val=\"1e9\"/>\n</section>",
+       "bad_setup.xml:4: Engine/revs limiter: 1e+09 rpm is out of range (allowed 500 .. 30000 rpm)"},
+      {"<section name=\"Engine\"><section name=\"data points\">\n"
+       "<section name=\"1\"><attnum name=\"Tq\" unit=\"N.m\" val=\"0\"/></section>\n"
+       "<section name=\"2\"><attnum name=\"Tq\" unit=\"N.m\" val=\"0\"/></section>\n"
+       "<section name=\"3\"><attnum name=\"Tq\" unit=\"N.m\" val=\"0\"/></section>\n"
+       "</section></section>",
+       "bad_setup.xml:4: Engine/data points: the engine's torque curve is zero everywhere"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    const char *path = GRIP_BINARY_DIR "/bad_setup.xml";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) continue;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<params name=\"setup\" type=\"template\">\n%s\n</params>\n",
+            bad[i].body);
+    fclose(f);
+    car.def.body.mass = 4242;
+    CHECK(grip_torcs_load(FIX "/fixcar.xml", NULL, path, &car, &err) == -1);
+    int ok = strstr(err.message, bad[i].message) != NULL;
+    if (!ok) fprintf(stderr, "  got '%s', want '%s'\n", err.message, bad[i].message);
+    CHECK(ok);
+    CHECK(car.def.body.mass == 4242);
+  }
 }
 
 static void test_real_car1_trb1(void) {
