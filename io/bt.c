@@ -1,6 +1,8 @@
 /* VTP .bt reader (format summary in bt.h, conventions in docs/terrain.md). */
 #include "bt.h"
 
+#include "read_file.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -179,6 +181,7 @@ static const char *unit_name(int u) {
 }
 
 bool grip_bt_load(const char *path, grip_terrain *out, grip_load_error *err) {
+  if (grip_is_directory(path, err)) return false;
   FILE *f = fopen(path, "rb");
   if (!f) {
     grip_load_error_set(err, path, 0, NULL, "cannot open the file");

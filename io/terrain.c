@@ -1,6 +1,8 @@
 /* Terrain rasters: format dispatch and the local metric frame. */
 #include "terrain.h"
 
+#include "read_file.h"
+
 #include <ctype.h>
 #include <float.h>
 #include <math.h>
@@ -25,6 +27,7 @@ static bool has_extension(const char *path, const char *ext) {
 }
 
 bool grip_terrain_load(const char *path, grip_terrain *out, grip_load_error *err) {
+  if (grip_is_directory(path, err)) return false;
   if (has_extension(path, ".bt")) return grip_bt_load(path, out, err);
   return grip_gdal_load(path, out, err);
 }

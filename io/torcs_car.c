@@ -2,6 +2,8 @@
 #define _XOPEN_SOURCE 700
 #include "torcs_car.h"
 
+#include "read_file.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <libxml/parser.h>
@@ -107,6 +109,7 @@ static void walk(tparams *p, xmlNode *node, const char *path, const char *file, 
 
 /* Reads one TORCS XML file on top of p (entities resolved). */
 static int read_xml(tparams *p, const char *file) {
+  if (grip_is_directory(file, p->err)) return -1;
   FILE *probe = fopen(file, "rb");
   if (!probe) {
     grip_load_error_set(p->err, file, 0, NULL, "cannot open: %s", strerror(errno));
@@ -780,6 +783,11 @@ int grip_torcs_load_path(const char *path, const char *setup_xml, grip_car *out,
     base = base ? base + 1 : dir;
     char xml[GRIP_CAR_PATH_MAX * 2 + 8];
     snprintf(xml, sizeof xml, "%s/%s.xml", dir, base);
+    if (stat(xml, &st) != 0) {
+      grip_load_error_set(err, path, 0, NULL,
+                          "is a directory, and not a TORCS car directory (it has no %s.xml)", base);
+      return -1;
+    }
     return torcs_load(xml, NULL, setup_xml, out, err);
   }
   return torcs_load(path, NULL, setup_xml, out, err);

@@ -450,6 +450,8 @@ static xmlParserInputPtr lenient_loader(const char *url, const char *id, xmlPars
   const char *file = url;
   if (strncmp(file, "file://", 7) == 0) file += 7;
   if (strstr(file, "://")) return NULL; /* no network */
+  struct stat st;
+  if (stat(file, &st) != 0 || !S_ISREG(st.st_mode)) return NULL; /* no devices, pipes, dirs */
   size_t n = 0;
   unsigned char *buf = (unsigned char *)grip_read_file(file, 256u << 20, &n, NULL);
   if (!buf) {
@@ -494,6 +496,7 @@ static xmlParserInputPtr lenient_loader(const char *url, const char *id, xmlPars
 }
 
 int grip_torcs_track_load(const char *path, grip_track_file *out, grip_load_error *err) {
+  if (grip_is_directory(path, err)) return -1;
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) {
     grip_load_error_set(err, path, 0, NULL, "out of memory");
