@@ -3,7 +3,7 @@
 # Usage: cli_tire.sh <path-to-grip> <source-dir>
 grip="$1"
 src="$2"
-ref="$src/../shared/reference/mfeval"
+ref="$src/tests/data/mfeval"
 [ -d "$ref" ] || { echo "SKIPPED: $ref not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

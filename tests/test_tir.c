@@ -312,7 +312,7 @@ static void test_broken(void) {
 /* Every prefix of a real file and random corruptions: success or a clean error, never a crash
  * (the ASan/UBSan build checks the "never"). */
 static void test_fuzz(void) {
-  FILE *f = fopen(GRIP_SHARED_DIR "/reference/mfeval/MagicFormula61_Paramerters.tir", "rb");
+  FILE *f = fopen(GRIP_SOURCE_DIR "/tests/data/mfeval/MagicFormula61_Paramerters.tir", "rb");
   static char text[65536];
   size_t len = 0;
   if (f) {
