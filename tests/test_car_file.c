@@ -262,7 +262,6 @@ static void test_broken_corpus(void) {
       {"no lateral grip", "[tyre.front]\nlat_mu = 0\n", 2, "t.ini:2: tyre.front.lat_mu: 0 is out of range (allowed 0.05 .. 10)"},
       {"no longitudinal grip", "[tyre.rear]\nlong_mu = 0.01\n", 2, "tyre.rear.long_mu: 0.01 is out of range (allowed 0.05 .. 10)"},
       {"no stiffness", "[tyre.rear]\nlat_b = 0\n", 2, "tyre.rear.lat_b: 0 is out of range"},
-      {"zero inertia", "[body]\ninertia_yaw = 0\n", 2, "body.inertia_yaw: 0 is out of range (allowed 0.01 .. 1e+08 kg*m^2)"},
       {"long line", "[body]\nmass = 1000                                                                                                                                                                                                                                                 \n", 2, "line too long"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
