@@ -267,6 +267,22 @@ static void test_broken(void) {
     CHECK(strstr(err.message, "XML:") != NULL);
   }
   write_file(ROOT "/data/tracks/surfaces.xml", surfaces_xml);
+  /* Opened as the tools open it: a straight of 1e9 m converts, then fails the track checks at
+   * the line of its TORCS section (docs/tracks.md, "What a track must satisfy"); with a sane
+   * straight, the fixture (a chain of turns built for field checks, 90 + 45 + 60 degrees) does
+   * not close and is refused for that. */
+  for (int k = 0; k < 2; ++k) {
+    write_track(k == 0 ? "1e9" : "100", "deg", "rgt");
+    grip_track *t = NULL;
+    grip_load_error err;
+    grip_load_error_clear(&err);
+    CHECK(grip_track_open(TRACK_XML, &t, NULL, 0, &err) != 0 && t == NULL);
+    const char *want = k == 0 ? ": length: 1e+09 in segment 1 is out of range (allowed > 0 .. 100000 m)"
+                              : ": closure: the track does not close";
+    int ok = strstr(err.message, TRACK_XML ":") == err.message && strstr(err.message, want) != NULL;
+    if (!ok) fprintf(stderr, "  got '%s', want '%s'\n", err.message, want);
+    CHECK(ok);
+  }
   write_file(TRACK_XML, "<?xml version=\"1.0\"?>\n<params>\n<section name=\"Header\"/>\n</params>\n");
   expect_error("no main track", TRACK_XML ":2: Main Track: missing section");
   write_file(TRACK_XML, "<?xml version=\"1.0\"?>\n<other/>\n");
