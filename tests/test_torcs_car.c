@@ -1,6 +1,7 @@
 /* TORCS import: a hand-written category + car (+ setup) in TORCS's format, checked field by field
  * against SI values computed by hand from the mapping in docs/car-format.md; bad input; and the
  * real car1-trb1 when Debian's torcs-data is installed. */
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -227,6 +228,26 @@ static void test_real_car1_trb1(void) {
   CHECK(a.top_speed_kmh > 250 && a.top_speed_kmh < 330);
 }
 
+/* The range checks accept every car of Debian's torcs-data (each loads and can move). */
+static void test_every_installed_car(void) {
+  DIR *d = opendir(GRIP_TORCS_DATA_DIR "/cars");
+  CHECK(d != NULL);
+  if (!d) return;
+  int loaded = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    grip_load_error err;
+    int rc = grip_torcs_load_named(e->d_name, NULL, &car, &err);
+    if (rc) fprintf(stderr, "  %s: %s\n", e->d_name, err.message);
+    CHECK(rc == 0);
+    loaded += rc == 0;
+  }
+  closedir(d);
+  CHECK(loaded >= 10);
+  printf("  %d TORCS cars load\n", loaded);
+}
+
 int main(void) {
   RUN_TEST(test_fixture_fields);
   RUN_TEST(test_setup_and_category);
@@ -238,5 +259,6 @@ int main(void) {
     TEST_SKIP("torcs-data not installed: the real car1-trb1 was not checked");
   }
   RUN_TEST(test_real_car1_trb1);
+  RUN_TEST(test_every_installed_car);
   return TEST_RESULT();
 }
