@@ -107,6 +107,27 @@ static void walk(tparams *p, xmlNode *node, const char *path, const char *file, 
   }
 }
 
+/* libxml2's messages, collected instead of printed: the first external entity that failed to
+ * load (a missing included file: TORCS refuses such a car, and so do we). A missing DTD is not
+ * an error (TORCS's files name one that is not installed). */
+typedef struct xml_io_failure {
+  char message[256];
+  int line;
+  int failed;
+} xml_io_failure;
+
+static void collect_io_failure(void *context, xmlErrorPtr e) {
+  xml_io_failure *c = context;
+  if (!e || c->failed || !(e->domain == XML_FROM_IO || e->code == XML_IO_LOAD_ERROR)) return;
+  const char *m = e->message ? e->message : "I/O error";
+  if (strstr(m, ".dtd\"")) return;
+  copy_text(c->message, sizeof c->message, m);
+  size_t n = strlen(c->message);
+  while (n && (c->message[n - 1] == '\n' || c->message[n - 1] == ' ')) c->message[--n] = '\0';
+  c->line = e->line;
+  c->failed = 1;
+}
+
 /* Reads one TORCS XML file on top of p (entities resolved). */
 static int read_xml(tparams *p, const char *file) {
   if (grip_is_directory(file, p->err)) return -1;
@@ -121,9 +142,20 @@ static int read_xml(tparams *p, const char *file) {
     grip_load_error_set(p->err, file, 0, NULL, "out of memory");
     return -1;
   }
+  xml_io_failure io = {.failed = 0};
+  xmlStructuredErrorFunc old_handler = xmlStructuredError;
+  void *old_context = xmlStructuredErrorContext;
+  xmlSetStructuredErrorFunc(&io, collect_io_failure);
   xmlDocPtr doc = xmlCtxtReadFile(ctxt, file, NULL,
                                   XML_PARSE_NOENT | XML_PARSE_DTDLOAD | XML_PARSE_NONET | XML_PARSE_NOERROR |
                                       XML_PARSE_NOWARNING);
+  xmlSetStructuredErrorFunc(old_context, old_handler);
+  if (doc && io.failed) {
+    grip_load_error_set(p->err, file, io.line, NULL, "XML: %s", io.message);
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(ctxt);
+    return -1;
+  }
   if (!doc) {
     const xmlError *e = xmlCtxtGetLastError(ctxt);
     char msg[256];

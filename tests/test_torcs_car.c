@@ -165,6 +165,23 @@ static void test_bad_input(void) {
   CHECK(grip_torcs_load_path(FIX "/wheels.xml", NULL, &car, &err) == -1); /* not a params document */
   CHECK(grip_torcs_load_named("no/such", NULL, &car, &err) == -1);
 
+  /* A missing included file (external entity) is refused, as TORCS refuses it, not ignored. */
+  {
+    const char *path = GRIP_BINARY_DIR "/entity_car.xml";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+      fprintf(f, "<?xml version=\"1.0\"?>\n<!DOCTYPE params [<!ENTITY w SYSTEM \"nothere.xml\">]>\n"
+                 "<params name=\"c\">&w;</params>\n");
+      fclose(f);
+      car.def.body.mass = 4242;
+      CHECK(grip_torcs_load(path, FIX "/../../categories/fixcat.xml", NULL, &car, &err) == -1);
+      CHECK(strstr(err.message, "entity_car.xml: XML: failed to load external entity") != NULL);
+      CHECK(strstr(err.message, "nothere.xml") != NULL);
+      CHECK(car.def.body.mass == 4242);
+    }
+  }
+
   /* Non-physical magnitudes and an engine that cannot move the car, given in a setup file on
    * top of the fixture: refused at the setup file's line, the output untouched. */
   const struct {
