@@ -1,9 +1,9 @@
 # Convenience wrapper around CMake. The two commands of the README:
 #   make run    installs missing Debian packages, builds Release, runs the main job
 #   make test   installs missing Debian packages, builds and runs the whole suite,
-#               plain (Release) and under ASan+UBSan
+#               plain (Release) and under ASan+UBSan, and a short run of every fuzz harness
 JOBS ?= 2
-.PHONY: deps build run test test-plain test-sanitize bench clean
+.PHONY: deps build run test test-plain test-sanitize test-fuzz bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -23,10 +23,19 @@ test-sanitize: deps
 	cmake --build build-asan -j $(JOBS)
 	ctest --test-dir build-asan --output-on-failure -j $(JOBS)
 
-test: test-plain test-sanitize
+# libFuzzer harnesses (tests/fuzz, docs/fuzzing.md), built with clang in build-fuzz/: ctest runs
+# each for FUZZ_SECONDS on its seed corpus.
+FUZZ_SECONDS ?= 4
+test-fuzz: deps
+	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRIP_FUZZ=ON \
+	  -DGRIP_BUILD_TESTS=OFF -DGRIP_FUZZ_SMOKE_SECONDS=$(FUZZ_SECONDS) >/dev/null
+	cmake --build build-fuzz -j $(JOBS)
+	ctest --test-dir build-fuzz --output-on-failure -j $(JOBS)
+
+test: test-plain test-sanitize test-fuzz
 
 bench: build
 	./build/grip bench --vehicles 100 --seconds 10
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

@@ -127,6 +127,9 @@ int cmd_check(int argc, char **argv) {
   }
   car_figures f;
   if (!failed) compute(&car.def, &f);
+  /* Values that load but will misbehave (docs/car-format.md, "What grip check warns about"). */
+  static char behaviour[8][200];
+  int behaviour_count = failed ? 0 : grip_car_misbehaviour_warnings(&car.def, behaviour, 8);
   if (json) {
     json_writer w;
     json_begin(&w, stdout);
@@ -161,6 +164,7 @@ int cmd_check(int argc, char **argv) {
     }
     json_open(&w, "warnings", '[');
     for (int i = 0; !failed && i < car.warning_count; ++i) json_string(&w, NULL, car.warnings[i]);
+    for (int i = 0; i < behaviour_count; ++i) json_string(&w, NULL, behaviour[i]);
     json_close(&w, ']');
     json_open(&w, "errors", '[');
     if (failed) json_string(&w, NULL, err.message);
@@ -170,6 +174,8 @@ int cmd_check(int argc, char **argv) {
     fprintf(stderr, "grip check: %s\n", err.message);
   } else {
     for (int i = 0; i < car.warning_count; ++i) fprintf(stderr, "grip check: warning: %s\n", car.warnings[i]);
+    for (int i = 0; i < behaviour_count; ++i)
+      fprintf(stderr, "grip check: warning: %s: %s\n", car.name, behaviour[i]);
     printf("check: %s: ok\n", car.name);
     printf("  mass            %8.1f kg (with fuel), wheelbase %.3f m\n", f.mass_kg, f.wheelbase_m);
     printf("  static loads    %8.0f N front, %.0f N rear (%.1f %% front)\n", f.front_axle_load_n,

@@ -35,22 +35,25 @@ static int open_scene(const char *command, const char *file, int flags, grip_sce
   }
   grip_load_error err;
   if (grip_scene_load(file, *scene, &err) != 0) {
-    fprintf(stderr, "%s\n", err.message);
+    fprintf(stderr, "grip scene %s: %s\n", command, err.message);
     free(*scene);
     *scene = NULL;
     return 1;
   }
-  for (int i = 0; i < (*scene)->warning_count; ++i) fprintf(stderr, "warning: %s\n", (*scene)->warnings[i]);
-  if ((*scene)->warnings_dropped) fprintf(stderr, "warning: %d more warnings\n", (*scene)->warnings_dropped);
+  for (int i = 0; i < (*scene)->warning_count; ++i)
+    fprintf(stderr, "grip scene %s: warning: %s\n", command, (*scene)->warnings[i]);
+  if ((*scene)->warnings_dropped)
+    fprintf(stderr, "grip scene %s: warning: %d more warnings\n", command, (*scene)->warnings_dropped);
   if (scene_world_create(*scene, flags, sw, &err) != 0) {
-    fprintf(stderr, "%s\n", err.message);
+    fprintf(stderr, "grip scene %s: %s\n", command, err.message);
     free(*scene);
     *scene = NULL;
     return 1;
   }
   for (int k = 0; k < (*sw)->car_count; ++k) {
     const grip_car *car = &(*sw)->cars[k].car;
-    for (int i = 0; i < car->warning_count; ++i) fprintf(stderr, "warning: %s\n", car->warnings[i]);
+    for (int i = 0; i < car->warning_count; ++i)
+      fprintf(stderr, "grip scene %s: warning: %s\n", command, car->warnings[i]);
   }
   return 0;
 }

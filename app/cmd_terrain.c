@@ -23,11 +23,11 @@ static const char *units_name(grip_terrain_units u) {
   return "?";
 }
 
-static int load(const char *path, grip_terrain *t) {
+static int load(const char *command, const char *path, grip_terrain *t) {
   grip_load_error err;
   grip_load_error_clear(&err);
   if (!grip_terrain_load(path, t, &err)) {
-    fprintf(stderr, "%s\n", err.message);
+    fprintf(stderr, "grip terrain %s: %s\n", command, err.message);
     return 1;
   }
   return 0;
@@ -47,7 +47,7 @@ static int terrain_info(int argc, char **argv) {
     return CLI_USAGE_ERROR;
   }
   grip_terrain t;
-  if (load(file, &t)) return 1;
+  if (load("info", file, &t)) return 1;
   double ext_x = t.cols * t.dx, ext_y = t.rows * t.dy;
   if (json) {
     json_writer w;
@@ -113,21 +113,21 @@ static int terrain_sample(int argc, char **argv) {
     return CLI_USAGE_ERROR;
   }
   grip_terrain t;
-  if (load(file, &t)) return 1;
+  if (load("sample", file, &t)) return 1;
   grip_heightfield_def def = grip_terrain_heightfield_def(&t);
   def.edge = clamp ? GRIP_EDGE_CLAMP : GRIP_EDGE_NO_GROUND;
   grip_heightfield *hf = NULL;
   grip_result res = grip_heightfield_create(&def, &hf);
   grip_terrain_free(&t);
   if (res != GRIP_OK) {
-    fprintf(stderr, "%s: cannot build a heightfield (error %d)\n", file, (int)res);
+    fprintf(stderr, "grip terrain sample: %s: cannot build a heightfield (error %d)\n", file, (int)res);
     return 1;
   }
   grip_ground_sample s;
   bool inside = grip_heightfield_sample(hf, x, y, &s);
   grip_heightfield_destroy(hf);
   if (!inside) {
-    fprintf(stderr, "%s: (%g, %g) is outside the terrain (use --clamp to extend its edges)\n",
+    fprintf(stderr, "grip terrain sample: %s: (%g, %g) is outside the terrain (use --clamp to extend its edges)\n",
             file, x, y);
     return 1;
   }

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "grip/mf_tyre.h"
+#include "read_file.h"
 #include "tir.h"
 
 int cmd_tire(int argc, char **argv);
@@ -44,9 +45,9 @@ static int parse_row(char *line, double *v, int max, int *bad, char **bad_text) 
 }
 
 static int run_csv(const grip_mf_params *mf, const char *path) {
-  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+  FILE *f = strcmp(path, "-") == 0 ? stdin : grip_is_directory(path, NULL) ? NULL : fopen(path, "r");
   if (!f) {
-    fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+    fprintf(stderr, "grip tire: %s: %s\n", path, grip_open_problem(path, errno));
     return 1;
   }
   char line[4096];
@@ -56,7 +57,7 @@ static int run_csv(const grip_mf_params *mf, const char *path) {
     ++lineno;
     size_t len = strlen(line);
     if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
-      fprintf(stderr, "%s:%d: line too long (over %zu characters)\n", path, lineno, sizeof line - 2);
+      fprintf(stderr, "grip tire: %s:%d: line too long (over %zu characters)\n", path, lineno, sizeof line - 2);
       rc = 1;
       break;
     }
@@ -73,12 +74,12 @@ static int run_csv(const grip_mf_params *mf, const char *path) {
     }
     first = 0;
     if (n < 0) {
-      fprintf(stderr, "%s:%d: %s: '%s' is not a number\n", path, lineno, csv_columns[bad], bad_text);
+      fprintf(stderr, "grip tire: %s:%d: %s: '%s' is not a number\n", path, lineno, csv_columns[bad], bad_text);
       rc = 1;
       break;
     }
     if (n != 5 && n != 6) {
-      fprintf(stderr, "%s:%d: expected 5 values Fz,kappa,alpha,gamma,Vx (or 6 with P), got %d\n",
+      fprintf(stderr, "grip tire: %s:%d: expected 5 values Fz,kappa,alpha,gamma,Vx (or 6 with P), got %d\n",
               path, lineno, n);
       rc = 1;
       break;
@@ -91,7 +92,7 @@ static int run_csv(const grip_mf_params *mf, const char *path) {
   }
   if (f != stdin) fclose(f);
   if (rc == 0 && rows == 0) {
-    fprintf(stderr, "%s: no data rows\n", path);
+    fprintf(stderr, "grip tire: %s: no data rows\n", path);
     rc = 1;
   }
   return rc;
@@ -133,7 +134,7 @@ int cmd_tire(int argc, char **argv) {
   grip_load_error err;
   grip_load_error_clear(&err);
   if (grip_tir_load(tir, mf, &err) != 0) {
-    fprintf(stderr, "%s\n", err.message);
+    fprintf(stderr, "grip tire: %s\n", err.message);
     free(mf);
     return 1;
   }

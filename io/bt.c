@@ -1,6 +1,8 @@
 /* VTP .bt reader (format summary in bt.h, conventions in docs/terrain.md). */
 #include "bt.h"
 
+#include "read_file.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -72,8 +74,10 @@ bool grip_bt_parse_header(const unsigned char *b, size_t file_size, grip_bt_head
     if (r.version_minor >= 2) r.external_prj = le_i16(b + 60) != 0;
     if (r.version_minor >= 3) {
       float s = le_f32(b + 62);
-      if (!isfinite(s) || s < 0.0f) {
-        snprintf(why, why_size, "offset 62: vertical scale %g is not a positive number", (double)s);
+      if (!isfinite(s) || s < 0.0f ||
+          (s != 0.0f && !(s >= GRIP_TERRAIN_MIN_VSCALE && s <= GRIP_TERRAIN_MAX_VSCALE))) {
+        snprintf(why, why_size, "offset 62: vertical scale %g is out of range (allowed 0 = 1, or "
+                 "%g .. %g m per unit)", (double)s, GRIP_TERRAIN_MIN_VSCALE, GRIP_TERRAIN_MAX_VSCALE);
         return false;
       }
       r.vertical_scale = s == 0.0f ? 1.0 : (double)s;
@@ -177,6 +181,7 @@ static const char *unit_name(int u) {
 }
 
 bool grip_bt_load(const char *path, grip_terrain *out, grip_load_error *err) {
+  if (grip_is_directory(path, err)) return false;
   FILE *f = fopen(path, "rb");
   if (!f) {
     grip_load_error_set(err, path, 0, NULL, "cannot open the file");
@@ -251,6 +256,16 @@ bool grip_bt_load(const char *path, grip_terrain *out, grip_load_error *err) {
         v = 0.0;
       }
       heights[dst] = v * h.vertical_scale;
+      if (!(fabs(heights[dst]) <= GRIP_TERRAIN_MAX_ABS_HEIGHT)) {
+        free(raw);
+        free(heights);
+        free(voids);
+        grip_load_error_set(err, path, 0, NULL, "offset %zu: height %g m (row %ld, column %ld) is "
+                            "out of range (allowed -%g .. %g m)",
+                            GRIP_BT_HEADER_SIZE + src * (size_t)h.data_size, v * h.vertical_scale,
+                            (long)r, (long)c, GRIP_TERRAIN_MAX_ABS_HEIGHT, GRIP_TERRAIN_MAX_ABS_HEIGHT);
+        return false;
+      }
     }
   free(raw);
 
@@ -296,6 +311,12 @@ bool grip_bt_load(const char *path, grip_terrain *out, grip_load_error *err) {
     free(heights);
     free(voids);
     grip_load_error_set(err, path, 0, NULL, "offset 256: every height is void (-32768)");
+    return false;
+  }
+  if (!grip_terrain_check_frame(&t, why, sizeof why)) {
+    free(heights);
+    free(voids);
+    grip_load_error_set(err, path, 0, NULL, "offset %d: %s", h.version_minor == 0 ? 26 : 28, why);
     return false;
   }
   free(voids);

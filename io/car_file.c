@@ -188,11 +188,11 @@ static const key_desc keys[] = {
     X(S_TYRE, "tir", K_TIR, 0, "", 0, 0),
     D(S_TYRE, "long_b", grip_tyre_def, simple.longitudinal.b, "", 0.01, 1000, "tyre.simple.b"),
     D(S_TYRE, "long_c", grip_tyre_def, simple.longitudinal.c, "", 0.1, 5, "tyre.simple.c"),
-    D(S_TYRE, "long_mu", grip_tyre_def, simple.longitudinal.mu, "", 0, 10, "tyre.simple.mu"),
+    D(S_TYRE, "long_mu", grip_tyre_def, simple.longitudinal.mu, "", 0.05, 10, "tyre.simple.mu"),
     D(S_TYRE, "long_e", grip_tyre_def, simple.longitudinal.e, "", -10, 1, "tyre.simple.e"),
     D(S_TYRE, "lat_b", grip_tyre_def, simple.lateral.b, "1/rad", 0.01, 1000, "tyre.simple.b"),
     D(S_TYRE, "lat_c", grip_tyre_def, simple.lateral.c, "", 0.1, 5, "tyre.simple.c"),
-    D(S_TYRE, "lat_mu", grip_tyre_def, simple.lateral.mu, "", 0, 10, "tyre.simple.mu"),
+    D(S_TYRE, "lat_mu", grip_tyre_def, simple.lateral.mu, "", 0.05, 10, "tyre.simple.mu"),
     D(S_TYRE, "lat_e", grip_tyre_def, simple.lateral.e, "", -10, 1, "tyre.simple.e"),
     D(S_TYRE, "nominal_load", grip_tyre_def, simple.nominal_load, "N", 10, 1e6, "tyre.simple.nominal_load"),
     D(S_TYRE, "load_sensitivity", grip_tyre_def, simple.load_sensitivity, "", 0, 5, "tyre.simple.load_sensitivity"),
@@ -714,8 +714,8 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
       if (dot && dot != car->name) *dot = '\0';
     }
     grip_car_fix_pointers(car);
-    char message[200];
-    if (grip_vehicle_def_validate(d, message, sizeof message) != GRIP_OK) {
+    char message[400];
+    if (grip_vehicle_def_validate(d, message, (int)sizeof message) != GRIP_OK) {
       char field[96];
       const char *colon = strstr(message, ": ");
       size_t fl = colon ? (size_t)(colon - message) : 0;
@@ -730,9 +730,139 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
         grip_load_error_set(err, name, 0, NULL, "%s", message);
       result = -1;
     }
+    if (result == 0 && !grip_car_can_drive(d, message, sizeof message)) {
+      /* Blame the torque curve where this file gave it, else the line that set the gearing. */
+      int line = ps->torque_line;
+      const char *key = "engine.torque";
+      for (int i = 0; !line && i < 4; ++i) line = ps->curve_line[i], key = "engine.peak_torque";
+      if (!line) line = ps->ratio_line, key = "gearbox.ratios";
+      if (!line) line = line_of_field(ps, "clutch.max_torque", full, sizeof full), key = full;
+      if (!line) line = line_of_field(ps, "body.mass", full, sizeof full), key = full;
+      if (!line) key = "engine.torque";
+      grip_load_error_set(err, name, line, key, "%s", message);
+      result = -1;
+    }
   }
   free(ps);
   return result;
+}
+
+/* --- whole-car checks --------------------------------------------------------------------------- */
+
+#define CAR_G 9.81
+#define CAR_ASPHALT_ROLLING 0.012 /* rolling-resistance coefficient of dry asphalt (grip_surface) */
+
+/* Radius of the driven wheels (the larger, for an all-wheel drive: the smaller force). */
+static double driven_radius(const grip_vehicle_def *d) {
+  const double rf = d->axles[0].wheel_radius, rr = d->axles[1].wheel_radius;
+  switch (d->drivetrain.layout) {
+    case GRIP_DRIVE_FWD: return rf;
+    case GRIP_DRIVE_RWD: return rr;
+    default: return rf > rr ? rf : rr;
+  }
+}
+
+static double peak_torque(const grip_engine_def *e) {
+  double peak = 0.0;
+  for (int i = 0; i < e->curve_points && i < GRIP_MAX_CURVE_POINTS; ++i)
+    if (e->curve_torque[i] > peak) peak = e->curve_torque[i];
+  return peak;
+}
+
+bool grip_car_can_drive(const grip_vehicle_def *d, char *why, size_t why_size) {
+  double torque = peak_torque(&d->engine);
+  if (!(torque > 0.0)) {
+    snprintf(why, why_size, "the engine's torque curve is zero everywhere: the car can never move "
+             "(allowed: a peak above 0 N*m)");
+    return false;
+  }
+  double ratio = 0.0;
+  for (int i = 0; i < d->gearbox.forward_gears && i < GRIP_MAX_GEARS; ++i)
+    if (d->gearbox.ratios[i] > ratio) ratio = d->gearbox.ratios[i];
+  double clutch = d->clutch.max_torque;
+  double through = torque < clutch ? torque : clutch;
+  double force = through * ratio * d->gearbox.final_drive * d->gearbox.efficiency / driven_radius(d);
+  double f_tyre = 0.5 * (d->axles[0].tyre.rolling_resistance + d->axles[1].tyre.rolling_resistance);
+  double resistance = f_tyre * CAR_ASPHALT_ROLLING * (d->body.mass + d->fuel.mass) * CAR_G;
+  if (!(force > resistance)) {
+    snprintf(why, why_size, "the engine can never move the car: its peak drive force %.4g N "
+             "(%.4g N*m%s x lowest gear %.4g x final drive %.4g x efficiency %.3g / wheel radius "
+             "%.3g m) is not above the rolling resistance %.4g N on asphalt (allowed: above it)",
+             force, through, clutch < torque ? " at the clutch" : "", ratio,
+             d->gearbox.final_drive, d->gearbox.efficiency, driven_radius(d), resistance);
+    return false;
+  }
+  return true;
+}
+
+int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], int max) {
+  int n = 0;
+#define CAR_WARN(...)                                        \
+  do {                                                       \
+    if (n < max) snprintf(out[n++], 200, __VA_ARGS__);       \
+  } while (0)
+  const double m = d->body.mass + d->fuel.mass, W = m * CAR_G;
+  const double xf = d->axles[0].x, xr = d->axles[1].x, cgx = d->body.center_of_mass.x;
+  const double wheelbase = xf - xr;
+  /* 1. The centre of mass outside the wheelbase: one axle carries negative static load. */
+  if (!(cgx > xr && cgx < xf))
+    CAR_WARN("body.cg_x: the centre of mass (x = %.3g m) is not between the axles (%.3g .. %.3g m): "
+             "the car tips over or lifts an axle at rest", cgx, xr, xf);
+  double front_share = wheelbase > 0.0 ? (cgx - xr) / wheelbase : 0.5;
+  if (front_share < 0.0) front_share = 0.0;
+  if (front_share > 1.0) front_share = 1.0;
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+    const grip_axle_def *ax = &d->axles[a];
+    const char *axle = a == 0 ? "front" : "rear";
+    double wheel_load = 0.5 * W * (a == 0 ? front_share : 1.0 - front_share);
+    /* 2. Suspension stiff enough that the corner's natural frequency approaches what a 2 ms step
+     *    resolves (above 25 Hz; cars are 1-5 Hz, karts without suspension about 10-20 Hz). */
+    double corner_mass = wheel_load / CAR_G;
+    double hz = corner_mass > 0.0 ? sqrt(ax->suspension.spring_rate / corner_mass) / (2.0 * 3.14159265358979) : 0.0;
+    if (hz > 25.0)
+      CAR_WARN("axle.%s.spring_rate: the corner's natural frequency is %.3g Hz (above 25 Hz): "
+               "steps above about 2 ms may be unstable", axle, hz);
+    /* 3. The simple tyre used far from its nominal load (the load sensitivity extrapolates). */
+    if (ax->tyre.model == GRIP_TYRE_SIMPLE_MF) {
+      double ratio = wheel_load / ax->tyre.simple.nominal_load;
+      if (ratio > 3.0 || ratio < 0.2)
+        CAR_WARN("tyre.%s.nominal_load: the static wheel load %.4g N is %.2g times the nominal "
+                 "load %.4g N (grip is extrapolated outside 0.2 .. 3 times)", axle, wheel_load,
+                 ratio, ax->tyre.simple.nominal_load);
+    }
+  }
+  /* 4. Rollover before sliding: half the track over the CG height (the static stability factor)
+   *    below the tyres' lateral friction. */
+  double half_track = 0.5 * (d->axles[0].half_track + d->axles[1].half_track);
+  double cg_height = d->body.center_of_mass.z; /* above the ground (design frame) */
+  double mu = 0.5 * (d->axles[0].tyre.simple.lateral.mu + d->axles[1].tyre.simple.lateral.mu);
+  if (d->axles[0].tyre.model == GRIP_TYRE_SIMPLE_MF && cg_height > 0.0 && half_track / cg_height < mu)
+    CAR_WARN("body.cg_z: half track / CG height above the ground = %.3g is below the tyres' "
+             "friction %.3g: the car rolls over before it slides", half_track / cg_height, mu);
+  /* 5. The automatic never shifts up: the upshift speed lies above the rev limiter. */
+  if (d->gearbox.automatic && d->gearbox.forward_gears > 1 && d->gearbox.upshift_rpm > 0.0 &&
+      d->gearbox.upshift_rpm >= d->engine.rev_limit_rpm)
+    CAR_WARN("gearbox.upshift_rpm: %.5g rpm is not below the rev limiter %.5g rpm: the automatic "
+             "never shifts up", d->gearbox.upshift_rpm, d->engine.rev_limit_rpm);
+  /* 6. Weak brakes: full braking gives less than 0.3 g (on grippy tyres). */
+  double r_brake = 0.5 * (d->axles[0].wheel_radius + d->axles[1].wheel_radius);
+  double decel = m > 0.0 ? d->brakes.max_torque / r_brake / m : 0.0;
+  if (decel < 0.3 * CAR_G)
+    CAR_WARN("brakes.max_torque: full braking gives at most %.2g m/s^2 (%.2g g, below 0.3 g)",
+             decel, decel / CAR_G);
+  /* 7. The car barely climbs: first gear's drive force gives under 5 % of g (a 5 % grade stops
+   *    it), though it can move on the flat. */
+  double ratio = 0.0;
+  for (int i = 0; i < d->gearbox.forward_gears && i < GRIP_MAX_GEARS; ++i)
+    if (d->gearbox.ratios[i] > ratio) ratio = d->gearbox.ratios[i];
+  double torque = peak_torque(&d->engine);
+  if (d->clutch.max_torque < torque) torque = d->clutch.max_torque;
+  double accel = torque * ratio * d->gearbox.final_drive * d->gearbox.efficiency / driven_radius(d) / m;
+  if (accel < 0.05 * CAR_G)
+    CAR_WARN("engine.torque: full throttle in first gear accelerates at most %.2g m/s^2 (under "
+             "0.05 g): a 5 %% grade stops the car", accel);
+#undef CAR_WARN
+  return n;
 }
 
 /* --- public API ------------------------------------------------------------------------------ */

@@ -6,6 +6,8 @@
 #ifndef GRIP_CAR_FILE_H
 #define GRIP_CAR_FILE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "grip/mf_tyre.h"
@@ -29,6 +31,18 @@ typedef struct grip_car {
   int warnings_dropped;                              /* warnings beyond the first 16 */
   char warnings[GRIP_CAR_MAX_WARNINGS][200];         /* "file:line: what", e.g. unknown keys */
 } grip_car;
+
+/* The car can move itself: the engine's peak torque (limited by the clutch) through first gear,
+ * the final drive and the gearbox efficiency, divided by the driven wheels' radius, must exceed
+ * the rolling resistance on dry asphalt (f = 0.012 times the tyres' own factor, at the car's
+ * weight with its fuel). Returns true, or false with "what is wrong (figures)" in why. Both the
+ * car file and the TORCS import refuse such a car. */
+bool grip_car_can_drive(const grip_vehicle_def *def, char *why, size_t why_size);
+
+/* Values that load but will make the car misbehave, for `grip check` (docs/car-format.md,
+ * "What grip check warns about"): appends one line per finding to out (up to max lines of
+ * 200 characters) and returns how many it wrote. */
+int grip_car_misbehaviour_warnings(const grip_vehicle_def *def, char (*out)[200], int max);
 
 /* Fills car with the built-in Corvette C5 (grip_default_vehicle_def()), pointers fixed. */
 void grip_car_default(grip_car *car);

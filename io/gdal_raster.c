@@ -77,6 +77,14 @@ bool grip_gdal_load(const char *path, grip_terrain *out, grip_load_error *err) {
   double offset = GDALGetRasterOffset(band, &has_offset);
   if (!has_scale || !(scale != 0.0)) scale = 1.0;
   if (!has_offset) offset = 0.0;
+  if (!(fabs(scale) >= GRIP_TERRAIN_MIN_VSCALE && fabs(scale) <= GRIP_TERRAIN_MAX_VSCALE) ||
+      !(fabs(offset) <= GRIP_TERRAIN_MAX_ABS_HEIGHT)) {
+    grip_load_error_set(err, path, 0, NULL, "band scale %g / offset %g is out of range (allowed "
+                        "|scale| %g .. %g, |offset| <= %g m)", scale, offset,
+                        GRIP_TERRAIN_MIN_VSCALE, GRIP_TERRAIN_MAX_VSCALE,
+                        GRIP_TERRAIN_MAX_ABS_HEIGHT);
+    goto done;
+  }
   double vunit = unit_type_metres(GDALGetRasterUnitType(band));
   /* GDAL rows run along gt[5] (negative: north at the top), columns along gt[1]. */
   for (int r = 0; r < rows; ++r)
@@ -90,6 +98,12 @@ bool grip_gdal_load(const char *path, grip_terrain *out, grip_load_error *err) {
         v = 0.0;
       }
       heights[dst] = (v * scale + offset) * vunit;
+      if (!(fabs(heights[dst]) <= GRIP_TERRAIN_MAX_ABS_HEIGHT)) {
+        grip_load_error_set(err, path, 0, NULL, "height %g m at row %d, column %d (from the top "
+                            "left) is out of range (allowed -%g .. %g m)", heights[dst], r, c,
+                            GRIP_TERRAIN_MAX_ABS_HEIGHT, GRIP_TERRAIN_MAX_ABS_HEIGHT);
+        goto done;
+      }
     }
 
   grip_terrain t = {0};
@@ -125,6 +139,11 @@ bool grip_gdal_load(const char *path, grip_terrain *out, grip_load_error *err) {
   }
   if (!grip_terrain_fill_voids(&t, voids)) {
     grip_load_error_set(err, path, 0, NULL, "every sample is no-data");
+    goto done;
+  }
+  char why[300];
+  if (!grip_terrain_check_frame(&t, why, sizeof why)) {
+    grip_load_error_set(err, path, 0, NULL, "%s", why);
     goto done;
   }
   *out = t;

@@ -4,8 +4,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+const char *grip_open_problem(const char *path, int errnum) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return "is a directory";
+  return strerror(errnum);
+}
+
+bool grip_is_directory(const char *path, grip_load_error *err) {
+  struct stat st;
+  if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+  grip_load_error_set(err, path, 0, NULL, "is a directory (a file is expected)");
+  return true;
+}
 
 char *grip_read_file(const char *path, size_t max_bytes, size_t *size, grip_load_error *err) {
+  if (grip_is_directory(path, err)) return NULL;
   FILE *f = fopen(path, "rb");
   if (!f) {
     grip_load_error_set(err, path, 0, NULL, "cannot open: %s", strerror(errno));

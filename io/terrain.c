@@ -1,9 +1,12 @@
 /* Terrain rasters: format dispatch and the local metric frame. */
 #include "terrain.h"
 
+#include "read_file.h"
+
 #include <ctype.h>
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +27,7 @@ static bool has_extension(const char *path, const char *ext) {
 }
 
 bool grip_terrain_load(const char *path, grip_terrain *out, grip_load_error *err) {
+  if (grip_is_directory(path, err)) return false;
   if (has_extension(path, ".bt")) return grip_bt_load(path, out, err);
   return grip_gdal_load(path, out, err);
 }
@@ -87,5 +91,22 @@ bool grip_terrain_fill_voids(grip_terrain *t, const unsigned char *void_mask) {
   t->min_height = lo;
   t->max_height = hi;
   t->void_count = voids;
+  return true;
+}
+
+bool grip_terrain_check_frame(const grip_terrain *t, char *why, size_t why_size) {
+  if (!(t->dx >= GRIP_TERRAIN_MIN_CELL && t->dx <= GRIP_TERRAIN_MAX_CELL &&
+        t->dy >= GRIP_TERRAIN_MIN_CELL && t->dy <= GRIP_TERRAIN_MAX_CELL)) {
+    snprintf(why, why_size, "cell size %g m by %g m is out of range (allowed %g .. %g m)", t->dx,
+             t->dy, GRIP_TERRAIN_MIN_CELL, GRIP_TERRAIN_MAX_CELL);
+    return false;
+  }
+  double x1 = t->origin_x + (t->cols - 1) * t->dx, y1 = t->origin_y + (t->rows - 1) * t->dy;
+  if (!(fabs(t->origin_x) <= GRIP_TERRAIN_MAX_ABS_ORIGIN && fabs(x1) <= GRIP_TERRAIN_MAX_ABS_ORIGIN &&
+        fabs(t->origin_y) <= GRIP_TERRAIN_MAX_ABS_ORIGIN && fabs(y1) <= GRIP_TERRAIN_MAX_ABS_ORIGIN)) {
+    snprintf(why, why_size, "extent x %g .. %g m, y %g .. %g m is out of range (allowed |x|, |y| "
+             "<= %g m)", t->origin_x, x1, t->origin_y, y1, GRIP_TERRAIN_MAX_ABS_ORIGIN);
+    return false;
+  }
   return true;
 }

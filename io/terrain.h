@@ -12,6 +12,7 @@
 #define GRIP_IO_TERRAIN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "grip/heightfield.h"
 #include "load_error.h"
@@ -50,6 +51,21 @@ typedef struct grip_terrain {
   char format[32]; /* "bt 1.3", or the GDAL driver, e.g. "GDAL AAIGrid" */
   char crs[256];   /* short description of the coordinate system (or the .prj's start) */
 } grip_terrain;
+
+/* Limits of a terrain (docs/terrain.md, "Limits"): what lies outside is refused as
+ * non-physical. Heights on Earth lie within -11 km (Challenger Deep) and +8.8 km (Everest). */
+#define GRIP_TERRAIN_MAX_ABS_HEIGHT 20000.0 /* m, |height| of every sample after scaling */
+#define GRIP_TERRAIN_MIN_VSCALE 1e-6        /* m per stored height unit, |vertical scale| */
+#define GRIP_TERRAIN_MAX_VSCALE 1000.0
+#define GRIP_TERRAIN_MIN_CELL 0.01          /* m, column and row spacing */
+#define GRIP_TERRAIN_MAX_CELL 1.0e5         /* m (100 km) */
+#define GRIP_TERRAIN_MAX_ABS_ORIGIN 1.0e8   /* m, local x and y of the grid's samples */
+
+/* Checks a terrain that has its frame and heights (after grip_terrain_set_frame and
+ * grip_terrain_fill_voids) against the limits above: cell size and extent. Returns true, or
+ * false with "what is wrong (allowed range)" in why. Heights are checked by the readers as
+ * they read them (they know where each sample is in the file). */
+bool grip_terrain_check_frame(const grip_terrain *t, char *why, size_t why_size);
 
 /* Loads path by its extension: .bt with grip's reader, anything else through GDAL. On failure
  * returns false, fills err with "file: what is wrong" (binary files: "file: offset N: ...")

@@ -55,6 +55,8 @@ static const tir_unit pressure_units[] = {
     {"pascal", 1.0}, {"pa", 1.0},   {"kilopascal", 1e3}, {"kpa", 1e3}, {"megapascal", 1e6},
     {"mpa", 1e6},    {"bar", 1e5},  {"psi", 6894.757293168}, {NULL, 0.0}};
 
+enum { TIR_UNIT_KEYS = 6 };
+
 /* Parser state. */
 typedef struct tir_parser {
   const char *name;
@@ -62,10 +64,12 @@ typedef struct tir_parser {
   grip_mf_params params;
   int key_line[TIR_KEY_COUNT]; /* line where each key was set, 0 = default */
   int fittyp_line;
+  int tyreside_line;
   double fittyp;
   int have_model;
   double f_length, f_force, f_mass, f_time, f_pressure;
   int have_pressure_unit;
+  int unit_line[TIR_UNIT_KEYS]; /* line of each [UNITS] key, 0 = not given */
 } tir_parser;
 
 /* ASCII case-insensitive string equality. */
@@ -123,6 +127,17 @@ static int parse_number(const char *text, double *v, const char **why) {
 }
 
 static int set_unit(tir_parser *ps, int line, const char *key, const char *value) {
+  static const char *const unit_keys[TIR_UNIT_KEYS] = {"LENGTH", "FORCE", "MASS",
+                                                        "TIME",   "ANGLE", "PRESSURE"};
+  for (int u = 0; u < TIR_UNIT_KEYS; ++u) {
+    if (strcmp(key, unit_keys[u]) != 0) continue;
+    if (ps->unit_line[u]) {
+      grip_load_error_set(ps->err, ps->name, line, key, "given twice (first on line %d)",
+                          ps->unit_line[u]);
+      return -1;
+    }
+    ps->unit_line[u] = line;
+  }
   const tir_unit *table = NULL;
   double *slot = NULL;
   const char *allowed = "";
@@ -192,6 +207,12 @@ static int handle_pair(tir_parser *ps, int line, const char *section, const char
   if (strcmp(section, "UNITS") == 0) return set_unit(ps, line, key, value);
 
   if (strcmp(key, "TYRESIDE") == 0) {
+    if (ps->tyreside_line) {
+      grip_load_error_set(ps->err, ps->name, line, key, "given twice (first on line %d)",
+                          ps->tyreside_line);
+      return -1;
+    }
+    ps->tyreside_line = line;
     ps->params.tyreside_right = same_text(value, "RIGHT");
     return 0;
   }
@@ -205,6 +226,11 @@ static int handle_pair(tir_parser *ps, int line, const char *section, const char
   const char *why = NULL;
   if (parse_number(value, &v, &why) != 0) {
     grip_load_error_set(ps->err, ps->name, line, key, "'%s' %s", value, why);
+    return -1;
+  }
+  int first = is_fittyp ? ps->fittyp_line : ps->key_line[idx];
+  if (first) {
+    grip_load_error_set(ps->err, ps->name, line, key, "given twice (first on line %d)", first);
     return -1;
   }
   if (is_fittyp) {
@@ -241,16 +267,6 @@ static double dim_factor(const tir_parser *ps, grip_mf_dimension dim) {
   return 1.0;
 }
 
-/* Value checks after loading: name must be > 0 (strict) or >= 0. */
-static int check_positive(tir_parser *ps, const char *name, int strict) {
-  int i = find_key(name);
-  double v = *key_slot(ps, i);
-  if (strict ? v > 0.0 : v >= 0.0) return 0;
-  grip_load_error_set(ps->err, ps->name, ps->key_line[i], name, "%.9g must be %s 0%s", v,
-                      strict ? ">" : ">=", ps->key_line[i] ? "" : " (default)");
-  return -1;
-}
-
 static int check_range(tir_parser *ps, const char *lo_name, const char *hi_name) {
   int lo = find_key(lo_name), hi = find_key(hi_name);
   double a = *key_slot(ps, lo), b = *key_slot(ps, hi);
@@ -259,6 +275,79 @@ static int check_range(tir_parser *ps, const char *lo_name, const char *hi_name)
   grip_load_error_set(ps->err, ps->name, line, hi_name, "%.9g is below %s = %.9g (need %s <= %s)",
                       b, lo_name, a, lo_name, hi_name);
   return -1;
+}
+
+/* Ranges of the parameters the Magic Formula divides by or scales with (SI units), wide enough
+ * for every real tyre from a kart to a truck (docs/mf-tyre.md, "Limits"). */
+#define TIR_MAX_MAGNITUDE 1e9
+typedef struct tir_limit {
+  const char *name;
+  double lo, hi;
+  int lo_open; /* lo itself excluded */
+  const char *unit;
+} tir_limit;
+
+static const tir_limit tir_limits[] = {
+    {"UNLOADED_RADIUS", 0.05, 3.0, 0, "m"},
+    {"WIDTH", 0.01, 3.0, 0, "m"},
+    {"RIM_RADIUS", 0.0, 3.0, 0, "m"},
+    {"RIM_WIDTH", 0.0, 3.0, 0, "m"},
+    {"ASPECT_RATIO", 0.0, 10.0, 0, ""},
+    {"FNOMIN", 10.0, 1e6, 0, "N"},
+    {"LONGVL", 0.1, 1000.0, 0, "m/s"},
+    {"VXLOW", 0.0, 100.0, 0, "m/s"},
+    {"NOMPRES", 1e3, 1e7, 0, "Pa"},
+    {"INFLPRES", 1e3, 1e7, 0, "Pa"},
+    {"PRESMIN", 0.0, 1e7, 0, "Pa"},
+    {"PRESMAX", 0.0, 1e7, 0, "Pa"},
+    {"VERTICAL_STIFFNESS", 1e3, 1e9, 0, "N/m"},
+    {"VERTICAL_DAMPING", 0.0, 1e7, 0, "N*s/m"},
+    {"FZMIN", 0.0, 1e7, 0, "N"},
+    {"FZMAX", 0.0, 1e7, 1, "N"},
+    {"KPUMIN", -10.0, 10.0, 0, ""},
+    {"KPUMAX", -10.0, 10.0, 0, ""},
+    {"ALPMIN", -1.5708, 1.5708, 0, "rad"},
+    {"ALPMAX", -1.5708, 1.5708, 0, "rad"},
+    {"CAMMIN", -1.5708, 1.5708, 0, "rad"},
+    {"CAMMAX", -1.5708, 1.5708, 0, "rad"},
+    {"LFZO", 0.0, 100.0, 1, ""},
+};
+
+static int check_limit(tir_parser *ps, const tir_limit *l) {
+  int i = find_key(l->name);
+  double v = *key_slot(ps, i);
+  if ((l->lo_open ? v > l->lo : v >= l->lo) && v <= l->hi) return 0;
+  grip_load_error_set(ps->err, ps->name, ps->key_line[i], l->name,
+                      "%.9g%s%s is out of range (allowed %s%g .. %g%s%s)%s", v, *l->unit ? " " : "",
+                      l->unit, l->lo_open ? "> " : "", l->lo, l->hi, *l->unit ? " " : "", l->unit,
+                      ps->key_line[i] ? "" : " (default)");
+  return -1;
+}
+
+/* A tyre with no grip (or absurd grip) is refused: the peak friction coefficients at the
+ * nominal load, zero slip and camber and the inflation pressure, (PDX1 + 0)·(pressure
+ * terms)·LMUX and likewise PDY1·…·LMUY, must lie in TIR_MIN_MU .. TIR_MAX_MU. The formulas
+ * divide by them (B = K/(C·D)), so zero grip gives NaN. */
+#define TIR_MIN_MU 0.05
+#define TIR_MAX_MU 10.0
+static int check_grip(tir_parser *ps) {
+  grip_mf_output o;
+  grip_mf_evaluate_full(&ps->params, ps->params.FNOMIN, 0.0, 0.0, 0.0, ps->params.LONGVL, 0.0, &o);
+  for (int axis = 0; axis < 2; ++axis) {
+    double mu = axis == 0 ? o.mux : o.muy;
+    if (mu >= TIR_MIN_MU && mu <= TIR_MAX_MU) continue;
+    const char *coef = axis == 0 ? "PDX1" : "PDY1", *scale = axis == 0 ? "LMUX" : "LMUY";
+    int ci = find_key(coef), si = find_key(scale);
+    const char *key = ps->key_line[si] > ps->key_line[ci] ? scale : coef;
+    int line = ps->key_line[si] > ps->key_line[ci] ? ps->key_line[si] : ps->key_line[ci];
+    grip_load_error_set(ps->err, ps->name, line, key,
+                        "the tyre's %s peak friction at FNOMIN is %.6g (%s times %s and the "
+                        "pressure terms; allowed %g .. %g)",
+                        axis == 0 ? "longitudinal" : "lateral", mu, coef, scale, TIR_MIN_MU,
+                        TIR_MAX_MU);
+    return -1;
+  }
+  return 0;
 }
 
 static int finish(tir_parser *ps) {
@@ -271,14 +360,16 @@ static int finish(tir_parser *ps) {
     p->version = GRIP_MF_52; /* PAC2002 files carry no FITTYP */
     p->fittyp = 0;
   } else {
-    int f = (int)ps->fittyp;
-    if ((double)f != ps->fittyp || (f != 6 && f != 21 && f != 61 && f != 62)) {
+    /* Compared as doubles: converting an arbitrary double to int is undefined behaviour. */
+    double v = ps->fittyp;
+    if (!(v == 6.0 || v == 21.0 || v == 61.0 || v == 62.0)) {
       grip_load_error_set(ps->err, ps->name, ps->fittyp_line, "FITTYP",
                           "unsupported Magic Formula version %.9g (allowed 6 or 21 = MF 5.2, "
                           "61 = MF 6.1, 62 = MF 6.2)",
                           ps->fittyp);
       return -1;
     }
+    int f = (int)v;
     p->fittyp = f;
     p->version = f == 61 ? GRIP_MF_61 : f == 62 ? GRIP_MF_62 : GRIP_MF_52;
   }
@@ -286,14 +377,20 @@ static int finish(tir_parser *ps) {
   for (int i = 0; i < TIR_KEY_COUNT; ++i)
     if (ps->key_line[i]) *key_slot(ps, i) *= dim_factor(ps, tir_keys[i].dim);
 
-  static const char *const strictly_positive[] = {
-      "FNOMIN", "UNLOADED_RADIUS", "LONGVL", "NOMPRES", "INFLPRES", "VERTICAL_STIFFNESS", "LFZO",
-      "FZMAX"};
-  for (size_t i = 0; i < sizeof strictly_positive / sizeof strictly_positive[0]; ++i)
-    if (check_positive(ps, strictly_positive[i], 1)) return -1;
-  if (check_positive(ps, "VXLOW", 0) || check_positive(ps, "FZMIN", 0) ||
-      check_positive(ps, "PRESMIN", 0))
-    return -1;
+  /* Every coefficient, in SI: a magnitude beyond 1e9 is no tyre's (the largest in real files
+   * are stiffnesses of a few 1e6 N/m) and lets the formulas overflow. */
+  for (int i = 0; i < TIR_KEY_COUNT; ++i) {
+    double v = *key_slot(ps, i);
+    if (!(fabs(v) <= TIR_MAX_MAGNITUDE)) {
+      grip_load_error_set(ps->err, ps->name, ps->key_line[i], tir_keys[i].name,
+                          "%.9g is out of range (allowed -%g .. %g in SI units)", v,
+                          TIR_MAX_MAGNITUDE, TIR_MAX_MAGNITUDE);
+      return -1;
+    }
+  }
+  for (size_t i = 0; i < sizeof tir_limits / sizeof tir_limits[0]; ++i)
+    if (check_limit(ps, &tir_limits[i])) return -1;
+  if (check_grip(ps)) return -1;
   if (check_range(ps, "FZMIN", "FZMAX") || check_range(ps, "KPUMIN", "KPUMAX") ||
       check_range(ps, "ALPMIN", "ALPMAX") || check_range(ps, "CAMMIN", "CAMMAX") ||
       check_range(ps, "PRESMIN", "PRESMAX"))

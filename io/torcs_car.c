@@ -2,6 +2,8 @@
 #define _XOPEN_SOURCE 700
 #include "torcs_car.h"
 
+#include "read_file.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <libxml/parser.h>
@@ -105,8 +107,30 @@ static void walk(tparams *p, xmlNode *node, const char *path, const char *file, 
   }
 }
 
+/* libxml2's messages, collected instead of printed: the first external entity that failed to
+ * load (a missing included file: TORCS refuses such a car, and so do we). A missing DTD is not
+ * an error (TORCS's files name one that is not installed). */
+typedef struct xml_io_failure {
+  char message[256];
+  int line;
+  int failed;
+} xml_io_failure;
+
+static void collect_io_failure(void *context, xmlErrorPtr e) {
+  xml_io_failure *c = context;
+  if (!e || c->failed || !(e->domain == XML_FROM_IO || e->code == XML_IO_LOAD_ERROR)) return;
+  const char *m = e->message ? e->message : "I/O error";
+  if (strstr(m, ".dtd\"")) return;
+  copy_text(c->message, sizeof c->message, m);
+  size_t n = strlen(c->message);
+  while (n && (c->message[n - 1] == '\n' || c->message[n - 1] == ' ')) c->message[--n] = '\0';
+  c->line = e->line;
+  c->failed = 1;
+}
+
 /* Reads one TORCS XML file on top of p (entities resolved). */
 static int read_xml(tparams *p, const char *file) {
+  if (grip_is_directory(file, p->err)) return -1;
   FILE *probe = fopen(file, "rb");
   if (!probe) {
     grip_load_error_set(p->err, file, 0, NULL, "cannot open: %s", strerror(errno));
@@ -118,9 +142,20 @@ static int read_xml(tparams *p, const char *file) {
     grip_load_error_set(p->err, file, 0, NULL, "out of memory");
     return -1;
   }
+  xml_io_failure io = {.failed = 0};
+  xmlStructuredErrorFunc old_handler = xmlStructuredError;
+  void *old_context = xmlStructuredErrorContext;
+  xmlSetStructuredErrorFunc(&io, collect_io_failure);
   xmlDocPtr doc = xmlCtxtReadFile(ctxt, file, NULL,
                                   XML_PARSE_NOENT | XML_PARSE_DTDLOAD | XML_PARSE_NONET | XML_PARSE_NOERROR |
                                       XML_PARSE_NOWARNING);
+  xmlSetStructuredErrorFunc(old_context, old_handler);
+  if (doc && io.failed) {
+    grip_load_error_set(p->err, file, io.line, NULL, "XML: %s", io.message);
+    xmlFreeDoc(doc);
+    xmlFreeParserCtxt(ctxt);
+    return -1;
+  }
   if (!doc) {
     const xmlError *e = xmlCtxtGetLastError(ctxt);
     char msg[256];
@@ -610,6 +645,101 @@ static int map_car(tparams *p, grip_car *car) {
   return 0;
 }
 
+/* Physical ranges of the TORCS parameters grip reads, in SI after the unit="..." conversion
+ * (rpm stays rpm). A section pattern "X*" matches sections starting with X, "*X" those ending
+ * with X. Every car and category of Debian's torcs-data lies well inside (docs/car-format.md,
+ * "TORCS import"). */
+typedef struct torcs_range {
+  const char *sect, *name;
+  double lo, hi;
+  const char *unit;
+} torcs_range;
+
+static const torcs_range torcs_ranges[] = {
+    {"Car", "mass", 1.0, 1e6, "kg"},
+    {"Car", "GC height", -5.0, 10.0, "m"},
+    {"Car", "front-rear weight repartition", 0.0, 1.0, ""},
+    {"Car", "front right-left weight repartition", 0.0, 1.0, ""},
+    {"Car", "rear right-left weight repartition", 0.0, 1.0, ""},
+    {"Car", "mass repartition coefficient", 0.01, 10.0, ""},
+    {"Car", "fuel tank", 0.0, 1e5, "l"},
+    {"Car", "initial fuel", 0.0, 1e5, "l"},
+    {"Car", "body length", 0.1, 100.0, "m"},
+    {"Car", "body width", 0.1, 100.0, "m"},
+    {"Car", "body height", 0.1, 100.0, "m"},
+    {"Aerodynamics", "Cx", 0.0, 10.0, ""},
+    {"Aerodynamics", "front area", 0.0, 100.0, "m^2"},
+    {"Aerodynamics", "front Clift", -100.0, 100.0, ""},
+    {"Aerodynamics", "rear Clift", -100.0, 100.0, ""},
+    {"Engine", "revs limiter", 500.0, 30000.0, "rpm"},
+    {"Engine", "tickover", 100.0, 10000.0, "rpm"},
+    {"Engine", "inertia", 0.001, 100.0, "kg*m^2"},
+    {"Engine", "fuel cons factor", 0.0, 1000.0, ""},
+    {"Engine/data points/*", "rpm", 0.0, 30000.0, "rpm"},
+    {"Engine/data points/*", "Tq", 0.0, 1e5, "N*m"},
+    {"Clutch", "inertia", 0.0, 100.0, "kg*m^2"},
+    {"Gearbox", "shift time", 0.0, 5.0, "s"},
+    {"Gearbox/gears/*", "ratio", -50.0, 50.0, ""},
+    {"Gearbox/gears/*", "efficiency", 0.1, 1.0, ""},
+    {"*Axle", "xpos", -50.0, 50.0, "m"},
+    {"*Axle", "inertia", 0.0, 1000.0, "kg*m^2"},
+    {"*Wheel", "ypos", -10.0, 10.0, "m"},
+    {"*Wheel", "rim diameter", 0.05, 5.0, "m"},
+    {"*Wheel", "tire width", 0.01, 3.0, "m"},
+    {"*Wheel", "tire height-width ratio", 0.01, 10.0, ""},
+    {"*Wheel", "inertia", 0.001, 1000.0, "kg*m^2"},
+    {"*Wheel", "mu", 0.05, 10.0, ""},
+    {"*Wheel", "stiffness", 0.1, 1000.0, ""},
+    {"*Wheel", "rolling resistance", 0.0, 1.0, ""},
+    {"*Wheel", "ride height", 0.0, 2.0, "m"},
+    {"*Wheel", "operating load", 1.0, 1e6, "N"},
+    {"*Suspension", "spring", 0.0, 1e8, "N/m"},
+    {"*Suspension", "suspension course", 0.0, 4.0, "m"},
+    {"*Suspension", "bellcrank", 0.01, 100.0, ""},
+    {"*Suspension", "packers", 0.0, 2.0, "m"},
+    {"*Suspension", "slow bump", 0.0, 1e7, "N*s/m"},
+    {"*Suspension", "slow rebound", 0.0, 1e7, "N*s/m"},
+    {"*Anti-Roll Bar", "spring", 0.0, 1e8, "N/m"},
+    {"*Anti-Roll Bar", "bellcrank", 0.0, 100.0, ""},
+    {"*Brake", "disk diameter", 0.01, 3.0, "m"},
+    {"*Brake", "piston area", 0.0, 1.0, "m^2"},
+    {"*Brake", "mu", 0.0, 10.0, ""},
+    {"Brake System", "front-rear brake repartition", 0.0, 1.0, ""},
+    {"Brake System", "max pressure", 0.0, 1e9, "Pa"},
+    {"*Wing", "area", 0.0, 100.0, "m^2"},
+    {"*Wing", "angle", -1.5, 1.5, "rad"},
+    {"Steer", "steer lock", 0.0, 1.6, "rad"},
+};
+
+static int section_matches(const char *pattern, const char *sect) {
+  size_t n = strlen(pattern), m = strlen(sect);
+  if (pattern[0] == '*') return m >= n - 1 && same_text(sect + m - (n - 1), pattern + 1);
+  if (pattern[n - 1] == '*') return m >= n - 1 && strncmp(sect, pattern, n - 1) == 0;
+  return same_text(pattern, sect);
+}
+
+/* Every attribute the table names, where the files give it: inside its range, or an error at
+ * its file:line. */
+static int check_ranges(tparams *p) {
+  for (int i = 0; i < p->n; ++i) {
+    const tattr *t = &p->a[i];
+    for (size_t k = 0; k < sizeof torcs_ranges / sizeof torcs_ranges[0]; ++k) {
+      const torcs_range *r = &torcs_ranges[k];
+      if (strcmp(r->name, t->name) != 0 || !section_matches(r->sect, t->sect)) continue;
+      double v;
+      if (num(p, t->sect, t->name, 0.0, &v)) return -1;
+      if (v >= r->lo && v <= r->hi) break;
+      char key[200];
+      snprintf(key, sizeof key, "%s/%s", t->sect, t->name);
+      grip_load_error_set(p->err, t->file, t->line, key,
+                          "%.6g%s%s is out of range (allowed %g .. %g%s%s)", v, *r->unit ? " " : "",
+                          r->unit, r->lo, r->hi, *r->unit ? " " : "", r->unit);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 static int torcs_load(const char *car_xml, const char *category_xml, const char *setup_xml, grip_car *out,
                       grip_load_error *err) {
   grip_load_error local;
@@ -647,6 +777,7 @@ static int torcs_load(const char *car_xml, const char *category_xml, const char 
     goto done;
   }
   grip_car_default(car);
+  if (check_ranges(&p)) goto done;
   if (map_car(&p, car)) goto done;
   /* Name: the car XML's stem. */
   const char *b = strrchr(car_xml, '/');
@@ -655,9 +786,15 @@ static int torcs_load(const char *car_xml, const char *category_xml, const char 
   if (dot && dot != car->name) *dot = '\0';
   copy_text(car->source, sizeof car->source, car_xml);
   grip_car_fix_pointers(car);
-  char message[200];
+  char message[400];
   if (grip_vehicle_def_validate(&car->def, message, sizeof message) != GRIP_OK) {
     grip_load_error_set(err, car_xml, 0, NULL, "imported car is invalid: %s", message);
+    goto done;
+  }
+  if (!grip_car_can_drive(&car->def, message, sizeof message)) {
+    tattr *t = find_attr(&p, "Engine/data points/1", "Tq");
+    grip_load_error_set(err, t ? t->file : car_xml, t ? t->line : 0, "Engine/data points", "%s",
+                        message);
     goto done;
   }
   memcpy(out, car, sizeof *out);
@@ -685,6 +822,11 @@ int grip_torcs_load_path(const char *path, const char *setup_xml, grip_car *out,
     base = base ? base + 1 : dir;
     char xml[GRIP_CAR_PATH_MAX * 2 + 8];
     snprintf(xml, sizeof xml, "%s/%s.xml", dir, base);
+    if (stat(xml, &st) != 0) {
+      grip_load_error_set(err, path, 0, NULL,
+                          "is a directory, and not a TORCS car directory (it has no %s.xml)", base);
+      return -1;
+    }
     return torcs_load(xml, NULL, setup_xml, out, err);
   }
   return torcs_load(path, NULL, setup_xml, out, err);

@@ -167,15 +167,19 @@ static const char *const side_names[2] = {"Right Side", "Left Side"};
 static const char *const border_names[2] = {"Right Border", "Left Border"};
 static const char *const barrier_names[2] = {"Right Barrier", "Left Barrier"};
 
-static int push(grip_track_segment_def **segs, int *count, int *cap,
-                const grip_track_segment_def *d) {
+static int push(grip_track_segment_def **segs, int **lines, int *count, int *cap,
+                const grip_track_segment_def *d, int line) {
   if (*count >= *cap) {
     int ncap = *cap ? *cap * 2 : 256;
     grip_track_segment_def *p = realloc(*segs, (size_t)ncap * sizeof *p);
     if (!p) return -1;
     *segs = p;
+    int *l = realloc(*lines, (size_t)ncap * sizeof *l);
+    if (!l) return -1;
+    *lines = l;
     *cap = ncap;
   }
+  (*lines)[*count] = line;
   (*segs)[(*count)++] = *d;
   return 0;
 }
@@ -212,6 +216,7 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
   }
 
   grip_track_segment_def *segs = NULL;
+  int *lines = NULL;
   int count = 0, cap = 0;
   double zel = 0.0, zer = 0.0, etgtl = 0.0, etgtr = 0.0, grade = TT_UNSET;
   for (xmlNode *sec = list->children; sec && !c->failed; sec = sec->next) {
@@ -376,12 +381,13 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
         sd->runoff_surface = run_s[s];
         sd->barrier_height = side[s].barrier_height;
       }
-      if (push(&segs, &count, &cap, &d)) tt_fail(c, sec, NULL, "out of memory%s", "");
+      if (push(&segs, &lines, &count, &cap, &d, (int)xmlGetLineNo(sec))) tt_fail(c, sec, NULL, "out of memory%s", "");
     }
   }
   if (!c->failed && count == 0) tt_fail(c, list, "Track Segments", "no segments%s", "");
   if (c->failed) {
     free(segs);
+    free(lines);
     return -1;
   }
   memset(out, 0, sizeof *out);
@@ -389,6 +395,7 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
   snprintf(out->name, sizeof out->name, "%s", str(header, "name", "TORCS track"));
   out->segments = segs;
   out->segment_count = count;
+  out->lines = lines;
   out->def.segments = segs;
   out->def.segment_count = count;
   out->def.start_position = (grip_vec3){0.0, 0.0, 0.0};
@@ -443,8 +450,12 @@ static xmlParserInputPtr lenient_loader(const char *url, const char *id, xmlPars
   const char *file = url;
   if (strncmp(file, "file://", 7) == 0) file += 7;
   if (strstr(file, "://")) return NULL; /* no network */
+  /* Regular files only: no devices, pipes or directories (an entity naming /dev/zero). */
+  struct stat st;
   size_t n = 0;
-  unsigned char *buf = (unsigned char *)grip_read_file(file, 256u << 20, &n, NULL);
+  unsigned char *buf = stat(file, &st) == 0 && S_ISREG(st.st_mode)
+                           ? (unsigned char *)grip_read_file(file, 256u << 20, &n, NULL)
+                           : NULL;
   if (!buf) {
     tt_xml_errors *c = ctxt ? ctxt->_private : NULL;
     if (c && !c->io_failed) {
@@ -487,6 +498,7 @@ static xmlParserInputPtr lenient_loader(const char *url, const char *id, xmlPars
 }
 
 int grip_torcs_track_load(const char *path, grip_track_file *out, grip_load_error *err) {
+  if (grip_is_directory(path, err)) return -1;
   xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
   if (!ctxt) {
     grip_load_error_set(err, path, 0, NULL, "out of memory");

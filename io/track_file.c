@@ -101,16 +101,16 @@ static int number(tf_state *st, const char *key, const char *text, double *out) 
   return 0;
 }
 
-static int positive(tf_state *st, const char *key, const char *text, double *out) {
+/* A number within [lo, hi] (lo excluded when lo_open), unit for the message. */
+static int ranged(tf_state *st, const char *key, const char *text, double lo, double hi,
+                  bool lo_open, const char *unit, double *out) {
   if (number(st, key, text, out)) return -1;
-  if (!(*out > 0.0)) return fail(st, key, "'%s' must be > 0", text);
-  return 0;
-}
-
-static int nonneg(tf_state *st, const char *key, const char *text, double *out) {
-  if (number(st, key, text, out)) return -1;
-  if (*out < 0.0) return fail(st, key, "'%s' must be >= 0", text);
-  return 0;
+  if (lo_open ? *out > lo : *out >= lo) {
+    if (*out <= hi) return 0;
+  }
+  grip_load_error_set(st->err, st->file, st->line, key, "%s is out of range (allowed %s%g .. %g%s%s)",
+                      text, lo_open ? "> " : "", lo, hi, *unit ? " " : "", unit);
+  return -1;
 }
 
 /* Which sides a key with an optional -left/-right suffix applies to; base receives the key
@@ -148,7 +148,7 @@ static int apply_options(tf_state *st, char **tok, int i, int n, grip_track_segm
     split_side(key, base, sizeof base, &left, &right);
     double v;
     if (strcmp(key, "width") == 0) {
-      if (positive(st, key, val, &v)) return -1;
+      if (ranged(st, key, val, GRIP_TRACK_MIN_WIDTH, GRIP_TRACK_MAX_WIDTH, false, "m", &v)) return -1;
       st->width = v;
     } else if (strcmp(key, "bank") == 0) {
       if (number(st, key, val, &v)) return -1;
@@ -161,7 +161,8 @@ static int apply_options(tf_state *st, char **tok, int i, int n, grip_track_segm
       st->road = *s;
     } else if (strcmp(base, "kerb") == 0 || strcmp(base, "runoff") == 0 ||
                strcmp(base, "barrier") == 0) {
-      if (nonneg(st, key, val, &v)) return -1;
+      double hi = base[0] == 'b' ? GRIP_TRACK_MAX_BARRIER : GRIP_TRACK_MAX_STRIP;
+      if (ranged(st, key, val, 0.0, hi, false, "m", &v)) return -1;
       for (int s = 0; s < 2; ++s) {
         if (!(s == GRIP_TRACK_SIDE_LEFT ? left : right)) continue;
         if (base[0] == 'k')
@@ -194,23 +195,25 @@ static int apply_options(tf_state *st, char **tok, int i, int n, grip_track_segm
       for (int k = 0; k < 2; ++k)
         if (k == GRIP_TRACK_SIDE_LEFT ? left : right) st->side[k].banked = b;
     } else if (elev && strcmp(key, "z") == 0) {
-      if (number(st, key, val, &v)) return -1;
+      if (ranged(st, key, val, -GRIP_TRACK_MAX_ABS_Z, GRIP_TRACK_MAX_ABS_Z, false, "m", &v)) return -1;
       elev->has_z = true;
       elev->z = v;
     } else if (elev && strcmp(key, "grade") == 0) {
-      if (number(st, key, val, &v)) return -1;
+      if (ranged(st, key, val, -100.0 * GRIP_TRACK_MAX_SLOPE, 100.0 * GRIP_TRACK_MAX_SLOPE, false, "%", &v))
+        return -1;
       elev->has_grade = true;
       elev->grade = v / 100.0;
     } else if (elev && strcmp(key, "tangents") == 0) {
       double t1;
-      if (number(st, key, val, &v)) return -1;
-      if (number(st, key, i + 2 < n ? tok[i + 2] : NULL, &t1)) return -1;
+      double smax = 100.0 * GRIP_TRACK_MAX_SLOPE;
+      if (ranged(st, key, val, -smax, smax, false, "%", &v)) return -1;
+      if (ranged(st, key, i + 2 < n ? tok[i + 2] : NULL, -smax, smax, false, "%", &t1)) return -1;
       elev->has_tangents = true;
       elev->t0 = v / 100.0;
       elev->t1 = t1 / 100.0;
       i += 1;
     } else if (!elev && strcmp(key, "z") == 0) {
-      if (number(st, key, val, &v)) return -1;
+      if (ranged(st, key, val, -GRIP_TRACK_MAX_ABS_Z, GRIP_TRACK_MAX_ABS_Z, false, "m", &v)) return -1;
       st->z = v;
     } else {
       return fail(st, key, "unknown option%s", "");
@@ -277,8 +280,8 @@ static int tokenize(char *line, char **tok) {
 }
 
 /* Parses one statement. segs/count/cap: the growing segment array. */
-static int parse_line(tf_state *st, char *line, grip_track_segment_def **segs, int *count,
-                      int *cap) {
+static int parse_line(tf_state *st, char *line, grip_track_segment_def **segs, int **lines,
+                      int *count, int *cap) {
   char raw[TF_MAX_LINE];
   snprintf(raw, sizeof raw, "%s", line);
   char *tok[TF_MAX_TOKENS];
@@ -306,16 +309,16 @@ static int parse_line(tf_state *st, char *line, grip_track_segment_def **segs, i
       const char *val = i + 1 < n ? tok[i + 1] : NULL;
       double v;
       if (strcmp(tok[i], "friction") == 0) {
-        if (nonneg(st, tok[i], val, &v)) return -1;
+        if (ranged(st, tok[i], val, 0.0, 10.0, false, "", &v)) return -1;
         s.friction = v;
       } else if (strcmp(tok[i], "rolling") == 0) {
-        if (nonneg(st, tok[i], val, &v)) return -1;
+        if (ranged(st, tok[i], val, 0.0, 1.0, false, "", &v)) return -1;
         s.rolling_resistance = v;
       } else if (strcmp(tok[i], "roughness") == 0) {
-        if (nonneg(st, tok[i], val, &v)) return -1;
+        if (ranged(st, tok[i], val, 0.0, 1.0, false, "m", &v)) return -1;
         s.roughness_amplitude = v;
       } else if (strcmp(tok[i], "wavelength") == 0) {
-        if (positive(st, tok[i], val, &v)) return -1;
+        if (ranged(st, tok[i], val, 0.01, 1000.0, false, "m", &v)) return -1;
         s.roughness_wavelength = v;
       } else {
         return fail(st, tok[i], "unknown material property%s", "");
@@ -330,8 +333,11 @@ static int parse_line(tf_state *st, char *line, grip_track_segment_def **segs, i
   if (strcmp(kw, "start") == 0) {
     double v[4];
     if (n != 5) return fail(st, "start", "expected 'start X Y Z HEADING_DEG'%s", "");
+    static const double limit[4] = {GRIP_TRACK_MAX_ABS_XY, GRIP_TRACK_MAX_ABS_XY,
+                                     GRIP_TRACK_MAX_ABS_Z, 360.0};
+    static const char *const unit[4] = {"m", "m", "m", "deg"};
     for (int i = 0; i < 4; ++i)
-      if (number(st, "start", tok[i + 1], &v[i])) return -1;
+      if (ranged(st, "start", tok[i + 1], -limit[i], limit[i], false, unit[i], &v[i])) return -1;
     if (*count > 0) return fail(st, "start", "must come before the first segment%s", "");
     st->start = (grip_vec3){v[0], v[1], v[2]};
     st->heading = v[3] * TF_PI / 180.0;
@@ -344,7 +350,7 @@ static int parse_line(tf_state *st, char *line, grip_track_segment_def **segs, i
     double length;
     if (kw[0] == 's') {
       if (n < 2) return fail(st, "straight", "missing length%s", "");
-      if (positive(st, "straight", tok[1], &d.length)) return -1;
+      if (ranged(st, "straight", tok[1], 0.0, GRIP_TRACK_MAX_SEGMENT, true, "m", &d.length)) return -1;
       d.type = GRIP_TRACK_STRAIGHT;
       length = d.length;
       first_option = 2;
@@ -361,16 +367,18 @@ static int parse_line(tf_state *st, char *line, grip_track_segment_def **segs, i
       for (; i < n; i += 2) {
         const char *val = i + 1 < n ? tok[i + 1] : NULL;
         if (strcmp(tok[i], "radius") == 0) {
-          if (positive(st, "radius", val, &d.radius)) return -1;
+          if (ranged(st, "radius", val, GRIP_TRACK_MIN_RADIUS, GRIP_TRACK_MAX_RADIUS, false, "m", &d.radius))
+            return -1;
           has_r = true;
         } else if (strcmp(tok[i], "angle") == 0) {
           double deg;
-          if (positive(st, "angle", val, &deg)) return -1;
-          if (deg > 360.0) return fail(st, "angle", "'%s' degrees is more than a full turn", val);
+          if (ranged(st, "angle", val, 0.0, 360.0, true, "deg", &deg)) return -1;
           d.angle = deg * TF_PI / 180.0;
           has_a = true;
         } else if (strcmp(tok[i], "end-radius") == 0) {
-          if (positive(st, "end-radius", val, &d.end_radius)) return -1;
+          if (ranged(st, "end-radius", val, GRIP_TRACK_MIN_RADIUS, GRIP_TRACK_MAX_RADIUS, false, "m",
+                     &d.end_radius))
+            return -1;
           has_e = true;
         } else {
           break;
@@ -390,8 +398,12 @@ static int parse_line(tf_state *st, char *line, grip_track_segment_def **segs, i
       grip_track_segment_def *p = realloc(*segs, (size_t)ncap * sizeof *p);
       if (!p) return fail(st, NULL, "out of memory%s", "");
       *segs = p;
+      int *l = realloc(*lines, (size_t)ncap * sizeof *l);
+      if (!l) return fail(st, NULL, "out of memory%s", "");
+      *lines = l;
       *cap = ncap;
     }
+    (*lines)[*count] = st->line;
     (*segs)[(*count)++] = d;
     return 0;
   }
@@ -408,6 +420,7 @@ int grip_track_file_parse(const char *text, const char *filename, grip_track_fil
   }
   init_state(st, filename, err);
   grip_track_segment_def *segs = NULL;
+  int *lines = NULL;
   int count = 0, cap = 0, rc = 0;
   const char *p = text;
   char line[TF_MAX_LINE];
@@ -422,7 +435,7 @@ int grip_track_file_parse(const char *text, const char *filename, grip_track_fil
     memcpy(line, p, len);
     line[len] = '\0';
     if (len > 0 && line[len - 1] == '\r') line[len - 1] = '\0';
-    rc = parse_line(st, line, &segs, &count, &cap);
+    rc = parse_line(st, line, &segs, &lines, &count, &cap);
     p = eol ? eol + 1 : p + len;
   }
   if (rc == 0 && count == 0) {
@@ -434,12 +447,14 @@ int grip_track_file_parse(const char *text, const char *filename, grip_track_fil
     snprintf(out->name, sizeof out->name, "%s", st->name);
     out->segments = segs;
     out->segment_count = count;
+    out->lines = lines;
     out->def.segments = segs;
     out->def.segment_count = count;
     out->def.start_position = st->start;
     out->def.start_heading = st->heading;
   } else {
     free(segs);
+    free(lines);
   }
   free(st);
   return rc;
@@ -462,10 +477,143 @@ int grip_track_file_load(const char *path, grip_track_file *out, grip_load_error
 void grip_track_file_free(grip_track_file *file) {
   if (!file) return;
   free(file->segments);
+  free(file->lines);
   file->segments = NULL;
+  file->lines = NULL;
   file->segment_count = 0;
   file->def.segments = NULL;
   file->def.segment_count = 0;
+}
+
+double grip_track_max_closure(double length) {
+  double rel = GRIP_TRACK_CLOSURE_REL * length;
+  return rel < GRIP_TRACK_CLOSURE_ABS ? rel : GRIP_TRACK_CLOSURE_ABS;
+}
+
+/* One magnitude of segment i against [lo, hi] (lo excluded when lo_open). */
+static int check_value(const grip_track_file *tf, int i, const char *file, const char *key,
+                       double v, double lo, double hi, bool lo_open, const char *unit,
+                       grip_load_error *err) {
+  if ((lo_open ? v > lo : v >= lo) && v <= hi) return 0;
+  grip_load_error_set(err, file, tf->lines ? tf->lines[i] : 0, key,
+                      "%.6g in segment %d is out of range (allowed %s%g .. %g%s%s)", v, i + 1,
+                      lo_open ? "> " : "", lo, hi, *unit ? " " : "", unit);
+  return -1;
+}
+
+static int check_surface(const grip_track_file *tf, int i, const char *file, const char *what,
+                         const grip_surface *s, grip_load_error *err) {
+  char key[48];
+  snprintf(key, sizeof key, "%s friction", what);
+  if (check_value(tf, i, file, key, s->friction, 0.0, 10.0, false, "", err)) return -1;
+  snprintf(key, sizeof key, "%s rolling resistance", what);
+  if (check_value(tf, i, file, key, s->rolling_resistance, 0.0, 1.0, false, "", err)) return -1;
+  snprintf(key, sizeof key, "%s roughness", what);
+  if (check_value(tf, i, file, key, s->roughness_amplitude, 0.0, 1.0, false, "m", err)) return -1;
+  snprintf(key, sizeof key, "%s wavelength", what);
+  return check_value(tf, i, file, key, s->roughness_wavelength, 0.01, 1000.0, false, "m", err);
+}
+
+int grip_track_file_check(const grip_track_file *tf, const char *file, grip_load_error *err) {
+  if (!tf->segments || tf->segment_count < 1) {
+    grip_load_error_set(err, file, 0, NULL, "no segments");
+    return -1;
+  }
+  const double max_cross = tan(60.0 * TF_PI / 180.0);
+  const grip_vec3 p = tf->def.start_position;
+  if (!(fabs(p.x) <= GRIP_TRACK_MAX_ABS_XY && fabs(p.y) <= GRIP_TRACK_MAX_ABS_XY &&
+        fabs(p.z) <= GRIP_TRACK_MAX_ABS_Z && fabs(tf->def.start_heading) <= 2.0 * TF_PI)) {
+    grip_load_error_set(err, file, 0, "start", "position or heading out of range (allowed |x|, "
+                        "|y| <= %g m, |z| <= %g m, |heading| <= 360 deg)",
+                        GRIP_TRACK_MAX_ABS_XY, GRIP_TRACK_MAX_ABS_Z);
+    return -1;
+  }
+  for (int i = 0; i < tf->segment_count; ++i) {
+    const grip_track_segment_def *d = &tf->segments[i];
+    int bad = 0;
+    if (d->type == GRIP_TRACK_STRAIGHT) {
+      bad = check_value(tf, i, file, "length", d->length, 0.0, GRIP_TRACK_MAX_SEGMENT, true, "m", err);
+    } else if (d->type == GRIP_TRACK_LEFT || d->type == GRIP_TRACK_RIGHT) {
+      bad = check_value(tf, i, file, "radius", d->radius, GRIP_TRACK_MIN_RADIUS,
+                        GRIP_TRACK_MAX_RADIUS, false, "m", err) ||
+            check_value(tf, i, file, "end radius", d->end_radius, GRIP_TRACK_MIN_RADIUS,
+                        GRIP_TRACK_MAX_RADIUS, false, "m", err) ||
+            check_value(tf, i, file, "angle", d->angle * 180.0 / TF_PI, 0.0, 360.0, true, "deg", err) ||
+            check_value(tf, i, file, "length", d->angle * 0.5 * (d->radius + d->end_radius), 0.0,
+                        GRIP_TRACK_MAX_SEGMENT, true, "m", err);
+      if (!bad) {
+        double r = d->radius < d->end_radius ? d->radius : d->end_radius;
+        double w = d->width_start > d->width_end ? d->width_start : d->width_end;
+        if (!(0.5 * w < r)) {
+          grip_load_error_set(err, file, tf->lines ? tf->lines[i] : 0, "radius",
+                              "%.6g m in segment %d is not more than half the road width %.6g m "
+                              "(the inner edge would cross the turn's centre)", r, i + 1, w);
+          bad = -1;
+        }
+      }
+    } else {
+      grip_load_error_set(err, file, tf->lines ? tf->lines[i] : 0, "type",
+                          "unknown segment type %d in segment %d", (int)d->type, i + 1);
+      bad = -1;
+    }
+    bad = bad ||
+          check_value(tf, i, file, "width", d->width_start, GRIP_TRACK_MIN_WIDTH, GRIP_TRACK_MAX_WIDTH, false, "m", err) ||
+          check_value(tf, i, file, "width", d->width_end, GRIP_TRACK_MIN_WIDTH, GRIP_TRACK_MAX_WIDTH, false, "m", err) ||
+          check_value(tf, i, file, "z", d->z_start, -GRIP_TRACK_MAX_ABS_Z, GRIP_TRACK_MAX_ABS_Z, false, "m", err) ||
+          check_value(tf, i, file, "z", d->z_end, -GRIP_TRACK_MAX_ABS_Z, GRIP_TRACK_MAX_ABS_Z, false, "m", err) ||
+          check_value(tf, i, file, "slope", d->slope_start, -GRIP_TRACK_MAX_SLOPE, GRIP_TRACK_MAX_SLOPE, false, "", err) ||
+          check_value(tf, i, file, "slope", d->slope_end, -GRIP_TRACK_MAX_SLOPE, GRIP_TRACK_MAX_SLOPE, false, "", err) ||
+          check_value(tf, i, file, "cross slope", d->cross_start, -max_cross, max_cross, false, "", err) ||
+          check_value(tf, i, file, "cross slope", d->cross_end, -max_cross, max_cross, false, "", err) ||
+          check_value(tf, i, file, "cross slope rate", d->cross_rate_start, -1e3, 1e3, false, "1/m", err) ||
+          check_value(tf, i, file, "cross slope rate", d->cross_rate_end, -1e3, 1e3, false, "1/m", err) ||
+          check_surface(tf, i, file, "road", &d->surface, err);
+    for (int k = 0; k < 2 && !bad; ++k) {
+      const grip_track_side_def *sd = &d->side[k];
+      bad = check_value(tf, i, file, "kerb", sd->kerb_width, 0.0, GRIP_TRACK_MAX_STRIP, false, "m", err) ||
+            check_value(tf, i, file, "runoff", sd->runoff_width_start, 0.0, GRIP_TRACK_MAX_STRIP, false, "m", err) ||
+            check_value(tf, i, file, "runoff", sd->runoff_width_end, 0.0, GRIP_TRACK_MAX_STRIP, false, "m", err) ||
+            check_value(tf, i, file, "barrier", sd->barrier_height, 0.0, GRIP_TRACK_MAX_BARRIER, false, "m", err) ||
+            check_surface(tf, i, file, "kerb", &sd->kerb_surface, err) ||
+            check_surface(tf, i, file, "runoff", &sd->runoff_surface, err);
+    }
+    if (bad) return -1;
+  }
+  return 0;
+}
+
+int grip_track_file_build(const grip_track_file *tf, const char *file, grip_track **out,
+                          grip_load_error *err) {
+  *out = NULL;
+  if (grip_track_file_check(tf, file, err) != 0) return -1;
+  grip_track *track = NULL;
+  grip_result r = grip_track_build(&tf->def, &track);
+  if (r != GRIP_OK) {
+    grip_load_error_set(err, file, 0, NULL, "the track's geometry is invalid (%s)",
+                        r == GRIP_OUT_OF_MEMORY ? "out of memory" : "a value out of range");
+    return -1;
+  }
+  grip_track_stats s = grip_track_get_stats(track);
+  int last = tf->lines ? tf->lines[tf->segment_count - 1] : 0;
+  if (!(s.length >= GRIP_TRACK_MIN_LENGTH && s.length <= GRIP_TRACK_MAX_LENGTH)) {
+    grip_load_error_set(err, file, last, "length", "the track is %.6g m long (allowed %g .. %g m)",
+                        s.length, GRIP_TRACK_MIN_LENGTH, GRIP_TRACK_MAX_LENGTH);
+    grip_track_destroy(track);
+    return -1;
+  }
+  double allowed = grip_track_max_closure(s.length);
+  if (!(s.closure_error <= allowed)) {
+    grip_load_error_set(err, file, last, "closure",
+                        "the track does not close: its last segment ends %.3g m from its start "
+                        "(allowed at most %.3g m: the smaller of %g m and %g %% of the length "
+                        "%.6g m)",
+                        s.closure_error, allowed, GRIP_TRACK_CLOSURE_ABS,
+                        100.0 * GRIP_TRACK_CLOSURE_REL, s.length);
+    grip_track_destroy(track);
+    return -1;
+  }
+  *out = track;
+  return 0;
 }
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -479,11 +627,11 @@ int grip_track_open(const char *spec, grip_track **out, char *name, size_t name_
   grip_track_file tf;
   int rc;
   const char *label = spec;
+  char path[1024];
   if (strcmp(spec, "default") == 0) {
     label = "<default track>";
     rc = grip_track_file_parse(grip_track_default_text(), label, &tf, err);
   } else if (strncmp(spec, "torcs:", 6) == 0) {
-    char path[1024];
     if (grip_torcs_find_track(spec + 6, path, sizeof path) != 0) {
       grip_load_error_set(err, spec, 0, NULL,
                           "no TORCS track of that name under %s (apt-get install torcs-data)",
@@ -491,16 +639,14 @@ int grip_track_open(const char *spec, grip_track **out, char *name, size_t name_
       return -1;
     }
     rc = grip_torcs_track_load(path, &tf, err);
+    label = path;
   } else if (ends_with(spec, ".xml")) {
     rc = grip_torcs_track_load(spec, &tf, err);
   } else {
     rc = grip_track_file_load(spec, &tf, err);
   }
   if (rc != 0) return -1;
-  grip_result r = grip_track_build(&tf.def, out);
-  if (r != GRIP_OK) {
-    grip_load_error_set(err, label, 0, NULL, "the track's geometry is invalid (%s)",
-                        r == GRIP_OUT_OF_MEMORY ? "out of memory" : "a value out of range");
+  if (grip_track_file_build(&tf, label, out, err) != 0) {
     grip_track_file_free(&tf);
     return -1;
   }

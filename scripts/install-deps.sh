@@ -3,6 +3,9 @@
 # when something is missing. Package list: docs/building.md.
 set -eu
 need=(build-essential cmake pkg-config libinih-dev libxml2-dev python3)
+# `make test` also builds the libFuzzer harnesses (tests/fuzz): clang and its runtime
+# (libclang_rt.fuzzer is in libclang-rt-14-dev on Debian 12).
+need+=(clang libclang-rt-14-dev)
 # Optional: GDAL rasters as terrain, gdal_translate for the .bt cross-check test, and TORCS's
 # tracks and cars (reference data for the import tests).
 want=(gdal-bin libgdal-dev torcs-data)

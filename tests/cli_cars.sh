@@ -71,4 +71,36 @@ check "imported fixture: mass 1250 kg, 50 % front, CA 1.59990" $?
 check "import-torcs listed in grip --help" $?
 "$grip" import-torcs "$src/tests/data/torcs/cars/fixcar/broken.xml" -o "$tmp/x.ini" 2> "$tmp/imp.err"
 check "import of a broken car exits 1" $([ $? -eq 1 ]; echo $?)
+grep -q "broken.xml:4: Car/mass: 'heavy' is not a number" "$tmp/imp.err"
+check "import error names file:line" $?
+# A range error in a TORCS setup: file:line of the attribute.
+printf '<?xml version="1.0"?>\n<params name="s" type="template">\n<section name="Car">\n<attnum name="mass" unit="kg" val="1e300"/>\n</section>\n</params>\n' > "$tmp/setup.xml"
+"$grip" import-torcs "$src/tests/data/torcs/cars/fixcar" --setup "$tmp/setup.xml" -o "$tmp/x.ini" 2> "$tmp/imp.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "^grip import-torcs: $tmp/setup.xml:4: Car/mass: 1e+300 kg is out of range (allowed 1 .. 1e+06 kg)" "$tmp/imp.err"
+check "import range error: exit 1 with file:line" $?
+
+# Refused cars: exit 1 and file:line: key: message; grip check's warnings: exit 0.
+printf '[engine]\ntorque = 1000:0, 6000:0\n' > "$tmp/zero.ini"
+"$grip" check "$tmp/zero.ini" > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q "zero.ini:2: engine.torque: the engine's torque curve is zero everywhere" "$tmp/err"
+check "all-zero torque curve refused" $?
+printf '[tyre.front]\nlat_mu = 0\n' > "$tmp/nogrip.ini"
+"$grip" check "$tmp/nogrip.ini" > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q "nogrip.ini:2: tyre.front.lat_mu: 0 is out of range (allowed 0.05 .. 10)" "$tmp/err"
+check "lat_mu = 0 refused" $?
+printf '[gearbox]\nupshift_rpm = 7000\n' > "$tmp/shift.ini"
+"$grip" check "$tmp/shift.ini" > /dev/null 2> "$tmp/err"
+[ $? -eq 0 ] && grep -q "^grip check: warning: shift: gearbox.upshift_rpm: 7000 rpm is not below the rev limiter" "$tmp/err"
+check "upshift above the limiter: warning, exit 0" $?
+"$grip" check "$tmp/shift.ini" --json | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if d["ok"] and any("upshift_rpm" in w for w in d["warnings"]) else 1)'
+check "the warning is in the JSON warnings" $?
+for c in "$src"/data/cars/*.ini; do
+  "$grip" check "$c" > /dev/null 2> "$tmp/err" && [ ! -s "$tmp/err" ]
+  check "$(basename "$c") checks without warnings" $?
+done
+mkdir "$tmp/dir.ini"
+"$grip" check "$tmp/dir.ini" > /dev/null 2> "$tmp/err"
+[ $? -eq 1 ] && grep -q "dir.ini: is a directory" "$tmp/err"
+check "a directory: is a directory" $?
 exit $fail

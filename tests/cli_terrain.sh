@@ -67,7 +67,7 @@ expect_near normal_z "$nz" "$(awk -v l="$l" 'BEGIN { printf "%.15f", 1 / l }')" 
 "$grip" terrain sample "$bt" --x -100 --y 17 --json > /dev/null 2> "$work/err"
 rc=$?
 [ $rc -eq 1 ] || bad "outside: exit $rc"
-grep -q "^$bt: " "$work/err" || bad "outside message: $(cat "$work/err")"
+grep -q "^grip terrain sample: $bt: " "$work/err" || bad "outside message: $(cat "$work/err")"
 out="$("$grip" terrain sample "$bt" --x -100 --y 17 --clamp --json)" || bad "clamp exit $?"
 expect_near clamped_height "$(echo "$out" | get height_m)" 1.2 1e-9
 
@@ -76,12 +76,33 @@ head -c 100 "$bt" > "$work/short.bt"
 "$grip" terrain info "$work/short.bt" 2> "$work/err" >/dev/null
 rc=$?
 [ $rc -ne 0 ] || bad "truncated header accepted"
-grep -q "^$work/short.bt: offset 100: truncated header" "$work/err" || bad "message: $(cat "$work/err")"
+grep -q "^grip terrain info: $work/short.bt: offset 100: truncated header" "$work/err" || bad "message: $(cat "$work/err")"
 head -c 270 "$bt" > "$work/cut.bt"
 "$grip" terrain info "$work/cut.bt" 2> "$work/err" >/dev/null && bad "truncated data accepted"
-grep -q "^$work/cut.bt: offset 270: heights truncated" "$work/err" || bad "message: $(cat "$work/err")"
+grep -q "^grip terrain info: $work/cut.bt: offset 270: heights truncated" "$work/err" || bad "message: $(cat "$work/err")"
 "$grip" terrain info "$work/none.bt" 2> "$work/err" >/dev/null && bad "missing file accepted"
-grep -q "^$work/none.bt: cannot open" "$work/err" || bad "message: $(cat "$work/err")"
+grep -q "^grip terrain info: $work/none.bt: cannot open" "$work/err" || bad "message: $(cat "$work/err")"
+mkdir "$work/dir.bt"
+"$grip" terrain info "$work/dir.bt" 2> "$work/err" >/dev/null; rc=$?
+[ $rc -eq 1 ] || bad "directory: exit $rc"
+grep -q "^grip terrain info: $work/dir.bt: is a directory" "$work/err" || bad "message: $(cat "$work/err")"
+
+# Non-physical magnitudes (docs/terrain.md, "Limits"): a vertical scale of 1e30 (float
+# 0x7149f2ca) and a height of 3e38 m (float 0x7f61b1e6, in a float file) are refused.
+{ head -c 62 "$bt"; hex "ca f2 49 71"; tail -c +67 "$bt"; } > "$work/vscale.bt"
+"$grip" terrain info "$work/vscale.bt" 2> "$work/err" >/dev/null; rc=$?
+[ $rc -eq 1 ] || bad "vertical scale 1e30: exit $rc"
+grep -q "^grip terrain info: $work/vscale.bt: offset 62: vertical scale 1e+30 is out of range (allowed 0 = 1, or 1e-06 .. 1000 m per unit)" "$work/err" ||
+  bad "message: $(cat "$work/err")"
+{
+  head -c 18 "$bt"; hex "04 00  01 00"; tail -c +23 "$bt" | head -c 234   # 4-byte float heights
+  for k in 0 1 2 3 4 5 6 7 8 9 10; do hex "00 00 80 3f"; done               # 1.0 m
+  hex "e6 b1 61 7f"                                                        # 3e38 m, the last sample
+} > "$work/high.bt"
+"$grip" terrain info "$work/high.bt" 2> "$work/err" >/dev/null; rc=$?
+[ $rc -eq 1 ] || bad "height 3e38: exit $rc"
+grep -q "^grip terrain info: $work/high.bt: offset 300: height 3e+38 m (row 2, column 3) is out of range (allowed -20000 .. 20000 m)" "$work/err" ||
+  bad "message: $(cat "$work/err")"
 
 # Usage errors exit 2.
 "$grip" terrain sample "$bt" --x 1 2>/dev/null; rc=$?; [ $rc -eq 2 ] || bad "missing --y: exit $rc"

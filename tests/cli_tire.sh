@@ -3,7 +3,7 @@
 # Usage: cli_tire.sh <path-to-grip> <source-dir>
 grip="$1"
 src="$2"
-ref="$src/../shared/reference/mfeval"
+ref="$src/tests/data/mfeval"
 [ -d "$ref" ] || { echo "SKIPPED: $ref not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -63,7 +63,7 @@ printf 'Fz,kappa,alpha,gamma,Vx\nFz,kappa,alpha,gamma,Vx\n' > "$tmp/twohead.csv"
 check "only the first line may be a header" $?
 printf '[MODEL]\nFITTYP = 61\n[VERTICAL]\nFNOMIN = -5\n' > "$tmp/bad.tir"
 "$grip" tire --tir "$tmp/bad.tir" --fz 1000 > /dev/null 2> "$tmp/err"
-[ $? -eq 1 ] && grep -q "bad.tir:4: FNOMIN: -5 must be > 0" "$tmp/err"
+[ $? -eq 1 ] && grep -q "bad.tir:4: FNOMIN: -5 N is out of range (allowed 10 .. 1e+06 N)" "$tmp/err"
 check "bad .tir: exit 1, file:line: key message" $?
 "$grip" tire --tir "$tmp/missing.tir" --fz 1000 > /dev/null 2> "$tmp/err"
 [ $? -eq 1 ] && grep -q "missing.tir: cannot open" "$tmp/err"

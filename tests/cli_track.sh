@@ -40,7 +40,7 @@ check "echo '$out' | grep -q '^length  *1305.531 m'"
 printf 'width 12\nstraight 100\narc left radius 0 angle 90\n' > "$tmp/bad.track"
 "$GRIP" track info "$tmp/bad.track" 2>"$tmp/err" >/dev/null; rc=$?
 check "[ $rc -eq 1 ]"
-check "grep -q 'bad.track:3: radius: .0. must be > 0' '$tmp/err'"
+check "grep -q 'bad.track:3: radius: 0 is out of range (allowed 5 .. 100000 m)' '$tmp/err'"
 "$GRIP" track info "$tmp/none.track" 2>"$tmp/err" >/dev/null; rc=$?
 check "[ $rc -eq 1 ]"
 check "grep -q 'none.track: cannot open' '$tmp/err'"
@@ -59,4 +59,27 @@ if [ -f /usr/share/games/torcs/tracks/oval/michigan/michigan.xml ]; then
 else
   echo "note: torcs-data not installed, torcs:michigan not checked"
 fi
+# The broken inputs of the fuzz corpus: exit 1 and their exact file:line: key: message.
+corpus="$2/tests/fuzz/corpus/track"
+expect() { # expect FILE MESSAGE
+  "$GRIP" track info "$corpus/$1" 2>"$tmp/err" >/dev/null; rc=$?
+  check "[ $rc -eq 1 ]"
+  check "grep -qF '$corpus/$1$2' '$tmp/err'"
+}
+expect single-straight.track ":1: closure: the track does not close: its last segment ends 200 m from its start (allowed at most 2 m"
+expect open-51m.track ":1: closure: the track does not close: its last segment ends 51.8 m from its start (allowed at most 1.73 m"
+expect radius-1-circle.track ":1: radius: 1 is out of range (allowed 5 .. 100000 m)"
+expect width-1e300.track ":1: width: 1e300 is out of range (allowed 1 .. 200 m)"
+expect length-4.6e150.track ":1: straight: 4.6e150 is out of range (allowed > 0 .. 100000 m)"
+expect huge-lengths.track ": binary data (NUL byte) in a text file"
+# the same file's text before its NUL byte: its second line's radius
+tr '\0' '\n' < "$corpus/huge-lengths.track" > "$tmp/huge.track"
+"$GRIP" track info "$tmp/huge.track" 2>"$tmp/err" >/dev/null; rc=$?
+check "[ $rc -eq 1 ]"
+check "grep -qF 'huge.track:2: radius: 055555555555527775 is out of range (allowed 5 .. 100000 m)' '$tmp/err'"
+mkdir "$tmp/dir.track"
+"$GRIP" track info "$tmp/dir.track" 2>"$tmp/err" >/dev/null; rc=$?
+check "[ $rc -eq 1 ]"
+check "grep -qF 'grip track info: $tmp/dir.track: is a directory' '$tmp/err'"
+
 exit $fail

@@ -251,6 +251,17 @@ static void test_broken_corpus(void) {
       {"fuel over capacity", "[fuel]\ncapacity = 10\nmass = 20\n", 3, "fuel.mass"},
       {"axles swapped", "[axle.front]\nx = -2\n", 0, "front axle must be ahead"},
       {"missing tir", "[tyre.rear]\ntir = none.tir\n", 2, "tyre.rear.tir"},
+      {"zero torque curve", "[engine]\ntorque = 1000:0, 3000:0, 6000:0\n", 2,
+       "t.ini:2: engine.torque: the engine's torque curve is zero everywhere: the car can never move"},
+      {"zero parametric", "[gearbox]\nratios = 0.05\nfinal_drive = 0.1\n[engine]\npeak_torque = 1\npeak_rpm = 4000\nwidth_low = 2000\nwidth_high = 2000\n", 5,
+       "t.ini:5: engine.peak_torque: the engine can never move the car"},
+      {"weak gearing", "[body]\nmass = 1e6\n[gearbox]\nratios = 1\n", 4,
+       "t.ini:4: gearbox.ratios: the engine can never move the car: its peak drive force"},
+      {"clutch slips", "[clutch]\nmax_torque = 0\n", 2,
+       "t.ini:2: clutch.max_torque: the engine can never move the car"},
+      {"no lateral grip", "[tyre.front]\nlat_mu = 0\n", 2, "t.ini:2: tyre.front.lat_mu: 0 is out of range (allowed 0.05 .. 10)"},
+      {"no longitudinal grip", "[tyre.rear]\nlong_mu = 0.01\n", 2, "tyre.rear.long_mu: 0.01 is out of range (allowed 0.05 .. 10)"},
+      {"no stiffness", "[tyre.rear]\nlat_b = 0\n", 2, "tyre.rear.lat_b: 0 is out of range"},
       {"long line", "[body]\nmass = 1000                                                                                                                                                                                                                                                 \n", 2, "line too long"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -297,6 +308,72 @@ static void test_broken_corpus(void) {
   CHECK(grip_car_load("/nonexistent/car.ini", &car_, &err) == -1 && strstr(err.message, "cannot open"));
 }
 
+/* The "can it move" rule against a hand computation on the built-in car: a flat torque curve
+ * just above and just below the torque whose drive force in first gear equals the rolling
+ * resistance f_tyre * 0.012 * m * g on asphalt. */
+static void test_drive_threshold(void) {
+  grip_vehicle_def d = grip_default_vehicle_def();
+  double radius = d.axles[1].wheel_radius; /* rear-wheel drive */
+  double weight = (d.body.mass + d.fuel.mass) * 9.81;
+  double f = 0.5 * (d.axles[0].tyre.rolling_resistance + d.axles[1].tyre.rolling_resistance) * 0.012;
+  double torque = f * weight * radius / (d.gearbox.ratios[0] * d.gearbox.final_drive * d.gearbox.efficiency);
+  CHECK(torque > 0.5 && torque < 20.0); /* a few N*m for a 1.5 t car with a 2.66 first gear */
+  for (int side = 0; side < 2; ++side) {
+    double t = torque * (side ? 1.01 : 0.99);
+    char text[200];
+    snprintf(text, sizeof text, "[engine]\ntorque = 1000:%.9g, 6000:%.9g\n", t, t);
+    grip_load_error err;
+    int rc = parse(text, &car_, &err);
+    CHECK(side ? rc == 0 : rc == -1);
+    if (!side) CHECK(strstr(err.message, "t.ini:2: engine.torque: the engine can never move the car") != NULL);
+    grip_vehicle_def copy = d;
+    copy.engine.curve_points = 2;
+    copy.engine.curve_rpm[0] = 1000, copy.engine.curve_rpm[1] = 6000;
+    copy.engine.curve_torque[0] = copy.engine.curve_torque[1] = t;
+    char why[300];
+    CHECK(grip_car_can_drive(&copy, why, sizeof why) == (side == 1));
+  }
+}
+
+/* grip check's warnings: each fires on a car built to trigger it, none on the shipped cars. */
+static void test_misbehaviour_warnings(void) {
+  char w[8][200];
+  const char *shipped[] = {"corvette-c5.ini", "hatchback-100kw.ini", "kart.ini", "offroad-4wd.ini",
+                           "single-seater.ini"};
+  for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; ++i) {
+    char path[512];
+    snprintf(path, sizeof path, CARS "%s", shipped[i]);
+    grip_load_error err;
+    CHECK(grip_car_load(path, &car_, &err) == 0);
+    int n = grip_car_misbehaviour_warnings(&car_.def, w, 8);
+    CHECK(n == 0);
+    for (int k = 0; k < n; ++k) fprintf(stderr, "  %s: %s\n", shipped[i], w[k]);
+  }
+  const struct {
+    const char *text, *contains;
+  } cases[] = {
+      {"[body]\ncg_x = 2\n", "body.cg_x: the centre of mass (x = 2 m) is not between the axles"},
+      /* 40 kN/m at 1/4 of 1.5 t: 0.5/pi*sqrt(40000/370) = 1.65 Hz; 4e6 N/m gives 16.5 Hz, 1e7 26 Hz */
+      {"[axle.front]\nspring_rate = 1e7\n", "axle.front.spring_rate: the corner's natural frequency is"},
+      {"[tyre.rear]\nnominal_load = 500\n", "tyre.rear.nominal_load: the static wheel load"},
+      /* half track 0.78 m / CG 0.9 m = 0.87 < mu ~1 */
+      {"[body]\ncg_z = 0.9\n", "body.cg_z: half track / CG height above the ground"},
+      {"[gearbox]\nupshift_rpm = 7000\n", "gearbox.upshift_rpm: 7000 rpm is not below the rev limiter"},
+      {"[brakes]\nmax_torque = 1000\n", "brakes.max_torque: full braking gives at most"},
+      {"[engine]\ntorque = 1000:30, 6000:30\n", "engine.torque: full throttle in first gear accelerates at most"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    grip_load_error err;
+    CHECK(parse(cases[i].text, &car_, &err) == 0);
+    int n = grip_car_misbehaviour_warnings(&car_.def, w, 8);
+    int found = 0;
+    for (int k = 0; k < n; ++k) found |= strstr(w[k], cases[i].contains) != NULL;
+    if (!found) fprintf(stderr, "  warning case %zu: %d warnings, want '%s'%s%s\n", i, n, cases[i].contains,
+                        n ? ", first: " : "", n ? w[0] : "");
+    CHECK(found);
+  }
+}
+
 static void test_every_key_documented(void) {
   FILE *f = fopen(GRIP_SOURCE_DIR "/docs/car-format.md", "rb");
   CHECK(f != NULL);
@@ -324,6 +401,8 @@ int main(void) {
   RUN_TEST(test_values_and_units);
   RUN_TEST(test_base);
   RUN_TEST(test_broken_corpus);
+  RUN_TEST(test_drive_threshold);
+  RUN_TEST(test_misbehaviour_warnings);
   RUN_TEST(test_every_key_documented);
   remove(TMP ".ini");
   remove(TMP "_derived.ini");

@@ -50,7 +50,7 @@ static void full_mf_tyres(void) {
   static grip_mf_params params;
   grip_load_error err;
   grip_load_error_clear(&err);
-  if (grip_tir_load(GRIP_SHARED_DIR "/reference/mfeval/MagicFormula61_Paramerters.tir", &params, &err) != 0)
+  if (grip_tir_load(GRIP_SOURCE_DIR "/tests/data/mfeval/MagicFormula61_Paramerters.tir", &params, &err) != 0)
     TEST_SKIP("MFeval reference .tir not available");
   grip_vehicle_def car = grip_default_vehicle_def();
   for (int a = 0; a < 2; ++a) {

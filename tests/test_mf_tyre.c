@@ -10,7 +10,7 @@
 #include "test.h"
 #include "tir.h"
 
-#define REF_DIR GRIP_SHARED_DIR "/reference/mfeval"
+#define REF_DIR GRIP_SOURCE_DIR "/tests/data/mfeval"
 
 static grip_mf_params tyre61, tyre52, tyre62, tyre205;
 

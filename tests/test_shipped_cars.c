@@ -149,7 +149,7 @@ static void test_kart(void) {
  * TNO's MF 6.2 205/60 R15 (the MFeval reference set), through the same accel and skidpad checks
  * with the friction taken from the .tir's own mu_x and mu_y. */
 static void test_tir_car(void) {
-  const char *tir = GRIP_SHARED_DIR "/reference/mfeval/TNO_car205_60R15.tir";
+  const char *tir = GRIP_SOURCE_DIR "/tests/data/mfeval/TNO_car205_60R15.tir";
   FILE *probe = fopen(tir, "r");
   if (!probe) TEST_SKIP("MFeval reference .tir not available");
   fclose(probe);

@@ -212,10 +212,53 @@ static void test_broken(void) {
   expect_error("huge.tir", with_line("PDX1", "PDX1 = 1e999"), l_pdx1, "is not a finite number");
   expect_error("novalue.tir", with_line("PDX1", "PDX1 =   $ nothing"), l_pdx1, "PDX1: missing value");
   expect_error("twovalues.tir", with_line("PDX1", "PDX1 = 1.0 2.0"), l_pdx1, "unexpected text '2.0'");
-  expect_error("fnomin0.tir", with_line("FNOMIN", "FNOMIN = 0"), l_fnomin, "FNOMIN: 0 must be > 0");
-  expect_error("fnominneg.tir", with_line("FNOMIN", "FNOMIN = -4000"), l_fnomin, "must be > 0");
-  expect_error("radius.tir", with_line("UNLOADED_RADIUS", "UNLOADED_RADIUS = -0.3"),
-               line_of(base_file, "UNLOADED_RADIUS"), "UNLOADED_RADIUS: -0.3 must be > 0");
+  int l_radius = line_of(base_file, "UNLOADED_RADIUS");
+  expect_error("fnomin0.tir", with_line("FNOMIN", "FNOMIN = 0"), l_fnomin,
+               "FNOMIN: 0 N is out of range (allowed 10 .. 1e+06 N)");
+  expect_error("fnominneg.tir", with_line("FNOMIN", "FNOMIN = -4000"), l_fnomin,
+               "FNOMIN: -4000 N is out of range (allowed 10 .. 1e+06 N)");
+  expect_error("fnomintiny.tir", with_line("FNOMIN", "FNOMIN = 1e-300"), l_fnomin,
+               "FNOMIN: 1e-300 N is out of range (allowed 10 .. 1e+06 N)");
+  expect_error("radius.tir", with_line("UNLOADED_RADIUS", "UNLOADED_RADIUS = -0.3"), l_radius,
+               "UNLOADED_RADIUS: -0.3 m is out of range (allowed 0.05 .. 3 m)");
+  expect_error("radiushuge.tir", with_line("UNLOADED_RADIUS", "UNLOADED_RADIUS = 1e300"), l_radius,
+               "UNLOADED_RADIUS: 1e+300 is out of range (allowed -1e+09 .. 1e+09 in SI units)");
+  expect_error("radius5.tir", with_line("UNLOADED_RADIUS", "UNLOADED_RADIUS = 5"), l_radius,
+               "UNLOADED_RADIUS: 5 m is out of range (allowed 0.05 .. 3 m)");
+  /* The range applies in SI: 300 mm is fine, 3000 mm is not. */
+  expect_error("radiusmm.tir", with_line("LENGTH", "LENGTH = 'mm'"), l_radius,
+               "UNLOADED_RADIUS: 0.0003135 m is out of range (allowed 0.05 .. 3 m)");
+  expect_error("pres.tir", with_line("FNOMIN", "FNOMIN = 4000\nNOMPRES = 5"), l_fnomin + 1,
+               "NOMPRES: 5 Pa is out of range (allowed 1000 .. 1e+07 Pa)");
+  expect_error("stiff.tir", with_line("VERTICAL_STIFFNESS", "VERTICAL_STIFFNESS = 0"),
+               line_of(base_file, "VERTICAL_STIFFNESS"),
+               "VERTICAL_STIFFNESS: 0 N/m is out of range (allowed 1000 .. 1e+09 N/m)");
+  expect_error("coef.tir", with_line("PKY4", "PKY4 = -3e12"), line_of(base_file, "PKY4"),
+               "PKY4: -3e+12 is out of range (allowed -1e+09 .. 1e+09 in SI units)");
+  /* No grip: zero friction scaling or coefficient (MF would divide by zero: NaN). */
+  expect_error("lmuy0.tir", with_line("PKY4", "PKY4 = 1.9896\nLMUY = 0"), line_of(base_file, "PKY4") + 1,
+               "LMUY: the tyre's lateral peak friction at FNOMIN is 0 (PDY1 times LMUY and the "
+               "pressure terms; allowed 0.05 .. 10)");
+  expect_error("pdx1.tir", with_line("PDX1", "PDX1 = 0.01"), l_pdx1,
+               "PDX1: the tyre's longitudinal peak friction at FNOMIN is 0.01");
+  expect_error("pdx1neg.tir", with_line("PDX1", "PDX1 = -1"), l_pdx1,
+               "PDX1: the tyre's longitudinal peak friction at FNOMIN is -1");
+  expect_error("lmux.tir", with_line("PDX1", "PDX1 = 1.0422\nLMUX = 20"), l_pdx1 + 1,
+               "LMUX: the tyre's longitudinal peak friction at FNOMIN is 20.844");
+  /* A key given twice names both lines (car files do the same). */
+  expect_error("twice.tir", with_line("PKX1", "PKX1 = 21.69\nPDX1 = 1.1"), line_of(base_file, "PKX1") + 1,
+               "PDX1: given twice (first on line");
+  expect_error("twice_fittyp.tir", with_line("TYRESIDE", "TYRESIDE = 'LEFT'\nFITTYP = 61"),
+               line_of(base_file, "TYRESIDE") + 1, "FITTYP: given twice (first on line 10)");
+  expect_error("twice_side.tir", with_line("LONGVL", "LONGVL = 16.7\nTYRESIDE = 'RIGHT'"),
+               line_of(base_file, "LONGVL") + 1, "TYRESIDE: given twice (first on line 11)");
+  expect_error("twice_unit.tir", with_line("TIME", "TIME = 'second'\nLENGTH = 'mm'"),
+               line_of(base_file, "TIME") + 1, "LENGTH: given twice (first on line 4)");
+  /* FITTYP far outside int (this was undefined behaviour: (int) of 4e44). */
+  expect_error("fittyp_huge.tir", with_line("FITTYP", "FITTYP = 4e44"), l_fittyp,
+               "FITTYP: unsupported Magic Formula version 4e+44");
+  expect_error("fittyp_neg.tir", with_line("FITTYP", "FITTYP = -2e126"), l_fittyp,
+               "FITTYP: unsupported Magic Formula version -2e+126");
   expect_error("fittyp5.tir", with_line("FITTYP", "FITTYP = 5"), l_fittyp, "unsupported Magic Formula version 5");
   expect_error("fittyp61_5.tir", with_line("FITTYP", "FITTYP = 61.5"), l_fittyp, "unsupported");
   expect_error("quote.tir", with_line("TYRESIDE", "TYRESIDE = 'LEFT"), line_of(base_file, "TYRESIDE"),
@@ -269,7 +312,7 @@ static void test_broken(void) {
 /* Every prefix of a real file and random corruptions: success or a clean error, never a crash
  * (the ASan/UBSan build checks the "never"). */
 static void test_fuzz(void) {
-  FILE *f = fopen(GRIP_SHARED_DIR "/reference/mfeval/MagicFormula61_Paramerters.tir", "rb");
+  FILE *f = fopen(GRIP_SOURCE_DIR "/tests/data/mfeval/MagicFormula61_Paramerters.tir", "rb");
   static char text[65536];
   size_t len = 0;
   if (f) {

@@ -1,6 +1,7 @@
 /* TORCS import: a hand-written category + car (+ setup) in TORCS's format, checked field by field
  * against SI values computed by hand from the mapping in docs/car-format.md; bad input; and the
  * real car1-trb1 when Debian's torcs-data is installed. */
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -166,6 +167,59 @@ static void test_bad_input(void) {
   CHECK(err.message[0] != '\0');
   CHECK(grip_torcs_load_path(FIX "/wheels.xml", NULL, &car, &err) == -1); /* not a params document */
   CHECK(grip_torcs_load_named("no/such", NULL, &car, &err) == -1);
+
+  /* A missing included file (external entity) is refused, as TORCS refuses it, not ignored. */
+  {
+    const char *path = GRIP_BINARY_DIR "/entity_car.xml";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+      fprintf(f, "<?xml version=\"1.0\"?>\n<!DOCTYPE params [<!ENTITY w SYSTEM \"nothere.xml\">]>\n"
+                 "<params name=\"c\">&w;</params>\n");
+      fclose(f);
+      car.def.body.mass = 4242;
+      CHECK(grip_torcs_load(path, FIX "/../../categories/fixcat.xml", NULL, &car, &err) == -1);
+      CHECK(strstr(err.message, "entity_car.xml: XML: failed to load external entity") != NULL);
+      CHECK(strstr(err.message, "nothere.xml") != NULL);
+      CHECK(car.def.body.mass == 4242);
+    }
+  }
+
+  /* Non-physical magnitudes and an engine that cannot move the car, given in a setup file on
+   * top of the fixture: refused at the setup file's line, the output untouched. */
+  const struct {
+    const char *body, *message;
+  } bad[] = {
+      {"<section name=\"Car\">\n<attnum name=\"mass\" unit=\"kg\" val=\"1e300\"/>\n</section>",
+       "bad_setup.xml:4: Car/mass: 1e+300 kg is out of range (allowed 1 .. 1e+06 kg)"},
+      {"<section name=\"Front Left Wheel\">\n<attnum name=\"mu\" val=\"0\"/>\n</section>",
+       "bad_setup.xml:4: Front Left Wheel/mu: 0 is out of range (allowed 0.05 .. 10)"},
+      {"<section name=\"Rear Right Wheel\">\n<attnum name=\"rim diameter\" unit=\"in\" val=\"400\"/>\n</section>",
+       "bad_setup.xml:4: Rear Right Wheel/rim diameter: 10.16 m is out of range (allowed 0.05 .. 5 m)"},
+      {"<section name=\"Engine\">\n<attnum name=\"revs limiter\" unit=\"rpm\" val=\"1e9\"/>\n</section>",
+       "bad_setup.xml:4: Engine/revs limiter: 1e+09 rpm is out of range (allowed 500 .. 30000 rpm)"},
+      {"<section name=\"Engine\"><section name=\"data points\">\n"
+       "<section name=\"1\"><attnum name=\"Tq\" unit=\"N.m\" val=\"0\"/></section>\n"
+       "<section name=\"2\"><attnum name=\"Tq\" unit=\"N.m\" val=\"0\"/></section>\n"
+       "<section name=\"3\"><attnum name=\"Tq\" unit=\"N.m\" val=\"0\"/></section>\n"
+       "</section></section>",
+       "bad_setup.xml:4: Engine/data points: the engine's torque curve is zero everywhere"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    const char *path = GRIP_BINARY_DIR "/bad_setup.xml";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) continue;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<params name=\"setup\" type=\"template\">\n%s\n</params>\n",
+            bad[i].body);
+    fclose(f);
+    car.def.body.mass = 4242;
+    CHECK(grip_torcs_load(FIX "/fixcar.xml", NULL, path, &car, &err) == -1);
+    int ok = strstr(err.message, bad[i].message) != NULL;
+    if (!ok) fprintf(stderr, "  got '%s', want '%s'\n", err.message, bad[i].message);
+    CHECK(ok);
+    CHECK(car.def.body.mass == 4242);
+  }
 }
 
 static void test_real_car1_trb1(void) {
@@ -194,6 +248,26 @@ static void test_real_car1_trb1(void) {
   CHECK(a.top_speed_kmh > 250 && a.top_speed_kmh < 330);
 }
 
+/* The range checks accept every car of Debian's torcs-data (each loads and can move). */
+static void test_every_installed_car(void) {
+  DIR *d = opendir(GRIP_TORCS_DATA_DIR "/cars");
+  CHECK(d != NULL);
+  if (!d) return;
+  int loaded = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    grip_load_error err;
+    int rc = grip_torcs_load_named(e->d_name, NULL, &car, &err);
+    if (rc) fprintf(stderr, "  %s: %s\n", e->d_name, err.message);
+    CHECK(rc == 0);
+    loaded += rc == 0;
+  }
+  closedir(d);
+  CHECK(loaded >= 10);
+  printf("  %d TORCS cars load\n", loaded);
+}
+
 int main(void) {
   RUN_TEST(test_fixture_fields);
   RUN_TEST(test_setup_and_category);
@@ -205,5 +279,6 @@ int main(void) {
     TEST_SKIP("torcs-data not installed: the real car1-trb1 was not checked");
   }
   RUN_TEST(test_real_car1_trb1);
+  RUN_TEST(test_every_installed_car);
   return TEST_RESULT();
 }

@@ -16,7 +16,7 @@
 #include "torcs_track.h"
 #include "track_file.h"
 
-#define REFERENCE GRIP_SHARED_DIR "/reference/torcs/laps-car1-trb1.txt"
+#define REFERENCE GRIP_SOURCE_DIR "/tests/data/torcs-reference/laps-car1-trb1.txt"
 
 static grip_car car;
 

@@ -9,7 +9,7 @@
 #include "torcs_track.h"
 #include "track_file.h"
 
-#define REFERENCE GRIP_SHARED_DIR "/reference/torcs/tracks-trackgen.txt"
+#define REFERENCE GRIP_SOURCE_DIR "/tests/data/torcs-reference/tracks-trackgen.txt"
 
 int main(void) {
   FILE *f = fopen(REFERENCE, "r");

@@ -1,5 +1,6 @@
 /* TORCS track import against a small fixture written here (entity include, str/lft/rgt, an end
  * radius with profile steps, units in deg and ft), with every figure computed by hand. */
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -267,6 +268,22 @@ static void test_broken(void) {
     CHECK(strstr(err.message, "XML:") != NULL);
   }
   write_file(ROOT "/data/tracks/surfaces.xml", surfaces_xml);
+  /* Opened as the tools open it: a straight of 1e9 m converts, then fails the track checks at
+   * the line of its TORCS section (docs/tracks.md, "What a track must satisfy"); with a sane
+   * straight, the fixture (a chain of turns built for field checks, 90 + 45 + 60 degrees) does
+   * not close and is refused for that. */
+  for (int k = 0; k < 2; ++k) {
+    write_track(k == 0 ? "1e9" : "100", "deg", "rgt");
+    grip_track *t = NULL;
+    grip_load_error err;
+    grip_load_error_clear(&err);
+    CHECK(grip_track_open(TRACK_XML, &t, NULL, 0, &err) != 0 && t == NULL);
+    const char *want = k == 0 ? ": length: 1e+09 in segment 1 is out of range (allowed > 0 .. 100000 m)"
+                              : ": closure: the track does not close";
+    int ok = strstr(err.message, TRACK_XML ":") == err.message && strstr(err.message, want) != NULL;
+    if (!ok) fprintf(stderr, "  got '%s', want '%s'\n", err.message, want);
+    CHECK(ok);
+  }
   write_file(TRACK_XML, "<?xml version=\"1.0\"?>\n<params>\n<section name=\"Header\"/>\n</params>\n");
   expect_error("no main track", TRACK_XML ":2: Main Track: missing section");
   write_file(TRACK_XML, "<?xml version=\"1.0\"?>\n<other/>\n");
@@ -280,9 +297,44 @@ static void test_broken(void) {
   CHECK(err.message[0] != '\0');
 }
 
+/* The track checks accept every version-4 track of Debian's torcs-data (each opens, builds and
+ * closes); version-3 tracks are refused for their format only. */
+static void test_every_installed_track(void) {
+  static const char *const categories[] = {"road", "oval", "dirt"};
+  int opened = 0;
+  for (size_t c = 0; c < sizeof categories / sizeof categories[0]; ++c) {
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/%s", GRIP_TORCS_TRACK_DIR, categories[c]);
+    DIR *d = opendir(dir);
+    if (!d) continue;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+      if (e->d_name[0] == '.') continue;
+      char spec[300];
+      snprintf(spec, sizeof spec, "torcs:%s", e->d_name);
+      grip_track *t = NULL;
+      grip_load_error err;
+      grip_load_error_clear(&err);
+      if (grip_track_open(spec, &t, NULL, 0, &err) == 0) {
+        ++opened;
+        grip_track_destroy(t);
+      } else if (!strstr(err.message, "only TORCS version-4 tracks are supported")) {
+        fprintf(stderr, "  %s: %s\n", spec, err.message);
+        CHECK(0);
+      }
+    }
+    closedir(d);
+  }
+  CHECK(opened >= 30);
+  printf("  %d TORCS tracks open\n", opened);
+}
+
 int main(void) {
   make_dirs();
   RUN_TEST(test_fixture);
   RUN_TEST(test_broken);
+  struct stat torcs_dir;
+  if (stat(GRIP_TORCS_TRACK_DIR, &torcs_dir) == 0) RUN_TEST(test_every_installed_track);
+  else printf("  torcs-data not installed: its tracks were not opened\n");
   return TEST_RESULT();
 }

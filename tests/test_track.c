@@ -458,7 +458,22 @@ static void test_native_format(void) {
   const struct {
     const char *text, *message;
   } bad[] = {
-      {"straight 100\narc left radius -5 angle 90\n", "b.track:2: radius: '-5' must be > 0"},
+      {"straight 100\narc left radius -5 angle 90\n", "b.track:2: radius: -5 is out of range (allowed 5 .. 100000 m)"},
+      {"arc left radius 1 angle 360\n", "b.track:1: radius: 1 is out of range (allowed 5 .. 100000 m)"},
+      {"straight 100 width 1e300\n", "b.track:1: width: 1e300 is out of range (allowed 1 .. 200 m)"},
+      {"width 0.5\nstraight 100\n", "b.track:1: width: 0.5 is out of range (allowed 1 .. 200 m)"},
+      {"straight 4.6e150\n", "b.track:1: straight: 4.6e150 is out of range (allowed > 0 .. 100000 m)"},
+      {"straight 0\n", "b.track:1: straight: 0 is out of range (allowed > 0 .. 100000 m)"},
+      {"arc left radius 50 angle 400\n", "b.track:1: angle: 400 is out of range (allowed > 0 .. 360 deg)"},
+      {"arc left radius 50 angle 90 end-radius 2e5\n", "b.track:1: end-radius: 2e5 is out of range (allowed 5 .. 100000 m)"},
+      {"straight 100 z 2e4\n", "b.track:1: z: 2e4 is out of range (allowed -10000 .. 10000 m)"},
+      {"straight 100 grade 150\n", "b.track:1: grade: 150 is out of range (allowed -100 .. 100 %)"},
+      {"straight 100 tangents 0 -300\n", "b.track:1: tangents: -300 is out of range (allowed -100 .. 100 %)"},
+      {"kerb 2000\nstraight 100\n", "b.track:1: kerb: 2000 is out of range (allowed 0 .. 1000 m)"},
+      {"barrier-left 1e9\nstraight 100\n", "b.track:1: barrier-left: 1e9 is out of range (allowed 0 .. 100 m)"},
+      {"material x friction 50\n", "b.track:1: friction: 50 is out of range (allowed 0 .. 10)"},
+      {"material x wavelength 0\n", "b.track:1: wavelength: 0 is out of range (allowed 0.01 .. 1000 m)"},
+      {"start 1e8 0 0 0\n", "b.track:1: start: 1e8 is out of range (allowed -1e+07 .. 1e+07 m)"},
       {"width 12\n\nstraight abc\n", "b.track:3: straight: 'abc' is not a number"},
       {"straight 100 wdth 3\n", "b.track:1: wdth: unknown option"},
       {"straight 100 surface tarmac\n", "b.track:1: surface: unknown surface 'tarmac'"},
@@ -482,6 +497,60 @@ static void test_native_format(void) {
       fprintf(stderr, "  got '%s'\n", err.message);
     CHECK(memcmp(&keep, &before, sizeof keep) == 0); /* failed load changes nothing */
   }
+  /* Whole-track checks when the track is built: too short, open, radius against width. */
+  const struct {
+    const char *text, *message;
+  } unbuildable[] = {
+      /* a single straight: 100 m from end to start */
+      {"straight 200\n", "b.track:1: closure: the track does not close: its last segment ends 200 m "
+                        "from its start (allowed at most 2 m: the smaller of 5 m and 1 % of the "
+                        "length 200 m)"},
+      /* 51.8 m gap, as in the issue: a 270 degree circle of radius 16.5 m is open by r*sqrt(2) */
+      {"arc left radius 36.63 angle 270\n", "b.track:1: closure: the track does not close: its "
+                                            "last segment ends 51.8 m from its start"},
+      /* 6 m gap on a 1 km track: above 5 m although under 1 % */
+      {"straight 497\narc left radius 10 angle 180\nstraight 491\narc left radius 10 angle 180\n",
+       "b.track:4: closure: the track does not close: its last segment ends 6 m from its start "
+       "(allowed at most 5 m"},
+      /* a full circle of radius 10 m: 62.8 m long */
+      {"width 4\narc left radius 10 angle 360\n", "b.track:2: length: the track is 62.8319 m long "
+                                                 "(allowed 100 .. 1e+06 m)"},
+      /* the inner edge crosses the centre: radius 6 m, road 14 m wide */
+      {"width 14\nstraight 100\narc left radius 6 angle 180\nstraight 100\narc left radius 6 angle 180\n",
+       "b.track:3: radius: 6 m in segment 2 is not more than half the road width 14 m"},
+  };
+  for (size_t i = 0; i < sizeof unbuildable / sizeof unbuildable[0]; ++i) {
+    grip_track_file tf2;
+    grip_load_error_clear(&err);
+    CHECK(grip_track_file_parse(unbuildable[i].text, "b.track", &tf2, &err) == 0);
+    grip_track *built = (grip_track *)&err;
+    CHECK(grip_track_file_build(&tf2, "b.track", &built, &err) != 0);
+    CHECK(built == NULL);
+    size_t n = strlen(unbuildable[i].message);
+    CHECK(strncmp(err.message, unbuildable[i].message, n) == 0);
+    if (strncmp(err.message, unbuildable[i].message, n) != 0) fprintf(stderr, "  got '%s'\n", err.message);
+    grip_track_file_free(&tf2);
+  }
+  /* At the limits: exactly 100 m long, a 5 m closure error on a 1 km track, radius 5 m. */
+  const char *good[] = {
+      "width 4\narc left radius 15.915494309189533 angle 360\n",
+      "straight 497\narc left radius 10 angle 180\nstraight 492\narc left radius 10 angle 180\n",
+      "width 8\nstraight 100\narc left radius 5 angle 180\nstraight 100\narc left radius 5 angle 180\n",
+  };
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i) {
+    grip_track_file tf2;
+    grip_load_error_clear(&err);
+    CHECK(grip_track_file_parse(good[i], "g.track", &tf2, &err) == 0);
+    grip_track *built = NULL;
+    CHECK(grip_track_file_build(&tf2, "g.track", &built, &err) == 0);
+    if (err.message[0]) fprintf(stderr, "  %s\n", err.message);
+    grip_track_destroy(built);
+    grip_track_file_free(&tf2);
+  }
+  CHECK_NEAR(grip_track_max_closure(100.0), 1.0, 1e-12);
+  CHECK_NEAR(grip_track_max_closure(500.0), 5.0, 1e-12);
+  CHECK_NEAR(grip_track_max_closure(7041.7), 5.0, 1e-12);
+
   grip_track *t = (grip_track *)&err;
   grip_load_error_clear(&err);
   CHECK(grip_track_open("/nonexistent/x.track", &t, NULL, 0, &err) != 0);
