@@ -13,6 +13,9 @@ plot_options plot_default_options(void) {
 /* Text height relative to PLplot's default (which reads large on a 1200 × 800 page). */
 #define TEXT 0.72
 
+/* Page size in px, for tick spacing. */
+static int page_width = 1200, page_height = 800;
+
 static const char *extension(const char *path) {
   const char *dot = strrchr(path, '.');
   const char *slash = strrchr(path, '/');
@@ -60,6 +63,8 @@ int plot_begin(const char *kind, const plot_options *o) {
     return 1;
   }
   fclose(probe);
+  page_width = o->width;
+  page_height = o->height;
   plsdev(device_for(o->output));
   plsfnam(o->output);
   /* 96 dpi: PLplot's character and tick sizes are in mm, so this sets the text size on the
@@ -82,6 +87,9 @@ int plot_begin(const char *kind, const plot_options *o) {
   plscmap1l(1, 4, pos, cr, cg, cb, NULL);
   pladv(0);
   plfont(1);
+  /* Tick labels written out up to 7 digits (6000, not 6 with "x10³" beside the axis). */
+  plsxax(7, 0);
+  plsyax(7, 0);
   plschr(0.0, TEXT);
   return 0;
 }
@@ -106,20 +114,42 @@ void plot_caption(const char *caption) {
   page_viewport();
   plcol0(PLOT_DARK_GREY);
   plschr(0.0, 0.9 * TEXT);
-  plmtex("b", -1.0, 0.5, 0.5, caption);
+  /* One line per '\n', the last one at the bottom of the page. */
+  int lines = 1;
+  for (const char *c = caption; *c; ++c) lines += *c == '\n';
+  const char *start = caption;
+  for (int i = 0; i < lines; ++i) {
+    const char *end = strchr(start, '\n');
+    size_t len = end ? (size_t)(end - start) : strlen(start);
+    char line[1024];
+    snprintf(line, sizeof line, "%.*s", (int)len, start);
+    plmtex("b", -1.0 - 1.5 * (lines - 1 - i), 0.5, 0.5, line);
+    start = end ? end + 1 : start + len;
+  }
   plschr(0.0, TEXT);
+}
+
+/* A round tick spacing (1, 2 or 5 × 10^k) giving about `count` intervals over span. */
+static double tick_step(double span, double count) {
+  double raw = span / (count < 2.0 ? 2.0 : count);
+  double step = pow(10.0, floor(log10(raw)));
+  double m = raw / step;
+  return step * (m < 1.5 ? 1.0 : (m < 3.5 ? 2.0 : (m < 7.5 ? 5.0 : 10.0)));
 }
 
 void plot_panel(double x0, double x1, double y0, double y1, double xmin, double xmax, double ymin,
                 double ymax, const char *xtitle, const char *ytitle) {
   plvpor(x0, x1, y0, y1);
   plwind(xmin, xmax, ymin, ymax);
+  /* Tick labels about 85 px apart across and 45 px apart up the panel. */
+  double xtick = tick_step(xmax - xmin, (x1 - x0) * page_width / 85.0);
+  double ytick = tick_step(ymax - ymin, (y1 - y0) * page_height / 45.0);
   /* Grid first, light, then the frame and ticks over it. */
   plcol0(PLOT_LIGHT_GREY);
   plwidth(1.0);
-  plbox("g", 0.0, 0, "g", 0.0, 0);
+  plbox("g", xtick, 0, "g", ytick, 0);
   plcol0(PLOT_BLACK);
-  plbox(xtitle ? "bcnst" : "bcst", 0.0, 0, "bcnstv", 0.0, 0);
+  plbox(xtitle ? "bcnst" : "bcst", xtick, 0, "bcnstv", ytick, 0);
   if (xtitle) plmtex("b", 2.8, 0.5, 0.5, xtitle);
   if (ytitle) plmtex("l", 4.6, 0.5, 0.5, ytitle);
 }
@@ -128,8 +158,10 @@ void plot_right_axis(double ymin, double ymax, const char *ytitle, int colour) {
   PLFLT xmin, xmax, y0, y1;
   plgvpw(&xmin, &xmax, &y0, &y1);
   plwind(xmin, xmax, ymin, ymax);
+  PLFLT vx0, vx1, vy0, vy1;
+  plgvpd(&vx0, &vx1, &vy0, &vy1);
   plcol0(colour);
-  plbox("", 0.0, 0, "cmstv", 0.0, 0);
+  plbox("", 0.0, 0, "cmstv", tick_step(ymax - ymin, (vy1 - vy0) * page_height / 45.0), 0);
   plmtex("r", 4.0, 0.5, 0.5, ytitle);
   plcol0(PLOT_BLACK);
 }
@@ -210,8 +242,8 @@ void plot_legend(int position, int n, const plot_legend_entry *e) {
   }
   PLFLT width, height;
   plschr(0.0, 0.9 * TEXT);
-  pllegend(&width, &height, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, position | PL_POSITION_INSIDE |
-           PL_POSITION_VIEWPORT, 0.015, 0.02, 0.06, PLOT_WHITE, PLOT_GREY, 1, 0, 0, n, opt, 0.8, 0.9 * TEXT, 1.9,
+  if (!(position & PL_POSITION_OUTSIDE)) position |= PL_POSITION_INSIDE;
+  pllegend(&width, &height, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, position | PL_POSITION_VIEWPORT, 0.015, 0.02, 0.06, PLOT_WHITE, PLOT_GREY, 1, 0, 0, n, opt, 0.8, 0.9 * TEXT, 1.9,
            0.0, text_colours, text, box_colours, box_patterns, box_scales, box_widths, line_colours,
            line_styles, line_widths, symbol_colours, symbol_scales, symbol_numbers, symbols);
   plschr(0.0, TEXT);

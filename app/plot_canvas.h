@@ -56,7 +56,7 @@ int plot_begin(const char *kind, const plot_options *o);
 void plot_end(void);
 
 /* Title line at the top of the page and caption line(s) at the bottom (names the car, tyre,
- * track, lap). */
+ * track, lap; '\n' separates lines, at most about three). */
 void plot_title(const char *title);
 void plot_caption(const char *caption);
 
@@ -89,7 +89,8 @@ typedef struct plot_legend_entry {
   int style;   /* line style for 'l' */
   const char *symbol; /* glyph for 'm' (see plot_markers) */
 } plot_legend_entry;
-/* position: PL_POSITION_* flags, e.g. top-right inside. */
+/* position: PL_POSITION_* flags relative to the current panel, e.g. top | right (inside unless
+ * PL_POSITION_OUTSIDE is given). */
 void plot_legend(int position, int n, const plot_legend_entry *entries);
 
 /* A colour bar for cmap1 on the right of the current panel, labelled with title. */
