@@ -243,8 +243,10 @@ void plot_legend(int position, int n, const plot_legend_entry *e) {
   PLFLT width, height;
   plschr(0.0, 0.9 * TEXT);
   if (!(position & PL_POSITION_OUTSIDE)) position |= PL_POSITION_INSIDE;
-  pllegend(&width, &height, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, position | PL_POSITION_VIEWPORT, 0.015, 0.02, 0.06, PLOT_WHITE, PLOT_GREY, 1, 0, 0, n, opt, 0.8, 0.9 * TEXT, 1.9,
-           0.0, text_colours, text, box_colours, box_patterns, box_scales, box_widths, line_colours,
+  /* Outside on the left: clear of the tick labels and the axis title. */
+  double x_offset = (position & PL_POSITION_OUTSIDE) && (position & PL_POSITION_LEFT) ? 0.17 : 0.015;
+  pllegend(&width, &height, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX, position | PL_POSITION_VIEWPORT,
+           x_offset, 0.02, 0.06, PLOT_WHITE, PLOT_GREY, 1, 0, 0, n, opt, 0.8, 0.9 * TEXT, 1.9, 0.0, text_colours, text, box_colours, box_patterns, box_scales, box_widths, line_colours,
            line_styles, line_widths, symbol_colours, symbol_scales, symbol_numbers, symbols);
   plschr(0.0, TEXT);
 }
