@@ -154,6 +154,21 @@ void plot_panel(double x0, double x1, double y0, double y1, double xmin, double 
   if (ytitle) plmtex("l", 4.6, 0.5, 0.5, ytitle);
 }
 
+void plot_panel_equal(double x0, double x1, double y0, double y1, double xmin, double xmax, double ymin,
+                      double ymax, const char *xtitle, const char *ytitle) {
+  /* Shrink the viewport (centred) or widen the window so one metre is as long both ways. */
+  double vw = (x1 - x0) * page_width, vh = (y1 - y0) * page_height;
+  double sx = (xmax - xmin) / vw, sy = (ymax - ymin) / vh;
+  if (sx > sy) {
+    double grow = 0.5 * (sx * vh - (ymax - ymin));
+    ymin -= grow, ymax += grow;
+  } else {
+    double grow = 0.5 * (sy * vw - (xmax - xmin));
+    xmin -= grow, xmax += grow;
+  }
+  plot_panel(x0, x1, y0, y1, xmin, xmax, ymin, ymax, xtitle, ytitle);
+}
+
 void plot_right_axis(double ymin, double ymax, const char *ytitle, int colour) {
   PLFLT xmin, xmax, y0, y1;
   plgvpw(&xmin, &xmax, &y0, &y1);
@@ -198,6 +213,11 @@ void plot_coloured_line(int n, const double *x, const double *y, const double *c
     plline(2, xs, ys);
   }
   plwidth(1.0);
+}
+
+void plot_fill(int n, const double *x, const double *y, int colour) {
+  plcol0(colour);
+  plfill(n, x, y);
 }
 
 void plot_coloured_points(int n, const double *x, const double *y, const double *c, double cmin,

@@ -64,6 +64,9 @@ void plot_caption(const char *caption);
  * grid, axis titles (x title omitted when xtitle is NULL: panels stacked over a shared axis). */
 void plot_panel(double x0, double x1, double y0, double y1, double xmin, double xmax, double ymin,
                 double ymax, const char *xtitle, const char *ytitle);
+/* The same with equal scales on both axes: the window grows on one axis to fill the viewport. */
+void plot_panel_equal(double x0, double x1, double y0, double y1, double xmin, double xmax, double ymin,
+                      double ymax, const char *xtitle, const char *ytitle);
 /* A second y axis on the right of the current panel, with its own window and title. */
 void plot_right_axis(double ymin, double ymax, const char *ytitle, int colour);
 
@@ -71,6 +74,8 @@ void plot_right_axis(double ymin, double ymax, const char *ytitle, int colour);
 void plot_line(int n, const double *x, const double *y, int colour, double width, int style);
 /* Markers: a UTF-8 glyph centred on each point ("•", "○", "▲", "+"), scale × the text size. */
 void plot_markers(int n, const double *x, const double *y, int colour, const char *symbol, double scale);
+/* A filled polygon. */
+void plot_fill(int n, const double *x, const double *y, int colour);
 /* A line coloured by value c along it (cmap1 over [cmin, cmax]). */
 void plot_coloured_line(int n, const double *x, const double *y, const double *c, double cmin,
                         double cmax, double width);
