@@ -45,10 +45,9 @@ static void free_series(lap_series *s) {
  * and fills the series. Returns 0 or 1 (message printed). */
 static int load_series(lap_series *s, int except) {
   if (telemetry_load("compare", s->path, &s->t)) return 1;
-  const char *names[] = {"distance_m", "time_s", "speed_kmh", "throttle", "brake", "gear"};
+  static const char *const names[] = {"distance_m", "time_s", "speed_kmh", "throttle", "brake", "gear"};
   int col[6];
-  for (int k = 0; k < 6; ++k)
-    if ((col[k] = telemetry_column("compare", &s->t, names[k])) < 0) return 1;
+  if (telemetry_columns("compare", &s->t, 6, names, col)) return 1;
   if (telemetry_car_laps("compare", &s->t, s->entry, &s->car)) return 1;
   if (s->lap == 0 && (s->lap = fastest_lap(&s->car, except)) == 0) {
     fprintf(stderr, "grip plot compare: %s: car %d has no complete lap to compare (give --laps)\n", s->path, s->entry);

@@ -60,10 +60,11 @@ int plot_gg(int argc, char **argv) {
   telemetry t;
   if (telemetry_load("gg", path, &t)) return 1;
   static telemetry_car c;
-  int c_lat = telemetry_column("gg", &t, "lat_g"), c_long = telemetry_column("gg", &t, "long_g");
-  int c_v = telemetry_column("gg", &t, "speed_kmh");
+  static const char *const names[] = {"lat_g", "long_g", "speed_kmh"};
+  int col[3];
   telemetry_lap lap = {0};
-  rc = c_lat < 0 || c_long < 0 || c_v < 0 || telemetry_car_laps("gg", &t, entry, &c);
+  rc = telemetry_columns("gg", &t, 3, names, col) || telemetry_car_laps("gg", &t, entry, &c);
+  int c_lat = col[0], c_long = col[1], c_v = col[2];
   if (!rc && lap_number) rc = telemetry_get_lap("gg", &t, &c, lap_number, &lap);
   if (rc) {
     telemetry_car_free(&c);

@@ -13,7 +13,7 @@
 #define G 9.81
 #define PI 3.14159265358979323846
 #define DEG (180.0 / PI)
-#define WINDOW_S 0.5   /* s of skidpad run averaged into one plotted point */
+#define WINDOW_S 1.0   /* s of skidpad run averaged into one plotted point (grip skidpad's max uses 1 s) */
 #define MAX_POINTS 8192
 #define MODEL_POINTS 101
 
@@ -100,10 +100,10 @@ int plot_handling(int argc, char **argv) {
   snprintf(text, sizeof text, "Handling diagram: %s on a %.0f m skidpad", car.name, radius);
   plot_title(text);
   snprintf(text, sizeof text,
-           "car %s (%s) · constant radius %.0f m, speed raised by 0.05 m/s², dt %g s, %.1f s averages on the "
-           "circle\nundersteer gradient %.2f deg/g measured (0.2–0.3 g), %.2f single-track, %.2f linear · limit "
+           "car %s · circle of radius %.0f m, speed raised by 0.05 m/s², dt %g s, points: %.0f s averages on the "
+           "circle (within 1 m)\nundersteer gradient %.2f deg/g measured (0.2–0.3 g), %.2f single-track, %.2f linear · limit "
            "%.3f g at %.1f km/h (%s)",
-           car.name, car.source[0] ? car.source : "built in", radius, dt, WINDOW_S,
+           car.name, radius, dt, WINDOW_S,
            r.understeer_gradient_deg_per_g, r.bicycle_understeer_gradient_deg_per_g,
            r.linear_bicycle_understeer_gradient_deg_per_g, r.max_lateral_g, r.limit_speed_kmh, r.limit_behaviour);
   plot_caption(text);

@@ -61,9 +61,10 @@ int plot_lap(int argc, char **argv) {
     return 1;
   }
   static telemetry_car c;
-  int c_x = telemetry_column("lap", &t, "x_m"), c_y = telemetry_column("lap", &t, "y_m");
-  int c_v = telemetry_column("lap", &t, "speed_kmh"), c_b = telemetry_column("lap", &t, "brake");
-  rc = c_x < 0 || c_y < 0 || c_v < 0 || c_b < 0 || telemetry_car_laps("lap", &t, entry, &c);
+  static const char *const names[] = {"x_m", "y_m", "speed_kmh", "brake"};
+  int col[4];
+  rc = telemetry_columns("lap", &t, 4, names, col) || telemetry_car_laps("lap", &t, entry, &c);
+  int c_x = col[0], c_y = col[1], c_v = col[2], c_b = col[3];
   if (!rc && lap_number == 0) {
     /* The fastest complete lap. */
     double best = INFINITY;

@@ -96,6 +96,12 @@ int telemetry_column(const char *kind, const telemetry *t, const char *name) {
   return -1;
 }
 
+int telemetry_columns(const char *kind, const telemetry *t, int count, const char *const *names, int *columns) {
+  for (int i = 0; i < count; ++i)
+    if ((columns[i] = telemetry_column(kind, t, names[i])) < 0) return 1;
+  return 0;
+}
+
 int telemetry_car_laps(const char *kind, const telemetry *t, int car, telemetry_car *out) {
   memset(out, 0, sizeof *out);
   out->car = car;

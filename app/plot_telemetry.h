@@ -23,6 +23,9 @@ void telemetry_free(telemetry *t);
 /* Index of a named column, or -1 (after printing "grip plot KIND: file: no column NAME"). */
 int telemetry_column(const char *kind, const telemetry *t, const char *name);
 
+/* Indices of count named columns into columns[]; returns 1 at the first one missing (printed). */
+int telemetry_columns(const char *kind, const telemetry *t, int count, const char *const *names, int *columns);
+
 static inline double telemetry_at(const telemetry *t, int row, int column) {
   return t->values[(long)row * t->columns + column];
 }
