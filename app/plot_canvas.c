@@ -237,6 +237,13 @@ void plot_text(double x, double y, double just, int colour, double scale, const 
   plschr(0.0, TEXT);
 }
 
+void plot_text_up(double x, double y, double just, int colour, double scale, const char *text) {
+  plcol0(colour);
+  plschr(0.0, scale * TEXT);
+  plptex(x, y, 0.0, 1.0, just, text);
+  plschr(0.0, TEXT);
+}
+
 void plot_legend(int position, int n, const plot_legend_entry *e) {
   enum { MAX = 16 };
   if (n > MAX) n = MAX;

@@ -85,6 +85,9 @@ void plot_coloured_points(int n, const double *x, const double *y, const double 
 /* Text in world coordinates, left-justified at (x, y) (just 0 left, 0.5 centre, 1 right). */
 void plot_text(double x, double y, double just, int colour, double scale, const char *text);
 
+/* The same turned to read upwards, centred across its height on x; y is its bottom end for just 0. */
+void plot_text_up(double x, double y, double just, int colour, double scale, const char *text);
+
 /* A legend inside the panel. kind[i]: 'l' line, 'm' marker, 'c' coloured line (drawn with the
  * cmap1 mid colour). */
 typedef struct plot_legend_entry {

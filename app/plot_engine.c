@@ -124,7 +124,7 @@ int plot_engine(int argc, char **argv) {
   snprintf(text, sizeof text, "Engine and gearing: %s", d->name ? d->name : "car");
   plot_title(text);
   snprintf(text, sizeof text,
-           "car %s (%s) · full throttle, idle %.0f rpm to the limiter %.0f rpm · final drive %.2f · "
+           "car %s (%s)\nfull throttle, idle %.0f rpm to the limiter %.0f rpm · final drive %.2f · "
            "driven wheel radius %.3f m",
            car.name, car.source[0] ? car.source : "built in", e->idle_rpm, e->rev_limit_rpm, g->final_drive,
            driven_radius(d));
@@ -133,32 +133,35 @@ int plot_engine(int argc, char **argv) {
   /* Left: torque and power. */
   double xlo = 0.0, xhi, tlo = 0.0, thi, plo = 0.0, phi;
   plot_nice_range(0.0, e->rev_limit_rpm * 1.04, &xlo, &xhi);
-  plot_nice_range(0.0, torque[peak_t] * 1.15, &tlo, &thi);
-  plot_nice_range(0.0, power[peak_p] * 1.15, &plo, &phi);
+  /* Headroom above the curves for the legend. */
+  plot_nice_range(0.0, torque[peak_t] * 1.35, &tlo, &thi);
+  plot_nice_range(0.0, power[peak_p] * 1.35, &plo, &phi);
   xlo = tlo = plo = 0.0;
   plot_panel(0.08, 0.45, 0.14, 0.88, xlo, xhi, tlo, thi, "engine speed (rpm)", "torque (N·m)");
   double lim_x[2] = {e->rev_limit_rpm, e->rev_limit_rpm}, lim_y[2] = {tlo, thi};
   plot_line(2, lim_x, lim_y, PLOT_RED, 1.5, 2);
-  snprintf(text, sizeof text, "limiter %.0f", e->rev_limit_rpm);
-  plot_text(e->rev_limit_rpm - 0.01 * (xhi - xlo), thi - 0.05 * (thi - tlo), 1.0, PLOT_RED, 0.9, text);
+  /* Labels along the lines, on their sides away from the curves. */
+  snprintf(text, sizeof text, "limiter %.0f rpm", e->rev_limit_rpm);
+  plot_text_up(e->rev_limit_rpm + 0.035 * (xhi - xlo), tlo + 0.03 * (thi - tlo), 0.0, PLOT_RED, 0.9, text);
   double idle_x[2] = {e->idle_rpm, e->idle_rpm};
   plot_line(2, idle_x, lim_y, PLOT_GREY, 1.0, 2);
-  plot_text(e->idle_rpm + 0.01 * (xhi - xlo), thi - 0.05 * (thi - tlo), 0.0, PLOT_DARK_GREY, 0.9, "idle");
+  snprintf(text, sizeof text, "idle %.0f rpm", e->idle_rpm);
+  plot_text_up(e->idle_rpm - 0.03 * (xhi - xlo), tlo + 0.03 * (thi - tlo), 0.0, PLOT_DARK_GREY, 0.9, text);
   plot_line(n, rpm, torque, PLOT_BLUE, 3.0, 1);
   plot_markers(1, &rpm[peak_t], &torque[peak_t], PLOT_BLUE, "●", 1.0);
-  snprintf(text, sizeof text, "%.0f N·m at %.0f rpm", torque[peak_t], rpm[peak_t]);
-  plot_text(rpm[peak_t], torque[peak_t] + 0.035 * (thi - tlo), 0.5, PLOT_BLUE, 0.9, text);
   plot_right_axis(plo, phi, "power (kW)", PLOT_ORANGE);
   plot_line(n, rpm, power, PLOT_ORANGE, 3.0, 1);
   plot_markers(1, &rpm[peak_p], &power[peak_p], PLOT_ORANGE, "●", 1.0);
-  snprintf(text, sizeof text, "%.1f kW at %.0f rpm", power[peak_p], rpm[peak_p]);
-  plot_text(rpm[peak_p] - 0.03 * (xhi - xlo), power[peak_p] - 0.06 * (phi - plo), 1.0, PLOT_ORANGE, 0.9, text);
+  /* The peaks go in the legend: a label beside a marker collides with a curve at some size. */
+  char torque_label[96], power_label[96];
+  snprintf(torque_label, sizeof torque_label, "torque (left), peak %.0f N·m at %.0f rpm", torque[peak_t], rpm[peak_t]);
+  snprintf(power_label, sizeof power_label, "power (right), peak %.1f kW at %.0f rpm", power[peak_p], rpm[peak_p]);
   plot_legend_entry curves[] = {
-      {"torque (left axis)", PLOT_BLUE, 'l', 1, NULL},
-      {"power (right axis)", PLOT_ORANGE, 'l', 1, NULL},
+      {torque_label, PLOT_BLUE, 'l', 1, NULL},
+      {power_label, PLOT_ORANGE, 'l', 1, NULL},
       {"rev limiter", PLOT_RED, 'l', 2, NULL},
   };
-  plot_legend(PL_POSITION_BOTTOM | PL_POSITION_RIGHT, 3, curves);
+  plot_legend(PL_POSITION_TOP | PL_POSITION_LEFT, 3, curves);
 
   /* Right: engine speed against road speed per gear, the automatic's path. */
   double vhi, rhi, rlo;

@@ -53,7 +53,7 @@ for k in "${kinds[@]}"; do
   pycheck png "$tmp/$name.small.png" 900 500
   # shellcheck disable=SC2086
   "$grip" plot $k -o "$tmp/$name.svg" > /dev/null 2>&1
-  pycheck svg "$tmp/$name.svg"
+  pycheck svg "$tmp/$name.svg" 1200 800
   # shellcheck disable=SC2086
   "$grip" plot $k -o "$tmp/$name.pdf" > /dev/null 2>&1
   pycheck pdf "$tmp/$name.pdf"

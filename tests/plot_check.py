@@ -51,14 +51,15 @@ def check_png(path, width, height):
     report(ok and (w, h) == (int(width), int(height)), f"{path}: PNG {w}x{h}, asked {width}x{height}")
 
 
-def check_svg(path):
+def check_svg(path, width, height):
     try:
         root = ET.parse(path).getroot()
-        ok = root.tag.endswith("svg") and len(list(root.iter())) > 50
+        size = (root.get("width"), root.get("height"))
+        ok = root.tag.endswith("svg") and len(list(root.iter())) > 50 and size == (f"{width}pt", f"{height}pt")
     except ET.ParseError as e:
-        ok = False
+        ok, size = False, None
         print(e)
-    report(ok, f"{path}: SVG parses as XML with an <svg> root")
+    report(ok, f"{path}: SVG parses as XML with an <svg> root of {size}, asked {width}x{height} pt")
 
 
 def check_pdf(path):
