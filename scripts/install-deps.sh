@@ -9,6 +9,8 @@ need+=(clang libclang-rt-14-dev)
 # Optional: GDAL rasters as terrain, gdal_translate for the .bt cross-check test, and TORCS's
 # tracks and cars (reference data for the import tests).
 want=(gdal-bin libgdal-dev torcs-data)
+# Optional: PLplot and its cairo driver draw grip plot's figures (PNG, SVG, PDF).
+want+=(libplplot-dev plplot-driver-cairo)
 missing=()
 for p in "${need[@]}" "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

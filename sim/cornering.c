@@ -192,6 +192,11 @@ steady_result sim_steady(const grip_vehicle_def *car, double speed_kmh, double s
 
 skidpad_result sim_skidpad_band(const grip_vehicle_def *car, double radius, double dt, double band_low_g,
                                 double band_high_g) {
+  return sim_skidpad_traced(car, radius, dt, band_low_g, band_high_g, NULL, NULL);
+}
+
+skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, double dt, double band_low_g,
+                                  double band_high_g, skidpad_trace_fn *trace, void *context) {
   skidpad_result r;
   memset(&r, 0, sizeof r);
   r.linear_bicycle_understeer_gradient_deg_per_g = bicycle_understeer_gradient(car, G) * DEG;
@@ -244,6 +249,11 @@ skidpad_result sim_skidpad_band(const grip_vehicle_def *car, double radius, doub
     double v = sqrt(s.local_velocity.x * s.local_velocity.x + s.local_velocity.y * s.local_velocity.y);
     double ay = v * yr / G;
     double body_slip = atan2(s.local_velocity.y, s.local_velocity.x);
+    if (trace) {
+      double now_x = s.center_of_mass.x - cx, now_y = s.center_of_mass.y - cy;
+      skidpad_sample sample = {t, v * 3.6, ay, steered_mean(&s) * DEG, sqrt(now_x * now_x + now_y * now_y) - radius};
+      trace(&sample, context);
+    }
     if (t > 5.0 && ay >= band_low_g && ay <= band_high_g && fabs(error) < 0.5) {
       /* delta = L/R + K·a_y: remove the kinematic part with the path radius actually driven
        * (rear axle: R_rear² = R_cg² − c²), so a slow drift of the radius cannot leak into K. */

@@ -44,6 +44,20 @@ skidpad_result sim_skidpad(const grip_vehicle_def *car, double radius, double dt
 skidpad_result sim_skidpad_band(const grip_vehicle_def *car, double radius, double dt, double band_low_g,
                                 double band_high_g);
 
+/* One step of a skidpad run, for a trace (grip plot handling). */
+typedef struct skidpad_sample {
+  double time_s;
+  double speed_kmh;
+  double lateral_g;            /* v·yaw rate / g */
+  double road_wheel_angle_deg; /* mean of the steered wheels */
+  double radius_error_m;       /* centre of mass's distance from the circle, > 0 outside */
+} skidpad_sample;
+typedef void skidpad_trace_fn(const skidpad_sample *sample, void *context);
+
+/* sim_skidpad_band that also calls trace (if not NULL) after every step. */
+skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, double dt, double band_low_g,
+                                  double band_high_g, skidpad_trace_fn *trace, void *context);
+
 typedef struct stepsteer_result {
   double yaw_rate_rise_time_s;  /* from 50 % of the steering input to 90 % of the steady yaw rate */
   double yaw_rate_overshoot_pct;

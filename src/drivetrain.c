@@ -63,16 +63,16 @@ static double gear_ratio(const grip_gearbox_def *g, int gear) {
   return 0.0;
 }
 
-void drivetrain_init(vehicle *v) {
-  const grip_gearbox_def *g = &v->def.gearbox;
-  const grip_engine_def *e = &v->def.engine;
+void grip_gearbox_shift_rpm(const grip_gearbox_def *g, const grip_engine_def *e,
+                            double upshift_rpm[GRIP_MAX_GEARS], double downshift_rpm[GRIP_MAX_GEARS]) {
   double limit = e->rev_limit_rpm;
   /* Upshift where the next gear gives at least as much wheel force at the same road speed:
    * T(rpm)·r_n <= T(rpm·r_{n+1}/r_n)·r_{n+1}; otherwise just under the limiter. */
   double peak_rpm = e->curve_rpm[0];
   for (int i = 1; i < e->curve_points; ++i)
     if (e->curve_torque[i] > grip_engine_curve_torque(e, peak_rpm)) peak_rpm = e->curve_rpm[i];
-  for (int n = 0; n < g->forward_gears; ++n) {
+  for (int n = 0; n < GRIP_MAX_GEARS; ++n) upshift_rpm[n] = downshift_rpm[n] = 0.0;
+  for (int n = 0; n < g->forward_gears && n < GRIP_MAX_GEARS; ++n) {
     double up = g->upshift_rpm > 0.0 ? g->upshift_rpm : 0.97 * limit;
     if (g->upshift_rpm <= 0.0 && n + 1 < g->forward_gears) {
       double step = g->ratios[n + 1] / g->ratios[n];
@@ -85,19 +85,23 @@ void drivetrain_init(vehicle *v) {
         }
       }
     }
-    v->upshift_rpm[n] = up;
+    upshift_rpm[n] = up;
   }
-  for (int n = 0; n < g->forward_gears; ++n) {
+  for (int n = 0; n < g->forward_gears && n < GRIP_MAX_GEARS; ++n) {
     if (g->downshift_rpm > 0.0) {
-      v->downshift_rpm[n] = g->downshift_rpm;
+      downshift_rpm[n] = g->downshift_rpm;
     } else if (n == 0) {
-      v->downshift_rpm[n] = 0.0;
+      downshift_rpm[n] = 0.0;
     } else {
       /* After a downshift the engine should land at most at 85 % of the lower gear's upshift. */
-      double land = 0.85 * v->upshift_rpm[n - 1] * g->ratios[n] / g->ratios[n - 1];
-      v->downshift_rpm[n] = maxd(land, 1.2 * e->idle_rpm);
+      double land = 0.85 * upshift_rpm[n - 1] * g->ratios[n] / g->ratios[n - 1];
+      downshift_rpm[n] = maxd(land, 1.2 * e->idle_rpm);
     }
   }
+}
+
+void drivetrain_init(vehicle *v) {
+  grip_gearbox_shift_rpm(&v->def.gearbox, &v->def.engine, v->upshift_rpm, v->downshift_rpm);
 }
 
 /* --- gear selection and clutch --------------------------------------------------------- */

@@ -90,6 +90,15 @@ typedef struct grip_gearbox_def {
   bool automatic;                    /* start in automatic mode */
 } grip_gearbox_def;
 
+/* The automatic's shift points per forward gear (index 0 = first gear), rpm, as a vehicle
+ * derives them at creation: the gearbox's upshift_rpm/downshift_rpm when set, else upshift
+ * where the next gear gives at least as much wheel force at the same road speed (above the
+ * torque peak; 97 % of the rev limit when it never does, and always in top gear), and
+ * downshift so that the engine lands at 85 % of the lower gear's upshift (at least 1.2 × idle;
+ * 0 in first gear). Entries beyond forward_gears are 0. */
+void grip_gearbox_shift_rpm(const grip_gearbox_def *gearbox, const grip_engine_def *engine,
+                            double upshift_rpm[GRIP_MAX_GEARS], double downshift_rpm[GRIP_MAX_GEARS]);
+
 typedef enum grip_diff_type {
   GRIP_DIFF_OPEN = 0,   /* equal torque to both sides */
   GRIP_DIFF_LOCKED,     /* spool: both sides at one speed */
