@@ -1,0 +1,84 @@
+"""Loads libgrip_python.so with cffi (ABI mode) and declares its interface.
+
+The declarations are read from grip_python.h (shipped beside this file), between its
+``cdef-begin`` and ``cdef-end`` markers, so the C header is their only source. The library is
+looked for, in order: ``$GRIP_PYTHON_LIBRARY`` (a path to the .so; the build tree's tests set
+it), then this package's own directory (where ``cmake --install`` and ``pip install`` put it).
+"""
+
+import os
+
+import cffi
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+LIBRARY_NAME = "libgrip_python.so"
+
+# Types the header takes from grip's public headers: opaque handles, the id, the result enum.
+_PRELUDE = """
+typedef int grip_result;
+typedef struct { uint32_t index; uint32_t generation; } grip_vehicle_id;
+typedef struct grip_world grip_world;
+typedef struct grip_track grip_track;
+typedef struct grip_vehicle_def grip_vehicle_def;
+typedef struct grip_car grip_car;
+typedef struct grip_mf_params grip_mf_params;
+typedef struct robot robot;
+typedef struct gpy_world gpy_world;
+typedef struct gpy_race gpy_race;
+typedef struct gpy_scene gpy_scene;
+"""
+
+
+def _declarations():
+    with open(os.path.join(_HERE, "grip_python.h"), encoding="utf-8") as f:
+        text = f.read()
+    begin = text.index("/* cdef-begin */") + len("/* cdef-begin */")
+    return text[begin:text.index("/* cdef-end */")]
+
+
+def _library_path():
+    env = os.environ.get("GRIP_PYTHON_LIBRARY")
+    if env:
+        return env
+    return os.path.join(_HERE, LIBRARY_NAME)
+
+
+ffi = cffi.FFI()
+ffi.cdef(_PRELUDE + _declarations())
+_path = _library_path()
+try:
+    lib = ffi.dlopen(_path)
+except OSError as e:  # pragma: no cover - an install problem, reported clearly
+    raise ImportError(
+        f"grip: cannot load {_path} ({e}). Build it with CMake (target grip_python) and set "
+        "GRIP_PYTHON_LIBRARY, or install the package (docs/python.md)") from None
+
+ERROR_SIZE = 1024
+
+
+class GripError(Exception):
+    """An error reported by grip's C code; the message is the C message ("file:line: key: ...")."""
+
+
+class LoadError(GripError):
+    """A car, track, scene, .tir or robot parameter that does not load."""
+
+
+def error_buffer():
+    return ffi.new("char[]", ERROR_SIZE)
+
+
+def error_text(buffer):
+    return ffi.string(buffer).decode("utf-8", "replace")
+
+
+def encode(text):
+    return ffi.NULL if text is None else os.fsencode(text)
+
+
+RESULT_NAMES = {0: "GRIP_OK", 1: "GRIP_INVALID_ARGUMENT", 2: "GRIP_INVALID_ID", 3: "GRIP_OUT_OF_MEMORY"}
+
+
+def check_result(code, what):
+    if code != 0:
+        raise ValueError(f"{what}: {RESULT_NAMES.get(code, code)}")
