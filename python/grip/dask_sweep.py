@@ -102,7 +102,7 @@ def sweep(grid=None, random=None, samples=0, seed=0, tracks=("default",), robot=
         if scheduler is None:
             n = int(workers or os.cpu_count() or 1)
             own_cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
+                                       dashboard_address=None, scheduler_kwargs={"dashboard": False})
             scheduler = own_cluster
         own_client = client = Client(scheduler)
     try:
@@ -185,3 +185,9 @@ def main(argv=None):
         with pd.option_context("display.max_rows", None, "display.width", 200):
             print(table.to_string(index=False))
     return 1 if (table["error"] != "").any() else 0
+
+
+def console_main():
+    """Entry point of the `grip-sweep` console script (pip install)."""
+    import sys
+    sys.exit(main())
