@@ -6,6 +6,10 @@ need=(build-essential cmake pkg-config libinih-dev libxml2-dev python3)
 # Optional: GDAL rasters as terrain, gdal_translate for the .bt cross-check test, and TORCS's
 # tracks and cars (reference data for the import tests).
 want=(gdal-bin libgdal-dev torcs-data)
+# The Python package (python/, docs/python.md): its tests run in the suite.
+need+=(python3-cffi python3-numpy python3-pytest python3-pandas python3-dask python3-distributed)
+# pip install ./python (offline, --no-build-isolation) and venvs.
+want+=(python3-pip python3-setuptools python3-wheel python3-venv)
 missing=()
 for p in "${need[@]}" "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
