@@ -3,7 +3,8 @@
 The declarations are read from grip_python.h (shipped beside this file), between its
 ``cdef-begin`` and ``cdef-end`` markers, so the C header is their only source. The library is
 looked for, in order: ``$GRIP_PYTHON_LIBRARY`` (a path to the .so; the build tree's tests set
-it), then this package's own directory (where ``cmake --install`` and ``pip install`` put it).
+it), then this package's own directory (where ``cmake --install`` and ``pip install`` put it),
+then, for a package used from a source tree, that tree's ``build/`` directory.
 """
 
 import os
@@ -40,7 +41,11 @@ def _library_path():
     env = os.environ.get("GRIP_PYTHON_LIBRARY")
     if env:
         return env
-    return os.path.join(_HERE, LIBRARY_NAME)
+    installed = os.path.join(_HERE, LIBRARY_NAME)
+    in_source_build = os.path.join(_HERE, "..", "..", "build", LIBRARY_NAME)
+    if not os.path.exists(installed) and os.path.exists(in_source_build):
+        return os.path.normpath(in_source_build)
+    return installed
 
 
 ffi = cffi.FFI()
