@@ -14,19 +14,10 @@ import cffi
 _HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARY_NAME = "libgrip_python.so"
 
-# Types the header takes from grip's public headers: opaque handles, the id, the result enum.
+# The two types the header takes by value from grip's public headers (grip/types.h).
 _PRELUDE = """
 typedef int grip_result;
 typedef struct { uint32_t index; uint32_t generation; } grip_vehicle_id;
-typedef struct grip_world grip_world;
-typedef struct grip_track grip_track;
-typedef struct grip_vehicle_def grip_vehicle_def;
-typedef struct grip_car grip_car;
-typedef struct grip_mf_params grip_mf_params;
-typedef struct robot robot;
-typedef struct gpy_world gpy_world;
-typedef struct gpy_race gpy_race;
-typedef struct gpy_scene gpy_scene;
 """
 
 

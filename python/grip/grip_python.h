@@ -16,6 +16,11 @@
 #include "grip/grip.h"
 #include "grip/track.h"
 
+/* cdef-begin */
+/* Opaque handles (grip's own and the binding's). */
+typedef struct grip_world grip_world;
+typedef struct grip_track grip_track;
+typedef struct grip_vehicle_def grip_vehicle_def;
 typedef struct grip_car grip_car;
 typedef struct grip_mf_params grip_mf_params;
 typedef struct robot robot;
@@ -23,7 +28,6 @@ typedef struct gpy_world gpy_world;
 typedef struct gpy_race gpy_race;
 typedef struct gpy_scene gpy_scene;
 
-/* cdef-begin */
 /* --- cars (io/car_file.h) --- */
 grip_car *gpy_car_open(const char *spec, char *error, int error_size);
 grip_car *gpy_car_parse(const char *text, const char *name, const char *base_dir, char *error,

@@ -31,37 +31,38 @@ static void set_error(char *error, int error_size, const char *fmt, ...) {
 
 /* --- cars ------------------------------------------------------------------------------ */
 
+/* The loaders fill a caller's object: these allocate it, and on failure free it again and pass
+ * the loader's "file:line: ..." message on. */
+static void *allocate(size_t size, char *error, int error_size) {
+  void *object = malloc(size);
+  if (!object) set_error(error, error_size, "out of memory");
+  return object;
+}
+
+static void *loaded_or_freed(void *object, int rc, const grip_load_error *err, char *error, int error_size) {
+  if (rc == 0) return object;
+  set_error(error, error_size, "%s", err->message);
+  free(object);
+  return NULL;
+}
+
 grip_car *gpy_car_open(const char *spec, char *error, int error_size) {
-  grip_car *car = malloc(sizeof *car);
-  if (!car) {
-    set_error(error, error_size, "out of memory");
-    return NULL;
-  }
+  grip_car *car = allocate(sizeof *car, error, error_size);
+  if (!car) return NULL;
   grip_load_error err;
   grip_load_error_clear(&err);
-  if (grip_car_open(spec, car, &err) != 0) {
-    set_error(error, error_size, "%s", err.message);
-    free(car);
-    return NULL;
-  }
-  grip_car_fix_pointers(car);
+  car = loaded_or_freed(car, grip_car_open(spec, car, &err), &err, error, error_size);
+  if (car) grip_car_fix_pointers(car);
   return car;
 }
 
 grip_car *gpy_car_parse(const char *text, const char *name, const char *base_dir, char *error, int error_size) {
-  grip_car *car = malloc(sizeof *car);
-  if (!car) {
-    set_error(error, error_size, "out of memory");
-    return NULL;
-  }
+  grip_car *car = allocate(sizeof *car, error, error_size);
+  if (!car) return NULL;
   grip_load_error err;
   grip_load_error_clear(&err);
-  if (grip_car_parse(text, name, base_dir, car, &err) != 0) {
-    set_error(error, error_size, "%s", err.message);
-    free(car);
-    return NULL;
-  }
-  grip_car_fix_pointers(car);
+  car = loaded_or_freed(car, grip_car_parse(text, name, base_dir, car, &err), &err, error, error_size);
+  if (car) grip_car_fix_pointers(car);
   return car;
 }
 
@@ -588,19 +589,11 @@ int gpy_scene_step(gpy_scene *s, double dt, int steps) {
 /* --- .tir tyres ------------------------------------------------------------------------ */
 
 grip_mf_params *gpy_tir_load(const char *path, char *error, int error_size) {
-  grip_mf_params *p = malloc(sizeof *p);
-  if (!p) {
-    set_error(error, error_size, "out of memory");
-    return NULL;
-  }
+  grip_mf_params *p = allocate(sizeof *p, error, error_size);
+  if (!p) return NULL;
   grip_load_error err;
   grip_load_error_clear(&err);
-  if (grip_tir_load(path, p, &err) != 0) {
-    set_error(error, error_size, "%s", err.message);
-    free(p);
-    return NULL;
-  }
-  return p;
+  return loaded_or_freed(p, grip_tir_load(path, p, &err), &err, error, error_size);
 }
 
 void gpy_tir_free(grip_mf_params *p) { free(p); }
