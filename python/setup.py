@@ -17,9 +17,10 @@ class BuildWithNative(build_py):
     def run(self):
         super().run()
         build_dir = os.environ.get("GRIP_BUILD_DIR") or os.path.join(HERE, "build", "native")
-        if not os.path.exists(os.path.join(SOURCE, "CMakeLists.txt")):
-            raise SystemExit(f"grip: {SOURCE} is not the grip source tree (pip install ./python from a clone)")
         if not os.environ.get("GRIP_BUILD_DIR"):
+            if not os.path.exists(os.path.join(SOURCE, "CMakeLists.txt")):
+                raise SystemExit(f"grip: {SOURCE} is not the grip source tree (pip install ./python from a "
+                                 "clone, or set GRIP_BUILD_DIR to a configured build)")
             subprocess.check_call(["cmake", "-S", SOURCE, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
                                    "-DGRIP_BUILD_TESTS=OFF"])
         subprocess.check_call(["cmake", "--build", build_dir, "--target", "grip_python", "-j",
