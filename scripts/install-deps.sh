@@ -11,6 +11,10 @@ need+=(clang libclang-rt-14-dev)
 want=(gdal-bin libgdal-dev torcs-data)
 # Optional: PLplot and its cairo driver draw grip plot's figures (PNG, SVG, PDF).
 want+=(libplplot-dev plplot-driver-cairo)
+# The Python package (python/, docs/python.md): its tests run in the suite.
+need+=(python3-cffi python3-numpy python3-pytest python3-pandas python3-dask python3-distributed)
+# pip install ./python (offline, --no-build-isolation) and venvs.
+want+=(python3-pip python3-setuptools python3-wheel python3-venv)
 missing=()
 for p in "${need[@]}" "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
