@@ -239,23 +239,35 @@ void renderer_begin_2d(renderer *r, int width, int height) {
   glUniform1i(r->flat_texture, 0);
   glBindVertexArray(r->flat_vao);
   glBindBuffer(GL_ARRAY_BUFFER, r->flat_vbo);
+  r->batch_quads = 0;
+}
+
+static void flush_2d(renderer *r) {
+  if (r->batch_quads == 0) return;
+  glUniform1i(r->flat_use_texture, r->batch_texture ? 1 : 0);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, r->batch_texture);
+  glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)((size_t)r->batch_quads * 6 * 8 * sizeof(float)), r->batch, GL_STREAM_DRAW);
+  glDrawArrays(GL_TRIANGLES, 0, 6 * r->batch_quads);
+  r->batch_quads = 0;
 }
 
 void renderer_quad_2d(renderer *r, float x, float y, float w, float h, const float c[4], unsigned texture) {
-  float v[6][8] = {
-      {x, y, 0, 0, c[0], c[1], c[2], c[3]},         {x + w, y, 1, 0, c[0], c[1], c[2], c[3]},
-      {x + w, y + h, 1, 1, c[0], c[1], c[2], c[3]}, {x, y, 0, 0, c[0], c[1], c[2], c[3]},
-      {x + w, y + h, 1, 1, c[0], c[1], c[2], c[3]}, {x, y + h, 0, 1, c[0], c[1], c[2], c[3]},
-  };
-  glUniform1i(r->flat_use_texture, texture ? 1 : 0);
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  glBufferData(GL_ARRAY_BUFFER, sizeof v, v, GL_STREAM_DRAW);
-  glDrawArrays(GL_TRIANGLES, 0, 6);
+  const int capacity = (int)(sizeof r->batch / sizeof r->batch[0]) / 48;
+  if (r->batch_quads > 0 && (texture != r->batch_texture || r->batch_quads == capacity)) flush_2d(r);
+  r->batch_texture = texture;
+  const float corner[6][4] = {{x, y, 0, 0}, {x + w, y, 1, 0}, {x + w, y + h, 1, 1},
+                              {x, y, 0, 0}, {x + w, y + h, 1, 1}, {x, y + h, 0, 1}};
+  float *v = &r->batch[r->batch_quads * 48];
+  for (int i = 0; i < 6; ++i) {
+    memcpy(v + 8 * i, corner[i], 4 * sizeof(float));
+    memcpy(v + 8 * i + 4, c, 4 * sizeof(float));
+  }
+  r->batch_quads++;
 }
 
 void renderer_end_2d(renderer *r) {
-  (void)r;
+  flush_2d(r);
   glBindVertexArray(0);
   glDisable(GL_BLEND);
   glEnable(GL_DEPTH_TEST);

@@ -24,6 +24,10 @@ typedef struct renderer {
   float view_proj[16]; /* camera-relative: the eye is at the origin */
   double eye[3];       /* m, world */
   float fog_distance;  /* m, distance at which haze reaches half; 0 = none */
+  /* 2D quads are batched until the texture changes (one draw call per run of quads). */
+  float batch[256 * 6 * 8];
+  int batch_quads;
+  unsigned batch_texture;
 } renderer;
 
 /* Returns false (with a message on stderr) when a shader does not compile. */

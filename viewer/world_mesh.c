@@ -4,15 +4,22 @@
 #include <math.h>
 
 void world_surface_color(const grip_surface *s, float out[3]) {
-  if (s->friction >= 0.9) { /* tarmac, concrete */
-    out[0] = out[1] = out[2] = 0.30f;
-  } else if (s->roughness_amplitude > 0.0 && s->friction >= 0.55) { /* gravel */
-    out[0] = 0.55f, out[1] = 0.50f, out[2] = 0.42f;
-  } else if (s->friction < 0.55) { /* sand, snow, ice: pale */
-    out[0] = 0.80f, out[1] = 0.72f, out[2] = 0.50f;
-  } else { /* grass */
-    out[0] = 0.22f, out[1] = 0.50f, out[2] = 0.16f;
+  /* The preset the surface is (same friction and rolling resistance), else the nearest kind. */
+  static const struct {
+    const char *name;
+    float rgb[3];
+  } colors[] = {{"asphalt", {0.30f, 0.30f, 0.31f}}, {"concrete", {0.55f, 0.55f, 0.52f}},
+                {"grass", {0.20f, 0.45f, 0.13f}},   {"gravel", {0.58f, 0.53f, 0.44f}},
+                {"sand", {0.82f, 0.72f, 0.50f}},    {"snow", {0.92f, 0.93f, 0.96f}},
+                {"ice", {0.75f, 0.85f, 0.92f}}};
+  int best = 0;
+  double best_gap = INFINITY;
+  for (int i = 0; i < (int)(sizeof colors / sizeof colors[0]); ++i) {
+    grip_surface p = grip_surface_preset(colors[i].name);
+    double gap = fabs(p.friction - s->friction) + 4.0 * fabs(p.rolling_resistance - s->rolling_resistance);
+    if (gap < best_gap) best_gap = gap, best = i;
   }
+  for (int k = 0; k < 3; ++k) out[k] = colors[best].rgb[k];
 }
 
 /* World point at a distance along the track and a lateral offset (+ left), on the surface. */
