@@ -1,9 +1,10 @@
 # Convenience wrapper around CMake. The two commands of the README:
 #   make run    installs missing Debian packages, builds Release, runs the main job
+#   make drive  the same, then opens the 3D viewer: you drive, robots drive 3 more cars
 #   make test   installs missing Debian packages, builds and runs the whole suite,
 #               plain (Release) and under ASan+UBSan
 JOBS ?= 2
-.PHONY: deps build run test test-plain test-sanitize bench clean
+.PHONY: deps build run drive test test-plain test-sanitize bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -14,6 +15,9 @@ build: deps
 
 run: build
 	./build/grip race
+
+drive: build
+	./build/grip drive --opponents 3
 
 test-plain: build
 	ctest --test-dir build --output-on-failure -j $(JOBS)

@@ -117,6 +117,7 @@ int grip_replay_parse(const char *text, size_t size, const char *name, grip_repl
       if (k == 0 || (k == 1 && w[0][0] == '#')) continue;
       FAIL("text after the end line");
     }
+    if (memchr(s, '\0', n)) FAIL("a NUL byte: not a text file");
     int k = split_words(s, n, buf, sizeof buf, w, 12);
     if (k < 0) FAIL("line too long or too many words");
     if (k == 0 || w[0][0] == '#') continue;
@@ -144,6 +145,8 @@ int grip_replay_parse(const char *text, size_t size, const char *name, grip_repl
       const char *e = s + n;
       while (p < e && (*p == ' ' || *p == '\t')) ++p;
       if (p == e) FAIL("scene_dir: expected a directory");
+      for (const char *q = p; q < e; ++q)
+        if ((unsigned char)*q < 0x20) FAIL("scene_dir: control character in the path");
       r.scene_dir = malloc((size_t)(e - p) + 1);
       if (!r.scene_dir) FAIL("out of memory");
       memcpy(r.scene_dir, p, (size_t)(e - p));

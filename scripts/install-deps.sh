@@ -4,8 +4,12 @@
 set -eu
 need=(build-essential cmake pkg-config libinih-dev libxml2-dev python3)
 # Optional: GDAL rasters as terrain, gdal_translate for the .bt cross-check test, and TORCS's
-# tracks and cars (reference data for the import tests).
-want=(gdal-bin libgdal-dev torcs-data)
+# tracks and cars (reference data for the import tests). The viewer (grip drive, docs/viewer.md):
+# SDL2, OpenGL through libepoxy, cglm, assimp, stb, SDL2_ttf with DejaVu fonts; Xvfb and Mesa's
+# software renderer for its headless tests.
+want=(gdal-bin libgdal-dev torcs-data
+      libsdl2-dev libepoxy-dev libcglm-dev libassimp-dev libstb-dev libsdl2-ttf-dev fonts-dejavu-core
+      xvfb xauth libgl1-mesa-dri)
 missing=()
 for p in "${need[@]}" "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

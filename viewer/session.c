@@ -163,7 +163,8 @@ session *session_open(const session_options *o, const char *command) {
   if (dir[0] != '/') {
     char cwd[GRIP_SCENE_PATH_MAX / 2];
     if (!getcwd(cwd, sizeof cwd)) snprintf(cwd, sizeof cwd, ".");
-    snprintf(abs_dir, sizeof abs_dir, "%s/%.*s", cwd, (int)(sizeof abs_dir / 2 - 2), dir);
+    if (strcmp(dir, ".") == 0) snprintf(abs_dir, sizeof abs_dir, "%s", cwd);
+    else snprintf(abs_dir, sizeof abs_dir, "%s/%.*s", cwd, (int)(sizeof abs_dir / 2 - 2), dir);
   } else {
     snprintf(abs_dir, sizeof abs_dir, "%s", dir);
   }
