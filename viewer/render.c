@@ -185,14 +185,15 @@ void renderer_draw_sky(renderer *r) {
   mat4 vp, inv;
   memcpy(vp, r->view_proj, sizeof vp);
   glm_mat4_inv(vp, inv);
+  /* Drawn last at the far plane: only where no geometry is (depth test LEQUAL, no depth write). */
   glDepthMask(GL_FALSE);
-  glDisable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LEQUAL);
   glUseProgram(r->sky_program);
   glUniformMatrix4fv(r->sky_inv_view_proj, 1, GL_FALSE, (const float *)inv);
   glBindVertexArray(r->sky_vao);
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glDepthMask(GL_TRUE);
-  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
 }
 
 void renderer_draw_mesh(renderer *r, const gpu_mesh *g, const double position[3], const double rot[9],
