@@ -134,6 +134,12 @@ void hud_draw(hud *h, renderer *r, const session *s, int k, const hud_info *info
   static const float blue[4] = {0.3f, 0.55f, 1.0f, 0.95f}, amber[4] = {1.0f, 0.75f, 0.1f, 0.95f};
   static const float yellow[4] = {1.0f, 0.9f, 0.2f, 1.0f};
   if (h) h->frame++;
+  /* Below 1100 px wide the HUD is laid out on a larger virtual canvas and scaled down, so that
+   * its panels do not overlap. */
+  if (width < 1100) {
+    height = (int)lround(height * 1100.0 / width);
+    width = 1100;
+  }
   renderer_begin_2d(r, width, height);
   const session_car *c = &s->cars[k];
   const grip_vehicle_state *st = &c->cur;
