@@ -136,4 +136,14 @@ for spec in "map 240 135" "map 100 60" "chase 240 200" "orbit 300 180"; do
   $check click "$work/click.json" "$src/data/scenes/hills.bt" "$2" "$3" || bad "click $spec"
 done
 
+# --- the scene's texture draped on the terrain by its extent, north up. --------------------------
+$check write-quadrants "$work/quad.png" 64
+cp "$src/data/scenes/hills.bt" "$work/hills.bt"
+sed -e 's/^terrain = hills.bt/terrain = hills.bt\ntexture = quad.png/' "$src/data/scenes/hills.ini" \
+  | sed 's|\.\./cars/|'"$src"'/data/cars/|' > "$work/textured.ini"
+grep -q "^texture = quad.png" "$work/textured.ini" || bad "test scene without texture line"
+run --scene "$work/textured.ini" --frames 2 --camera map --width $W --height $H --no-hud --hide-car \
+  --screenshot "$work/drape.png" --json > "$work/drape.json" || bad "textured terrain run"
+$check drape "$work/drape.png" "$work/drape.json" "$work/hills.bt" || bad "texture drape"
+
 exit $fail

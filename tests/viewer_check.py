@@ -11,6 +11,8 @@ usage: viewer_check.py sky PNG
        viewer_check.py marker PNG JSON X Y Z
        viewer_check.py hud WITH_HUD.png WITHOUT_HUD.png
        viewer_check.py click JSON BT PX PY
+       viewer_check.py write-quadrants PNG N       (a test texture: NW red, NE blue, SW yellow, SE green)
+       viewer_check.py drape PNG JSON BT
 Exit 0 when the check holds, 1 (with the figures) when not.
 """
 import json
@@ -270,6 +272,50 @@ def check_click(json_path, bt_path, px, py):
         fail('the car is not where the click points')
 
 
+QUADRANTS = {'NW': (220, 30, 30), 'NE': (30, 30, 220), 'SW': (220, 220, 30), 'SE': (30, 180, 30)}
+
+
+def write_quadrants(path, n):
+    n = int(n)
+    raw = bytearray()
+    for y in range(n):  # first row north
+        raw.append(0)
+        for x in range(n):
+            raw += bytes(QUADRANTS[('N' if y < n // 2 else 'S') + ('W' if x < n // 2 else 'E')])
+    def chunk(kind, body):
+        return struct.pack('>I', len(body)) + kind + body + struct.pack('>I', zlib.crc32(kind + body) & 0xffffffff)
+    png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 2, 0, 0, 0))
+    png += chunk(b'IDAT', zlib.compress(bytes(raw))) + chunk(b'IEND', b'')
+    open(path, 'wb').write(png)
+
+
+def check_drape(path, json_path, bt_path):
+    """The texture covers the terrain's cell extent, north up: world points inside each quadrant
+    of the extent (their height from the .bt) must show that quadrant's colour."""
+    cam = json.load(open(json_path))['camera']
+    w, h, rows = read_png(path)
+    terrain = read_bt(bt_path)
+    _, ox, oy, dx, dy, cols, nrows = terrain
+    cx, cy = ox - dx / 2 + cols * dx / 2, oy - dy / 2 + nrows * dy / 2
+    for name, colour in QUADRANTS.items():
+        for dist in (12.0, 40.0):
+            x = cx + (dist if name[1] == 'E' else -dist)
+            y = cy + (dist if name[0] == 'N' else -dist)
+            px, py = project(cam, [x, y, terrain_height(terrain, x, y)])
+            if not (0 <= px < w and 0 <= py < h):
+                continue
+            got = pixel(rows, int(px), int(py))
+            # Light and haze scale and wash the colour: the nearest of the four colours by direction
+            # (normalised RGB) must be this quadrant's.
+            a = normalize(list(got))
+            match = {k: dot(a, normalize(list(c))) for k, c in QUADRANTS.items()}
+            nearest = max(match, key=match.get)
+            print(f'{name} at ({x:.0f}, {y:.0f}) m -> pixel ({px:.0f}, {py:.0f}): {got}, nearest texture colour {nearest} '
+                  f'({match[nearest]:.3f})')
+            if nearest != name:
+                fail(f'the {name} quadrant of the texture is not draped there')
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -285,6 +331,10 @@ def main(argv):
         check_hud(*args)
     elif cmd == 'click':
         check_click(args[0], args[1], float(args[2]), float(args[3]))
+    elif cmd == 'write-quadrants':
+        write_quadrants(*args)
+    elif cmd == 'drape':
+        check_drape(*args)
     else:
         print(__doc__)
         return 2

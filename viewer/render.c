@@ -24,7 +24,7 @@ static const char *lit_fs =
     "uniform sampler2D u_texture; uniform float u_fog;\n"
     "out vec4 frag;\n"
     "void main(){ vec3 n = normalize(v_normal); if(!gl_FrontFacing) n = -n;\n"
-    "  vec3 albedo = v_color; if(u_use_texture==1) albedo = texture(u_texture, v_uv).rgb;\n"
+    "  vec3 albedo = v_color; if(u_use_texture==1) albedo = pow(texture(u_texture, v_uv).rgb, vec3(2.2));\n"
     "  albedo *= u_tint;\n"
     "  float sun = max(dot(n, u_sun), 0.0); float sky = 0.5 + 0.5*n.z;\n"
     "  vec3 c = albedo*(vec3(1.0,0.96,0.88)*0.75*sun + vec3(0.55,0.62,0.75)*(0.25+0.25*sky)) + u_emissive;\n"

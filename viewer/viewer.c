@@ -13,6 +13,7 @@
 #include "camera.h"
 #include "hud.h"
 #include "render.h"
+#include "stb/stb_image.h"
 #include "stb/stb_image_write.h"
 #include "world_mesh.h"
 
@@ -36,6 +37,7 @@ typedef struct view {
   hud *hud;
   camera cam;
   gpu_mesh world, ground, marker;
+  unsigned world_texture; /* the scene's texture draped on the terrain, 0 = none */
   car_meshes *cars;
   int follow;
   int width, height;
@@ -97,6 +99,17 @@ static bool build_meshes(view *v) {
     int stride = 1;
     while ((long long)(t->cols / stride) * (t->rows / stride) > 1500000) stride *= 2;
     world_mesh_terrain(&m, sw->heightfield, 0, t->cols, 0, t->rows, stride, origin);
+    if (v->s->scene.texture[0]) {
+      /* PNG or JPEG (stb_image), draped over the terrain's extent. */
+      int w = 0, h = 0, n = 0;
+      unsigned char *pixels = stbi_load(v->s->scene.texture, &w, &h, &n, 4);
+      if (pixels) {
+        v->world_texture = renderer_texture_rgba(pixels, w, h, true);
+        stbi_image_free(pixels);
+      } else {
+        fprintf(stderr, "grip viewer: %s: %s (texture left out)\n", v->s->scene.texture, stbi_failure_reason());
+      }
+    }
     ground_z = t->min_height - 1.0;
     if (!gpu_mesh_upload(&v->world, &m, origin)) return false;
   } else {
@@ -147,6 +160,7 @@ static bool build_meshes(view *v) {
 
 static void free_meshes(view *v) {
   gpu_mesh_free(&v->world);
+  if (v->world_texture) glDeleteTextures(1, &v->world_texture);
   gpu_mesh_free(&v->ground);
   gpu_mesh_free(&v->marker);
   if (v->cars)
@@ -216,7 +230,7 @@ static void render_frame(view *v, double alpha) {
    * ground plane (with a small depth bias behind the world), the sky last where nothing is. */
   for (int k = 0; k < s->car_count; ++k)
     if (!(v->opt->hide_car && k == v->follow)) draw_car(v, k, alpha);
-  renderer_draw_mesh(&v->r, &v->world, zero, identity, NULL, NULL, 0);
+  renderer_draw_mesh(&v->r, &v->world, zero, identity, NULL, NULL, v->world_texture);
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(2.0f, 4.0f);
   renderer_draw_mesh(&v->r, &v->ground, zero, identity, NULL, NULL, 0);

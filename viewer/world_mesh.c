@@ -169,8 +169,11 @@ void world_mesh_terrain(mesh_data *m, const grip_heightfield *hf, int c0, int c1
       float col[3] = {0.25f + 0.25f * t + 0.8f * steep, 0.45f + 0.1f * t + 0.2f * steep, 0.18f + 0.1f * t + 0.5f * steep};
       uint32_t v = mesh_vertex_add(m, p, n, col);
       if (!m->failed) {
-        m->vertices[v].uv[0] = (float)((double)c / (info.cols - 1));
-        m->vertices[v].uv[1] = (float)((double)r / (info.rows - 1));
+        /* The texture covers the grid's cell extent (the outer cell edges, as GDAL georeferences
+         * a raster of the same extent), its first row north: sample (c, r) sits at the centre of
+         * texel column c and of texel row rows-1-r of an image of cols x rows texels. */
+        m->vertices[v].uv[0] = (float)((c + 0.5) / info.cols);
+        m->vertices[v].uv[1] = (float)(1.0 - (r + 0.5) / info.rows);
       }
       ++nc;
       if (c == c1 - 1) break;

@@ -14,7 +14,7 @@
 void world_mesh_track(mesh_data *m, const grip_track *track, const double origin[3], double ground_z);
 
 /* Terrain cells [c0, c1) × [r0, r1) sampled every `stride` samples, relative to origin, with
- * texture coordinates spanning the whole grid (0..1 west-east, 0..1 south-north). Colours by
+ * texture coordinates of an image covering the grid's cell extent, first row north. Colours by
  * height and slope when there is no texture. */
 void world_mesh_terrain(mesh_data *m, const grip_heightfield *hf, int c0, int c1, int r0, int r1, int stride,
                         const double origin[3]);
