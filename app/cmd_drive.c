@@ -62,6 +62,7 @@ int drive_command(int argc, char **argv, bool watch) {
       {"--follow", CLI_INT, &vo.follow, 1, 64, "car followed first (1-based)"},
       {"--hide-car", CLI_FLAG, &vo.hide_car, 0, 0, "do not draw the followed car (tests)"},
       {"--no-hud", CLI_FLAG, &vo.no_hud, 0, 0, "no HUD"},
+      {"--generated-mesh", CLI_FLAG, &vo.generated_mesh, 0, 0, "TORCS tracks: show the mesh generated from the track, not the model"},
       {"--marker", CLI_STRING, &marker, 0, 0, "X,Y,Z: draw a magenta 0.5 m cube there (tests)"},
       {"--click", CLI_STRING, &click, 0, 0, "PX,PY: after the last frame, place the car where that pixel's ray meets the ground"},
       {"--drag", CLI_STRING, &drag, 0, 0, "PX,PY: the click is dragged there (sets the heading)"},

@@ -12,6 +12,9 @@
 
 #include "camera.h"
 #include "hud.h"
+#ifdef GRIP_HAVE_ASSIMP
+#include "model.h"
+#endif
 #include "render.h"
 #include "stb/stb_image.h"
 #include "stb/stb_image_write.h"
@@ -38,6 +41,9 @@ typedef struct view {
   camera cam;
   gpu_mesh world, ground, marker;
   unsigned world_texture; /* the scene's texture draped on the terrain, 0 = none */
+#ifdef GRIP_HAVE_ASSIMP
+  model track_model;      /* a TORCS track's own model (part_count 0: none) */
+#endif
   car_meshes *cars;
   int follow;
   int width, height;
@@ -90,8 +96,16 @@ static bool build_meshes(view *v) {
     ground_z = st.z_min - 0.3;
     extent = fmax(st.x_max - st.x_min, st.y_max - st.y_min) + 3000.0;
     double origin[3] = {cx, cy, st.z_min};
-    world_mesh_track(&m, sw->track, origin, ground_z);
-    if (!gpu_mesh_upload(&v->world, &m, origin)) return false;
+    bool have_model = false;
+#ifdef GRIP_HAVE_ASSIMP
+    char model_path[1024];
+    if (!v->opt->generated_mesh && model_find_torcs_track(v->s->scene.ground_file, model_path, sizeof model_path))
+      have_model = model_load(model_path, sw->track, &v->track_model);
+#endif
+    if (!have_model) {
+      world_mesh_track(&m, sw->track, origin, ground_z);
+      if (!gpu_mesh_upload(&v->world, &m, origin)) return false;
+    }
   } else if (sw->heightfield) {
     const grip_heightfield_info *t = &sw->terrain;
     cx = t->origin_x + 0.5 * (t->cols - 1) * t->dx, cy = t->origin_y + 0.5 * (t->rows - 1) * t->dy;
@@ -160,6 +174,9 @@ static bool build_meshes(view *v) {
 
 static void free_meshes(view *v) {
   gpu_mesh_free(&v->world);
+#ifdef GRIP_HAVE_ASSIMP
+  model_free(&v->track_model);
+#endif
   if (v->world_texture) glDeleteTextures(1, &v->world_texture);
   gpu_mesh_free(&v->ground);
   gpu_mesh_free(&v->marker);
@@ -231,6 +248,9 @@ static void render_frame(view *v, double alpha) {
   for (int k = 0; k < s->car_count; ++k)
     if (!(v->opt->hide_car && k == v->follow)) draw_car(v, k, alpha);
   renderer_draw_mesh(&v->r, &v->world, zero, identity, NULL, NULL, v->world_texture);
+#ifdef GRIP_HAVE_ASSIMP
+  model_draw(&v->r, &v->track_model);
+#endif
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(2.0f, 4.0f);
   renderer_draw_mesh(&v->r, &v->ground, zero, identity, NULL, NULL, 0);

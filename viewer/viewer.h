@@ -16,6 +16,7 @@ typedef struct viewer_options {
   int follow;               /* car followed first (0-based), -1: the person's car (or car 0) */
   bool hide_car;            /* do not draw the followed car (tests) */
   bool no_hud;
+  bool generated_mesh;      /* TORCS tracks: the mesh generated from the geometry, not their model */
   bool has_marker;          /* draw a magenta 0.5 m cube at marker (tests) */
   double marker[3];         /* m, world */
   bool has_click;           /* after the last frame: place the followed car where the pixel's
