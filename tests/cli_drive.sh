@@ -6,7 +6,7 @@
 # Usage: bash cli_drive.sh PATH-TO-GRIP SOURCE-DIR
 set -u
 grip="$1"
-src="$2"
+src="$(cd "$2" && pwd)"
 check="/usr/bin/python3 $src/tests/viewer_check.py"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
