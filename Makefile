@@ -1,9 +1,10 @@
 # Convenience wrapper around CMake. The two commands of the README:
 #   make run    installs missing Debian packages, builds Release, runs the main job
+#   make drive  the same, then opens the 3D viewer: you drive, robots drive 3 more cars
 #   make test   installs missing Debian packages, builds and runs the whole suite,
 #               plain (Release) and under ASan+UBSan, and a short run of every fuzz harness
 JOBS ?= 2
-.PHONY: deps build run test test-plain test-sanitize test-fuzz bench clean
+.PHONY: deps build run drive test test-plain test-sanitize test-fuzz bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -14,6 +15,9 @@ build: deps
 
 run: build
 	./build/grip race
+
+drive: build
+	./build/grip drive --opponents 3
 
 test-plain: build
 	ctest --test-dir build --output-on-failure -j $(JOBS)
@@ -28,7 +32,7 @@ test-sanitize: deps
 FUZZ_SECONDS ?= 4
 test-fuzz: deps
 	CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRIP_FUZZ=ON \
-	  -DGRIP_BUILD_TESTS=OFF -DGRIP_FUZZ_SMOKE_SECONDS=$(FUZZ_SECONDS) >/dev/null
+	  -DGRIP_BUILD_TESTS=OFF -DGRIP_PYTHON=OFF -DGRIP_WITH_VIEWER=OFF -DGRIP_WITH_PLPLOT=OFF -DGRIP_FUZZ_SMOKE_SECONDS=$(FUZZ_SECONDS) >/dev/null
 	cmake --build build-fuzz -j $(JOBS)
 	ctest --test-dir build-fuzz --output-on-failure -j $(JOBS)
 

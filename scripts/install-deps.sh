@@ -7,8 +7,12 @@ need=(build-essential cmake pkg-config libinih-dev libxml2-dev python3)
 # (libclang_rt.fuzzer is in libclang-rt-14-dev on Debian 12).
 need+=(clang libclang-rt-14-dev)
 # Optional: GDAL rasters as terrain, gdal_translate for the .bt cross-check test, and TORCS's
-# tracks and cars (reference data for the import tests).
-want=(gdal-bin libgdal-dev torcs-data)
+# tracks and cars (reference data for the import tests). The viewer (grip drive, docs/viewer.md):
+# SDL2, OpenGL through libepoxy, cglm, assimp, stb, SDL2_ttf with DejaVu fonts; Xvfb and Mesa's
+# software renderer for its headless tests.
+want=(gdal-bin libgdal-dev torcs-data
+      libsdl2-dev libepoxy-dev libcglm-dev libassimp-dev libstb-dev libsdl2-ttf-dev fonts-dejavu-core
+      xvfb xauth libgl1-mesa-dri)
 # Optional: PLplot and its cairo driver draw grip plot's figures (PNG, SVG, PDF).
 want+=(libplplot-dev plplot-driver-cairo)
 # The Python package (python/, docs/python.md): its tests run in the suite.

@@ -1,0 +1,345 @@
+#!/usr/bin/python3
+"""Checks of the viewer's pictures by numbers (tests/cli_drive.sh). Standard library only.
+
+Each check computes its expectation independently of the viewer's code: the PNG is decoded
+here, the projection of a world point and the ray through a pixel follow the OpenGL lookAt /
+perspective definitions from the camera pose the tool prints, and the ray–terrain hit is found
+on the .bt heights with the triangle split of docs/terrain.md.
+
+usage: viewer_check.py sky PNG
+       viewer_check.py centre WITH_CAR.png WITHOUT_CAR.png
+       viewer_check.py marker PNG JSON X Y Z
+       viewer_check.py hud WITH_HUD.png WITHOUT_HUD.png
+       viewer_check.py click JSON BT PX PY
+       viewer_check.py write-quadrants PNG N       (a test texture: NW red, NE blue, SW yellow, SE green)
+       viewer_check.py drape PNG JSON BT
+Exit 0 when the check holds, 1 (with the figures) when not.
+"""
+import json
+import math
+import struct
+import sys
+import zlib
+
+
+def read_png(path):
+    """(width, height, rows): rows[y] is a bytes object of RGB triples, y = 0 at the top."""
+    data = open(path, 'rb').read()
+    if data[:8] != b'\x89PNG\r\n\x1a\n':
+        raise SystemExit(f'{path}: not a PNG')
+    pos, idat, width = 8, b'', None
+    while pos < len(data):
+        length, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if kind == b'IHDR':
+            width, height, depth, color, _, _, interlace = struct.unpack('>IIBBBBB', body)
+            if depth != 8 or color not in (2, 6) or interlace:
+                raise SystemExit(f'{path}: only 8-bit RGB/RGBA non-interlaced PNGs are read here')
+            channels = 3 if color == 2 else 4
+        elif kind == b'IDAT':
+            idat += body
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = prev[i]
+            c = prev[i - channels] if i >= channels else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prev = line
+        if channels == 4:
+            line = bytearray(v for k, v in enumerate(line) if k % 4 != 3)
+        rows.append(bytes(line))
+    return width, height, rows
+
+
+def pixel(rows, x, y):
+    r = rows[y]
+    return r[3 * x], r[3 * x + 1], r[3 * x + 2]
+
+
+def mean_colour(rows, x0, x1, y0, y1):
+    n, s = 0, [0, 0, 0]
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            p = pixel(rows, x, y)
+            for k in range(3):
+                s[k] += p[k]
+            n += 1
+    return [v / n for v in s]
+
+
+def fail(msg):
+    print('FAIL: ' + msg)
+    sys.exit(1)
+
+
+def check_sky(path):
+    w, h, rows = read_png(path)
+    lum = [sum(pixel(rows, x, y)) / 3 for y in range(0, h, 4) for x in range(0, w, 4)]
+    mean = sum(lum) / len(lum)
+    std = math.sqrt(sum((v - mean) ** 2 for v in lum) / len(lum))
+    top = mean_colour(rows, 0, w, 0, h // 10)
+    bottom = mean_colour(rows, 0, w, h - h // 5, h)
+    print(f'std {std:.1f}, top mean {[round(v) for v in top]}, bottom mean {[round(v) for v in bottom]}')
+    if std < 10:
+        fail('the frame is (nearly) blank')
+    # Sky: blue clearly above red; ground: not that.
+    if not (top[2] > top[0] + 30 and top[2] > 120):
+        fail('the top tenth is not sky blue')
+    if bottom[2] > bottom[0] + 30:
+        fail('the bottom fifth looks like sky too')
+
+
+def diff_fraction(a, b, x0, x1, y0, y1, threshold=24):
+    n = d = 0
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            pa, pb = pixel(a, x, y), pixel(b, x, y)
+            n += 1
+            d += max(abs(pa[k] - pb[k]) for k in range(3)) > threshold
+    return d / n
+
+
+def check_centre(with_car, without_car):
+    w, h, a = read_png(with_car)
+    w2, h2, b = read_png(without_car)
+    if (w, h) != (w2, h2):
+        fail('the two frames differ in size')
+    cx, cy, r = w // 2, h // 2, max(2, w // 40)
+    centre = diff_fraction(a, b, cx - r, cx + r, cy - r, cy + r)
+    sky = diff_fraction(a, b, 0, w, 0, h // 8)
+    print(f'centre box ±{r} px: {100 * centre:.1f} % of pixels differ; top eighth: {100 * sky:.2f} %')
+    if centre < 0.9:
+        fail('the car does not cover the screen centre')
+    if sky > 0.01:
+        fail('the frames differ away from the car (the camera or the world moved)')
+
+
+def normalize(v):
+    n = math.sqrt(sum(c * c for c in v))
+    return [c / n for c in v]
+
+
+def cross(a, b):
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+
+
+def dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+def camera_basis(cam):
+    eye, target, up = cam['eye_m'], cam['target_m'], cam['up']
+    f = normalize([t - e for t, e in zip(target, eye)])
+    s = normalize(cross(f, up))
+    u = cross(s, f)
+    return eye, f, s, u
+
+
+def project(cam, point):
+    """Pixel (x right, y down, continuous; pixel centres at k + 0.5) of a world point:
+    gluLookAt + gluPerspective, then the viewport transform."""
+    eye, f, s, u = camera_basis(cam)
+    d = [p - e for p, e in zip(point, eye)]
+    xe, ye, ze = dot(d, s), dot(d, u), -dot(d, f)
+    t = math.tan(math.radians(cam['fov_y_deg']) / 2)
+    aspect = cam['width_px'] / cam['height_px']
+    ndc_x = (xe / (-ze)) / (t * aspect)
+    ndc_y = (ye / (-ze)) / t
+    return (ndc_x + 1) / 2 * cam['width_px'], (1 - ndc_y) / 2 * cam['height_px']
+
+
+def check_marker(path, json_path, x, y, z):
+    cam = json.load(open(json_path))['camera']
+    w, h, rows = read_png(path)
+    px, py = project(cam, [x, y, z])
+    xs = ys = n = 0
+    for yy in range(h):
+        r = rows[yy]
+        for xx in range(w):
+            if r[3 * xx] > 230 and r[3 * xx + 1] < 40 and r[3 * xx + 2] > 230:
+                xs += xx + 0.5
+                ys += yy + 0.5
+                n += 1
+    if n == 0:
+        fail(f'no magenta marker pixels (predicted at {px:.1f}, {py:.1f})')
+    mx, my = xs / n, ys / n
+    err = math.hypot(mx - px, my - py)
+    print(f'marker: predicted ({px:.2f}, {py:.2f}) px, drawn centroid ({mx:.2f}, {my:.2f}) px over {n} px: '
+          f'{err:.2f} px apart')
+    if err > 1.5:
+        fail('the marker is not where the camera matrices put it')
+
+
+def check_hud(with_hud, without_hud):
+    w, h, a = read_png(with_hud)
+    _, _, b = read_png(without_hud)
+    # The main panel (viewer/hud.c): x 16..356, y h-150..h-16, as documented in docs/viewer.md.
+    panel = diff_fraction(a, b, 16, 356, h - 150, h - 16, threshold=8)
+    white = sum(1 for y in range(h - 150, h - 16) for x in range(16, 356) if min(pixel(a, x, y)) > 235)
+    middle = diff_fraction(a, b, w // 2 - 40, w // 2 + 40, h // 2 - 40, h // 2 + 40, threshold=8)
+    print(f'HUD panel: {100 * panel:.1f} % of pixels changed, {white} near-white text pixels; '
+          f'screen middle changed {100 * middle:.1f} %')
+    if panel < 0.8:
+        fail('the HUD panel is not drawn')
+    if white < 100:
+        fail('the HUD panel holds no text')
+    if middle > 0.01:
+        fail('the HUD draws over the middle of the screen')
+
+
+def read_bt(path):
+    d = open(path, 'rb').read()
+    if not d[:7] == b'binterr':
+        raise SystemExit(f'{path}: not a .bt file')
+    cols, rows = struct.unpack('<ii', d[10:18])
+    size, is_float = struct.unpack('<hh', d[18:22])
+    left, right, bottom, top = struct.unpack('<dddd', d[28:60])
+    scale = struct.unpack('<f', d[62:66])[0] or 1.0
+    fmt = {(2, 0): 'h', (4, 0): 'i', (4, 1): 'f'}[(size, is_float)]
+    vals = struct.unpack('<%d%s' % (cols * rows, fmt), d[256:256 + cols * rows * size])
+    # Column by column from the west, each column south to north.
+    heights = [[vals[c * rows + r] * scale for c in range(cols)] for r in range(rows)]
+    dx, dy = (right - left) / cols, (top - bottom) / rows
+    return heights, left + dx / 2, bottom + dy / 2, dx, dy, cols, rows
+
+
+def terrain_height(t, x, y):
+    """The triangle height of docs/terrain.md (diagonal from SE to NW corner); None outside."""
+    h, ox, oy, dx, dy, cols, rows = t
+    fc, fr = (x - ox) / dx, (y - oy) / dy
+    if fc < 0 or fr < 0 or fc > cols - 1 or fr > rows - 1:
+        return None
+    c, r = min(int(fc), cols - 2), min(int(fr), rows - 2)
+    u, v = fc - c, fr - r
+    if u + v <= 1:
+        return h[r][c] + u * (h[r][c + 1] - h[r][c]) + v * (h[r + 1][c] - h[r][c])
+    return h[r + 1][c + 1] + (1 - u) * (h[r + 1][c] - h[r + 1][c + 1]) + (1 - v) * (h[r][c + 1] - h[r + 1][c + 1])
+
+
+def check_click(json_path, bt_path, px, py):
+    out = json.load(open(json_path))
+    cam, click = out['camera'], out['click']
+    eye, f, s, u = camera_basis(cam)
+    t = math.tan(math.radians(cam['fov_y_deg']) / 2)
+    aspect = cam['width_px'] / cam['height_px']
+    nx = 2 * (px + 0.5) / cam['width_px'] - 1
+    ny = 1 - 2 * (py + 0.5) / cam['height_px']
+    d = normalize([f[k] + s[k] * nx * t * aspect + u[k] * ny * t for k in range(3)])
+    terrain = read_bt(bt_path)
+    step, prev = 0.1, None
+    hit = None
+    for i in range(0, 40000):
+        tt = i * step
+        p = [eye[k] + tt * d[k] for k in range(3)]
+        hz = terrain_height(terrain, p[0], p[1])
+        gap = None if hz is None else p[2] - hz
+        if gap is not None and prev is not None and prev[1] > 0 >= gap:
+            lo, hi = prev[0], tt
+            for _ in range(60):
+                mid = (lo + hi) / 2
+                q = [eye[k] + mid * d[k] for k in range(3)]
+                if q[2] - terrain_height(terrain, q[0], q[1]) > 0:
+                    lo = mid
+                else:
+                    hi = mid
+            hit = [eye[k] + lo * d[k] for k in range(3)]
+            break
+        prev = None if gap is None else (tt, gap)
+    if hit is None:
+        fail('the ray meets no terrain here (choose another pixel)')
+    if not click.get('placed'):
+        fail('the tool did not place the car')
+    car = click['car_m']
+    err = math.hypot(car[0] - hit[0], car[1] - hit[1])
+    print(f'ray hit ({hit[0]:.3f}, {hit[1]:.3f}, {hit[2]:.3f}) m; car placed at ({car[0]:.3f}, {car[1]:.3f}) m: '
+          f'{err:.4f} m apart in plan')
+    if err > 0.1:
+        fail('the car is not where the click points')
+
+
+QUADRANTS = {'NW': (220, 30, 30), 'NE': (30, 30, 220), 'SW': (220, 220, 30), 'SE': (30, 180, 30)}
+
+
+def write_quadrants(path, n):
+    n = int(n)
+    raw = bytearray()
+    for y in range(n):  # first row north
+        raw.append(0)
+        for x in range(n):
+            raw += bytes(QUADRANTS[('N' if y < n // 2 else 'S') + ('W' if x < n // 2 else 'E')])
+    def chunk(kind, body):
+        return struct.pack('>I', len(body)) + kind + body + struct.pack('>I', zlib.crc32(kind + body) & 0xffffffff)
+    png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 2, 0, 0, 0))
+    png += chunk(b'IDAT', zlib.compress(bytes(raw))) + chunk(b'IEND', b'')
+    open(path, 'wb').write(png)
+
+
+def check_drape(path, json_path, bt_path):
+    """The texture covers the terrain's cell extent, north up: world points inside each quadrant
+    of the extent (their height from the .bt) must show that quadrant's colour."""
+    cam = json.load(open(json_path))['camera']
+    w, h, rows = read_png(path)
+    terrain = read_bt(bt_path)
+    _, ox, oy, dx, dy, cols, nrows = terrain
+    cx, cy = ox - dx / 2 + cols * dx / 2, oy - dy / 2 + nrows * dy / 2
+    for name, colour in QUADRANTS.items():
+        for dist in (12.0, 40.0):
+            x = cx + (dist if name[1] == 'E' else -dist)
+            y = cy + (dist if name[0] == 'N' else -dist)
+            px, py = project(cam, [x, y, terrain_height(terrain, x, y)])
+            if not (0 <= px < w and 0 <= py < h):
+                continue
+            got = pixel(rows, int(px), int(py))
+            # Light and haze scale and wash the colour: the nearest of the four colours by direction
+            # (normalised RGB) must be this quadrant's.
+            a = normalize(list(got))
+            match = {k: dot(a, normalize(list(c))) for k, c in QUADRANTS.items()}
+            nearest = max(match, key=match.get)
+            print(f'{name} at ({x:.0f}, {y:.0f}) m -> pixel ({px:.0f}, {py:.0f}): {got}, nearest texture colour {nearest} '
+                  f'({match[nearest]:.3f})')
+            if nearest != name:
+                fail(f'the {name} quadrant of the texture is not draped there')
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    cmd, args = argv[1], argv[2:]
+    if cmd == 'sky':
+        check_sky(*args)
+    elif cmd == 'centre':
+        check_centre(*args)
+    elif cmd == 'marker':
+        check_marker(args[0], args[1], *map(float, args[2:5]))
+    elif cmd == 'hud':
+        check_hud(*args)
+    elif cmd == 'click':
+        check_click(args[0], args[1], float(args[2]), float(args[3]))
+    elif cmd == 'write-quadrants':
+        write_quadrants(*args)
+    elif cmd == 'drape':
+        check_drape(*args)
+    else:
+        print(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

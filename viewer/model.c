@@ -1,0 +1,298 @@
+/* 3D models from files: see model.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "model.h"
+
+#include <assimp/cimport.h>
+#include <assimp/material.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <epoxy/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "mesh.h"
+#include "stb/stb_image.h"
+#include "torcs_car.h"
+#include "torcs_track.h"
+#ifdef GRIP_HAVE_GDAL
+#include <gdal.h>
+#endif
+
+static bool exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool model_find_torcs_track(const char *spec, char *path, size_t size) {
+  static const char *categories[] = {"road", "oval", "dirt", "speedway", "gprix"};
+  if (strncmp(spec, "torcs:", 6) == 0) {
+    for (size_t i = 0; i < sizeof categories / sizeof categories[0]; ++i) {
+      snprintf(path, size, "%s/%s/%s/%s.acc", GRIP_TORCS_TRACK_DIR, categories[i], spec + 6, spec + 6);
+      if (exists(path)) return true;
+      snprintf(path, size, "%s/%s/%s/%s.ac", GRIP_TORCS_TRACK_DIR, categories[i], spec + 6, spec + 6);
+      if (exists(path)) return true;
+    }
+    return false;
+  }
+  size_t n = strlen(spec);
+  if (n > 4 && strcasecmp(spec + n - 4, ".xml") == 0) {
+    snprintf(path, size, "%.*s.acc", (int)(n - 4), spec);
+    if (exists(path)) return true;
+    snprintf(path, size, "%.*s.ac", (int)(n - 4), spec);
+    return exists(path);
+  }
+  return false;
+}
+
+/* RGBA pixels of an image file, rows top first; NULL when it cannot be read. */
+static unsigned char *load_image(const char *path, int *w, int *h) {
+  size_t n = strlen(path);
+  bool sgi = n > 4 && (strcasecmp(path + n - 4, ".rgb") == 0 || strcasecmp(path + n - 5, ".rgba") == 0);
+  if (!sgi) {
+    int channels;
+    return stbi_load(path, w, h, &channels, 4);
+  }
+#ifdef GRIP_HAVE_GDAL
+  /* SGI images: stb_image does not read them, GDAL does. */
+  GDALAllRegister();
+  CPLPushErrorHandler(CPLQuietErrorHandler);
+  GDALDatasetH ds = GDALOpen(path, GA_ReadOnly);
+  CPLPopErrorHandler();
+  if (!ds) return NULL;
+  int cols = GDALGetRasterXSize(ds), rows = GDALGetRasterYSize(ds), bands = GDALGetRasterCount(ds);
+  unsigned char *rgba = NULL;
+  if (cols > 0 && rows > 0 && cols <= 8192 && rows <= 8192 && bands >= 1) {
+    rgba = malloc((size_t)cols * (size_t)rows * 4);
+    if (rgba) {
+      memset(rgba, 255, (size_t)cols * (size_t)rows * 4);
+      for (int b = 0; b < 4; ++b) {
+        int src = bands >= 3 ? (b < bands ? b + 1 : 0) : (b < 3 ? 1 : (bands == 2 ? 2 : 0));
+        if (src == 0) continue;
+        /* Band src into every 4th byte, row by row from the top. */
+        if (GDALRasterIO(GDALGetRasterBand(ds, src), GF_Read, 0, 0, cols, rows, rgba + b, cols, rows, GDT_Byte, 4,
+                         4 * cols) != CE_None) {
+          free(rgba);
+          rgba = NULL;
+          break;
+        }
+      }
+    }
+  }
+  GDALClose(ds);
+  *w = cols, *h = rows;
+  return rgba;
+#else
+  (void)w, (void)h;
+  return NULL;
+#endif
+}
+
+typedef struct part_builder {
+  char texture[256]; /* file name as the model names it, "" for none */
+  mesh_data mesh;
+} part_builder;
+
+static unsigned load_texture(const char *model_path, const char *name) {
+  const char *base = strrchr(name, '/');
+  base = base ? base + 1 : name;
+  char dir[512], path[1024];
+  const char *slash = strrchr(model_path, '/');
+  snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - model_path) : 1, slash ? model_path : ".");
+  const char *candidates[2] = {dir, GRIP_TORCS_DATA_DIR "/data/textures"};
+  for (int i = 0; i < 2; ++i) {
+    snprintf(path, sizeof path, "%s/%s", candidates[i], base);
+    if (!exists(path)) continue;
+    int w = 0, h = 0;
+    unsigned char *pixels = load_image(path, &w, &h);
+    if (!pixels) continue;
+    unsigned t = renderer_texture_rgba(pixels, w, h, true);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    free(pixels);
+    return t;
+  }
+  return 0;
+}
+
+/* TORCS lays the racing line as a mostly transparent texture over the road's own; assimp gives
+ * only that overlay (or no name), so those surfaces are drawn with TORCS's standard road texture
+ * instead. */
+static bool raceline(const char *name) {
+  const char *base = strrchr(name, '/');
+  base = base ? base + 1 : name;
+  /* assimp reads the road surfaces of .acc files (several textures per surface) with the texture
+   * name "ERROR". */
+  return strncmp(base, "raceline", 8) == 0 || strcmp(base, "ERROR") == 0;
+}
+
+static bool road_texture(const char *name) {
+  const char *base = strrchr(name, '/');
+  base = base ? base + 1 : name;
+  return strncmp(base, "tr-road", 7) == 0 || strncmp(base, "tr-b-road", 9) == 0 || raceline(name);
+}
+
+/* TORCS shifts a track's coordinates after building it (they are not those of grip's import,
+ * whose start line is at the origin): the translation is found from the road surfaces. The
+ * centre of the road vertices' plan bounding box goes onto the centre of grip's centre-line
+ * bounding box; the height makes the road vertices' median height difference zero. The fit is
+ * then checked: at least 90 % of the road vertices must lie within the road's half width + 3 m
+ * of grip's centre line and within 0.5 m of its surface height, else the model is not used. */
+static bool align_to_track(const part_builder *parts, int count, const grip_track *track, double t[3]) {
+  double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+  size_t n = 0;
+  for (int k = 0; k < count; ++k) {
+    if (!road_texture(parts[k].texture)) continue;
+    for (size_t v = 0; v < parts[k].mesh.vertex_count; ++v, ++n)
+      for (int i = 0; i < 2; ++i) {
+        lo[i] = fmin(lo[i], parts[k].mesh.vertices[v].position[i]);
+        hi[i] = fmax(hi[i], parts[k].mesh.vertices[v].position[i]);
+      }
+  }
+  if (n < 16) return false;
+  grip_track_stats st = grip_track_get_stats(track);
+  t[0] = 0.5 * (st.x_min + st.x_max) - 0.5 * (lo[0] + hi[0]);
+  t[1] = 0.5 * (st.y_min + st.y_max) - 0.5 * (lo[1] + hi[1]);
+  /* Height: the median of (track z - model z) over up to 4096 road vertices spread evenly. */
+  enum { SAMPLES = 4096 };
+  static double dz[SAMPLES];
+  size_t stride = n / SAMPLES + 1, m = 0, seen = 0;
+  int hint = -1;
+  for (int k = 0; k < count; ++k) {
+    if (!road_texture(parts[k].texture)) continue;
+    for (size_t v = 0; v < parts[k].mesh.vertex_count; ++v, ++seen) {
+      if (seen % stride || m == SAMPLES) continue;
+      const float *p = parts[k].mesh.vertices[v].position;
+      grip_track_location loc = grip_track_locate(track, p[0] + t[0], p[1] + t[1], hint);
+      hint = loc.segment;
+      dz[m++] = loc.z - p[2];
+    }
+  }
+  for (size_t i = 1; i < m; ++i) /* insertion sort: m <= 4096, once */
+    for (size_t j = i; j > 0 && dz[j - 1] > dz[j]; --j) {
+      double x = dz[j];
+      dz[j] = dz[j - 1], dz[j - 1] = x;
+    }
+  t[2] = dz[m / 2];
+  size_t good = 0, checked = 0;
+  seen = 0;
+  for (int k = 0; k < count; ++k) {
+    if (!road_texture(parts[k].texture)) continue;
+    for (size_t v = 0; v < parts[k].mesh.vertex_count; ++v, ++seen) {
+      if (seen % stride) continue;
+      const float *p = parts[k].mesh.vertices[v].position;
+      grip_track_location loc = grip_track_locate(track, p[0] + t[0], p[1] + t[1], hint);
+      hint = loc.segment;
+      double half = 0.5 * grip_track_point_at(track, loc.distance).width;
+      checked++;
+      good += fabs(loc.lateral) <= half + 3.0 && fabs(loc.z - (p[2] + t[2])) <= 0.5;
+    }
+  }
+  return checked > 0 && good >= 0.9 * (double)checked;
+}
+
+bool model_load(const char *path, const grip_track *track, model *out) {
+  memset(out, 0, sizeof *out);
+  const struct aiScene *sc =
+      aiImportFile(path, aiProcess_Triangulate | aiProcess_PreTransformVertices | aiProcess_GenSmoothNormals);
+  if (!sc) {
+    fprintf(stderr, "grip viewer: %s: %s (the generated mesh is shown)\n", path, aiGetErrorString());
+    return false;
+  }
+  int cap = 64, count = 0;
+  part_builder *parts = calloc((size_t)cap, sizeof *parts);
+  bool ok = parts != NULL;
+  for (unsigned i = 0; ok && i < sc->mNumMeshes; ++i) {
+    const struct aiMesh *am = sc->mMeshes[i];
+    const struct aiMaterial *mat = sc->mMaterials[am->mMaterialIndex];
+    struct aiString tex;
+    char name[256] = "";
+    if (aiGetMaterialTexture(mat, aiTextureType_DIFFUSE, 0, &tex, NULL, NULL, NULL, NULL, NULL, NULL) == AI_SUCCESS)
+      snprintf(name, sizeof name, "%.255s", tex.data);
+    struct aiColor4D diffuse = {0.7f, 0.7f, 0.7f, 1.0f};
+    aiGetMaterialColor(mat, AI_MATKEY_COLOR_DIFFUSE, &diffuse);
+    int k = 0;
+    while (k < count && strcmp(parts[k].texture, name) != 0) ++k;
+    if (k == count) {
+      if (count == cap) {
+        part_builder *grown = realloc(parts, (size_t)cap * 2 * sizeof *grown);
+        if (!grown) {
+          fprintf(stderr, "grip viewer: %s: out of memory (the generated mesh is shown)\n", path);
+          ok = false;
+          break;
+        }
+        memset(grown + cap, 0, (size_t)cap * sizeof *grown);
+        parts = grown, cap *= 2;
+      }
+      snprintf(parts[count].texture, sizeof parts[count].texture, "%s", name);
+      count++;
+    }
+    mesh_data *m = &parts[k].mesh;
+    uint32_t base = (uint32_t)m->vertex_count;
+    float color[3] = {name[0] ? 1.0f : diffuse.r, name[0] ? 1.0f : diffuse.g, name[0] ? 1.0f : diffuse.b};
+    for (unsigned v = 0; v < am->mNumVertices; ++v) {
+      /* AC3D: y up, z towards the viewer; the world: z up. */
+      float p[3] = {am->mVertices[v].x, -am->mVertices[v].z, am->mVertices[v].y};
+      float n[3] = {0.0f, 0.0f, 1.0f};
+      if (am->mNormals) n[0] = am->mNormals[v].x, n[1] = -am->mNormals[v].z, n[2] = am->mNormals[v].y;
+      uint32_t idx = mesh_vertex_add(m, p, n, color);
+      if (!m->failed && am->mTextureCoords[0]) {
+        m->vertices[idx].uv[0] = am->mTextureCoords[0][v].x;
+        m->vertices[idx].uv[1] = 1.0f - am->mTextureCoords[0][v].y; /* images are uploaded top row first */
+      }
+    }
+    for (unsigned f = 0; f < am->mNumFaces; ++f)
+      if (am->mFaces[f].mNumIndices == 3)
+        mesh_triangle(m, base + am->mFaces[f].mIndices[0], base + am->mFaces[f].mIndices[1],
+                      base + am->mFaces[f].mIndices[2]);
+  }
+  if (ok) {
+    out->parts = calloc((size_t)(count > 0 ? count : 1), sizeof *out->parts);
+    ok = out->parts != NULL;
+  }
+  double offset[3] = {0.0, 0.0, 0.0};
+  if (ok && track && !align_to_track(parts, count, track, offset)) {
+    fprintf(stderr, "grip viewer: %s: the model's road does not line up with the track (the generated mesh is shown)\n",
+            path);
+    ok = false;
+    free(out->parts);
+    out->parts = NULL;
+  }
+  for (int k = 0; ok && k < count; ++k) {
+    model_part *p = &out->parts[out->part_count];
+    if (!gpu_mesh_upload(&p->mesh, &parts[k].mesh, offset)) {
+      ok = false;
+      break;
+    }
+    const char *texture = raceline(parts[k].texture) ? "tr-road1.rgb" : parts[k].texture;
+    p->texture = texture[0] ? load_texture(path, texture) : 0;
+    out->triangles += (int)(parts[k].mesh.index_count / 3);
+    out->part_count++;
+  }
+  if (parts)
+    for (int k = 0; k < count; ++k) mesh_free(&parts[k].mesh);
+  free(parts);
+  aiReleaseImport(sc);
+  if (!ok) model_free(out);
+  return ok;
+}
+
+void model_free(model *m) {
+  for (int k = 0; k < m->part_count; ++k) {
+    gpu_mesh_free(&m->parts[k].mesh);
+    if (m->parts[k].texture) glDeleteTextures(1, &m->parts[k].texture);
+  }
+  free(m->parts);
+  memset(m, 0, sizeof *m);
+}
+
+void model_draw(renderer *r, const model *m) {
+  static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  static const double zero[3] = {0, 0, 0};
+  for (int k = 0; k < m->part_count; ++k)
+    renderer_draw_mesh(r, &m->parts[k].mesh, zero, identity, NULL, NULL, m->parts[k].texture);
+}

@@ -1,0 +1,35 @@
+/* 3D models from files (assimp): TORCS tracks (.acc/.ac) with their textures (PNG/JPEG through
+ * stb_image, SGI .rgb through GDAL). Needs a current GL context. */
+#ifndef GRIP_VIEWER_MODEL_H
+#define GRIP_VIEWER_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "grip/track.h"
+#include "render.h"
+
+typedef struct model_part {
+  gpu_mesh mesh;
+  unsigned texture; /* 0: vertex colours only */
+} model_part;
+
+typedef struct model {
+  int part_count; /* one part per texture (draw calls stay few) */
+  model_part *parts;
+  int triangles;
+} model;
+
+/* The model file of a TORCS track named by a track spec ("torcs:NAME" or a TORCS .xml path):
+ * NAME.acc (or .ac) next to its XML. false when there is none. */
+bool model_find_torcs_track(const char *spec, char *path, size_t size);
+
+/* Loads a TORCS model (AC3D axes: y up, converted to z up: world = (x, -z, y)). Textures are
+ * searched next to the file, then in TORCS's shared texture folder. With a track, the model is
+ * moved onto it (TORCS shifts its coordinates; see model.c) and refused when its road does not
+ * line up with the track. Returns false (message on stderr) when the file does not load. */
+bool model_load(const char *path, const grip_track *track, model *out);
+void model_free(model *m);
+void model_draw(renderer *r, const model *m);
+
+#endif

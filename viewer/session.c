@@ -1,0 +1,401 @@
+/* A drive session: see session.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "session.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "read_file.h"
+
+session_options session_default_options(void) {
+  return (session_options){.scene_file = NULL, .track = "default", .car = "builtin", .opponents = 0, .laps = 3,
+                           .dt = 0.01, .autopilot = false, .watch = false, .record = NULL, .telemetry = NULL};
+}
+
+static char *dup_string(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+/* The scene `--track T --car C --opponents N` stands for: the person's car first, then the robots,
+ * on the track's grid. */
+static char *generated_scene(const session_options *o) {
+  size_t cap = 512 + (size_t)(o->opponents + 1) * (64 + strlen(o->car)) + strlen(o->track);
+  char *t = malloc(cap);
+  if (!t) return NULL;
+  size_t n = (size_t)snprintf(t, cap, "[scene]\nname = drive\ntrack = %s\n\n[camera]\nmode = chase\nfollow = car-1\n",
+                              o->track);
+  for (int k = 0; k <= o->opponents && n < cap; ++k)
+    n += (size_t)snprintf(t + n, cap - n, "\n[car car-%d]\nfile = %s\n%s", k + 1, o->car,
+                          (k > 0 || o->watch) ? "driver = robot\n" : "");
+  return t;
+}
+
+static double yaw_of(grip_quat q) {
+  return atan2(2.0 * (q.w * q.z + q.x * q.y), 1.0 - 2.0 * (q.y * q.y + q.z * q.z));
+}
+
+static void locate_car(session *s, session_car *c) {
+  const grip_track *track = s->sw->track;
+  if (!track) return;
+  grip_track_location loc = grip_track_locate(track, c->cur.pose.position.x, c->cur.pose.position.y, c->track_hint);
+  c->track_hint = loc.segment;
+  double L = grip_track_length(track);
+  double d = loc.distance - c->last_s;
+  if (d > 0.5 * L) d -= L;
+  if (d < -0.5 * L) d += L;
+  double before = c->progress;
+  c->progress += d;
+  c->last_s = loc.distance;
+  c->lateral = loc.lateral;
+  c->half_width = 0.5 * grip_track_point_at(track, loc.distance).width;
+  c->off_track = loc.zone >= GRIP_TRACK_ZONE_RUNOFF;
+  /* Lap k ends when the progress passes k·L; the crossing time is interpolated in the step. */
+  while (!c->finished && c->progress >= (c->laps_done + 1) * L) {
+    double mark = (c->laps_done + 1) * L;
+    double tc = s->time - s->dt + s->dt * (mark - before) / (c->progress - before);
+    c->last_lap = tc - c->lap_start;
+    if (isnan(c->best_lap) || c->last_lap < c->best_lap) c->best_lap = c->last_lap;
+    c->lap_start = tc;
+    c->laps_done++;
+    if (c->laps_done >= s->laps) c->finished = true;
+  }
+}
+
+static void start_timing(session *s, session_car *c) {
+  c->track_hint = -1;
+  c->lap_start = 0.0;
+  c->last_lap = c->best_lap = NAN;
+  c->laps_done = 0;
+  c->finished = false;
+  c->contact_time = -1.0;
+  if (!s->sw->track) return;
+  double L = grip_track_length(s->sw->track);
+  grip_track_location loc =
+      grip_track_locate(s->sw->track, c->cur.pose.position.x, c->cur.pose.position.y, -1);
+  c->track_hint = loc.segment;
+  c->last_s = loc.distance;
+  c->progress = loc.distance > 0.5 * L ? loc.distance - L : loc.distance;
+}
+
+static void update_positions(session *s) {
+  for (int k = 0; k < s->car_count; ++k) {
+    int ahead = 0;
+    for (int j = 0; j < s->car_count; ++j)
+      if (j != k && s->cars[j].progress > s->cars[k].progress) ++ahead;
+    s->cars[k].position = ahead + 1;
+  }
+}
+
+static session *session_new(char *scene_text, const char *scene_dir, const char *scene_name, double dt, int laps,
+                            int flags, const char *command) {
+  session *s = calloc(1, sizeof *s);
+  if (!s) {
+    free(scene_text);
+    fprintf(stderr, "grip %s: out of memory\n", command);
+    return NULL;
+  }
+  s->scene_text = scene_text;
+  snprintf(s->scene_dir, sizeof s->scene_dir, "%s", scene_dir);
+  s->dt = dt;
+  s->laps = laps;
+  s->human = -1;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  if (grip_scene_parse(scene_text, scene_name, scene_dir, &s->scene, &err) != 0 ||
+      scene_world_create(&s->scene, flags, &s->sw, &err) != 0) {
+    fprintf(stderr, "grip %s: %s\n", command, err.message);
+    session_close(s);
+    return NULL;
+  }
+  s->car_count = s->sw->car_count;
+  s->cars = calloc((size_t)s->car_count, sizeof *s->cars);
+  s->recorded = calloc((size_t)s->car_count, sizeof *s->recorded);
+  s->recorded_valid = calloc((size_t)s->car_count, sizeof *s->recorded_valid);
+  if (!s->cars || !s->recorded || !s->recorded_valid) {
+    fprintf(stderr, "grip %s: out of memory\n", command);
+    session_close(s);
+    return NULL;
+  }
+  for (int k = 0; k < s->car_count; ++k) {
+    session_car *c = &s->cars[k];
+    c->wc = &s->sw->cars[k];
+    c->def = grip_vehicle_get_def(s->sw->world, c->wc->id);
+    c->bot = c->wc->bot;
+    grip_vehicle_get_state(s->sw->world, c->wc->id, &c->cur);
+    c->prev = c->cur;
+    c->input = grip_vehicle_get_input(s->sw->world, c->wc->id);
+    start_timing(s, c);
+  }
+  update_positions(s);
+  return s;
+}
+
+session *session_open(const session_options *o, const char *command) {
+  char *text = NULL;
+  char dir[GRIP_SCENE_PATH_MAX] = ".";
+  const char *name = "drive";
+  if (o->scene_file) {
+    grip_load_error err;
+    grip_load_error_clear(&err);
+    text = grip_read_file(o->scene_file, GRIP_REPLAY_MAX_SCENE_BYTES, NULL, &err);
+    if (!text) {
+      fprintf(stderr, "grip %s: %s\n", command, err.message);
+      return NULL;
+    }
+    name = o->scene_file;
+    const char *slash = strrchr(o->scene_file, '/');
+    if (slash) snprintf(dir, sizeof dir, "%.*s", (int)(slash - o->scene_file), o->scene_file);
+  } else {
+    text = generated_scene(o);
+    if (!text) {
+      fprintf(stderr, "grip %s: out of memory\n", command);
+      return NULL;
+    }
+  }
+  /* Relative paths in the scene resolve against an absolute directory, so a replay can be played
+   * from anywhere. */
+  char abs_dir[GRIP_SCENE_PATH_MAX];
+  if (dir[0] != '/') {
+    char cwd[GRIP_SCENE_PATH_MAX / 2];
+    if (!getcwd(cwd, sizeof cwd)) snprintf(cwd, sizeof cwd, ".");
+    if (strcmp(dir, ".") == 0) snprintf(abs_dir, sizeof abs_dir, "%s", cwd);
+    else snprintf(abs_dir, sizeof abs_dir, "%s/%.*s", cwd, (int)(sizeof abs_dir / 2 - 2), dir);
+  } else {
+    snprintf(abs_dir, sizeof abs_dir, "%s", dir);
+  }
+  session *s = session_new(text, abs_dir, name, o->dt, o->laps, 0, command);
+  if (!s) return NULL;
+  s->autopilot = o->autopilot;
+  s->telemetry = o->telemetry;
+  if (!o->watch) {
+    int follow = s->scene.camera.follow[0] ? grip_scene_find_car(&s->scene, s->scene.camera.follow) : 0;
+    s->human = follow >= 0 ? follow : 0;
+    session_car *h = &s->cars[s->human];
+    if (!o->autopilot) {
+      h->bot = NULL; /* the scene's robot (if any) stays owned by the scene world, unused */
+    } else if (!h->bot && s->sw->track) {
+      robot_params p = robot_default_params();
+      h->bot = robot_create(s->sw->track, h->def, &p, s->sw->air_density);
+      h->own_bot = h->bot != NULL;
+    }
+    s->human_input = grip_default_vehicle_input();
+    s->human_input.automatic = true;
+  }
+  if (o->record) {
+    s->record = fopen(o->record, "w");
+    if (!s->record) {
+      fprintf(stderr, "grip %s: %s: cannot write\n", command, o->record);
+      session_close(s);
+      return NULL;
+    }
+    grip_replay_write_header(s->record, s->dt, s->car_count, s->human, s->laps, s->scene_dir, s->scene_text);
+  }
+  if (s->telemetry)
+    fputs("time_s,car,lap,distance_m,lateral_m,x_m,y_m,z_m,speed_kmh,throttle,brake,steering,gear,rpm,lat_g,long_g\n",
+          s->telemetry);
+  return s;
+}
+
+session *session_open_replay(const grip_replay *r, const char *command) {
+  char *text = dup_string(r->scene_text);
+  if (!text) return NULL;
+  session *s = session_new(text, r->scene_dir, "replay scene", r->dt, r->laps, SCENE_WORLD_NO_ROBOTS, command);
+  if (!s) return NULL;
+  if (s->car_count != r->cars) {
+    fprintf(stderr, "grip %s: the replay has %d cars but its scene builds %d\n", command, r->cars, s->car_count);
+    session_close(s);
+    return NULL;
+  }
+  s->human = r->human;
+  s->replay = r;
+  return s;
+}
+
+void session_close(session *s) {
+  if (!s) return;
+  if (s->record) {
+    grip_replay_write_end(s->record, s->step, session_hash(s));
+    fclose(s->record);
+  }
+  if (s->cars)
+    for (int k = 0; k < s->car_count; ++k)
+      if (s->cars[k].own_bot) robot_destroy(s->cars[k].bot);
+  scene_world_destroy(s->sw);
+  free(s->cars);
+  free(s->recorded);
+  free(s->recorded_valid);
+  free(s->scene_text);
+  free(s);
+}
+
+static bool same_input(const grip_vehicle_input *a, const grip_vehicle_input *b) {
+  return a->throttle == b->throttle && a->brake == b->brake && a->steering == b->steering &&
+         a->handbrake == b->handbrake && a->clutch == b->clutch && a->gear == b->gear && a->automatic == b->automatic;
+}
+
+static void telemetry_rows(session *s) {
+  long long every = llround(0.1 / s->dt);
+  if (every < 1) every = 1;
+  if (s->step % every != 0) return;
+  for (int k = 0; k < s->car_count; ++k) {
+    const session_car *c = &s->cars[k];
+    const grip_vehicle_state *st = &c->cur;
+    fprintf(s->telemetry, "%.3f,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%d,%.1f,%.4f,%.4f\n", s->time,
+            k + 1, c->laps_done + 1, c->last_s, c->lateral, st->pose.position.x, st->pose.position.y,
+            st->pose.position.z, 3.6 * st->speed, c->input.throttle, c->input.brake, c->input.steering, st->gear,
+            st->engine_rpm, st->local_acceleration.y / 9.81, st->local_acceleration.x / 9.81);
+  }
+}
+
+void session_step(session *s) {
+  grip_world *world = s->sw->world;
+  if (s->replay && s->step >= s->replay->steps) return; /* the recording ends here */
+  if (s->replay) {
+    const grip_replay *r = s->replay;
+    while (s->replay_next < r->event_count && r->events[s->replay_next].step <= s->step) {
+      const grip_replay_event *e = &r->events[s->replay_next++];
+      session_car *c = &s->cars[e->car];
+      if (e->kind == GRIP_REPLAY_PLACE) {
+        grip_vehicle_place(world, c->wc->id, e->x, e->y, e->heading);
+        grip_vehicle_get_state(world, c->wc->id, &c->cur);
+        c->prev = c->cur;
+      } else {
+        grip_vehicle_set_input(world, c->wc->id, &e->input);
+      }
+    }
+  } else {
+    bool any_robot = false;
+    for (int k = 0; k < s->car_count; ++k) any_robot = any_robot || s->cars[k].bot;
+    if (any_robot) {
+      /* What each robot sees of the others: where they were after the previous step. */
+      for (int k = 0; k < s->car_count; ++k) {
+        const session_car *c = &s->cars[k];
+        s->sw->views[k] = (robot_car_view){.distance = c->last_s, .lateral = c->lateral, .speed = c->cur.speed,
+                                           .length = c->def->body.dimensions.x, .width = c->def->body.dimensions.y};
+      }
+    }
+    for (int k = 0; k < s->car_count; ++k) {
+      session_car *c = &s->cars[k];
+      grip_vehicle_input in;
+      if (c->bot) {
+        int n = 0;
+        for (int j = 0; j < s->car_count; ++j)
+          if (j != k) s->sw->others[n++] = s->sw->views[j];
+        in = robot_drive(c->bot, &c->cur, s->sw->others, n, s->dt);
+      } else if (k == s->human) {
+        in = s->human_input;
+      } else {
+        in = c->wc->input;
+      }
+      if (grip_vehicle_set_input(world, c->wc->id, &in) != GRIP_OK) continue;
+    }
+  }
+  for (int k = 0; k < s->car_count; ++k) {
+    session_car *c = &s->cars[k];
+    c->input = grip_vehicle_get_input(world, c->wc->id);
+    if (s->record && (!s->recorded_valid[k] || !same_input(&s->recorded[k], &c->input))) {
+      grip_replay_write_input(s->record, s->step, k, &c->input);
+      s->recorded[k] = c->input;
+      s->recorded_valid[k] = true;
+    }
+  }
+  grip_world_step(world, s->dt);
+  s->step++;
+  s->time += s->dt;
+  for (int k = 0; k < s->car_count; ++k) {
+    session_car *c = &s->cars[k];
+    c->prev = c->cur;
+    grip_vehicle_get_state(world, c->wc->id, &c->cur);
+    locate_car(s, c);
+    grip_vehicle_contacts contacts;
+    if (grip_vehicle_get_contacts(world, c->wc->id, &contacts) == GRIP_OK && contacts.impacts > c->impacts_seen) {
+      c->impacts_seen = contacts.impacts;
+      c->contact_time = s->time;
+    }
+    c->out_of_fuel = c->def->engine.fuel_per_joule > 0.0 && c->cur.fuel_mass <= 0.0;
+    c->retired = c->cur.out_of_world;
+  }
+  update_positions(s);
+  if (s->telemetry) telemetry_rows(s);
+}
+
+bool session_place(session *s, int k, double x, double y, double heading) {
+  if (k < 0 || k >= s->car_count || s->replay) return false;
+  session_car *c = &s->cars[k];
+  if (grip_vehicle_place(s->sw->world, c->wc->id, x, y, heading) != GRIP_OK) return false;
+  if (s->record) grip_replay_write_place(s->record, s->step, k, x, y, heading);
+  grip_vehicle_get_state(s->sw->world, c->wc->id, &c->cur);
+  c->prev = c->cur;
+  if (s->sw->track) {
+    grip_track_location loc = grip_track_locate(s->sw->track, x, y, -1);
+    c->track_hint = loc.segment;
+    c->lateral = loc.lateral;
+    /* Progress continues from where it was (no lap is gained by being carried). */
+    double L = grip_track_length(s->sw->track);
+    double d = loc.distance - c->last_s;
+    if (d > 0.5 * L) d -= L;
+    if (d < -0.5 * L) d += L;
+    c->progress += fmin(d, 0.0);
+    c->last_s = loc.distance;
+  }
+  if (c->bot) robot_locate(c->bot, &c->cur);
+  return true;
+}
+
+bool session_reset(session *s, int k) {
+  if (k < 0 || k >= s->car_count) return false;
+  const session_car *c = &s->cars[k];
+  double x = c->cur.pose.position.x, y = c->cur.pose.position.y;
+  if (!s->sw->track) return session_place(s, k, x, y, yaw_of(c->cur.pose.rotation));
+  const grip_track *track = s->sw->track;
+  grip_track_location loc = grip_track_locate_full(track, x, y);
+  grip_track_point p = grip_track_point_at(track, loc.distance);
+  double limit = fmax(0.0, 0.5 * p.width - 0.5 * c->def->body.dimensions.y - 0.5);
+  double lat = fmax(-limit, fmin(limit, loc.lateral));
+  return session_place(s, k, p.position.x - sin(p.heading) * lat, p.position.y + cos(p.heading) * lat, p.heading);
+}
+
+int session_advance(session *s, double *accumulator, double frame_s) {
+  int max_steps = (int)ceil(SESSION_MAX_CATCH_UP_S / s->dt);
+  *accumulator += frame_s;
+  int steps = 0;
+  while (*accumulator >= s->dt && steps < max_steps) {
+    session_step(s);
+    *accumulator -= s->dt;
+    ++steps;
+  }
+  if (*accumulator >= s->dt) *accumulator = fmod(*accumulator, s->dt);
+  return steps;
+}
+
+uint64_t session_hash(const session *s) { return grip_world_state_hash(s->sw->world); }
+
+grip_pose session_pose(const session *s, int k, double alpha) {
+  const grip_pose *a = &s->cars[k].prev.pose, *b = &s->cars[k].cur.pose;
+  grip_pose p;
+  p.position.x = a->position.x + alpha * (b->position.x - a->position.x);
+  p.position.y = a->position.y + alpha * (b->position.y - a->position.y);
+  p.position.z = a->position.z + alpha * (b->position.z - a->position.z);
+  /* Normalised linear blend of the quaternions along the shorter arc (steps are small). */
+  grip_quat qa = a->rotation, qb = b->rotation;
+  double dot = qa.w * qb.w + qa.x * qb.x + qa.y * qb.y + qa.z * qb.z;
+  double sb = dot < 0.0 ? -alpha : alpha;
+  grip_quat q = {(1.0 - alpha) * qa.w + sb * qb.w, (1.0 - alpha) * qa.x + sb * qb.x, (1.0 - alpha) * qa.y + sb * qb.y,
+                 (1.0 - alpha) * qa.z + sb * qb.z};
+  double n = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  if (n > 0.0) {
+    q.w /= n;
+    q.x /= n;
+    q.y /= n;
+    q.z /= n;
+  } else {
+    q = qb;
+  }
+  p.rotation = q;
+  return p;
+}

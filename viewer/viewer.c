@@ -1,0 +1,609 @@
+/* The viewer's window and main loop: see viewer.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "viewer.h"
+
+#include <SDL.h>
+#include <epoxy/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "camera.h"
+#include "hud.h"
+#ifdef GRIP_HAVE_ASSIMP
+#include "model.h"
+#endif
+#include "render.h"
+#include "stb/stb_image.h"
+#include "stb/stb_image_write.h"
+#include "world_mesh.h"
+
+static const double kPi = 3.14159265358979323846;
+
+viewer_options viewer_default_options(void) {
+  return (viewer_options){.width = 1280, .height = 720, .frames = 0, .screenshot = NULL, .camera = NULL,
+                          .follow = -1};
+}
+
+typedef struct car_meshes {
+  gpu_mesh body, brake_lights, wheel[GRIP_AXLE_COUNT];
+} car_meshes;
+
+typedef struct view {
+  const viewer_options *opt;
+  session *s;
+  SDL_Window *window;
+  SDL_GLContext gl;
+  renderer r;
+  hud *hud;
+  camera cam;
+  gpu_mesh world, ground, marker;
+  unsigned world_texture; /* the scene's texture draped on the terrain, 0 = none */
+#ifdef GRIP_HAVE_ASSIMP
+  model track_model;      /* a TORCS track's own model (part_count 0: none) */
+#endif
+  car_meshes *cars;
+  int follow;
+  int width, height;
+  /* Keyboard driving. */
+  double steer;       /* -1..1, ramped */
+  bool automatic;
+  int manual_gear;    /* manual gearbox: -1..n */
+  int auto_direction; /* automatic: 1 drive, 0 neutral, -1 reverse */
+  /* Time. */
+  bool paused, slow, step_once;
+  double accumulator;
+  bool show_hud;
+  bool place_mode;
+  bool dragging;
+  double press[2];
+  bool press_hit;
+  double press_point[3];
+} view;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void quat_matrix(grip_quat q, double m[9]) {
+  double w = q.w, x = q.x, y = q.y, z = q.z;
+  m[0] = 1 - 2 * (y * y + z * z), m[1] = 2 * (x * y - w * z), m[2] = 2 * (x * z + w * y);
+  m[3] = 2 * (x * y + w * z), m[4] = 1 - 2 * (x * x + z * z), m[5] = 2 * (y * z - w * x);
+  m[6] = 2 * (x * z - w * y), m[7] = 2 * (y * z + w * x), m[8] = 1 - 2 * (x * x + y * y);
+}
+
+static void mat_mul(const double a[9], const double b[9], double out[9]) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) out[3 * i + j] = a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j];
+}
+
+static const float kPalette[8][3] = {{0.80f, 0.06f, 0.05f}, {0.05f, 0.25f, 0.75f}, {0.95f, 0.70f, 0.05f},
+                                     {0.10f, 0.55f, 0.20f}, {0.92f, 0.92f, 0.92f}, {0.45f, 0.10f, 0.55f},
+                                     {0.95f, 0.40f, 0.05f}, {0.10f, 0.10f, 0.12f}};
+
+static bool build_meshes(view *v) {
+  const scene_world *sw = v->s->sw;
+  double zero[3] = {0.0, 0.0, 0.0};
+  mesh_data m = {0};
+  double ground_z = 0.0, cx = 0.0, cy = 0.0, extent = 3000.0;
+  if (sw->track) {
+    grip_track_stats st = grip_track_get_stats(sw->track);
+    cx = 0.5 * (st.x_min + st.x_max), cy = 0.5 * (st.y_min + st.y_max);
+    ground_z = st.z_min - 0.3;
+    extent = fmax(st.x_max - st.x_min, st.y_max - st.y_min) + 3000.0;
+    double origin[3] = {cx, cy, st.z_min};
+    bool have_model = false;
+#ifdef GRIP_HAVE_ASSIMP
+    char model_path[1024];
+    if (!v->opt->generated_mesh && model_find_torcs_track(v->s->scene.ground_file, model_path, sizeof model_path))
+      have_model = model_load(model_path, sw->track, &v->track_model);
+#endif
+    if (!have_model) {
+      world_mesh_track(&m, sw->track, origin, ground_z);
+      if (!gpu_mesh_upload(&v->world, &m, origin)) return false;
+    }
+  } else if (sw->heightfield) {
+    const grip_heightfield_info *t = &sw->terrain;
+    cx = t->origin_x + 0.5 * (t->cols - 1) * t->dx, cy = t->origin_y + 0.5 * (t->rows - 1) * t->dy;
+    double origin[3] = {cx, cy, t->min_height};
+    int stride = 1;
+    while ((long long)(t->cols / stride) * (t->rows / stride) > 1500000) stride *= 2;
+    world_mesh_terrain(&m, sw->heightfield, 0, t->cols, 0, t->rows, stride, origin);
+    if (v->s->scene.texture[0]) {
+      /* PNG or JPEG (stb_image), draped over the terrain's extent. */
+      int w = 0, h = 0, n = 0;
+      unsigned char *pixels = stbi_load(v->s->scene.texture, &w, &h, &n, 4);
+      if (pixels) {
+        v->world_texture = renderer_texture_rgba(pixels, w, h, true);
+        stbi_image_free(pixels);
+      } else {
+        fprintf(stderr, "grip viewer: %s: %s (texture left out)\n", v->s->scene.texture, stbi_failure_reason());
+      }
+    }
+    ground_z = t->min_height - 1.0;
+    if (!gpu_mesh_upload(&v->world, &m, origin)) return false;
+  } else {
+    ground_z = sw->plane.offset / (sw->plane.normal.z != 0.0 ? sw->plane.normal.z : 1.0);
+  }
+  mesh_free(&m);
+  /* The ground beyond: a large plane under everything (a plane scene's ground itself). */
+  {
+    float grass[3];
+    grip_surface surface = sw->track || sw->heightfield ? grip_surface_preset("grass") : sw->plane.surface;
+    world_surface_color(&surface, grass);
+    float e = (float)extent;
+    float a[3] = {-e, -e, 0.0f}, b[3] = {e, -e, 0.0f}, c[3] = {e, e, 0.0f}, d[3] = {-e, e, 0.0f};
+    mesh_quad(&m, a, b, c, d, grass);
+    double origin[3] = {cx, cy, ground_z};
+    bool ok = gpu_mesh_upload(&v->ground, &m, origin);
+    mesh_free(&m);
+    if (!ok) return false;
+  }
+  {
+    static const float magenta[3] = {1.0f, 0.0f, 1.0f};
+    float lo[3] = {-0.25f, -0.25f, -0.25f}, hi[3] = {0.25f, 0.25f, 0.25f};
+    mesh_box(&m, lo, hi, magenta);
+    bool ok = gpu_mesh_upload(&v->marker, &m, zero);
+    mesh_free(&m);
+    if (!ok) return false;
+  }
+  v->cars = calloc((size_t)v->s->car_count, sizeof *v->cars);
+  if (!v->cars) return false;
+  for (int k = 0; k < v->s->car_count; ++k) {
+    const grip_vehicle_def *def = v->s->cars[k].def;
+    car_meshes *cm = &v->cars[k];
+    world_mesh_car_body(&m, def, kPalette[k % 8]);
+    bool ok = gpu_mesh_upload(&cm->body, &m, zero);
+    mesh_free(&m);
+    world_mesh_car_brake_lights(&m, def);
+    ok = ok && gpu_mesh_upload(&cm->brake_lights, &m, zero);
+    mesh_free(&m);
+    for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+      mesh_wheel(&m, (float)def->axles[a].wheel_radius, (float)def->axles[a].wheel_width, 24);
+      ok = ok && gpu_mesh_upload(&cm->wheel[a], &m, zero);
+      mesh_free(&m);
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+static void free_meshes(view *v) {
+  gpu_mesh_free(&v->world);
+#ifdef GRIP_HAVE_ASSIMP
+  model_free(&v->track_model);
+#endif
+  if (v->world_texture) glDeleteTextures(1, &v->world_texture);
+  gpu_mesh_free(&v->ground);
+  gpu_mesh_free(&v->marker);
+  if (v->cars)
+    for (int k = 0; k < v->s->car_count; ++k) {
+      gpu_mesh_free(&v->cars[k].body);
+      gpu_mesh_free(&v->cars[k].brake_lights);
+      for (int a = 0; a < GRIP_AXLE_COUNT; ++a) gpu_mesh_free(&v->cars[k].wheel[a]);
+    }
+  free(v->cars);
+  v->cars = NULL;
+}
+
+/* Angle blended along the shorter way round. */
+static double lerp_angle(double a, double b, double t) {
+  double d = fmod(b - a, 2.0 * kPi);
+  if (d > kPi) d -= 2.0 * kPi;
+  if (d < -kPi) d += 2.0 * kPi;
+  return a + t * d;
+}
+
+static void draw_car(view *v, int k, double alpha) {
+  const session_car *c = &v->s->cars[k];
+  const grip_vehicle_def *def = c->def;
+  grip_pose pose = session_pose(v->s, k, alpha);
+  double pos[3] = {pose.position.x, pose.position.y, pose.position.z}, R[9];
+  quat_matrix(pose.rotation, R);
+  car_meshes *cm = &v->cars[k];
+  renderer_draw_mesh(&v->r, &cm->body, pos, R, NULL, NULL, 0);
+  float glow = (float)fmin(1.0, c->input.brake * 4.0);
+  float emissive[3] = {glow * 1.0f, glow * 0.05f, glow * 0.02f};
+  renderer_draw_mesh(&v->r, &cm->brake_lights, pos, R, NULL, emissive, 0);
+  for (int w = 0; w < GRIP_WHEEL_COUNT; ++w) {
+    const grip_axle_def *axle = &def->axles[w / 2];
+    const grip_wheel_state *a = &c->prev.wheels[w], *b = &c->cur.wheels[w];
+    double steer = a->steer_angle + alpha * (b->steer_angle - a->steer_angle);
+    double spin = lerp_angle(a->rotation, b->rotation, alpha);
+    double compression = a->compression + alpha * (b->compression - a->compression);
+    /* Wheel centre in the design frame: at design ride height (compression = droop travel) it is
+     * one wheel radius above the design frame's ground point. */
+    double local[3] = {axle->x, (w % 2 == 0 ? 1.0 : -1.0) * axle->half_track,
+                       axle->wheel_radius - axle->suspension.droop_travel + compression};
+    double wp[3];
+    for (int i = 0; i < 3; ++i) wp[i] = pos[i] + R[3 * i] * local[0] + R[3 * i + 1] * local[1] + R[3 * i + 2] * local[2];
+    double cs = cos(steer), ss = sin(steer), cr = cos(spin), sr = sin(spin);
+    double Rz[9] = {cs, -ss, 0, ss, cs, 0, 0, 0, 1};
+    double Ry[9] = {cr, 0, sr, 0, 1, 0, -sr, 0, cr};
+    double Rw[9], Rt[9];
+    mat_mul(Rz, Ry, Rw);
+    mat_mul(R, Rw, Rt);
+    renderer_draw_mesh(&v->r, &cm->wheel[w / 2], wp, Rt, NULL, NULL, 0);
+  }
+}
+
+static void render_frame(view *v, double alpha) {
+  const session *s = v->s;
+  glViewport(0, 0, v->width, v->height);
+  glClearColor(0.7f, 0.8f, 0.9f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);
+  camera *c = &v->cam;
+  renderer_set_camera(&v->r, c->eye, c->target, c->up, c->fov_y, (double)v->width / v->height, c->near_m, c->far_m);
+  static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  static const double zero[3] = {0, 0, 0};
+  /* Front to back, so that the depth test rejects hidden fragments before they are shaded (the
+   * software renderers of the tests and the benchmark are fill-bound): cars, the world, the
+   * ground plane (with a small depth bias behind the world), the sky last where nothing is. */
+  for (int k = 0; k < s->car_count; ++k)
+    if (!(v->opt->hide_car && k == v->follow)) draw_car(v, k, alpha);
+  renderer_draw_mesh(&v->r, &v->world, zero, identity, NULL, NULL, v->world_texture);
+#ifdef GRIP_HAVE_ASSIMP
+  model_draw(&v->r, &v->track_model);
+#endif
+  glEnable(GL_POLYGON_OFFSET_FILL);
+  glPolygonOffset(2.0f, 4.0f);
+  renderer_draw_mesh(&v->r, &v->ground, zero, identity, NULL, NULL, 0);
+  glDisable(GL_POLYGON_OFFSET_FILL);
+  renderer_draw_sky(&v->r);
+  if (v->opt->has_marker) {
+    float saved = v->r.fog_distance;
+    v->r.fog_distance = 0.0f;
+    static const float black[3] = {0, 0, 0}, magenta[3] = {1, 0, 1};
+    renderer_draw_mesh(&v->r, &v->marker, v->opt->marker, identity, black, magenta, 0);
+    v->r.fog_distance = saved;
+  }
+}
+
+/* The ray through pixel (px, py) of the current camera: origin = eye, unit direction. */
+static void pixel_ray(const view *v, double px, double py, double dir[3]) {
+  const camera *c = &v->cam;
+  double f[3] = {c->target[0] - c->eye[0], c->target[1] - c->eye[1], c->target[2] - c->eye[2]};
+  double fl = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+  for (int i = 0; i < 3; ++i) f[i] /= fl;
+  double r[3] = {f[1] * c->up[2] - f[2] * c->up[1], f[2] * c->up[0] - f[0] * c->up[2], f[0] * c->up[1] - f[1] * c->up[0]};
+  double rl = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+  for (int i = 0; i < 3; ++i) r[i] /= rl;
+  double u[3] = {r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2], r[0] * f[1] - r[1] * f[0]};
+  double t = tan(0.5 * c->fov_y), aspect = (double)v->width / v->height;
+  /* Pixel centres: x right, y down from the top left. */
+  double nx = 2.0 * (px + 0.5) / v->width - 1.0, ny = 1.0 - 2.0 * (py + 0.5) / v->height;
+  double d[3];
+  for (int i = 0; i < 3; ++i) d[i] = f[i] + r[i] * nx * t * aspect + u[i] * ny * t;
+  double dl = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  for (int i = 0; i < 3; ++i) dir[i] = d[i] / dl;
+}
+
+/* Where a ray meets the ground. A terrain or plane answers any ray (the world's grip_ground
+ * raycast); a track answers near-vertical rays only, so the ray is marched in 0.5 m steps with
+ * vertical probes and the crossing refined by bisection. */
+static bool ground_pick(const session *s, const double o[3], const double d[3], double hit[3]) {
+  grip_ground g = grip_world_get_ground(s->sw->world);
+  if (!g.raycast) return false;
+  const double max_distance = 3000.0;
+  if (!s->sw->track) {
+    grip_ground_hit h;
+    if (!g.raycast(g.context, (grip_vec3){o[0], o[1], o[2]}, (grip_vec3){d[0], d[1], d[2]}, max_distance, &h))
+      return false;
+    hit[0] = h.point.x, hit[1] = h.point.y, hit[2] = h.point.z;
+    return true;
+  }
+  double prev_t = 0.0, prev_gap = 0.0;
+  bool have_prev = false;
+  for (double t = 0.0; t <= max_distance; t += 0.5) {
+    double p[3] = {o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2]};
+    double z;
+    if (!scene_world_ground_height(s->sw, p[0], p[1], &z)) {
+      have_prev = false;
+      continue;
+    }
+    double gap = p[2] - z;
+    if (have_prev && prev_gap > 0.0 && gap <= 0.0) {
+      double lo = prev_t, hi = t;
+      for (int i = 0; i < 40; ++i) {
+        double mid = 0.5 * (lo + hi);
+        double q[3] = {o[0] + mid * d[0], o[1] + mid * d[1], o[2] + mid * d[2]};
+        double zm;
+        if (scene_world_ground_height(s->sw, q[0], q[1], &zm) && q[2] - zm > 0.0) lo = mid;
+        else hi = mid;
+      }
+      double tm = 0.5 * (lo + hi);
+      for (int i = 0; i < 3; ++i) hit[i] = o[i] + tm * d[i];
+      return true;
+    }
+    prev_t = t, prev_gap = gap, have_prev = true;
+  }
+  return false;
+}
+
+static bool pick(const view *v, double px, double py, double hit[3]) {
+  double dir[3];
+  pixel_ray(v, px, py, dir);
+  return ground_pick(v->s, v->cam.eye, dir, hit);
+}
+
+static double car_heading(const session *s, int k) {
+  grip_quat q = s->cars[k].cur.pose.rotation;
+  return atan2(2.0 * (q.w * q.z + q.x * q.y), 1.0 - 2.0 * (q.y * q.y + q.z * q.z));
+}
+
+/* Places the followed car at the pick of (px, py), heading towards the pick of the drag end
+ * when there is one more than 0.5 m away, else keeping its heading. */
+static bool place_at(view *v, double px, double py, const double *drag, double point[3]) {
+  if (!pick(v, px, py, point)) return false;
+  double heading = car_heading(v->s, v->follow);
+  double end[3];
+  if (drag && pick(v, drag[0], drag[1], end) && hypot(end[0] - point[0], end[1] - point[1]) > 0.5)
+    heading = atan2(end[1] - point[1], end[0] - point[0]);
+  return session_place(v->s, v->follow, point[0], point[1], heading);
+}
+
+static bool save_png(const char *path, int width, int height) {
+  unsigned char *pixels = malloc((size_t)width * (size_t)height * 3);
+  if (!pixels) return false;
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels);
+  stbi_flip_vertically_on_write(1);
+  int ok = stbi_write_png(path, width, height, 3, pixels, width * 3);
+  free(pixels);
+  return ok != 0;
+}
+
+static void keyboard_input(view *v, double frame_dt) {
+  session *s = v->s;
+  if (s->human < 0) return;
+  const Uint8 *k = SDL_GetKeyboardState(NULL);
+  bool up = k[SDL_SCANCODE_UP] || k[SDL_SCANCODE_W], down = k[SDL_SCANCODE_DOWN] || k[SDL_SCANCODE_S];
+  bool left = k[SDL_SCANCODE_LEFT] || k[SDL_SCANCODE_A], right = k[SDL_SCANCODE_RIGHT] || k[SDL_SCANCODE_D];
+  /* A key is all or nothing: the steering moves towards full lock at 2.5 per s and back to the
+   * centre at 4 per s, as a keyboard driver in a racing game expects. */
+  double want = (left ? 1.0 : 0.0) - (right ? 1.0 : 0.0);
+  double rate = want == 0.0 ? 4.0 : 2.5;
+  double step = rate * frame_dt;
+  if (v->steer < want) v->steer = fmin(want, v->steer + step);
+  else v->steer = fmax(want, v->steer - step);
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.throttle = up ? 1.0 : 0.0;
+  in.brake = down ? 1.0 : 0.0;
+  in.steering = v->steer;
+  in.handbrake = k[SDL_SCANCODE_SPACE] ? 1.0 : 0.0;
+  in.clutch = k[SDL_SCANCODE_C] ? 1.0 : 0.0;
+  in.automatic = v->automatic;
+  in.gear = v->automatic ? v->auto_direction : v->manual_gear;
+  s->human_input = in;
+}
+
+static void shift(view *v, int delta) {
+  const session *s = v->s;
+  if (s->human < 0) return;
+  int top = s->cars[s->human].def->gearbox.forward_gears;
+  if (v->automatic) {
+    v->auto_direction += delta;
+    if (v->auto_direction > 1) v->auto_direction = 1;
+    if (v->auto_direction < -1) v->auto_direction = -1;
+  } else {
+    v->manual_gear += delta;
+    if (v->manual_gear > top) v->manual_gear = top;
+    if (v->manual_gear < GRIP_GEAR_REVERSE) v->manual_gear = GRIP_GEAR_REVERSE;
+  }
+}
+
+static void handle_key(view *v, SDL_Keycode key, bool *quit) {
+  session *s = v->s;
+  switch (key) {
+  case SDLK_ESCAPE: *quit = true; break;
+  case SDLK_e: case SDLK_PAGEUP: shift(v, +1); break;
+  case SDLK_q: case SDLK_PAGEDOWN: shift(v, -1); break;
+  case SDLK_t:
+    if (s->human >= 0) {
+      int gear = s->cars[s->human].cur.gear;
+      v->automatic = !v->automatic;
+      if (!v->automatic) v->manual_gear = gear;
+      else v->auto_direction = gear < 0 ? -1 : (gear == 0 ? 0 : 1);
+    }
+    break;
+  case SDLK_p: v->paused = !v->paused; break;
+  case SDLK_PERIOD: v->step_once = true; break;
+  case SDLK_l: v->slow = !v->slow; break;
+  case SDLK_v: camera_set_mode(&v->cam, (camera_mode)((v->cam.mode + 1) % CAMERA_MODE_COUNT)); break;
+  case SDLK_TAB:
+    v->follow = (v->follow + 1) % s->car_count;
+    v->cam.settled = false;
+    v->cam.tv_index = -1;
+    break;
+  case SDLK_h: v->show_hud = !v->show_hud; break;
+  case SDLK_m: v->place_mode = !v->place_mode; break;
+  case SDLK_r: session_reset(s, v->follow); break;
+  default: break;
+  }
+}
+
+static int compare_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static camera_mode mode_from_name(const char *name, camera_mode fallback) {
+  if (!name) return fallback;
+  for (int m = 0; m < CAMERA_MODE_COUNT; ++m)
+    if (strcmp(name, camera_mode_name((camera_mode)m)) == 0) return (camera_mode)m;
+  return fallback;
+}
+
+int viewer_run(session *s, const viewer_options *o, const char *command, viewer_result *result) {
+  memset(result, 0, sizeof *result);
+  view v;
+  memset(&v, 0, sizeof v);
+  v.opt = o;
+  v.s = s;
+  v.width = o->width;
+  v.height = o->height;
+  v.show_hud = !o->no_hud;
+  v.automatic = true;
+  v.auto_direction = 1;
+  v.manual_gear = 1;
+  v.follow = o->follow >= 0 && o->follow < s->car_count ? o->follow : (s->human >= 0 ? s->human : 0);
+  if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+    fprintf(stderr, "grip %s: no display: %s\n", command, SDL_GetError());
+    return 1;
+  }
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
+  SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);
+  SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 24);
+  SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
+  char title[160];
+  snprintf(title, sizeof title, "grip %s: %s", command, s->sw->track ? s->sw->track_name : s->scene.name);
+  v.window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, v.width, v.height,
+                              SDL_WINDOW_OPENGL | (o->frames > 0 ? 0 : SDL_WINDOW_RESIZABLE));
+  if (!v.window || !(v.gl = SDL_GL_CreateContext(v.window))) {
+    fprintf(stderr, "grip %s: no OpenGL 3.3 core context: %s\n", command, SDL_GetError());
+    if (v.window) SDL_DestroyWindow(v.window);
+    SDL_Quit();
+    return 1;
+  }
+  SDL_GL_SetSwapInterval(o->frames > 0 ? 0 : 1);
+  SDL_GL_GetDrawableSize(v.window, &v.width, &v.height);
+  int rc = 1;
+  if (!renderer_init(&v.r)) goto done;
+  if (!build_meshes(&v)) {
+    fprintf(stderr, "grip %s: out of memory building the meshes\n", command);
+    goto done;
+  }
+  v.hud = hud_create();
+  const grip_scene_camera *sc = &s->scene.camera;
+  camera_init(&v.cam, sc->fov_deg > 0.0 ? sc->fov_deg : 60.0, sc->distance > 0.0 ? sc->distance : 6.0,
+              sc->line ? sc->height : 2.0);
+  camera_set_mode(&v.cam, mode_from_name(o->camera, sc->mode == GRIP_SCENE_CAMERA_ORBIT ? CAMERA_ORBIT : CAMERA_CHASE));
+
+  long long capacity = o->frames > 0 ? o->frames : 4096;
+  double *frame_ms = malloc((size_t)capacity * sizeof *frame_ms);
+  long long frame_count = 0, steps_total = 0;
+  double t_start = now_s(), t_prev = t_start, fps = 0.0, rate = 0.0, rate_window_start = t_start;
+  long long rate_window_steps = 0, rate_window_frames = 0;
+  bool quit = false;
+  while (!quit) {
+    double t_frame = now_s();
+    double frame_dt = o->frames > 0 ? SESSION_FIXED_FRAME_S : fmin(t_frame - t_prev, 0.25);
+    t_prev = t_frame;
+    SDL_Event e;
+    while (SDL_PollEvent(&e)) {
+      if (e.type == SDL_QUIT) quit = true;
+      else if (e.type == SDL_KEYDOWN && !e.key.repeat) handle_key(&v, e.key.keysym.sym, &quit);
+      else if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED)
+        SDL_GL_GetDrawableSize(v.window, &v.width, &v.height);
+      else if (e.type == SDL_MOUSEBUTTONDOWN && e.button.button == SDL_BUTTON_LEFT) {
+        v.dragging = true;
+        v.press[0] = e.button.x, v.press[1] = e.button.y;
+      } else if (e.type == SDL_MOUSEBUTTONUP && e.button.button == SDL_BUTTON_LEFT) {
+        v.dragging = false;
+        if (v.place_mode) {
+          double end[2] = {e.button.x, e.button.y}, point[3];
+          place_at(&v, v.press[0], v.press[1], end, point);
+        }
+      } else if (e.type == SDL_MOUSEMOTION && v.dragging && !v.place_mode) {
+        if (v.cam.mode != CAMERA_ORBIT) camera_set_mode(&v.cam, CAMERA_ORBIT);
+        v.cam.yaw -= 0.008 * e.motion.xrel;
+        v.cam.pitch = fmax(-0.1, fmin(1.5, v.cam.pitch + 0.008 * e.motion.yrel));
+      } else if (e.type == SDL_MOUSEWHEEL) {
+        v.cam.range = fmax(2.0, fmin(500.0, v.cam.range * pow(0.9, e.wheel.y)));
+      }
+    }
+    keyboard_input(&v, frame_dt);
+    /* Physics: fixed steps, at most 0.25 s of catch-up per frame. */
+    double sim_dt = v.paused ? 0.0 : frame_dt * (v.slow ? 0.25 : 1.0);
+    int steps = session_advance(s, &v.accumulator, sim_dt);
+    if (v.paused && v.step_once) {
+      session_step(s);
+      steps++;
+    }
+    v.step_once = false;
+    steps_total += steps;
+    rate_window_steps += steps;
+    double alpha = v.paused ? 1.0 : v.accumulator / s->dt;
+    grip_pose pose = session_pose(s, v.follow, alpha);
+    camera_update(&v.cam, &pose, s->cars[v.follow].def, frame_dt, s->sw->track, grip_world_get_ground(s->sw->world));
+    render_frame(&v, alpha);
+    if (v.show_hud) {
+      hud_info info = {.fps = fps, .physics_rate = rate, .paused = v.paused, .slow_motion = v.slow,
+                       .place_mode = v.place_mode, .camera = camera_mode_name(v.cam.mode), .automatic = v.automatic};
+      hud_draw(v.hud, &v.r, s, v.follow, &info, v.width, v.height);
+    }
+    bool last = o->frames > 0 && frame_count + 1 >= o->frames;
+    if (last && o->screenshot && !save_png(o->screenshot, v.width, v.height)) {
+      fprintf(stderr, "grip %s: %s: cannot write the screenshot\n", command, o->screenshot);
+      free(frame_ms);
+      goto done;
+    }
+    if (last && o->has_click) {
+      double dir[3];
+      pixel_ray(&v, o->click[0], o->click[1], dir);
+      memcpy(result->click_origin, v.cam.eye, sizeof result->click_origin);
+      memcpy(result->click_direction, dir, sizeof dir);
+      result->click_hit = ground_pick(s, v.cam.eye, dir, result->click_point);
+      double point[3];
+      result->click_placed = place_at(&v, o->click[0], o->click[1], o->has_drag ? o->drag : NULL, point);
+      if (result->click_placed) {
+        const grip_vehicle_state *st = &s->cars[v.follow].cur;
+        result->placed[0] = st->pose.position.x, result->placed[1] = st->pose.position.y;
+        result->placed[2] = st->pose.position.z;
+        result->placed_heading = car_heading(s, v.follow);
+      }
+    }
+    SDL_GL_SwapWindow(v.window);
+    double t_end = now_s();
+    if (frame_count >= capacity) {
+      double *grown = realloc(frame_ms, (size_t)capacity * 2 * sizeof *grown);
+      if (grown) frame_ms = grown, capacity *= 2;
+    }
+    if (frame_count < capacity) frame_ms[frame_count] = 1000.0 * (t_end - t_frame);
+    frame_count++;
+    rate_window_frames++;
+    if (t_end - rate_window_start >= 0.5) {
+      fps = rate_window_frames / (t_end - rate_window_start);
+      rate = rate_window_steps / (t_end - rate_window_start);
+      rate_window_start = t_end;
+      rate_window_frames = rate_window_steps = 0;
+    }
+    if (last) quit = true;
+  }
+  double total = now_s() - t_start;
+  long long kept = frame_count < capacity ? frame_count : capacity;
+  if (frame_ms && kept > 0) {
+    qsort(frame_ms, (size_t)kept, sizeof *frame_ms, compare_double);
+    result->frame_ms_median = frame_ms[kept / 2];
+    result->frame_ms_p99 = frame_ms[(long long)floor(0.99 * (double)(kept - 1))];
+  }
+  free(frame_ms);
+  result->frames = frame_count;
+  result->physics_steps_per_s = total > 0.0 ? steps_total / total : 0.0;
+  result->camera_mode = camera_mode_name(v.cam.mode);
+  memcpy(result->eye, v.cam.eye, sizeof result->eye);
+  memcpy(result->target, v.cam.target, sizeof result->target);
+  memcpy(result->up, v.cam.up, sizeof result->up);
+  result->fov_y_deg = v.cam.fov_y * 180.0 / kPi;
+  result->near_m = v.cam.near_m;
+  result->far_m = v.cam.far_m;
+  result->width = v.width;
+  result->height = v.height;
+  rc = 0;
+done:
+  hud_destroy(v.hud);
+  free_meshes(&v);
+  renderer_free(&v.r);
+  SDL_GL_DeleteContext(v.gl);
+  SDL_DestroyWindow(v.window);
+  SDL_Quit();
+  return rc;
+}

@@ -1,0 +1,51 @@
+/* The 3D viewer: a window (SDL2, OpenGL 3.3 core through libepoxy) showing a session (session.h):
+ * the world, the cars, cameras, the HUD; the keyboard drives the person's car. docs/viewer.md. */
+#ifndef GRIP_VIEWER_H
+#define GRIP_VIEWER_H
+
+#include <stdbool.h>
+
+#include "session.h"
+
+typedef struct viewer_options {
+  int width, height;        /* px; 1280 × 720 */
+  int frames;               /* > 0: render this many frames with a fixed 1/60 s frame time, then
+                               stop (tests, benchmark); 0: interactive, wall-clock time */
+  const char *screenshot;   /* PNG of the last frame, or NULL */
+  const char *camera;       /* first camera: chase, bonnet, orbit, tv, map (NULL: the scene's) */
+  int follow;               /* car followed first (0-based), -1: the person's car (or car 0) */
+  bool hide_car;            /* do not draw the followed car (tests) */
+  bool no_hud;
+  bool generated_mesh;      /* TORCS tracks: the mesh generated from the geometry, not their model */
+  bool has_marker;          /* draw a magenta 0.5 m cube at marker (tests) */
+  double marker[3];         /* m, world */
+  bool has_click;           /* after the last frame: place the followed car where the pixel's
+                               ray meets the ground (tests of click-to-place) */
+  double click[2];          /* px from the top left */
+  bool has_drag;            /* the click is dragged to drag[] (sets the heading) */
+  double drag[2];
+} viewer_options;
+
+viewer_options viewer_default_options(void);
+
+typedef struct viewer_result {
+  long long frames;
+  double frame_ms_median, frame_ms_p99; /* wall-clock frame times */
+  double physics_steps_per_s;           /* steps per wall-clock s over the run */
+  const char *camera_mode;
+  double eye[3], target[3], up[3];      /* camera of the last frame */
+  double fov_y_deg, near_m, far_m;
+  int width, height;
+  bool click_hit;                       /* the click's ray met the ground */
+  double click_point[3];                /* m, where */
+  double click_origin[3], click_direction[3]; /* the ray */
+  bool click_placed;                    /* the car was placed there */
+  double placed[3];                     /* m, the car's position after placing */
+  double placed_heading;                /* rad */
+} viewer_result;
+
+/* Runs the window until it is closed (or the frames are done). Returns 0, or 1 after printing
+ * "grip CMD: what is wrong" (no display, no OpenGL 3.3). */
+int viewer_run(session *s, const viewer_options *o, const char *command, viewer_result *result);
+
+#endif
