@@ -74,6 +74,7 @@ int cmd_soak(int argc, char **argv) {
     json_int(&w, "field_laps", field_laps);
     json_number(&w, "field_realtime_factor", res.field.realtime_factor);
     json_int(&w, "retired", res.retired);
+    json_int(&w, "stuck_in_field", res.stuck_in_field);
     json_int(&w, "lone_laps", lone->laps);
     json_number(&w, "lone_best_lap_s", lone->best_lap_s);
     json_number(&w, "lone_first_window_mean_lap_s", lap_first);

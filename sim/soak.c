@@ -75,10 +75,11 @@ static void on_period(void *user, double race_time) {
   s->window++;
 }
 
-static int count_retired(const race_result *r, char *why, size_t why_size) {
+/* Retirements that are faults; with traffic true, a car stuck after contact is not one. */
+static int count_retired(const race_result *r, bool traffic, char *why, size_t why_size) {
   int n = 0;
   for (int k = 0; k < r->cars; ++k)
-    if (r->results[k].status == RACE_CAR_RETIRED) {
+    if (r->results[k].status == RACE_CAR_RETIRED && !(traffic && r->results[k].reason == RACE_RETIRE_STUCK)) {
       if (n == 0)
         snprintf(why, why_size, "%s retired at %.1f s (%s)", r->results[k].name, r->results[k].retired_time_s,
                  race_retire_reason_name(r->results[k].reason));
@@ -114,8 +115,10 @@ int soak_run(const soak_config *cfg, soak_result *out) {
     }
   }
   char why[160] = "";
-  out->retired = count_retired(&out->field, why, sizeof why);
-  out->retired += count_retired(&out->lone, why[0] ? why + strlen(why) : why, sizeof why - strlen(why));
+  out->retired = count_retired(&out->field, true, why, sizeof why);
+  out->retired += count_retired(&out->lone, false, why[0] ? why + strlen(why) : why, sizeof why - strlen(why));
+  for (int k = 0; k < out->field.cars; ++k)
+    out->stuck_in_field += out->field.results[k].reason == RACE_RETIRE_STUCK;
   /* Drift: the last window with flying laps against the first. */
   int first = -1, last = -1;
   for (int i = 0; i < out->windows; ++i)

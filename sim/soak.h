@@ -38,7 +38,10 @@ typedef struct soak_result {
   soak_window w[SOAK_MAX_WINDOWS];
   race_result field;         /* the field's race (free with soak_result_free) */
   race_result lone;          /* the lone robot's */
-  int retired;               /* cars of either run that retired */
+  int retired;               /* cars that retired for a fault: any retirement of the lone robot,
+                                and field cars that left the world or went non-finite */
+  int stuck_in_field;        /* field cars retired stuck (after contact in traffic, e.g. on
+                                their side against a barrier): reported, not a failure */
   double drift_pct;          /* lone robot: last window's mean lap / first's − 1, in % (windows
                                 with flying laps; NAN with fewer than two) */
   int drift_first, drift_last; /* the windows compared (-1: none) */

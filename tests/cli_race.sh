@@ -56,9 +56,9 @@ check "grep -q 'DNF (out of fuel) at' dry.txt"
 check "grep -q '^legend: DNF = did not finish, retired (out of fuel' dry.txt"
 
 # Tracks the car cannot race on: refused with a clear message, exit 1.
-printf 'name Tight\nwidth 12\nstraight 50\narc left radius 3 angle 180\nstraight 50\narc left radius 3 angle 180\n' > tight.track
+printf 'name Tight\nwidth 8\nstraight 50\narc left radius 5.2 angle 180\nstraight 50\narc left radius 5.2 angle 180\n' > tight.track
 "$GRIP" race --track tight.track >/dev/null 2>err.txt; check "[ $? -eq 1 ]"
-check "grep -q 'grip race: .*radius of 3.00 m, under the car.s turning radius of 5.43 m' err.txt"
+check "grep -q 'grip race: .*radius of 5.20 m, under the car.s turning radius of 5.43 m' err.txt"
 printf 'name Narrow\nwidth 1.5\nstraight 100\narc left radius 30 angle 180\nstraight 100\narc left radius 30 angle 180\n' > narrow.track
 "$GRIP" race --track narrow.track >/dev/null 2>err.txt; check "[ $? -eq 1 ]"
 check "grep -q 'grip race: .*1.50 m wide at its narrowest, under the car.s width of 1.87 m' err.txt"
