@@ -266,6 +266,7 @@ static int scene_run(int argc, char **argv) {
         if (wh->compression < s->min_compression) s->min_compression = wh->compression;
         if (wh->compression > s->max_compression) s->max_compression = wh->compression;
       }
+      if (st.out_of_world) continue; /* held where it left the world: not airborne */
       if (touching == 0) s->airborne_s += dt;
       if (touching < GRIP_WHEEL_COUNT) s->wheel_off_s += dt;
       else if (min_load < s->min_load) s->min_load = min_load;
@@ -315,6 +316,7 @@ static int scene_run(int argc, char **argv) {
       json_number(&w, "airborne_s", s->airborne_s);
       json_number(&w, "wheel_off_ground_s", s->wheel_off_s);
       json_bool(&w, "stayed_on_ground", s->wheel_off_s == 0.0);
+      json_bool(&w, "out_of_world", st.out_of_world);
       json_number(&w, "min_compression_m", s->min_compression);
       json_number(&w, "max_compression_m", s->max_compression);
       json_number(&w, "min_wheel_load_n", s->min_load);
@@ -322,10 +324,16 @@ static int scene_run(int argc, char **argv) {
       json_int(&w, "gear", st.gear);
       json_close(&w, '}');
     } else {
-      printf("  %-12s %10.3f %10.3f %9.3f %9.3f %8.2f %5.1f %9.1f %11.2f %11.3f %12.3f  %.4f .. %.4f\n",
-             wc->spec->name, st.pose.position.x, st.pose.position.y, st.pose.position.z, st.pose.position.z - ground,
+      char height[16];
+      if (st.out_of_world || !isfinite(ground))
+        snprintf(height, sizeof height, "%9s", st.out_of_world ? "left" : "-");
+      else
+        snprintf(height, sizeof height, "%9.3f", st.pose.position.z - ground);
+      printf("  %-12s %10.3f %10.3f %9.3f %s %8.2f %5.1f %9.1f %11.2f %11.3f %12.3f  %.4f .. %.4f\n",
+             wc->spec->name, st.pose.position.x, st.pose.position.y, st.pose.position.z, height,
              heading, 3.6 * st.speed, 3.6 * s->max_speed, s->distance, s->airborne_s, s->wheel_off_s,
              s->min_compression, s->max_compression);
+      if (st.out_of_world) printf("  %-12s left the world (drove off the terrain's edge): held where it left\n", "");
     }
   }
   if (json) {
