@@ -1,8 +1,7 @@
 /* Fuzz harness: replay files (io/replay.h, docs/replay.md), parsed from memory. A refused input
  * must come with a "name:line: ..." message; an accepted one must hold only values in their
  * documented ranges, events in step order, and write back (grip_replay_write_*) to text that
- * parses to the same replay, bit for bit. Self-contained (the tests/fuzz build links libFuzzer or
- * a corpus-replaying main). */
+ * parses to the same replay, bit for bit. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
@@ -10,17 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "replay.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(cond)                                                                         \
-  do {                                                                                        \
-    if (!(cond)) {                                                                            \
-      fprintf(stderr, "%s:%d: harness check failed: %s\n", __FILE__, __LINE__, #cond);        \
-      abort();                                                                                \
-    }                                                                                         \
-  } while (0)
+#define REQUIRE FUZZ_REQUIRE
 
 static bool unit(double v, double lo) { return isfinite(v) && v >= lo && v <= 1.0; }
 
