@@ -164,6 +164,10 @@ static const key_desc keys[] = {
     D(S_STEERING, "ackermann", grip_steering_def, ackermann, "", 0, 1.5, "steering.ackermann"),
     D(S_STEERING, "speed_reduction_speed", grip_steering_def, speed_reduction_speed, "m/s", 0, 1000,
       "steering.speed_reduction_speed"),
+    D(S_STEERING, "trail", grip_steering_def, mechanical_trail, "m", -0.2, 0.2, "steering.mechanical_trail"),
+    D(S_STEERING, "column_friction", grip_steering_def, column_friction, "N*m", 0, 100, "steering.column_friction"),
+    D(S_STEERING, "column_damping", grip_steering_def, column_damping, "N*m*s/rad", 0, 100,
+      "steering.column_damping"),
 
     D(S_INPUT, "throttle_rate", grip_input_filter_def, throttle_rate, "1/s", 0, 1e6, "input_filter.throttle_rate"),
     D(S_INPUT, "brake_rate", grip_input_filter_def, brake_rate, "1/s", 0, 1e6, "input_filter.brake_rate"),

@@ -43,6 +43,14 @@ typedef struct engine_output {
  * the rev limiter applied. */
 engine_output engine_torque(const grip_engine_def *def, double omega, double throttle);
 
+/* --- steering feedback ----------------------------------------------------------------- */
+
+/* N·m at the steering wheel (+ turns it left) from the lateral forces fy (N) and aligning
+ * moments mz (N·m) of the `count` steered wheels in contact and the steering wheel's angular
+ * velocity (rad/s); see steering_torque.c. Finite always (0 when it would not be). */
+double steering_wheel_torque(const grip_steering_def *steering, int count, const double *fy, const double *mz,
+                             double wheel_rate);
+
 /* --- drivetrain ------------------------------------------------------------------------ */
 
 /* A shaft's response over one implicit step: omega_new = p + q·T for a torque T applied to it
@@ -160,6 +168,7 @@ typedef struct vehicle {
   simple_mf_cache tyre_cache[GRIP_AXLE_COUNT];
   /* Full MF parameters per axle, copied at creation (NULL for the simple model). */
   grip_mf_params *mf[GRIP_AXLE_COUNT];
+  double steering_torque;   /* N·m at the steering wheel, last step (steering_torque.c) */
 } vehicle;
 
 /* Derives the runtime configuration from v->def and puts the car at rest at def.pose. */
