@@ -93,8 +93,9 @@ grip_vehicle_input input_controller_update(input_controller *c, input_read_fn re
   double steer = c->steer_digital;
   double combined = 0.0;
   if (cfg->steer.axis.source.kind != GRIP_INPUT_NONE) {
+    /* SDL's axes grow to the right, grip's steering to the left. */
     double x = input_centred_axis(&cfg->steer.axis, read(context, &cfg->steer.axis.source));
-    steer += input_steer_from_axis(x, cfg->steer.axis.range_deg, car->lock_rad);
+    steer += input_steer_from_axis(-x, cfg->steer.axis.range_deg, car->lock_rad);
   }
   in.steering = clamp(steer, -1.0, 1.0);
 

@@ -57,7 +57,8 @@ double input_centred_axis(const grip_input_axis *axis, double raw);
  * at the released end and the curve. */
 double input_pedal_axis(const grip_input_axis *axis, double raw);
 
-/* Steering input −1..1 from a centred axis value x (−1..1) of a device turning range_deg lock
+/* Steering input −1..1 (+ left) from a centred axis value x (−1..1, + left: the controller
+ * negates SDL's axis, which grows to the right, unless the file says invert) of a device turning range_deg lock
  * to lock, for a car whose steering wheel turns lock_rad each way: 1:1 in angle, clamped. A
  * range of 0 maps x directly. */
 double input_steer_from_axis(double x, double range_deg, double lock_rad);
