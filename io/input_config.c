@@ -292,8 +292,9 @@ static int handler(void *user, const char *section, const char *name, const char
     if (!strcmp(name, "max_torque")) return number(ps, name, value, 0.1, 100.0, "N*m", &c->ffb_max_torque);
     if (!strcmp(name, "min_force")) return number(ps, name, value, 0.0, 0.5, "", &c->ffb_min_force);
     if (!strcmp(name, "enabled")) return boolean(ps, name, value, &c->ffb_enabled);
+    if (!strcmp(name, "invert")) return boolean(ps, name, value, &c->ffb_invert);
     if (!strcmp(name, "rumble")) return boolean(ps, name, value, &c->rumble);
-    FAIL(name, "unknown key in [force_feedback] (allowed: enabled, gain, max_torque, min_force, rumble)");
+    FAIL(name, "unknown key in [force_feedback] (allowed: enabled, invert, gain, max_torque, min_force, rumble)");
   case SEC_UNKNOWN: return 0;
   }
   return 1;

@@ -97,6 +97,7 @@ typedef struct grip_input_config {
   double ffb_min_force;  /* 0..0.5, smallest force sent for any non-zero torque (overcomes the
                             device's own friction); 0 */
   bool ffb_enabled;      /* true */
+  bool ffb_invert;       /* reverse the force (a device whose driver pushes the other way); false */
   bool rumble;           /* gamepad rumble from tyre slip and kerbs; true */
 } grip_input_config;
 

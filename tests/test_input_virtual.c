@@ -166,7 +166,29 @@ static void virtual_gamepad(void) {
   SDL_QuitSubSystem(SDL_INIT_JOYSTICK | SDL_INIT_GAMECONTROLLER);
 }
 
+/* The force level sent to a wheel: gain·torque/max_torque, clipped, raised to min_force,
+ * negated by invert. */
+static void force_feedback_level(void) {
+  grip_input_config cfg;
+  grip_input_config_empty(&cfg);
+  cfg.ffb_max_torque = 15.0;
+  cfg.ffb_min_force = 0.03;
+  CHECK_NEAR(input_ffb_level(&cfg, 7.5), 0.5, 1e-12);
+  CHECK_NEAR(input_ffb_level(&cfg, -3.0), -0.2, 1e-12);
+  CHECK_NEAR(input_ffb_level(&cfg, 30.0), 1.0, 0.0);
+  CHECK_NEAR(input_ffb_level(&cfg, -300.0), -1.0, 0.0);
+  CHECK_NEAR(input_ffb_level(&cfg, 0.3), 0.03, 1e-12);   /* 0.02 raised to the minimum */
+  CHECK_NEAR(input_ffb_level(&cfg, -0.3), -0.03, 1e-12);
+  CHECK_NEAR(input_ffb_level(&cfg, 0.001), 0.0, 0.0);    /* below 0.001: nothing */
+  CHECK_NEAR(input_ffb_level(&cfg, 0.0 / 0.0), 0.0, 0.0); /* never NaN */
+  cfg.ffb_gain = 2.0;
+  CHECK_NEAR(input_ffb_level(&cfg, 3.0), 0.4, 1e-12);
+  cfg.ffb_invert = true;
+  CHECK_NEAR(input_ffb_level(&cfg, 3.0), -0.4, 1e-12);
+}
+
 int main(void) {
+  RUN_TEST(force_feedback_level);
   SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
   RUN_TEST(virtual_wheel);
   RUN_TEST(virtual_gamepad);

@@ -231,7 +231,7 @@ bool input_devices_has_haptic(const input_devices *d) { return d && d->haptic_ef
 
 double input_ffb_level(const grip_input_config *cfg, double torque_nm) {
   if (!isfinite(torque_nm) || cfg->ffb_max_torque <= 0.0) return 0.0;
-  double f = cfg->ffb_gain * torque_nm / cfg->ffb_max_torque;
+  double f = (cfg->ffb_invert ? -1.0 : 1.0) * cfg->ffb_gain * torque_nm / cfg->ffb_max_torque;
   if (f > 1.0) f = 1.0;
   if (f < -1.0) f = -1.0;
   if (fabs(f) < 0.001) return 0.0;

@@ -41,7 +41,8 @@ bool input_devices_has_haptic(const input_devices *d);
  * wheel at 200 Hz; rumble is sent from this call. */
 void input_devices_feedback(input_devices *d, double steering_torque_nm, double slip, double bump);
 
-/* The device's force level −1..1 for a wheel torque (N·m): gain·torque/max_torque, clipped at
+/* The device's force level −1..1 for a wheel torque (N·m): ±gain·torque/max_torque (− with
+ * invert), clipped at
  * ±1; a non-zero level below min_force is raised to it (levels under 0.001 count as zero). */
 double input_ffb_level(const grip_input_config *cfg, double torque_nm);
 

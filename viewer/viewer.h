@@ -24,6 +24,8 @@ typedef struct viewer_options {
   double click[2];          /* px from the top left */
   bool has_drag;            /* the click is dragged to drag[] (sets the heading) */
   double drag[2];
+  const char *input_file;   /* input configuration (docs/input.md), NULL: keyboard + gamepad */
+  bool mute;                /* no sound */
 } viewer_options;
 
 viewer_options viewer_default_options(void);
