@@ -258,7 +258,9 @@ grip_aero_coefficients grip_vehicle_aero_coefficients(const grip_vehicle_def *de
 double grip_aero_ground_effect(const grip_aero_def *aero, double clearance);
 
 /* Checks a definition; returns GRIP_OK or GRIP_INVALID_ARGUMENT and, if message is not NULL,
- * writes "field: what is wrong" into it. */
+ * writes "field: what is wrong" into it. Besides each field's range it refuses a car that can
+ * never move or hold the road: an all-zero torque curve, a clutch under 1 N·m, a simple tyre
+ * with μ under 0.05. grip_create_vehicle refuses what this refuses. */
 grip_result grip_vehicle_def_validate(const grip_vehicle_def *def, char *message,
                                       int message_size);
 
