@@ -27,6 +27,9 @@ while read -r sym; do
 done < "$work/exported"
 # Every GRIP_API function in the headers is exported (none lost to the hidden default).
 grep -ho "GRIP_API[^(]*grip_[a-z0-9_]*(" "$src"/include/grip/*.h | grep -o "grip_[a-z0-9_]*($" | tr -d '(' | sort -u > "$work/declared"
+# A public function declared without GRIP_API would be hidden: refuse it here.
+unmarked=$(grep -hE "^(const )?[a-z_0-9]+[ *]+grip_[a-z0-9_]*\(" "$src"/include/grip/*.h | grep -v "^typedef")
+[ -z "$unmarked" ] || bad "public functions declared without GRIP_API: $unmarked"
 missing=$(comm -23 "$work/declared" "$work/exported")
 [ -z "$missing" ] || bad "declared GRIP_API but not exported: $missing"
 
