@@ -53,11 +53,17 @@ static void each_list(grip_input_config *c, grip_input_buttons **lists, int *n) 
   *n = k;
 }
 
+/* The haptic thread: every 5 ms the force follows the latest level (renewed once per frame)
+ * through a first-order lag of 10 ms, so the wheel gets a smooth 200 Hz stream instead of a step
+ * per frame. */
 static int haptic_main(void *context) {
   input_devices *d = context;
   int sent = 0x7fffffff;
+  double current = 0.0;
+  const double follow = 1.0 - exp(-(double)HAPTIC_PERIOD_MS / 10.0);
   while (SDL_AtomicGet(&d->running)) {
-    int level = SDL_AtomicGet(&d->level);
+    current += (SDL_AtomicGet(&d->level) - current) * follow;
+    int level = (int)lround(current);
     if (level != sent && d->haptic_effect >= 0) {
       SDL_HapticEffect effect;
       memset(&effect, 0, sizeof effect);
