@@ -14,7 +14,9 @@ int main(void) { TEST_SKIP("built without the viewer (SDL2)"); }
 
 #include "input_config.h"
 #include "input_controller.h"
+#include "input_drive.h"
 #include "input_sdl.h"
+#include "session.h"
 
 #define PI 3.14159265358979323846
 
@@ -187,11 +189,92 @@ static void force_feedback_level(void) {
   CHECK_NEAR(input_ffb_level(&cfg, 3.0), -0.4, 1e-12);
 }
 
+static double yaw_of(grip_quat q) {
+  return atan2(2.0 * (q.w * q.z + q.x * q.y), 1.0 - 2.0 * (q.y * q.y + q.z * q.z));
+}
+
+/* End to end: the built-in car on the built-in track driven through a drive's input hook (the
+ * built-in configuration) by a virtual gamepad: the right trigger moves the car forward, the
+ * left stick to the left turns it left (heading grows), the left trigger stops it, and Y puts
+ * the gearbox in manual. */
+static void gamepad_drives_the_car(void) {
+  CHECK(SDL_InitSubSystem(SDL_INIT_JOYSTICK | SDL_INIT_GAMECONTROLLER) == 0);
+  SDL_Joystick *j = attach(SDL_JOYSTICK_TYPE_GAMECONTROLLER, "grip virtual pad", SDL_CONTROLLER_AXIS_MAX,
+                           SDL_CONTROLLER_BUTTON_MAX);
+  if (!j) return;
+  session_options so = session_default_options();
+  session *s = session_open(&so, "test");
+  CHECK(s != NULL);
+  if (!s) return;
+  drive_io *io = drive_io_open(s, NULL, true, 0, "test");
+  CHECK(io != NULL);
+  if (!io) {
+    session_close(s);
+    return;
+  }
+  double accumulator = 0.0;
+  grip_quat start = s->cars[s->human].cur.pose.rotation;
+  grip_vec3 p0 = s->cars[s->human].cur.pose.position;
+  /* 4 s of full throttle, straight. */
+  SDL_JoystickSetVirtualAxis(j, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, 32767);
+  for (int f = 0; f < 240; ++f) {
+    SDL_JoystickUpdate();
+    drive_io_update(io, s, SESSION_FIXED_FRAME_S);
+    session_advance(s, &accumulator, SESSION_FIXED_FRAME_S);
+    drive_io_feedback(io, s, s->human, SESSION_FIXED_FRAME_S);
+  }
+  const grip_vehicle_state *st = &s->cars[s->human].cur;
+  double speed = st->speed;
+  grip_vec3 p1 = st->pose.position;
+  double moved = sqrt((p1.x - p0.x) * (p1.x - p0.x) + (p1.y - p0.y) * (p1.y - p0.y));
+  CHECK(speed > 15.0);
+  CHECK(moved > 25.0);
+  CHECK_NEAR(s->human_input.throttle, 1.0, 1e-12);
+  /* Half throttle, stick half left for 1 s: the heading turns left (counter-clockwise). */
+  SDL_JoystickSetVirtualAxis(j, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, 8000);
+  SDL_JoystickSetVirtualAxis(j, SDL_CONTROLLER_AXIS_LEFTX, -16384);
+  double heading0 = yaw_of(st->pose.rotation);
+  for (int f = 0; f < 60; ++f) {
+    SDL_JoystickUpdate();
+    drive_io_update(io, s, SESSION_FIXED_FRAME_S);
+    session_advance(s, &accumulator, SESSION_FIXED_FRAME_S);
+    drive_io_feedback(io, s, s->human, SESSION_FIXED_FRAME_S);
+  }
+  double turned = remainder(yaw_of(st->pose.rotation) - heading0, 2.0 * PI);
+  CHECK(s->human_input.steering > 0.1);
+  CHECK(turned > 0.05);
+  double turning_torque = st->steering_torque;
+  CHECK(turning_torque < 0.0); /* the wheel pulls back to the right, towards the centre */
+  /* Brake with the left trigger, stick centred, no throttle: the car stops. */
+  SDL_JoystickSetVirtualAxis(j, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, 0);
+  SDL_JoystickSetVirtualAxis(j, SDL_CONTROLLER_AXIS_LEFTX, 0);
+  SDL_JoystickSetVirtualAxis(j, SDL_CONTROLLER_AXIS_TRIGGERLEFT, 32767);
+  for (int f = 0; f < 300; ++f) {
+    SDL_JoystickUpdate();
+    drive_io_update(io, s, SESSION_FIXED_FRAME_S);
+    session_advance(s, &accumulator, SESSION_FIXED_FRAME_S);
+  }
+  CHECK(fabs(st->speed) < 0.5);
+  CHECK(s->human_input.automatic);
+  SDL_JoystickSetVirtualButton(j, SDL_CONTROLLER_BUTTON_Y, SDL_PRESSED);
+  SDL_JoystickUpdate();
+  drive_io_update(io, s, SESSION_FIXED_FRAME_S);
+  CHECK(!s->human_input.automatic && drive_io_automatic(io) == false);
+  printf("  4 s full throttle: %.1f m/s after %.1f m; 1 s half left: heading +%.3f rad, wheel torque %.2f N*m; "
+         "braked to %.2f m/s\n", speed, moved, turned, turning_torque, st->speed);
+  (void)start;
+  drive_io_close(io);
+  session_close(s);
+  SDL_JoystickClose(j);
+  SDL_QuitSubSystem(SDL_INIT_JOYSTICK | SDL_INIT_GAMECONTROLLER);
+}
+
 int main(void) {
   RUN_TEST(force_feedback_level);
   SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
   RUN_TEST(virtual_wheel);
   RUN_TEST(virtual_gamepad);
+  RUN_TEST(gamepad_drives_the_car);
   return TEST_RESULT();
 }
 #endif
