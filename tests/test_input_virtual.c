@@ -206,7 +206,8 @@ static void gamepad_drives_the_car(void) {
   session *s = session_open(&so, "test");
   CHECK(s != NULL);
   if (!s) return;
-  drive_io *io = drive_io_open(s, NULL, true, 0, "test");
+  SDL_setenv("SDL_AUDIODRIVER", "dummy", 1); /* with sound: the drive feeds it */
+  drive_io *io = drive_io_open(s, NULL, false, 0, "test");
   CHECK(io != NULL);
   if (!io) {
     session_close(s);

@@ -65,7 +65,7 @@ void sound_render(sound_engine *s, float *out, int n) {
   double wind_target = 0.3 * wind_norm * wind_norm;
   double cut_target = t->limiter ? 0.3 : 1.0;
   if (s->target.impact > 0.0) {
-    s->thump_amp = fmax(s->thump_amp, 0.6 * clamp01(s->target.impact));
+    s->thump_amp = fmax(s->thump_amp, 0.9 * clamp01(s->target.impact));
     s->target.impact = 0.0;
   }
   const double thump_decay = exp(-1.0 / (0.08 * fs));
@@ -132,7 +132,7 @@ void sound_render(sound_engine *s, float *out, int n) {
     double kw = 1.0 - exp(-kTwoPi * (150.0 + 1500.0 * wind_norm) / fs);
     s->wind_lp += (noise(&s->seed) - s->wind_lp) * kw;
     s->wind_lp2 += (s->wind_lp - s->wind_lp2) * kw;
-    x += s->wind * 3.0 * s->wind_lp2;
+    x += s->wind * 6.0 * s->wind_lp2;
     /* Thump: a 55 Hz burst, 2 ms attack, 80 ms decay. */
     thump_env += (s->thump_amp - thump_env) * pole(0.002, fs);
     s->thump_amp *= thump_decay;
