@@ -143,6 +143,16 @@ static void open_devices(input_devices *d) {
       open_haptic(d);
     }
   }
+  /* No joystick but a gamepad: a wheel SDL has a gamepad mapping for is still read by its raw
+   * axes and buttons (joy: sources). */
+  for (int i = 0; i < n && !d->joy; ++i) {
+    if (!SDL_IsGameController(i)) continue;
+    const char *name = SDL_JoystickNameForIndex(i);
+    if ((d->joy = SDL_JoystickOpen(i))) {
+      snprintf(d->joy_name, sizeof d->joy_name, "%s", name ? name : "joystick");
+      open_haptic(d);
+    }
+  }
 }
 
 input_devices *input_devices_open(const grip_input_config *cfg, grip_load_error *err) {
