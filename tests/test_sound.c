@@ -301,6 +301,39 @@ static void squeal_wind_thump(void) {
   free(b);
 }
 
+/* Coefficient of variation of the RMS over each firing period of 3 s at a steady rpm. */
+static double firing_variation(double rpm, double throttle) {
+  const int rate = 48000, n = 3 * rate;
+  float *x = malloc(sizeof(float) * n);
+  sound_def def = sound_default_def();
+  sound_engine s;
+  sound_init(&s, &def, rate);
+  sound_params p = {.rpm = rpm, .throttle = throttle, .load = throttle};
+  sound_set(&s, &p);
+  sound_render(&s, x, n);
+  double period = rate / sound_firing_frequency(&def, rpm);
+  double sum = 0.0, sum2 = 0.0;
+  int cycles = 0;
+  for (double start = rate * 0.5; start + period < n; start += period, ++cycles) {
+    double e = 0.0;
+    int a = (int)start, b = (int)(start + period);
+    for (int i = a; i < b; ++i) e += (double)x[i] * x[i];
+    e = sqrt(e / (b - a));
+    sum += e, sum2 += e * e;
+  }
+  free(x);
+  double mean = sum / cycles;
+  return sqrt(fmax(0.0, sum2 / cycles - mean * mean)) / mean;
+}
+
+/* An idle is uneven, firing to firing; a loaded engine at speed is steady. */
+static void uneven_idle(void) {
+  double idle = firing_variation(800.0, 0.0), loaded = firing_variation(4000.0, 1.0);
+  CHECK(idle > 0.05);
+  CHECK(idle > 3.0 * loaded);
+  printf("  per-firing RMS varies by %.1f %% at idle, %.1f %% at 4000 rpm full load\n", 100.0 * idle, 100.0 * loaded);
+}
+
 #ifdef GRIP_HAVE_VIEWER
 static double now_s(void) {
   struct timespec ts;
@@ -370,6 +403,7 @@ int main(void) {
   RUN_TEST(louder_with_throttle);
   RUN_TEST(no_clicks_under_abrupt_changes);
   RUN_TEST(squeal_wind_thump);
+  RUN_TEST(uneven_idle);
 #ifdef GRIP_HAVE_VIEWER
   RUN_TEST(sdl_audio_no_underrun);
 #else
