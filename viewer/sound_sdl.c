@@ -1,10 +1,12 @@
 /* The car's sound through SDL2's audio callback: see sound_sdl.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "sound_sdl.h"
 
 #include <SDL.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define FRESH 4 /* bit of `middle`: the slot there is newer than the reader's */
 
@@ -19,13 +21,22 @@ struct sound_output {
   int back;                    /* writer's */
   int front;                   /* reader's */
   /* Statistics, written by the audio thread. */
-  SDL_atomic_t callbacks, samples_lo, late, updates, max_us;
+  SDL_atomic_t callbacks, samples_lo, late, updates, max_us, max_cpu_us;
   Uint64 perf_freq;
 };
+
+/* CPU time of the calling thread, µs: what the callback itself costs, whatever the scheduler
+ * does to it. */
+static long long thread_cpu_us(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+  return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 static void SDLCALL callback(void *user, Uint8 *stream, int len) {
   sound_output *o = user;
   Uint64 t0 = SDL_GetPerformanceCounter();
+  long long c0 = thread_cpu_us();
   if (SDL_AtomicGet(&o->middle) & FRESH) {
     o->front = SDL_AtomicSet(&o->middle, o->front) & 3;
     sound_set(&o->engine, &o->slots[o->front]);
@@ -35,8 +46,10 @@ static void SDLCALL callback(void *user, Uint8 *stream, int len) {
   sound_render(&o->engine, (float *)(void *)stream, n);
   Uint64 t1 = SDL_GetPerformanceCounter();
   int us = (int)((t1 - t0) * 1000000 / o->perf_freq);
+  int cpu = (int)(thread_cpu_us() - c0);
   if (us > SDL_AtomicGet(&o->max_us)) SDL_AtomicSet(&o->max_us, us);
-  if ((double)us > 1e6 * n / o->sample_rate) SDL_AtomicIncRef(&o->late);
+  if (cpu > SDL_AtomicGet(&o->max_cpu_us)) SDL_AtomicSet(&o->max_cpu_us, cpu);
+  if ((double)cpu > 1e6 * n / o->sample_rate) SDL_AtomicIncRef(&o->late);
   SDL_AtomicAdd(&o->samples_lo, n);
   SDL_AtomicIncRef(&o->callbacks);
 }
@@ -93,6 +106,7 @@ sound_output_stats sound_output_get_stats(sound_output *o) {
   s.sample_rate = o->sample_rate;
   s.buffer_ms = 1000.0 * o->buffer_samples / o->sample_rate;
   s.max_callback_ms = SDL_AtomicGet(&o->max_us) / 1000.0;
+  s.max_callback_cpu_ms = SDL_AtomicGet(&o->max_cpu_us) / 1000.0;
   s.late = SDL_AtomicGet(&o->late);
   s.updates = SDL_AtomicGet(&o->updates);
   return s;

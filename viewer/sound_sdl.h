@@ -23,8 +23,11 @@ typedef struct sound_output_stats {
   long long callbacks;      /* audio callbacks so far */
   long long samples;        /* samples rendered */
   double buffer_ms;         /* one buffer's duration */
-  double max_callback_ms;   /* longest time spent inside the callback */
-  long long late;           /* callbacks that took longer than a buffer lasts (an underrun) */
+  double max_callback_ms;   /* longest wall-clock time inside the callback (includes the
+                               scheduler's preemptions on a busy machine) */
+  double max_callback_cpu_ms; /* most CPU time one callback used */
+  long long late;           /* callbacks whose own CPU time exceeded the buffer's duration: the
+                               synthesis could not keep up (an underrun of its own making) */
   long long updates;        /* parameter sets the callback picked up */
   int sample_rate;
 } sound_output_stats;
