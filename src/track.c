@@ -25,6 +25,15 @@ typedef struct track_seg {
   double theta;     /* rad, angle turned */
   double cx, cy;    /* m, centre of a circular arc (b == 0) */
   double alpha0;    /* rad, direction from that centre to the start point */
+  /* Precomputed for the queries, so that a query needs no trigonometry on straights and one
+   * atan2 on circular arcs: */
+  double cos0, sin0;     /* cos and sin of psi0 */
+  double rsx, rsy;       /* circular arcs: unit vector from the centre to the start point */
+  double rex, rey;       /* ... to the end point */
+  double rmx, rmy;       /* ... to the middle of the arc */
+  double z[4], cross[4]; /* the Hermite height and cross-slope curves as cubics in v = u/len */
+  double dw;             /* d(width)/du */
+  double run0[2], drun[2]; /* run-off width at the start and d/du, per side */
 } track_seg;
 
 struct grip_track {
@@ -104,23 +113,49 @@ static void seg_eval(const track_seg *g, double u, double *x, double *y, double 
   *kappa = g->dir / (g->a + g->b * th);
 }
 
+/* The centre line's direction and curvature at a located point (at its local distance clamped
+ * to [0, len]). */
+typedef struct seg_frame {
+  double c, s;  /* cos and sin of the heading */
+  double kappa; /* 1/m, curvature */
+} seg_frame;
+
 /* Projects (x, y) onto the segment's centre line: local distance u (outside [0, len] when the
- * point lies before or after the segment) and lateral offset t (+ left). */
-static void seg_project(const track_seg *g, double x, double y, double *u, double *t) {
+ * point lies before or after the segment) and lateral offset t (+ left); *frame (or NULL) gets
+ * the centre line's direction at u clamped to [0, len]. Straights need no trigonometry and
+ * circular arcs one atan2: their direction at the point is that of the radius through it. */
+static void seg_project(const track_seg *g, double x, double y, double *u, double *t, seg_frame *frame) {
   if (g->dir == 0.0) {
-    double c = cos(g->psi0), s = sin(g->psi0), dx = x - g->x0, dy = y - g->y0;
+    double c = g->cos0, s = g->sin0, dx = x - g->x0, dy = y - g->y0;
     *u = dx * c + dy * s;
     *t = -dx * s + dy * c;
+    if (frame) *frame = (seg_frame){c, s, 0.0};
     return;
   }
   if (g->b == 0.0) {
     double vx = x - g->cx, vy = y - g->cy;
     double rho = sqrt(vx * vx + vy * vy);
-    double th = g->dir * wrap_pi(atan2(vy, vx) - g->alpha0);
-    /* wrap around the middle of the arc so that points before the start come out negative */
-    th = 0.5 * g->theta + wrap_pi(th - 0.5 * g->theta);
+    /* the angle turned, measured from the middle of the arc so that points before the start
+     * come out negative: th = theta/2 + dir·angle(r_mid, v), in (-pi, pi] around the middle */
+    double th = 0.5 * g->theta +
+                g->dir * atan2(g->rmx * vy - g->rmy * vx, g->rmx * vx + g->rmy * vy);
     *u = g->a * th;
     *t = g->dir * (g->a - rho);
+    if (frame) {
+      /* radius direction r at the clamped point; heading (cos, sin) = dir·(-r_y, r_x) */
+      double rx, ry;
+      if (*u <= 0.0 || !(rho > 0.0)) {
+        rx = *u <= 0.0 ? g->rsx : g->rmx;
+        ry = *u <= 0.0 ? g->rsy : g->rmy;
+      } else if (*u >= g->len) {
+        rx = g->rex;
+        ry = g->rey;
+      } else {
+        rx = vx / rho;
+        ry = vy / rho;
+      }
+      *frame = (seg_frame){-g->dir * ry, g->dir * rx, g->dir / g->a};
+    }
     return;
   }
   /* Spiral arc: Newton on f(phi) = (P - C(phi))·T(phi) = 0, from the osculating circle at the
@@ -155,16 +190,11 @@ static void seg_project(const track_seg *g, double x, double y, double *u, doubl
   ps = g->psi0 + d * phi;
   *u = g->a * phi + 0.5 * g->b * phi * phi;
   *t = -(x - px) * sin(ps) + (y - py) * cos(ps);
-}
-
-/* Cubic Hermite on v in [0,1] with end values p0, p1 and end derivatives m0, m1 (per unit v):
- * value and derivative with respect to v. */
-static void hermite(double p0, double p1, double m0, double m1, double v, double *h, double *dh) {
-  double v2 = v * v, v3 = v2 * v;
-  *h = (2 * v3 - 3 * v2 + 1) * p0 + (v3 - 2 * v2 + v) * m0 + (-2 * v3 + 3 * v2) * p1 +
-       (v3 - v2) * m1;
-  *dh = (6 * v2 - 6 * v) * p0 + (3 * v2 - 4 * v + 1) * m0 + (-6 * v2 + 6 * v) * p1 +
-        (3 * v2 - 2 * v) * m1;
+  if (frame) {
+    double cx, cy, cpsi, ck;
+    seg_eval(g, clampd(*u, 0.0, g->len), &cx, &cy, &cpsi, &ck);
+    *frame = (seg_frame){cos(cpsi), sin(cpsi), ck};
+  }
 }
 
 /* Cross-section data at local distance u. */
@@ -179,23 +209,57 @@ typedef struct section {
 static section seg_section(const track_seg *g, double u) {
   const grip_track_segment_def *d = &g->def;
   section c;
-  double L = g->len, v = L > 0.0 ? clampd(u / L, 0.0, 1.0) : 0.0, h, dh;
-  hermite(d->z_start, d->z_end, d->slope_start * L, d->slope_end * L, v, &h, &dh);
-  c.zc = h;
-  c.dzc = dh / L;
-  hermite(d->cross_start, d->cross_end, d->cross_rate_start * L, d->cross_rate_end * L, v, &h,
-          &dh);
-  c.g = h;
-  c.dg = dh / L;
+  double L = g->len, v = L > 0.0 ? clampd(u / L, 0.0, 1.0) : 0.0;
+  /* the Hermite curves in power form (hermite_power) */
+  c.zc = g->z[0] + v * (g->z[1] + v * (g->z[2] + v * g->z[3]));
+  c.dzc = (g->z[1] + v * (2.0 * g->z[2] + v * 3.0 * g->z[3])) / L;
+  c.g = g->cross[0] + v * (g->cross[1] + v * (g->cross[2] + v * g->cross[3]));
+  c.dg = (g->cross[1] + v * (2.0 * g->cross[2] + v * 3.0 * g->cross[3])) / L;
   c.w = d->width_start + (d->width_end - d->width_start) * v;
-  c.dw = (d->width_end - d->width_start) / L;
+  c.dw = g->dw;
   for (int s = 0; s < 2; ++s) {
     const grip_track_side_def *sd = &d->side[s];
-    double run = sd->runoff_width_start + (sd->runoff_width_end - sd->runoff_width_start) * v;
+    double run = g->run0[s] + (sd->runoff_width_end - sd->runoff_width_start) * v;
     c.reach[s] = 0.5 * c.w + sd->kerb_width + run;
-    c.dreach[s] = 0.5 * c.dw + (sd->runoff_width_end - sd->runoff_width_start) / L;
+    c.dreach[s] = 0.5 * c.dw + g->drun[s];
   }
   return c;
+}
+
+/* Cubic Hermite on v in [0,1] with end values p0, p1 and end derivatives m0, m1 (per unit v),
+ * h(v) = (2v³ − 3v² + 1)·p0 + (v³ − 2v² + v)·m0 + (−2v³ + 3v²)·p1 + (v³ − v²)·m1, in power form
+ * h(v) = k0 + k1·v + k2·v² + k3·v³ (Horner's rule then costs 3 multiply-adds). */
+static void hermite_power(double p0, double p1, double m0, double m1, double k[4]) {
+  k[0] = p0;
+  k[1] = m0;
+  k[2] = -3.0 * p0 - 2.0 * m0 + 3.0 * p1 - m1;
+  k[3] = 2.0 * p0 + m0 - 2.0 * p1 + m1;
+}
+
+/* Fills what the queries use from a placed segment (start point, heading, arc parameters). */
+static void prepare_queries(track_seg *g) {
+  const grip_track_segment_def *d = &g->def;
+  double L = g->len;
+  g->cos0 = cos(g->psi0);
+  g->sin0 = sin(g->psi0);
+  if (g->dir != 0.0 && g->b == 0.0) {
+    /* from the centre to the centre line: -dir·N(psi) = dir·(sin psi, -cos psi) */
+    double pe = g->psi0 + g->dir * g->theta, pm = g->psi0 + g->dir * 0.5 * g->theta;
+    g->rsx = g->dir * g->sin0;
+    g->rsy = -g->dir * g->cos0;
+    g->rex = g->dir * sin(pe);
+    g->rey = -g->dir * cos(pe);
+    g->rmx = g->dir * sin(pm);
+    g->rmy = -g->dir * cos(pm);
+  }
+  hermite_power(d->z_start, d->z_end, d->slope_start * L, d->slope_end * L, g->z);
+  hermite_power(d->cross_start, d->cross_end, d->cross_rate_start * L, d->cross_rate_end * L, g->cross);
+  g->dw = (d->width_end - d->width_start) / L;
+  for (int s = 0; s < 2; ++s) {
+    const grip_track_side_def *sd = &d->side[s];
+    g->run0[s] = sd->runoff_width_start;
+    g->drun[s] = (sd->runoff_width_end - sd->runoff_width_start) / L;
+  }
 }
 
 /* --- building ------------------------------------------------------------------------------ */
@@ -284,6 +348,7 @@ grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
       grip_track_destroy(t);
       return GRIP_INVALID_ARGUMENT;
     }
+    prepare_queries(g);
     double k;
     seg_eval(g, g->len, &x, &y, &psi, &k);
     s += g->len;
@@ -392,13 +457,13 @@ grip_track_point grip_track_point_at(const grip_track *track, double distance) {
 }
 
 /* Fills a location from a segment and its local coordinates. */
-static grip_track_location finish(const grip_track *track, int i, double u, double t) {
+static grip_track_location finish(const grip_track *track, int i, double u, double t, const seg_frame *fr,
+                                  const section *cs) {
   const track_seg *g = &track->seg[i];
   grip_track_location loc;
   u = clampd(u, 0.0, g->len);
-  double x, y, psi, kappa;
-  seg_eval(g, u, &x, &y, &psi, &kappa);
-  section c = seg_section(g, u);
+  double kappa = fr->kappa;
+  const section c = cs ? *cs : seg_section(g, u);
   int side = t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
   double sgn = t >= 0.0 ? 1.0 : -1.0, at = fabs(t), hw = 0.5 * c.w;
   const grip_track_side_def *sd = &g->def.side[side];
@@ -443,7 +508,7 @@ static grip_track_location finish(const grip_track *track, int i, double u, doub
     double stretch = 1.0 - kappa * t;
     if (stretch < 0.05) stretch = 0.05;
     double gu = dzdu / stretch;
-    double tx = cos(psi), ty = sin(psi);
+    double tx = fr->c, ty = fr->s;
     double gx = gu * tx - dzdt * ty, gy = gu * ty + dzdt * tx;
     loc.normal = v3_normalize(v3(-gx, -gy, 1.0));
   }
@@ -463,7 +528,7 @@ grip_track_location grip_track_locate_full(const grip_track *track, double x, do
   double best_score = INFINITY, best_u = 0.0, best_t = 0.0;
   for (int i = 0; i < track->count; ++i) {
     double u, t;
-    seg_project(&track->seg[i], x, y, &u, &t);
+    seg_project(&track->seg[i], x, y, &u, &t, NULL);
     double o = overshoot(&track->seg[i], u);
     double score = o > 0.0 ? hypot(o, t) : fabs(t);
     if (score < best_score) {
@@ -473,7 +538,9 @@ grip_track_location grip_track_locate_full(const grip_track *track, double x, do
       best_t = t;
     }
   }
-  return finish(track, best, best_u, best_t);
+  seg_frame fr;
+  seg_project(&track->seg[best], x, y, &best_u, &best_t, &fr);
+  return finish(track, best, best_u, best_t, &fr, NULL);
 }
 
 grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint) {
@@ -483,7 +550,8 @@ grip_track_location grip_track_locate(const grip_track *track, double x, double 
   for (int step = 0; step <= TRACK_WALK_STEPS; ++step) {
     const track_seg *g = &track->seg[i];
     double u, t;
-    seg_project(g, x, y, &u, &t);
+    seg_frame fr;
+    seg_project(g, x, y, &u, &t, &fr);
     double tol = 1e-9 * (1.0 + g->len);
     if (u < -tol) {
       if (came == -1) break; /* bounced between two segments: let the full search decide */
@@ -501,7 +569,7 @@ grip_track_location grip_track_locate(const grip_track *track, double x, double 
     /* Inside the barriers, the barrier line itself included (1 µm: the barrier query puts its
      * wall-foot point there, and rounding must not send it to the full search). */
     if (fabs(t) <= c.reach[t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT] + 1e-6)
-      return finish(track, i, u, t);
+      return finish(track, i, u, t, &fr, &c);
     break;
   }
   return grip_track_locate_full(track, x, y);
