@@ -625,10 +625,13 @@ bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, do
    * locates the current (x, y) and intersects the ray with the plane there. */
   grip_vec3 p = origin;
   grip_track_location loc;
-  double dist = 0.0;
+  double dist = 0.0, at_x = NAN, at_y = NAN; /* where loc was found */
   bool ok = false;
   for (int pass = 0; pass < 3; ++pass) {
-    loc = grip_track_locate(track, p.x, p.y, hint);
+    /* A vertical ray stays at the same (x, y): its location is found once. */
+    if (!(p.x == at_x && p.y == at_y)) loc = grip_track_locate(track, p.x, p.y, hint);
+    at_x = p.x;
+    at_y = p.y;
     hint = loc.segment;
     grip_vec3 q = v3(p.x, p.y, loc.z);
     double denom = v3_dot(loc.normal, direction);
@@ -643,7 +646,7 @@ bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, do
   atomic_store_explicit(&ctx->hint, hint, memory_order_relaxed);
   if (!ok || dist < 0.0 || dist > max_distance) return false;
   /* report the surface under the final point */
-  loc = grip_track_locate(track, p.x, p.y, hint);
+  if (!(p.x == at_x && p.y == at_y)) loc = grip_track_locate(track, p.x, p.y, hint);
   hit->point = v3(p.x, p.y, p.z);
   hit->normal = loc.normal;
   hit->distance = dist;
