@@ -62,8 +62,8 @@ static void print_results(const race_result *res, const char *track_name, int la
     printf("the race ended at its time cap (%.0f s) with car(s) still running\n", res->max_time_s);
   printf("simulated %.1f s in %.2f s wall: %.0f x real time\n", res->sim_time_s, res->wall_time_s,
          res->realtime_factor);
-  printf("race loop %.0f ns per car-step (%lld car-steps); start-up %.3f s (loading %.3f s, grid and robots' "
-         "lines %.3f s)\n",
+  printf("race loop %.0f ns per car-step (%lld car-steps); start-up %.3f s (loading %.3f s, grid and robot lines "
+         "%.3f s)\n",
          res->ns_per_car_step, res->car_steps, load_s + res->setup_wall_s, load_s, res->setup_wall_s);
 }
 
