@@ -523,7 +523,16 @@ static double overshoot(const track_seg *g, double u) {
   return 0.0;
 }
 
-grip_track_location grip_track_locate_full(const grip_track *track, double x, double y) {
+/* A location with what the barrier query needs of it: the local distance (clamped to the
+ * segment), the centre line's frame and the cross-section there. */
+typedef struct located {
+  grip_track_location loc;
+  double u;
+  seg_frame frame;
+  section sec;
+} located;
+
+static void locate_full_at(const grip_track *track, double x, double y, located *out) {
   int best = 0;
   double best_score = INFINITY, best_u = 0.0, best_t = 0.0;
   for (int i = 0; i < track->count; ++i) {
@@ -538,20 +547,29 @@ grip_track_location grip_track_locate_full(const grip_track *track, double x, do
       best_t = t;
     }
   }
-  seg_frame fr;
-  seg_project(&track->seg[best], x, y, &best_u, &best_t, &fr);
-  return finish(track, best, best_u, best_t, &fr, NULL);
+  const track_seg *g = &track->seg[best];
+  seg_project(g, x, y, &best_u, &best_t, &out->frame);
+  out->u = clampd(best_u, 0.0, g->len);
+  out->sec = seg_section(g, out->u);
+  out->loc = finish(track, best, best_u, best_t, &out->frame, &out->sec);
 }
 
-grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint) {
-  if (hint < 0 || hint >= track->count || !isfinite(x) || !isfinite(y))
-    return grip_track_locate_full(track, x, y);
+grip_track_location grip_track_locate_full(const grip_track *track, double x, double y) {
+  located at;
+  locate_full_at(track, x, y, &at);
+  return at.loc;
+}
+
+static void locate_at(const grip_track *track, double x, double y, int hint, located *out) {
+  if (hint < 0 || hint >= track->count || !isfinite(x) || !isfinite(y)) {
+    locate_full_at(track, x, y, out);
+    return;
+  }
   int i = hint, came = 0;
   for (int step = 0; step <= TRACK_WALK_STEPS; ++step) {
     const track_seg *g = &track->seg[i];
     double u, t;
-    seg_frame fr;
-    seg_project(g, x, y, &u, &t, &fr);
+    seg_project(g, x, y, &u, &t, &out->frame);
     double tol = 1e-9 * (1.0 + g->len);
     if (u < -tol) {
       if (came == -1) break; /* bounced between two segments: let the full search decide */
@@ -565,34 +583,38 @@ grip_track_location grip_track_locate(const grip_track *track, double x, double 
       came = -1;
       continue;
     }
-    section c = seg_section(g, clampd(u, 0.0, g->len));
+    out->u = clampd(u, 0.0, g->len);
+    out->sec = seg_section(g, out->u);
     /* Inside the barriers, the barrier line itself included (1 µm: the barrier query puts its
      * wall-foot point there, and rounding must not send it to the full search). */
-    if (fabs(t) <= c.reach[t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT] + 1e-6)
-      return finish(track, i, u, t, &fr, &c);
+    if (fabs(t) <= out->sec.reach[t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT] + 1e-6) {
+      out->loc = finish(track, i, u, t, &out->frame, &out->sec);
+      return;
+    }
     break;
   }
-  return grip_track_locate_full(track, x, y);
+  locate_full_at(track, x, y, out);
 }
 
-grip_track_barrier grip_track_barrier_at(const grip_track *track, const grip_track_location *loc,
-                                         int side) {
+grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint) {
+  located at;
+  locate_at(track, x, y, hint, &at);
+  return at.loc;
+}
+
+/* The barrier on one side at local distance u of segment g, from the centre line's frame and
+ * the cross-section there, as seen from lateral offset `lateral`. */
+static grip_track_barrier barrier_from(const track_seg *g, const seg_frame *fr, const section *c, double lateral,
+                                       int side) {
   grip_track_barrier b;
-  int i = loc->segment < 0 || loc->segment >= track->count ? 0 : loc->segment;
-  const track_seg *g = &track->seg[i];
-  double s = loc->distance - g->s0;
-  if (s < 0.0) s += track->length; /* wrapped past the start line */
-  double u = clampd(s, 0.0, g->len), x, y, psi, kappa;
-  seg_eval(g, u, &x, &y, &psi, &kappa);
-  section c = seg_section(g, u);
   int sd = side == GRIP_TRACK_SIDE_LEFT ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
   double sgn = sd == GRIP_TRACK_SIDE_LEFT ? 1.0 : -1.0;
-  double tb = sgn * c.reach[sd], dtb = sgn * c.dreach[sd];
+  double tb = sgn * c->reach[sd], dtb = sgn * c->dreach[sd];
   /* barrier line B(u) = C(u) + tb(u)·N(u): dB/du = T·(1 - kappa·tb) + tb'·N; the inward normal
    * is perpendicular to it, pointing towards the centre line (-sgn·N). */
-  double along = 1.0 - kappa * tb;
+  double along = 1.0 - fr->kappa * tb;
   double nt = sgn * dtb, nn = -sgn * along; /* components on T and N */
-  double len = hypot(nt, nn);
+  double len = sqrt(nt * nt + nn * nn);
   if (len > 0.0) {
     nt /= len;
     nn /= len;
@@ -600,12 +622,25 @@ grip_track_barrier grip_track_barrier_at(const grip_track *track, const grip_tra
     nt = 0.0;
     nn = -sgn;
   }
-  double tx = cos(psi), ty = sin(psi);
+  double tx = fr->c, ty = fr->s;
   b.normal = v3(nt * tx - nn * ty, nt * ty + nn * tx, 0.0);
   b.lateral = tb;
-  b.distance = sgn * (tb - loc->lateral) * fabs(nn);
+  b.distance = sgn * (tb - lateral) * fabs(nn);
   b.height = g->def.side[sd].barrier_height;
   return b;
+}
+
+grip_track_barrier grip_track_barrier_at(const grip_track *track, const grip_track_location *loc,
+                                         int side) {
+  int i = loc->segment < 0 || loc->segment >= track->count ? 0 : loc->segment;
+  const track_seg *g = &track->seg[i];
+  double s = loc->distance - g->s0;
+  if (s < 0.0) s += track->length; /* wrapped past the start line */
+  double u = clampd(s, 0.0, g->len), x, y, psi, kappa;
+  seg_eval(g, u, &x, &y, &psi, &kappa);
+  section c = seg_section(g, u);
+  seg_frame fr = {cos(psi), sin(psi), kappa};
+  return barrier_from(g, &fr, &c, loc->lateral, side);
 }
 
 /* --- ground adapter ------------------------------------------------------------------------ */
@@ -667,10 +702,13 @@ bool grip_track_barrier_query(void *context, double x, double y, grip_barrier_hi
   const grip_track *track = ctx->track;
   if (!isfinite(x) || !isfinite(y)) return false;
   int hint = atomic_load_explicit(&ctx->hint, memory_order_relaxed);
-  grip_track_location loc = grip_track_locate(track, x, y, hint);
+  located at;
+  locate_at(track, x, y, hint, &at);
+  grip_track_location loc = at.loc;
   atomic_store_explicit(&ctx->hint, loc.segment, memory_order_relaxed);
-  grip_track_barrier b =
-      grip_track_barrier_at(track, &loc, loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
+  /* grip_track_barrier_at from the frame the locate found (no trigonometry) */
+  grip_track_barrier b = barrier_from(&track->seg[loc.segment], &at.frame, &at.sec, loc.lateral,
+                                      loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
   /* The wall's foot lies `distance` away against the inward normal; its height there is the
    * surface height at the barrier. */
   grip_track_location foot = grip_track_locate(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance,
