@@ -12,6 +12,8 @@
 #define TRACK_PI 3.14159265358979323846
 /* Steps a hint walk takes before giving up and searching every segment. */
 #define TRACK_WALK_STEPS 12
+/* m: a hint whose segment lies further than this beyond the point's reach is not walked from. */
+#define TRACK_HINT_SLACK 50.0
 
 /* A built segment: the definition plus its placement. */
 typedef struct track_seg {
@@ -36,6 +38,20 @@ typedef struct track_seg {
   double run0[2], drun[2]; /* run-off width at the start and d/du, per side */
 } track_seg;
 
+/* The search without a (useful) hint goes through a uniform grid over the plan: each cell lists
+ * (ascending) the segments whose score (locate_full's measure: |lateral|, or the distance beyond
+ * an end) can be at most grid_reach anywhere in the cell. A candidate scoring at most
+ * grid_reach is then the exhaustive search's answer: every segment not listed scores more. */
+typedef struct track_grid {
+  bool ok;           /* false: no grid (spiral arcs, or memory); the search tries every segment */
+  double x0, y0;     /* m, corner of cell (0, 0) */
+  double cell;       /* m, cell side */
+  int nx, ny;
+  double reach;      /* m, the score up to which the lists are complete */
+  int *start;        /* nx·ny + 1 offsets into items */
+  int *items;        /* segment indices */
+} track_grid;
+
 struct grip_track {
   int count;
   double length;
@@ -43,6 +59,10 @@ struct grip_track {
   double z0; /* m, start height */
   grip_vec3 end;
   double end_heading;
+  track_grid grid;
+  double *circle;    /* per segment (CIRCLE_STRIDE): x, y, radius of a circle holding its plan up to
+                        its barriers; radius of one holding its centre line; k such that its
+                        score is at least (distance to the centre line) / k (build_index) */
 };
 
 grip_track_segment_def grip_default_track_segment_def(void) {
@@ -297,6 +317,123 @@ static bool segment_ok(const grip_track_segment_def *d) {
   return true;
 }
 
+/* Segment circles and the search grid (track_grid). Without memory for them the queries still
+ * work, by the exhaustive search. */
+#define GRID_CELL 16.0      /* m */
+#define CIRCLE_STRIDE 5
+#define GRID_MAX_CELLS 4000000
+static void build_index(grip_track *t) {
+  track_grid *gr = &t->grid;
+  gr->ok = false;
+  t->circle = calloc((size_t)t->count * CIRCLE_STRIDE, sizeof *t->circle);
+  if (!t->circle) return;
+  /* reach: the largest barrier reach anywhere (linear along a segment: largest at an end) */
+  double reach = 0.0;
+  bool spiral = false;
+  for (int i = 0; i < t->count; ++i) {
+    const track_seg *g = &t->seg[i];
+    section c0 = seg_section(g, 0.0), c1 = seg_section(g, g->len);
+    for (int sd = 0; sd < 2; ++sd) reach = fmax(reach, fmax(c0.reach[sd], c1.reach[sd]));
+    spiral = spiral || (g->dir != 0.0 && g->b != 0.0);
+  }
+  double R = reach + 1.0;
+  double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY, rmax = 0.0;
+  const double h = 0.5 * GRID_CELL; /* sample spacing along the centre line */
+  for (int i = 0; i < t->count; ++i) {
+    const track_seg *g = &t->seg[i];
+    int n = (int)ceil(g->len / h);
+    double mx, my, psi, k, far = 0.0;
+    seg_eval(g, 0.5 * g->len, &mx, &my, &psi, &k);
+    double ri = g->dir == 0.0 ? R : R * sqrt(1.0 + R / g->a); /* see grid_mark */
+    rmax = fmax(rmax, ri);
+    for (int j = 0; j <= n; ++j) {
+      double x, y;
+      seg_eval(g, g->len * j / n, &x, &y, &psi, &k);
+      far = fmax(far, hypot(x - mx, y - my));
+      xmin = fmin(xmin, x);
+      xmax = fmax(xmax, x);
+      ymin = fmin(ymin, y);
+      ymax = fmax(ymax, y);
+    }
+    double *ci = &t->circle[CIRCLE_STRIDE * i];
+    ci[0] = mx;
+    ci[1] = my;
+    ci[2] = far + 0.5 * h + reach;
+    ci[3] = far + 0.5 * h;
+    ci[4] = g->dir == 0.0 ? 1.0 : sqrt(1.0 + R / g->a); /* see the grid's lists below */
+  }
+  if (spiral) return;
+  double margin = rmax + h + GRID_CELL;
+  gr->cell = GRID_CELL;
+  gr->x0 = xmin - margin;
+  gr->y0 = ymin - margin;
+  double wx = xmax - xmin + 2.0 * margin, wy = ymax - ymin + 2.0 * margin;
+  while ((wx / gr->cell + 1.0) * (wy / gr->cell + 1.0) > GRID_MAX_CELLS) gr->cell *= 2.0;
+  gr->nx = (int)ceil(wx / gr->cell);
+  gr->ny = (int)ceil(wy / gr->cell);
+  gr->reach = R;
+  size_t cells = (size_t)gr->nx * (size_t)gr->ny;
+  int *last = malloc(cells * sizeof *last), *cursor = NULL;
+  gr->start = calloc(cells + 1, sizeof *gr->start);
+  if (!last || !gr->start) {
+    free(last);
+    free(gr->start);
+    gr->start = NULL;
+    return;
+  }
+  /* Which cells segment i must be listed in: within the band of score <= R. On a straight the
+   * score is the distance to its centre segment; on a circular arc of radius a it is |a − rho|
+   * within its angle and hypot(a·dθ, a − rho) beyond, which is at least the distance to the
+   * end point over sqrt(1 + R/a) (|P − E|² = (rho − a)² + 2·a·rho·(1 − cos dθ) with
+   * 1 − cos dθ <= dθ²/2 and rho <= a + R). So every point scoring <= R lies within
+   * ri = R·sqrt(1 + R/a) of the centre line, and within ri + h/2 of one of the samples h apart:
+   * the cells meeting the square of that half-side round each sample are listed. */
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t c = 0; c < cells; ++c) last[c] = -1;
+    for (int i = 0; i < t->count; ++i) {
+      const track_seg *g = &t->seg[i];
+      double ri = (g->dir == 0.0 ? R : R * sqrt(1.0 + R / g->a)) + 0.5 * h;
+      int n = (int)ceil(g->len / h);
+      for (int j = 0; j <= n; ++j) {
+        double x, y, psi, k;
+        seg_eval(g, g->len * j / n, &x, &y, &psi, &k);
+        int cx0 = (int)floor((x - ri - gr->x0) / gr->cell), cx1 = (int)floor((x + ri - gr->x0) / gr->cell);
+        int cy0 = (int)floor((y - ri - gr->y0) / gr->cell), cy1 = (int)floor((y + ri - gr->y0) / gr->cell);
+        if (cx0 < 0) cx0 = 0;
+        if (cy0 < 0) cy0 = 0;
+        if (cx1 >= gr->nx) cx1 = gr->nx - 1;
+        if (cy1 >= gr->ny) cy1 = gr->ny - 1;
+        for (int cy = cy0; cy <= cy1; ++cy)
+          for (int cx = cx0; cx <= cx1; ++cx) {
+            size_t c = (size_t)cy * (size_t)gr->nx + (size_t)cx;
+            if (last[c] == i) continue;
+            last[c] = i;
+            if (pass == 0) gr->start[c + 1]++;
+            else gr->items[cursor[c]++] = i;
+          }
+      }
+    }
+    if (pass == 0) {
+      for (size_t c = 0; c < cells; ++c) gr->start[c + 1] += gr->start[c];
+      gr->items = malloc((size_t)(gr->start[cells] > 0 ? gr->start[cells] : 1) * sizeof *gr->items);
+      cursor = malloc(cells * sizeof *cursor);
+      if (!gr->items || !cursor) {
+        free(last);
+        free(cursor);
+        free(gr->items);
+        free(gr->start);
+        gr->items = NULL;
+        gr->start = NULL;
+        return;
+      }
+      for (size_t c = 0; c < cells; ++c) cursor[c] = gr->start[c];
+    }
+  }
+  free(last);
+  free(cursor);
+  gr->ok = true;
+}
+
 grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
   if (!out) return GRIP_INVALID_ARGUMENT;
   *out = NULL;
@@ -354,6 +491,7 @@ grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
     s += g->len;
   }
   t->length = s;
+  build_index(t);
   const track_seg *last = &t->seg[t->count - 1];
   t->end = v3(x, y, last->def.z_end);
   t->end_heading = psi;
@@ -363,6 +501,9 @@ grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
 
 void grip_track_destroy(grip_track *track) {
   if (!track) return;
+  free(track->grid.start);
+  free(track->grid.items);
+  free(track->circle);
   free(track->seg);
   free(track);
 }
@@ -532,20 +673,72 @@ typedef struct located {
   section sec;
 } located;
 
+/* The grid cell's candidate with the lowest bound on its score at (x, y) (score >= distance
+ * to the centre line / k below the grid's reach, from the segment's circle); -1 outside the
+ * grid or without candidates. */
+static int grid_nearest(const grip_track *track, double x, double y, double *bound) {
+  const track_grid *gr = &track->grid;
+  *bound = INFINITY;
+  if (!gr->ok || !isfinite(x) || !isfinite(y)) return -1;
+  double fx = floor((x - gr->x0) / gr->cell), fy = floor((y - gr->y0) / gr->cell);
+  if (!(fx >= 0.0 && fy >= 0.0 && fx < gr->nx && fy < gr->ny)) return -1;
+  size_t c = (size_t)fy * (size_t)gr->nx + (size_t)fx;
+  int best = -1;
+  for (int k = gr->start[c]; k < gr->start[c + 1]; ++k) {
+    const double *ci = &track->circle[CIRCLE_STRIDE * gr->items[k]];
+    double b = (sqrt((x - ci[0]) * (x - ci[0]) + (y - ci[1]) * (y - ci[1])) - ci[3]) / ci[4];
+    if (b < *bound) {
+      *bound = b;
+      best = gr->items[k];
+    }
+  }
+  return best;
+}
+
+/* Scores segment i for the exhaustive search; keeps the best (lowest index on ties). */
+static void score_segment(const grip_track *track, int i, double x, double y, int *best, double *best_score,
+                          double *best_u, double *best_t) {
+  double u, t;
+  seg_project(&track->seg[i], x, y, &u, &t, NULL);
+  double o = overshoot(&track->seg[i], u);
+  double score = o > 0.0 ? hypot(o, t) : fabs(t);
+  if (score < *best_score || (score == *best_score && i < *best)) {
+    *best_score = score;
+    *best = i;
+    *best_u = u;
+    *best_t = t;
+  }
+}
+
 static void locate_full_at(const grip_track *track, double x, double y, located *out) {
   int best = 0;
   double best_score = INFINITY, best_u = 0.0, best_t = 0.0;
-  for (int i = 0; i < track->count; ++i) {
-    double u, t;
-    seg_project(&track->seg[i], x, y, &u, &t, NULL);
-    double o = overshoot(&track->seg[i], u);
-    double score = o > 0.0 ? hypot(o, t) : fabs(t);
-    if (score < best_score) {
-      best_score = score;
-      best = i;
-      best_u = u;
-      best_t = t;
+  const track_grid *gr = &track->grid;
+  bool found = false;
+  if (gr->ok && isfinite(x) && isfinite(y)) {
+    double fx = floor((x - gr->x0) / gr->cell), fy = floor((y - gr->y0) / gr->cell);
+    if (fx >= 0.0 && fy >= 0.0 && fx < gr->nx && fy < gr->ny) {
+      size_t c = (size_t)fy * (size_t)gr->nx + (size_t)fx;
+      /* The candidate with the lowest bound is scored first, then only those whose bound does
+       * not exceed the best score (ties go to the lower index, as in the exhaustive search). */
+      double first_bound;
+      int first = grid_nearest(track, x, y, &first_bound);
+      if (first >= 0) score_segment(track, first, x, y, &best, &best_score, &best_u, &best_t);
+      for (int k = gr->start[c]; k < gr->start[c + 1]; ++k) {
+        int i = gr->items[k];
+        const double *ci = &track->circle[CIRCLE_STRIDE * i];
+        double bound = (sqrt((x - ci[0]) * (x - ci[0]) + (y - ci[1]) * (y - ci[1])) - ci[3]) / ci[4];
+        if (i != first && !(bound > best_score && bound < gr->reach))
+          score_segment(track, i, x, y, &best, &best_score, &best_u, &best_t);
+      }
+      /* the lists are complete up to the grid's reach: no other segment scores this low */
+      found = best_score <= gr->reach;
     }
+  }
+  if (!found) {
+    best = 0;
+    best_score = INFINITY;
+    for (int i = 0; i < track->count; ++i) score_segment(track, i, x, y, &best, &best_score, &best_u, &best_t);
   }
   const track_seg *g = &track->seg[best];
   seg_project(g, x, y, &best_u, &best_t, &out->frame);
@@ -564,6 +757,21 @@ static void locate_at(const grip_track *track, double x, double y, int hint, loc
   if (hint < 0 || hint >= track->count || !isfinite(x) || !isfinite(y)) {
     locate_full_at(track, x, y, out);
     return;
+  }
+  /* A hint far from the point (another car's, on a shared ground context) is no use: the walk
+   * would end in the exhaustive search after TRACK_WALK_STEPS projections. The walk starts
+   * instead from the grid cell's candidate nearest the point. */
+  if (track->circle) {
+    const double *c = &track->circle[CIRCLE_STRIDE * hint];
+    double dx = x - c[0], dy = y - c[1], r = c[2] + TRACK_HINT_SLACK;
+    if (dx * dx + dy * dy > r * r) {
+      double bound;
+      hint = grid_nearest(track, x, y, &bound);
+      if (hint < 0) {
+        locate_full_at(track, x, y, out);
+        return;
+      }
+    }
   }
   int i = hint, came = 0;
   for (int step = 0; step <= TRACK_WALK_STEPS; ++step) {
