@@ -577,6 +577,19 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
   return r;
 }
 
+robot *robot_clone(const robot *original) {
+  robot *r = malloc(sizeof *r);
+  if (!r) return NULL;
+  *r = *original; /* the line is the only memory a robot owns */
+  r->line = malloc((size_t)r->n * sizeof *r->line);
+  if (!r->line) {
+    free(r);
+    return NULL;
+  }
+  memcpy(r->line, original->line, (size_t)r->n * sizeof *r->line);
+  return r;
+}
+
 void robot_destroy(robot *r) {
   if (!r) return;
   free(r->line);

@@ -194,7 +194,9 @@ int race_run(const race_config *cfg, race_result *out) {
       rc = -1;
       goto done;
     }
-    c->bot = robot_create(track, grip_vehicle_get_def(world, c->id), &cfg->params, wd.air_density);
+    /* Cars of one definition share one line computation (the robot's start-up). */
+    c->bot = !e && k > 0 ? robot_clone(cars[0].bot)
+                                          : robot_create(track, grip_vehicle_get_def(world, c->id), &cfg->params, wd.air_density);
     if (!c->bot) {
       rc = -1;
       goto done;
