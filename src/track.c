@@ -322,6 +322,7 @@ static bool segment_ok(const grip_track_segment_def *d) {
 #define GRID_CELL 16.0      /* m */
 #define CIRCLE_STRIDE 5
 #define GRID_MAX_CELLS 4000000
+#define GRID_MAX_ENTRIES 4e7 /* cell markings while building (an upper bound) */
 static void build_index(grip_track *t) {
   track_grid *gr = &t->grid;
   gr->ok = false;
@@ -364,6 +365,9 @@ static void build_index(grip_track *t) {
   }
   if (spiral) return;
   double margin = rmax + h + GRID_CELL;
+  /* No grid (the exhaustive search instead) where it would not pay or not fit: arcs so tight
+   * that their lists would reach far (a < R/15), or too many list entries in all. */
+  if (!(rmax <= 4.0 * R) || !isfinite(xmax - xmin + 2.0 * margin) || !isfinite(ymax - ymin + 2.0 * margin)) return;
   gr->cell = GRID_CELL;
   gr->x0 = xmin - margin;
   gr->y0 = ymin - margin;
@@ -372,6 +376,12 @@ static void build_index(grip_track *t) {
   gr->nx = (int)ceil(wx / gr->cell);
   gr->ny = (int)ceil(wy / gr->cell);
   gr->reach = R;
+  double entries = 0.0;
+  for (int i = 0; i < t->count; ++i) {
+    double side = 2.0 * (rmax + h) / gr->cell + 2.0;
+    entries += (ceil(t->seg[i].len / h) + 1.0) * side * side;
+  }
+  if (!(entries <= GRID_MAX_ENTRIES)) return;
   size_t cells = (size_t)gr->nx * (size_t)gr->ny;
   int *last = malloc(cells * sizeof *last), *cursor = NULL;
   gr->start = calloc(cells + 1, sizeof *gr->start);
