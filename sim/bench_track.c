@@ -12,6 +12,8 @@
 #define MIN_SPACING 8.0    /* m, between cars in a lane */
 #define LATERAL_ACCEL 6.0  /* m/s², the followers' corner speed: v = sqrt(a / κ) */
 #define MAX_SPEED 40.0     /* m/s */
+#define BRAKE_DECEL 4.0    /* m/s², what the speed plan brakes with */
+#define PROFILE_STEP 2.0   /* m */
 
 static double now_seconds(void) {
   struct timespec ts;
@@ -21,10 +23,31 @@ static double now_seconds(void) {
 
 static double clamp1(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
+/* The followers' speed plan, every PROFILE_STEP m round the track: the corner speed
+ * sqrt(LATERAL_ACCEL / κ) (at most MAX_SPEED), lowered so that BRAKE_DECEL brings the car down
+ * to every corner ahead: v(s) = min(v_corner(s), sqrt(v(s + ds)² + 2·a·ds)), twice round. */
+static double *speed_profile(const grip_track *track, int *count) {
+  double L = grip_track_length(track);
+  int n = (int)ceil(L / PROFILE_STEP);
+  double *v = malloc((size_t)n * sizeof *v);
+  if (!v) return NULL;
+  for (int i = 0; i < n; ++i) {
+    grip_track_point p = grip_track_point_at(track, L * i / n);
+    v[i] = fmin(MAX_SPEED, sqrt(LATERAL_ACCEL / fmax(fabs(p.curvature), 1e-6)));
+  }
+  double ds = L / n;
+  for (int k = 2 * n - 1; k >= 0; --k) {
+    int i = k % n, j = (i + 1) % n;
+    v[i] = fmin(v[i], sqrt(v[j] * v[j] + 2.0 * BRAKE_DECEL * ds));
+  }
+  *count = n;
+  return v;
+}
+
 /* The pure-pursuit follower: steer along the arc through the lane point a look-ahead ahead;
- * throttle or brake towards the speed the curvature there allows. */
+ * throttle or brake towards the planned speed a little ahead. */
 static grip_vehicle_input follow(const grip_track *track, const grip_vehicle_def *car, const grip_vehicle_state *st,
-                                 double lane, int *hint) {
+                                 double lane, int *hint, const double *profile, int profile_count) {
   grip_track_location loc = grip_track_locate(track, st->pose.position.x, st->pose.position.y, *hint);
   *hint = loc.segment;
   double ahead = fmax(8.0, 0.6 * st->speed);
@@ -42,7 +65,11 @@ static grip_vehicle_input follow(const grip_track *track, const grip_vehicle_def
   in.steering = car->steering.max_wheel_angle > 0.0
                     ? clamp1(wheel * car->steering.ratio / car->steering.max_wheel_angle, -1.0, 1.0)
                     : 0.0;
-  double v_target = fmin(MAX_SPEED, sqrt(LATERAL_ACCEL / fmax(fabs(p.curvature), 1e-4)));
+  double L = grip_track_length(track);
+  double at = fmod(loc.distance + 0.3 * st->speed, L) / L * profile_count;
+  int i = (int)at;
+  if (i < 0 || i >= profile_count) i = 0;
+  double v_target = profile[i];
   double err = v_target - st->speed;
   in.throttle = clamp1(0.5 * err, 0.0, 1.0);
   in.brake = clamp1(-0.3 * err, 0.0, 1.0);
@@ -80,8 +107,10 @@ int sim_bench_track(const grip_track *track, const grip_vehicle_def *car, int ve
   grip_vehicle_id *ids = calloc((size_t)vehicles, sizeof *ids);
   double *lane = calloc((size_t)vehicles, sizeof *lane);
   int *hint = calloc((size_t)vehicles, sizeof *hint);
+  int profile_count = 0;
+  double *profile = speed_profile(track, &profile_count);
   int rc = 0;
-  if (!world || !ids || !lane || !hint) {
+  if (!world || !ids || !lane || !hint || !profile) {
     snprintf(msg, msg_size, "out of memory");
     rc = -1;
     goto done;
@@ -108,7 +137,7 @@ int sim_bench_track(const grip_track *track, const grip_vehicle_def *car, int ve
   for (long k = 0; k < steps; ++k) {
     for (int i = 0; i < vehicles; ++i) {
       grip_vehicle_get_state(world, ids[i], &st);
-      grip_vehicle_input in = follow(track, car, &st, lane[i], &hint[i]);
+      grip_vehicle_input in = follow(track, car, &st, lane[i], &hint[i], profile, profile_count);
       grip_vehicle_set_input(world, ids[i], &in);
     }
     grip_world_step(world, dt);
@@ -126,6 +155,7 @@ int sim_bench_track(const grip_track *track, const grip_vehicle_def *car, int ve
   out->mean_speed = speed / vehicles;
   out->contact_steps = contacts;
 done:
+  free(profile);
   free(ids);
   free(lane);
   free(hint);

@@ -20,8 +20,8 @@ typedef struct track_bench_result {
 } track_bench_result;
 
 /* N cars spread evenly round the track in lanes 3.5 m apart, each following its lane with a
- * pure-pursuit steering controller and a speed set by the curvature ahead (v = sqrt(6 m/s² / κ),
- * at most 40 m/s). The track's ground and walls are the world's. Returns 0, or -1 with a
+ * pure-pursuit steering controller and a speed plan: v = sqrt(6 m/s² / κ) in the corners (at
+ * most 40 m/s), braking at 4 m/s² before them. The track's ground and walls are the world's. Returns 0, or -1 with a
  * message (too many cars for the track: fewer than 8 m between them; memory). */
 int sim_bench_track(const grip_track *track, const grip_vehicle_def *car, int vehicles, double seconds, double dt,
                     int threads, track_bench_result *out, char *msg, size_t msg_size);
