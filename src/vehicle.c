@@ -136,15 +136,16 @@ static void steer_wheels(vehicle *v, double forward_speed) {
     delta = clampd(delta + assist * atan2(vy_rear, forward_speed), -lock, lock);
   }
   double length = wheelbase(v);
+  bool ackermann = fabs(delta) > 1e-9 && s->ackermann != 0.0;
+  /* Full Ackermann: every wheel points at the turn centre on the rear axle line, at radius
+   * R = L/tan(delta) from the car's centre line (one tan for all wheels). */
+  double radius = ackermann ? length / tan(fabs(delta)) : 0.0;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
     w->steer = 0.0;
     if (!v->def.axles[w->axle].steered) continue;
     double angle = delta;
-    if (fabs(delta) > 1e-9 && s->ackermann != 0.0) {
-      /* Full Ackermann: every wheel points at the turn centre on the rear axle line, at radius
-       * R = L/tan(delta) from the car's centre line. */
-      double radius = length / tan(fabs(delta));
+    if (ackermann) {
       double y = v->def.axles[w->axle].half_track * (w->left ? 1.0 : -1.0) * signd(delta);
       double full = signd(delta) * atan(length / (radius - y));
       angle = delta + s->ackermann * (full - delta);
