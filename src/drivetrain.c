@@ -100,8 +100,8 @@ void grip_gearbox_shift_rpm(const grip_gearbox_def *g, const grip_engine_def *e,
   }
 }
 
-void drivetrain_init(vehicle *v) {
-  grip_gearbox_shift_rpm(&v->def.gearbox, &v->def.engine, v->upshift_rpm, v->downshift_rpm);
+void drivetrain_type_init(vehicle_type *t) {
+  grip_gearbox_shift_rpm(&t->def.gearbox, &t->def.engine, t->upshift_rpm, t->downshift_rpm);
 }
 
 /* --- gear selection and clutch --------------------------------------------------------- */
@@ -109,11 +109,11 @@ void drivetrain_init(vehicle *v) {
 static double driveline_omega(const vehicle *v) {
   /* Speed at the gearbox output implied by the driven wheels. */
   const wheel_runtime *w = v->wheels;
-  switch (v->def.drivetrain.layout) {
+  switch (v->def->drivetrain.layout) {
     case GRIP_DRIVE_FWD: return 0.5 * (w[0].spin + w[1].spin);
     case GRIP_DRIVE_RWD: return 0.5 * (w[2].spin + w[3].spin);
     case GRIP_DRIVE_AWD: {
-      double s = v->def.drivetrain.centre.front_split;
+      double s = v->def->drivetrain.centre.front_split;
       return s * 0.5 * (w[0].spin + w[1].spin) + (1.0 - s) * 0.5 * (w[2].spin + w[3].spin);
     }
   }
@@ -121,13 +121,13 @@ static double driveline_omega(const vehicle *v) {
 }
 
 void drivetrain_match_speed(vehicle *v) {
-  const grip_gearbox_def *g = &v->def.gearbox;
+  const grip_gearbox_def *g = &v->def->gearbox;
   double omega = driveline_omega(v);
   if (v->input.automatic && v->input.gear > 0 && omega > 0.0) {
     /* The gear the automatic would hold at this speed: the lowest below its upshift point. */
     int gear = g->forward_gears;
     for (int n = 1; n <= g->forward_gears; ++n)
-      if (omega * gear_ratio(g, n) * RAD_PER_S_TO_RPM <= v->upshift_rpm[n - 1]) {
+      if (omega * gear_ratio(g, n) * RAD_PER_S_TO_RPM <= v->type->upshift_rpm[n - 1]) {
         gear = n;
         break;
       }
@@ -135,7 +135,7 @@ void drivetrain_match_speed(vehicle *v) {
   }
   v->shift_timer = 0.0;
   double engine = fabs(omega * gear_ratio(g, v->gear));
-  double idle = v->def.engine.idle_rpm * RPM_TO_RAD_PER_S;
+  double idle = v->def->engine.idle_rpm * RPM_TO_RAD_PER_S;
   if (v->gear != 0 && engine > idle) {
     v->engine_omega = engine;
     v->clutch_locked = true;
@@ -147,7 +147,7 @@ void drivetrain_match_speed(vehicle *v) {
 }
 
 static void select_gear(vehicle *v, double dt) {
-  const grip_gearbox_def *g = &v->def.gearbox;
+  const grip_gearbox_def *g = &v->def->gearbox;
   const grip_vehicle_input *in = &v->filtered;
   v->shift_cooldown = maxd(0.0, v->shift_cooldown - dt);
   if (v->shift_timer > 0.0) {
@@ -167,9 +167,9 @@ static void select_gear(vehicle *v, double dt) {
       want = 1;
     } else if (v->shift_cooldown <= 0.0) {
       double rpm = fabs(driveline_omega(v) * gear_ratio(g, v->gear)) * RAD_PER_S_TO_RPM;
-      if (v->gear < g->forward_gears && rpm > v->upshift_rpm[v->gear - 1])
+      if (v->gear < g->forward_gears && rpm > v->type->upshift_rpm[v->gear - 1])
         want = v->gear + 1;
-      else if (v->gear > 1 && rpm < v->downshift_rpm[v->gear - 1])
+      else if (v->gear > 1 && rpm < v->type->downshift_rpm[v->gear - 1])
         want = v->gear - 1;
     }
   } else {
@@ -188,13 +188,13 @@ static void select_gear(vehicle *v, double dt) {
 }
 
 static double clutch_engagement(const vehicle *v) {
-  const grip_engine_def *e = &v->def.engine;
-  const grip_gearbox_def *g = &v->def.gearbox;
+  const grip_engine_def *e = &v->def->engine;
+  const grip_gearbox_def *g = &v->def->gearbox;
   if (v->gear == 0) return 0.0;
   double rpm = v->engine_omega * RAD_PER_S_TO_RPM;
   /* Automatic clutch: closes with engine speed from idle to engage_rpm; once locked it stays
    * closed until the engine falls back near idle. */
-  double automatic = clampd((rpm - e->idle_rpm) / (v->def.clutch.engage_rpm - e->idle_rpm), 0.0, 1.0);
+  double automatic = clampd((rpm - e->idle_rpm) / (v->def->clutch.engage_rpm - e->idle_rpm), 0.0, 1.0);
   if (v->clutch_locked && rpm > 1.02 * e->idle_rpm) automatic = 1.0;
   double engagement = mind(automatic, 1.0 - v->filtered.clutch);
   if (v->shift_timer > 0.0 && g->shift_time > 0.0)
@@ -227,7 +227,7 @@ static admittance wheel_admittance(const vehicle *v, const solve_context *c, int
 
 static void solve_once(vehicle *v, solve_context *c, double dt, double engine_torque_now,
                        double engagement, double efficiency) {
-  const grip_drivetrain_def *d = &v->def.drivetrain;
+  const grip_drivetrain_def *d = &v->def->drivetrain;
   admittance w[GRIP_WHEEL_COUNT];
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     w[i] = wheel_admittance(v, c, i);
@@ -248,12 +248,12 @@ static void solve_once(vehicle *v, solve_context *c, double dt, double engine_to
     out = driven[0] ? axle_in[0] : axle_in[1];
 
   /* Gearbox: omega_g = G·omega_out; torque to the output = G·eta·T_clutch. */
-  double ratio = gear_ratio(&v->def.gearbox, v->gear);
+  double ratio = gear_ratio(&v->def->gearbox, v->gear);
   admittance gearbox = {ratio * out.p, ratio * ratio * efficiency * out.q};
-  const grip_engine_def *e = &v->def.engine;
+  const grip_engine_def *e = &v->def->engine;
   admittance engine = {v->engine_omega + dt * engine_torque_now / e->inertia, dt / e->inertia};
   /* Engine side: omega_e' = engine.p − engine.q·T_c. */
-  double capacity = engagement * v->def.clutch.max_torque;
+  double capacity = engagement * v->def->clutch.max_torque;
   double tc = 0.0;
   c->clutch_slipping = false;
   if (ratio != 0.0 && capacity > 0.0) {
@@ -303,7 +303,7 @@ static bool update_modes(vehicle *v, solve_context *c) {
       changed = true;
     }
   }
-  const grip_drivetrain_def *d = &v->def.drivetrain;
+  const grip_drivetrain_def *d = &v->def->drivetrain;
   const grip_diff_def *defs[3] = {&d->front, &d->rear, &d->centre};
   for (int k = 0; k < 3; ++k) {
     if (defs[k]->type != GRIP_DIFF_LIMITED_SLIP) continue;
@@ -338,11 +338,11 @@ static bool update_modes(vehicle *v, solve_context *c) {
 }
 
 void drivetrain_step(vehicle *v, double dt) {
-  const grip_gearbox_def *g = &v->def.gearbox;
+  const grip_gearbox_def *g = &v->def->gearbox;
   select_gear(v, dt);
   double engagement = clutch_engagement(v);
   v->clutch_engagement = engagement;
-  engine_output eo = engine_torque(&v->def.engine, v->engine_omega, v->filtered.throttle);
+  engine_output eo = engine_torque(&v->def->engine, v->engine_omega, v->filtered.throttle);
   v->engine_torque = eo.torque;
   /* Efficiency loses torque in the direction power flows: engine -> wheels: eta; wheels ->
    * engine (engine braking): 1/eta. The direction is taken from the last step. */
@@ -353,10 +353,11 @@ void drivetrain_step(vehicle *v, double dt) {
   memset(&c, 0, sizeof c);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     const wheel_runtime *w = &v->wheels[i];
+    const wheel_config *wc = &v->type->wheels[i];
     /* I·(omega' − omega)/dt = T − r·(fx0 + k·(omega' − omega)) − friction */
-    double q = 1.0 / (w->inertia / dt + w->radius * w->k);
+    double q = 1.0 / (wc->inertia / dt + wc->radius * w->k);
     c.base[i].q = q;
-    c.base[i].p = q * (w->inertia / dt * w->spin - w->radius * w->fx0 + w->radius * w->k * w->spin);
+    c.base[i].p = q * (wc->inertia / dt * w->spin - wc->radius * w->fx0 + wc->radius * w->k * w->spin);
     double guess = c.base[i].p + q * w->drive_torque;
     if (fabs(guess) <= q * w->friction_torque) {
       c.mode[i] = WHEEL_STUCK;

@@ -42,7 +42,7 @@ typedef struct ground_plane {
 
 /* The 12 box points, CG-relative in the body frame. */
 static void box_points(const vehicle *v, grip_vec3 out[GROUND_POINTS]) {
-  grip_vec3 h = v3_scale(v->def.body.dimensions, 0.5), o = v3_sub(v->def.body.box_center, v->com_design);
+  grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = v3_sub(v->def->body.box_center, v->com_design);
   int n = 0;
   for (int i = 0; i < 6; ++i) {
     double sx = (double)(i % 3) - 1.0, sy = i / 3 ? 1.0 : -1.0;
@@ -72,7 +72,7 @@ static double clearance_over_wheels(const vehicle *v, grip_vec3 p) {
  * points local = o + (sx·hx, sy·hy, sz·hz) the last term is at least o·m − |hx·mx| − |hy·my| −
  * |hz·mz| with m = Rᵀn. The nearest wheel's clearance is never below the least over all wheels. */
 static double least_clearance_over_wheels(const vehicle *v, const mat3 *rot) {
-  grip_vec3 h = v3_scale(v->def.body.dimensions, 0.5), o = v3_sub(v->def.body.box_center, v->com_design);
+  grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = v3_sub(v->def->body.box_center, v->com_design);
   double least = INFINITY;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     const wheel_runtime *w = &v->wheels[i];

@@ -14,24 +14,25 @@
 
 static double total_mass(const vehicle *v) { return v->body_mass + v->fuel_mass; }
 
-static double wheelbase(const vehicle *v) { return v->def.axles[0].x - v->def.axles[1].x; }
+static double wheelbase(const vehicle *v) { return v->def->axles[0].x - v->def->axles[1].x; }
 
 void vehicle_reset_motion(vehicle *v) {
-  const grip_vehicle_def *d = &v->def;
-  v->rotation = quat_normalize(d->pose.rotation);
-  v->position = v3_add(d->pose.position, quat_rotate(v->rotation, v->com_design));
-  v->velocity = d->velocity;
+  const grip_vehicle_def *d = v->def;
+  v->rotation = quat_normalize(v->spawn_pose.rotation);
+  v->position = v3_add(v->spawn_pose.position, quat_rotate(v->rotation, v->com_design));
+  v->velocity = v->spawn_velocity;
   v->angular_velocity = v3(0, 0, 0);
   v->acceleration = v3(0, 0, 0);
   v->out_of_world = false;
   v->ground_points = 0;
   v->ground_impulse = 0.0;
-  double forward = v3_dot(d->velocity, quat_rotate(v->rotation, v3(1, 0, 0)));
+  double forward = v3_dot(v->spawn_velocity, quat_rotate(v->rotation, v3(1, 0, 0)));
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
-    w->spin = forward / w->radius;
+    const wheel_config *c = &v->type->wheels[i];
+    w->spin = forward / c->radius;
     w->deflection_x = w->deflection_y = 0.0;
-    w->compression = w->prev_compression = d->axles[w->axle].suspension.droop_travel;
+    w->compression = w->prev_compression = d->axles[c->axle].suspension.droop_travel;
     w->was_in_contact = false;
     w->drive_torque = 0.0;
   }
@@ -43,24 +44,23 @@ void vehicle_reset_motion(vehicle *v) {
   for (int k = 0; k < 3; ++k) v->diffs[k] = (diff_runtime){DIFF_MODE_LOCKED, 0.0, 0.0};
 }
 
-void vehicle_init(vehicle *v, const grip_vec3 gravity) {
-  grip_vehicle_def *d = &v->def;
-  v->com_design = d->body.center_of_mass;
-  v->body_mass = d->body.mass;
-  v->fuel_mass = d->fuel.mass;
-  v->inertia = d->body.inertia;
-  if (v->inertia.x <= 0.0 || v->inertia.y <= 0.0 || v->inertia.z <= 0.0) {
+void vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
+  grip_vehicle_def *d = &t->def;
+  t->com_design = d->body.center_of_mass;
+  t->body_mass = d->body.mass;
+  t->inertia = d->body.inertia;
+  if (t->inertia.x <= 0.0 || t->inertia.y <= 0.0 || t->inertia.z <= 0.0) {
     /* Uniform box: I = m/12·(a² + b²). */
     grip_vec3 s = d->body.dimensions;
     double m = d->body.mass / 12.0;
-    v->inertia = v3(m * (s.y * s.y + s.z * s.z), m * (s.x * s.x + s.z * s.z), m * (s.x * s.x + s.y * s.y));
-    d->body.inertia = v->inertia;
+    t->inertia = v3(m * (s.y * s.y + s.z * s.z), m * (s.x * s.x + s.z * s.z), m * (s.x * s.x + s.y * s.y));
+    d->body.inertia = t->inertia;
   }
-  double weight = total_mass(v) * v3_length(gravity);
+  double weight = (d->body.mass + d->fuel.mass) * v3_length(gravity);
   double x_front = d->axles[0].x, x_rear = d->axles[1].x;
-  double front_share = (v->com_design.x - x_rear) / (x_front - x_rear);
+  double front_share = (t->com_design.x - x_rear) / (x_front - x_rear);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    wheel_runtime *w = &v->wheels[i];
+    wheel_config *w = &t->wheels[i];
     memset(w, 0, sizeof *w);
     int a = i / 2;
     const grip_axle_def *axle = &d->axles[a];
@@ -73,8 +73,8 @@ void vehicle_init(vehicle *v, const grip_vec3 gravity) {
     /* Wheel centre at design ride height is (x, ±half_track, radius); the hardpoint is that
      * point raised by the bump travel. */
     grip_vec3 design = v3(axle->x, w->left ? axle->half_track : -axle->half_track, axle->wheel_radius);
-    w->hardpoint = v3_sub(v3_add(design, v3(0, 0, s->bump_travel)), v->com_design);
-    double box_top = d->body.box_center.z + 0.5 * d->body.dimensions.z - v->com_design.z;
+    w->hardpoint = v3_sub(v3_add(design, v3(0, 0, s->bump_travel)), t->com_design);
+    double box_top = d->body.box_center.z + 0.5 * d->body.dimensions.z - t->com_design.z;
     w->ray_lift = clampd(box_top - w->hardpoint.z, 0.0, w->radius);
     w->static_load = 0.5 * weight * (a == 0 ? front_share : 1.0 - front_share);
     /* The spring is preloaded so that the car sits at design ride height under its weight. */
@@ -83,8 +83,21 @@ void vehicle_init(vehicle *v, const grip_vec3 gravity) {
     w->driven = layout == GRIP_DRIVE_AWD || (a == 0 && layout == GRIP_DRIVE_FWD) ||
                 (a == 1 && layout == GRIP_DRIVE_RWD);
   }
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) simple_mf_cache_init(&v->tyre_cache[a], &d->axles[a].tyre.simple);
-  drivetrain_init(v);
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) simple_mf_cache_init(&t->tyre_cache[a], &d->axles[a].tyre.simple);
+  drivetrain_type_init(t);
+}
+
+void vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec3 velocity) {
+  v->type = type;
+  v->def = &type->def;
+  const grip_vehicle_def *d = v->def;
+  v->com_design = type->com_design;
+  v->inertia = type->inertia;
+  v->body_mass = type->body_mass;
+  v->fuel_mass = d->fuel.mass;
+  v->spawn_pose = pose;
+  v->spawn_velocity = velocity;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) memset(&v->wheels[i], 0, sizeof v->wheels[i]);
   v->gear = d->gearbox.automatic ? 1 : 0;
   v->target_gear = v->gear;
   v->input = grip_default_vehicle_input();
@@ -104,7 +117,7 @@ static double ramp(double current, double target, double rate, double dt) {
 }
 
 static void filter_inputs(vehicle *v, double dt) {
-  const grip_input_filter_def *f = &v->def.input_filter;
+  const grip_input_filter_def *f = &v->def->input_filter;
   grip_vehicle_input *o = &v->filtered;
   const grip_vehicle_input *in = &v->input;
   o->throttle = ramp(o->throttle, in->throttle, f->throttle_rate, dt);
@@ -118,20 +131,20 @@ static void filter_inputs(vehicle *v, double dt) {
 
 /* Road-wheel angles from the steering input: ratio, speed reduction, Ackermann. */
 static void steer_wheels(vehicle *v, double forward_speed) {
-  const grip_steering_def *s = &v->def.steering;
+  const grip_steering_def *s = &v->def->steering;
   double input = v->filtered.steering;
   if (s->speed_reduction_speed > 0.0) {
     double r = forward_speed / s->speed_reduction_speed;
     input /= 1.0 + r * r;
   }
   double delta = input * s->max_wheel_angle / s->ratio; /* bicycle-model angle */
-  double assist = v->def.assists.steering_assist;
+  double assist = v->def->assists.steering_assist;
   if (assist > 0.0 && forward_speed > 2.0) {
     /* Counter-steer by the rear axle's slip angle: near zero in normal cornering, large when the
      * rear slides out (its velocity then points outside the turn). */
     grip_vec3 local = quat_unrotate(v->rotation, v->velocity);
     grip_vec3 w_local = quat_unrotate(v->rotation, v->angular_velocity);
-    double vy_rear = local.y + w_local.z * (v->def.axles[1].x - v->com_design.x);
+    double vy_rear = local.y + w_local.z * (v->def->axles[1].x - v->com_design.x);
     double lock = s->max_wheel_angle / s->ratio;
     delta = clampd(delta + assist * atan2(vy_rear, forward_speed), -lock, lock);
   }
@@ -142,11 +155,12 @@ static void steer_wheels(vehicle *v, double forward_speed) {
   double radius = ackermann ? length / tan(fabs(delta)) : 0.0;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
+    const wheel_config *c = &v->type->wheels[i];
     w->steer = 0.0;
-    if (!v->def.axles[w->axle].steered) continue;
+    if (!v->def->axles[c->axle].steered) continue;
     double angle = delta;
     if (ackermann) {
-      double y = v->def.axles[w->axle].half_track * (w->left ? 1.0 : -1.0) * signd(delta);
+      double y = v->def->axles[c->axle].half_track * (c->left ? 1.0 : -1.0) * signd(delta);
       double full = signd(delta) * atan(length / (radius - y));
       angle = delta + s->ackermann * (full - delta);
     }
@@ -161,16 +175,17 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
   grip_vec3 down = v3_neg(up);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
+    const wheel_config *c = &v->type->wheels[i];
     /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
      * compression past the bump stop is still seen. */
-    grip_vec3 origin = v3_add(v->position, mat3_mul(rot, v3_add(w->hardpoint, v3(0, 0, w->ray_lift))));
-    double reach = w->ray_lift + w->radius + w->max_length;
+    grip_vec3 origin = v3_add(v->position, mat3_mul(rot, v3_add(c->hardpoint, v3(0, 0, c->ray_lift))));
+    double reach = c->ray_lift + c->radius + c->max_length;
     grip_ground_hit hit;
     w->in_contact = world->ground.raycast &&
                     world->ground.raycast(world->ground.context, origin, down, reach, &hit);
     if (w->in_contact) {
-      double length = hit.distance - w->ray_lift - w->radius; /* hardpoint to wheel centre */
-      w->compression = w->max_length - length;
+      double length = hit.distance - c->ray_lift - c->radius; /* hardpoint to wheel centre */
+      w->compression = c->max_length - length;
       w->contact_point = hit.point;
       w->contact_normal = hit.normal;
       w->surface = hit.surface;
@@ -183,20 +198,21 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
     }
   }
   for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
-    const grip_suspension_def *s = &v->def.axles[a].suspension;
+    const grip_suspension_def *s = &v->def->axles[a].suspension;
     wheel_runtime *pair[2] = {&v->wheels[2 * a], &v->wheels[2 * a + 1]};
     double roll = s->anti_roll_rate * (pair[0]->compression - pair[1]->compression);
     for (int k = 0; k < 2; ++k) {
       wheel_runtime *w = pair[k];
+      const wheel_config *c = &v->type->wheels[2 * a + k];
       if (!w->in_contact) {
         w->suspension_force = 0.0;
         w->load = 0.0;
         continue;
       }
-      double spring = s->spring_rate * (w->compression - w->spring_zero);
+      double spring = s->spring_rate * (w->compression - c->spring_zero);
       double rate = w->was_in_contact ? (w->compression - w->prev_compression) / dt : 0.0;
       double damper = (rate > 0.0 ? s->bump_damping : s->rebound_damping) * rate;
-      double stop = w->compression > w->max_length ? s->bump_stop_rate * (w->compression - w->max_length) : 0.0;
+      double stop = w->compression > c->max_length ? s->bump_stop_rate * (w->compression - c->max_length) : 0.0;
       double bar = k == 0 ? roll : -roll;
       w->suspension_force = clampd(spring + damper + stop + bar, 0.0, s->max_force);
       w->load = w->suspension_force;
@@ -206,30 +222,31 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
 
 /* --- tyres ----------------------------------------------------------------------------- */
 
-static void evaluate_tyre(const vehicle *v, const wheel_runtime *w, double kappa, double tan_alpha,
+static void evaluate_tyre(const vehicle *v, const wheel_runtime *w, const wheel_config *c, double kappa, double tan_alpha,
                           grip_tyre_output *out) {
-  const grip_tyre_def *t = &v->def.axles[w->axle].tyre;
-  if (v->mf[w->axle]) {
+  const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
+  if (v->type->mf[c->axle]) {
     /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame). */
     grip_tyre_input in = {.fz = w->load, .kappa = kappa, .alpha = fast_atan(tan_alpha), .gamma = 0.0,
-                          .vx = w->vx, .friction_scale = w->surface.friction * v->def.assists.grip_multiplier};
-    grip_mf_evaluate(v->mf[w->axle], &in, out);
+                          .vx = w->vx, .friction_scale = w->surface.friction * v->def->assists.grip_multiplier};
+    grip_mf_evaluate(v->type->mf[c->axle], &in, out);
     return;
   }
-  grip_simple_mf_evaluate_tan(&t->simple, &v->tyre_cache[w->axle], w->load, kappa, tan_alpha,
-                              w->surface.friction * v->def.assists.grip_multiplier, out);
+  grip_simple_mf_evaluate_tan(&t->simple, &v->type->tyre_cache[c->axle], w->load, kappa, tan_alpha,
+                              w->surface.friction * v->def->assists.grip_multiplier, out);
 }
 
 /* Contact kinematics, relaxation, and the linearised longitudinal response for the drivetrain
  * solve. Lateral force is final here; longitudinal force is settled by the drivetrain. */
 static void tyres(vehicle *v, const mat3 *rot, double dt) {
-  const grip_brake_def *b = &v->def.brakes;
+  const grip_brake_def *b = &v->def->brakes;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
-    const grip_tyre_def *t = &v->def.axles[w->axle].tyre;
-    double brake = b->max_torque * 0.5 * (w->axle == 0 ? b->front_bias : 1.0 - b->front_bias);
+    const wheel_config *c = &v->type->wheels[i];
+    const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
+    double brake = b->max_torque * 0.5 * (c->axle == 0 ? b->front_bias : 1.0 - b->front_bias);
     double friction = brake * v->filtered.brake;
-    if (w->axle == 1) friction += b->handbrake_torque * v->filtered.handbrake;
+    if (c->axle == 1) friction += b->handbrake_torque * v->filtered.handbrake;
     w->friction_torque = friction;
     if (!w->in_contact) {
       w->deflection_x = w->deflection_y = 0.0;
@@ -260,13 +277,13 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
     double sx = t->relaxation_length_x, sy = t->relaxation_length_y;
 
     /* Rolling resistance f·Fz acts as a friction torque f·Fz·r on the wheel. */
-    w->friction_torque += t->rolling_resistance * w->surface.rolling_resistance * w->load * w->radius;
+    w->friction_torque += t->rolling_resistance * w->surface.rolling_resistance * w->load * c->radius;
 
     /* Carcass deflections (Pacejka's first-order relaxation), backward Euler:
      *   du/dt = (omega·r − vx) − |vx|·u/sigma_x,   dv/dt = vy − |vx|·v/sigma_y
      * Transient slips: kappa' = u/sigma_x, tan(alpha') = v/sigma_y. */
     w->inv_denom_x = 1.0 / (1.0 + dt * speed / sx);
-    double u_pred = (w->deflection_x + dt * (w->spin * w->radius - w->vx)) * w->inv_denom_x;
+    double u_pred = (w->deflection_x + dt * (w->spin * c->radius - w->vx)) * w->inv_denom_x;
     double u_max = MAX_TRANSIENT_KAPPA * sx;
     w->clamped_x = fabs(u_pred) > u_max;
     u_pred = clampd(u_pred, -u_max, u_max);
@@ -275,7 +292,7 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
     defl_y = clampd(defl_y, -y_max, y_max);
 
     grip_tyre_output out;
-    evaluate_tyre(v, w, u_pred / sx, defl_y / sy, &out);
+    evaluate_tyre(v, w, c, u_pred / sx, defl_y / sy, &out);
 
     /* Low-speed carcass damping, fading out with speed. */
     double fade = clampd(1.0 - speed / t->low_speed, 0.0, 1.0);
@@ -288,7 +305,7 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
 
     /* Linear response of Fx to the wheel's new spin: dFx/domega' = dFx/dkappa·dkappa'/domega'
      * + damping·du'/domega', with du'/domega' = dt·r/(1 + dt|vx|/sigma_x). */
-    double du_domega = dt * w->radius * w->inv_denom_x;
+    double du_domega = dt * c->radius * w->inv_denom_x;
     w->fx0 = out.fx + damping * (u_pred - w->deflection_x) / dt;
     w->k = (w->clamped_x ? 0.0 : maxd(out.dfx_dkappa, 0.0) * du_domega / sx) +
            (w->clamped_x ? 0.0 : damping * du_domega / dt);
@@ -299,12 +316,13 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
 static void tyres_finish(vehicle *v, double dt) {
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
+    const wheel_config *c = &v->type->wheels[i];
     if (!w->in_contact) {
       w->fx = 0.0;
       continue;
     }
-    double sx = v->def.axles[w->axle].tyre.relaxation_length_x;
-    double u = (w->deflection_x + dt * (w->spin * w->radius - w->vx)) * w->inv_denom_x;
+    double sx = v->def->axles[c->axle].tyre.relaxation_length_x;
+    double u = (w->deflection_x + dt * (w->spin * c->radius - w->vx)) * w->inv_denom_x;
     u = clampd(u, -MAX_TRANSIENT_KAPPA * sx, MAX_TRANSIENT_KAPPA * sx);
     w->deflection_x = u;
     w->kappa = u / sx;
@@ -328,7 +346,7 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
   }
 
   /* Aerodynamics in still air. */
-  const grip_aero_def *aero = &v->def.aero;
+  const grip_aero_def *aero = &v->def->aero;
   double rho = world->air_density;
   grip_vec3 fwd = mat3_column(rot, 0);
   grip_vec3 up = mat3_column(rot, 2);
@@ -348,7 +366,8 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
       double clearance = 0.0;
       for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
         const wheel_runtime *w = &v->wheels[i];
-        clearance += 0.25 * (aero->ride_height + v->def.axles[w->axle].suspension.droop_travel - w->compression);
+        const wheel_config *c = &v->type->wheels[i];
+        clearance += 0.25 * (aero->ride_height + v->def->axles[c->axle].suspension.droop_travel - w->compression);
       }
       ground_effect = grip_aero_ground_effect(aero, clearance);
     }
@@ -356,7 +375,7 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
       double cl = a == 0 ? aero->lift_coefficient_front : aero->lift_coefficient_rear;
       if (cl == 0.0) continue;
       grip_vec3 lift = v3_scale(up, q * cl * aero->frontal_area * ground_effect);
-      grip_vec3 arm = v3_scale(fwd, v->def.axles[a].x - v->com_design.x);
+      grip_vec3 arm = v3_scale(fwd, v->def->axles[a].x - v->com_design.x);
       force = v3_add(force, lift);
       torque = v3_add(torque, v3_cross(arm, lift));
     }
@@ -373,7 +392,7 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
   }
 
   /* Arcade aids (off by default). */
-  const grip_assist_def *aid = &v->def.assists;
+  const grip_assist_def *aid = &v->def->assists;
   if (aid->yaw_damping > 0.0) torque = v3_mad(torque, up, -aid->yaw_damping * v3_dot(v->angular_velocity, up));
   if (aid->max_roll > 0.0 || aid->max_pitch > 0.0) {
     /* Roll and pitch of the body relative to world up. Beyond the limit a spring of
@@ -438,14 +457,14 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   suspension(v, world, &rot, dt);
   tyres(v, &rot, dt);
   /* No fuel, no combustion: the engine only brakes. */
-  if (v->def.engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;
+  if (v->def->engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;
   drivetrain_step(v, dt);
   tyres_finish(v, dt);
   integrate_body(v, world, &rot, dt);
   ground_contact_step(v, world, start_position, start_rotation, dt);
 
   double work = v->engine_torque * v->engine_omega * dt;
-  if (work > 0.0) v->fuel_mass = maxd(0.0, v->fuel_mass - v->def.engine.fuel_per_joule * work);
+  if (work > 0.0) v->fuel_mass = maxd(0.0, v->fuel_mass - v->def->engine.fuel_per_joule * work);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
     w->rotation += w->spin * dt;
@@ -463,9 +482,9 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
     ok = ok && isfinite(v->wheels[i].spin) && isfinite(v->wheels[i].deflection_x) &&
          isfinite(v->wheels[i].deflection_y) && isfinite(v->wheels[i].fx) && isfinite(v->wheels[i].fy);
   if (!ok) {
-    v->def.pose.position = v3_sub(start_position, quat_rotate(start_rotation, v->com_design));
-    v->def.pose.rotation = start_rotation;
-    v->def.velocity = v3(0, 0, 0);
+    v->spawn_pose.position = v3_sub(start_position, quat_rotate(start_rotation, v->com_design));
+    v->spawn_pose.rotation = start_rotation;
+    v->spawn_velocity = v3(0, 0, 0);
     vehicle_reset_motion(v);
   }
   if (ground_left_world(v, world)) hold_out_of_world(v);

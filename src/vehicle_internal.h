@@ -72,8 +72,8 @@ admittance diff_reduce(const grip_diff_def *def, const diff_runtime *state, doub
 
 /* --- vehicle runtime ------------------------------------------------------------------- */
 
-typedef struct wheel_runtime {
-  /* derived configuration */
+/* What a wheel's configuration derives to: constant for a car type, shared by its instances. */
+typedef struct wheel_config {
   grip_vec3 hardpoint;   /* m, CG-relative body frame: wheel centre at the bump stop */
   double radius;         /* m */
   double inertia;        /* kg·m² */
@@ -86,7 +86,29 @@ typedef struct wheel_runtime {
   int axle;
   bool driven;
   bool left;
+} wheel_config;
 
+/* A car type: everything derived from a vehicle definition that does not change while the car
+ * drives, held once per world for all the vehicles created from an equal definition (the same
+ * bytes apart from pose and velocity). Read-only during a step. */
+typedef struct vehicle_type {
+  grip_vehicle_def def;   /* pose and velocity zero: those are each vehicle's own */
+  grip_vec3 com_design;   /* m, CG in the design frame */
+  grip_vec3 inertia;      /* kg·m², principal, body */
+  double body_mass;       /* kg, without fuel */
+  wheel_config wheels[GRIP_WHEEL_COUNT];
+  double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
+  double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
+  simple_mf_cache tyre_cache[GRIP_AXLE_COUNT];
+  /* Full MF parameters per axle (NULL for the simple model); def's tyre.mf points here. */
+  const grip_mf_params *mf[GRIP_AXLE_COUNT];
+  grip_mf_params mf_params[GRIP_AXLE_COUNT];
+  /* registry bookkeeping (vehicle_type.c) */
+  uint64_t key_hash;
+  int refs;
+} vehicle_type;
+
+typedef struct wheel_runtime {
   /* dynamic state */
   double spin;          /* rad/s */
   double rotation;      /* rad */
@@ -98,6 +120,7 @@ typedef struct wheel_runtime {
 
   /* per-step values (outputs and state getters) */
   bool in_contact;
+  bool clamped_x;
   grip_vec3 contact_point;
   grip_vec3 contact_normal;
   grip_vec3 long_dir, lat_dir; /* tyre frame on the ground */
@@ -115,13 +138,15 @@ typedef struct wheel_runtime {
   double fx0, k;
   double inv_denom_x;   /* 1/(1 + dt|vx|/sigma_x) */
   double damping_x;     /* N·s/m active low-speed damping this step */
-  bool clamped_x;
 } wheel_runtime;
 
 typedef struct vehicle {
-  grip_vehicle_def def;
+  const vehicle_type *type;    /* shared, read-only */
+  const grip_vehicle_def *def; /* &type->def */
   uint32_t generation;
   bool alive;
+  bool out_of_world;        /* left the world: held still, not stepped (grip_vehicle_state) */
+  bool clutch_locked;       /* last step the clutch did not slip */
 
   /* body */
   grip_vec3 position;       /* m, CG, world */
@@ -129,12 +154,11 @@ typedef struct vehicle {
   grip_vec3 velocity;       /* m/s, CG, world */
   grip_vec3 angular_velocity; /* rad/s, world */
   grip_vec3 acceleration;
-  grip_vec3 com_design;     /* m, CG in the design frame */
-  grip_vec3 inertia;        /* kg·m², principal, body */
-  double body_mass;         /* kg, without fuel */
+  grip_vec3 com_design;     /* m, CG in the design frame (copy of the type's: read every step) */
+  grip_vec3 inertia;        /* kg·m², principal, body (likewise) */
+  double body_mass;         /* kg, without fuel (likewise) */
   double fuel_mass;         /* kg */
   double time;
-  bool out_of_world;        /* left the world: held still, not stepped (grip_vehicle_state) */
   int ground_points;        /* body-box points touching the ground in the last step */
   double ground_impulse;    /* N·s, their normal impulse in the last step */
 
@@ -150,20 +174,37 @@ typedef struct vehicle {
   double shift_timer;       /* s left of the current shift, 0 when not shifting */
   double shift_cooldown;    /* s before the automatic may shift again */
   double clutch_engagement; /* 0..1 */
-  bool clutch_locked;       /* last step the clutch did not slip */
   double clutch_torque;     /* N·m last step */
-  double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
-  double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
   diff_runtime diffs[3];    /* front, rear, centre */
 
   wheel_runtime wheels[GRIP_WHEEL_COUNT];
-  simple_mf_cache tyre_cache[GRIP_AXLE_COUNT];
-  /* Full MF parameters per axle, copied at creation (NULL for the simple model). */
-  grip_mf_params *mf[GRIP_AXLE_COUNT];
+
+  /* cold: where grip_vehicle_set_pose / the safety net put the car back */
+  grip_pose spawn_pose;     /* of the design frame */
+  grip_vec3 spawn_velocity; /* m/s, world */
 } vehicle;
 
-/* Derives the runtime configuration from v->def and puts the car at rest at def.pose. */
-void vehicle_init(vehicle *v, const grip_vec3 gravity);
+/* The registry of car types of one world (vehicle_type.c): an open-addressing table keyed by a
+ * hash of the definition. Creating a vehicle is the only time it allocates. */
+typedef struct vehicle_type_registry {
+  vehicle_type **slots;
+  int capacity; /* power of two, or 0 */
+  int count;    /* live types */
+  int deleted;  /* tombstones */
+} vehicle_type_registry;
+
+/* The shared type for def (created on first use, derived for gravity); NULL when out of memory. */
+const vehicle_type *vehicle_type_acquire(vehicle_type_registry *r, const grip_vehicle_def *def, grip_vec3 gravity);
+/* Drops one vehicle's reference; the type is freed with its last vehicle. */
+void vehicle_type_release(vehicle_type_registry *r, const vehicle_type *type);
+void vehicle_type_registry_free(vehicle_type_registry *r);
+/* Heap bytes held by the registry and its types. */
+size_t vehicle_type_registry_bytes(const vehicle_type_registry *r);
+
+/* Derives a type's constants from its definition (type->def, mf already set up). */
+void vehicle_type_init(vehicle_type *t, grip_vec3 gravity);
+/* Sets up a vehicle of the given type and puts it at rest at pose with velocity. */
+void vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec3 velocity);
 void vehicle_reset_motion(vehicle *v);
 void vehicle_step(vehicle *v, const grip_world_def *world, double dt);
 void vehicle_fill_state(const vehicle *v, grip_vehicle_state *state);
@@ -173,6 +214,6 @@ void drivetrain_step(vehicle *v, double dt);
 /* After a teleport to a speed: the automatic's gear for it, engine locked to the driveline. */
 void drivetrain_match_speed(vehicle *v);
 /* Derives automatic shift points from the engine curve and gear ratios. */
-void drivetrain_init(vehicle *v);
+void drivetrain_type_init(vehicle_type *t);
 
 #endif
