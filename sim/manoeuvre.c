@@ -156,7 +156,7 @@ static double now_seconds(void) {
 
 bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds, double dt,
                        double steer_rad, int threads) {
-  bench_result r = {vehicles, 0, NAN, NAN};
+  bench_result r = {vehicles, 0, NAN, NAN, NAN, NAN};
   grip_world_def wd = grip_default_world_def();
   wd.vehicle_capacity = vehicles;
   task_pool *pool = threads > 1 ? task_pool_create(threads) : NULL;
@@ -184,6 +184,9 @@ bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds
   r.steps = steps;
   r.ns_per_vehicle_step = elapsed * 1e9 / ((double)steps * vehicles);
   r.realtime_factor = seconds / elapsed;
+  size_t shared = 0;
+  r.bytes_per_vehicle = (double)grip_world_memory(world, &shared) / vehicles;
+  r.shared_bytes = (double)shared;
   grip_destroy_world(world);
   task_pool_destroy(pool);
   return r;
