@@ -28,8 +28,9 @@ admittance diff_reduce(const grip_diff_def *def, const diff_runtime *state, doub
                 (def->type == GRIP_DIFF_LIMITED_SLIP && state->mode == DIFF_MODE_LOCKED);
   if (locked) {
     if (qsum > 0.0) {
-      double b = (r.p - l.p) / qsum;
-      *t = (torque_split){r.q / qsum, b, l.q / qsum, -b};
+      double inv_qsum = 1.0 / qsum;
+      double b = (r.p - l.p) * inv_qsum;
+      *t = (torque_split){r.q * inv_qsum, b, l.q * inv_qsum, -b};
     } else {
       *t = (torque_split){s, 0.0, 1.0 - s, 0.0}; /* both sides stuck */
     }
@@ -40,9 +41,9 @@ admittance diff_reduce(const grip_diff_def *def, const diff_runtime *state, doub
   } else if (def->type == GRIP_DIFF_VISCOUS) {
     /* T_l = s·T + c·D, T_r = (1−s)·T − c·D with D = omega_r' − omega_l' solved implicitly. */
     double c = def->viscous_coefficient;
-    double denom = 1.0 + c * qsum;
-    double d0 = (r.p - l.p) / denom;
-    double d1 = (r.q * (1.0 - s) - l.q * s) / denom;
+    double inv_denom = 1.0 / (1.0 + c * qsum);
+    double d0 = (r.p - l.p) * inv_denom;
+    double d1 = (r.q * (1.0 - s) - l.q * s) * inv_denom;
     *t = (torque_split){s + c * d1, c * d0, (1.0 - s) - c * d1, -c * d0};
   } else {
     *t = (torque_split){s, 0.0, 1.0 - s, 0.0}; /* open */
@@ -216,6 +217,7 @@ typedef struct solve_context {
   double engine_omega;
   bool clutch_slipping;
   double axle_torque[2];
+  admittance engine; /* engine shaft, no clutch torque */
 } solve_context;
 
 static admittance wheel_admittance(const vehicle *v, const solve_context *c, int i) {
@@ -225,8 +227,7 @@ static admittance wheel_admittance(const vehicle *v, const solve_context *c, int
   return a;
 }
 
-static void solve_once(vehicle *v, solve_context *c, double dt, double engine_torque_now,
-                       double engagement, double efficiency) {
+static void solve_once(vehicle *v, solve_context *c, double engagement, double efficiency) {
   const grip_drivetrain_def *d = &v->def->drivetrain;
   admittance w[GRIP_WHEEL_COUNT];
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
@@ -250,8 +251,7 @@ static void solve_once(vehicle *v, solve_context *c, double dt, double engine_to
   /* Gearbox: omega_g = G·omega_out; torque to the output = G·eta·T_clutch. */
   double ratio = gear_ratio(&v->def->gearbox, v->gear);
   admittance gearbox = {ratio * out.p, ratio * ratio * efficiency * out.q};
-  const grip_engine_def *e = &v->def->engine;
-  admittance engine = {v->engine_omega + dt * engine_torque_now / e->inertia, dt / e->inertia};
+  admittance engine = c->engine;
   /* Engine side: omega_e' = engine.p − engine.q·T_c. */
   double capacity = engagement * v->def->clutch.max_torque;
   double tc = 0.0;
@@ -351,13 +351,18 @@ void drivetrain_step(vehicle *v, double dt) {
 
   solve_context c;
   memset(&c, 0, sizeof c);
+  double inv_dt = 1.0 / dt;
+  /* Engine shaft: omega_e' = omega_e + dt·(T_engine − T_clutch)/I. */
+  double dt_inertia = dt / v->def->engine.inertia;
+  c.engine = (admittance){v->engine_omega + eo.torque * dt_inertia, dt_inertia};
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     const wheel_config *wc = &v->type->wheels[i];
     /* I·(omega' − omega)/dt = T − r·(fx0 + k·(omega' − omega)) − friction */
-    double q = 1.0 / (wc->inertia / dt + wc->radius * w->k);
+    double i_dt = wc->inertia * inv_dt;
+    double q = 1.0 / (i_dt + wc->radius * w->k);
     c.base[i].q = q;
-    c.base[i].p = q * (wc->inertia / dt * w->spin - wc->radius * w->fx0 + wc->radius * w->k * w->spin);
+    c.base[i].p = q * (i_dt * w->spin - wc->radius * w->fx0 + wc->radius * w->k * w->spin);
     double guess = c.base[i].p + q * w->drive_torque;
     if (fabs(guess) <= q * w->friction_torque) {
       c.mode[i] = WHEEL_STUCK;
@@ -368,7 +373,7 @@ void drivetrain_step(vehicle *v, double dt) {
     }
   }
   for (int pass = 0; pass < MAX_MODE_PASSES; ++pass) {
-    solve_once(v, &c, dt, eo.torque, engagement, efficiency);
+    solve_once(v, &c, engagement, efficiency);
     if (!update_modes(v, &c)) break;
   }
 

@@ -101,35 +101,46 @@ static double curve_y(const grip_simple_mf_def *def, double tan_alpha_peak, doub
 void simple_mf_cache_init(simple_mf_cache *c, const grip_simple_mf_def *def) {
   c->kappa_peak = grip_magic_formula_peak_slip(&def->longitudinal);
   c->tan_alpha_peak = tan(grip_magic_formula_peak_slip(&def->lateral));
+  c->inv_kappa_peak = 1.0 / c->kappa_peak;
+  c->inv_tan_alpha_peak = 1.0 / c->tan_alpha_peak;
+  c->inv_nominal_load = 1.0 / def->nominal_load;
+  const double h = MF_TABLE_RHO_MAX / (MF_TABLE_NODES - 1);
+  double xv[MF_TABLE_NODES], xs[MF_TABLE_NODES], yv[MF_TABLE_NODES], ys[MF_TABLE_NODES];
   for (int i = 0; i < MF_TABLE_NODES; ++i) {
     double rho = MF_TABLE_RHO_MAX * i / (MF_TABLE_NODES - 1);
-    c->x.value[i] = curve_x(def, c->kappa_peak, rho, &c->x.slope[i]);
-    c->y.value[i] = curve_y(def, c->tan_alpha_peak, rho, &c->y.slope[i]);
+    xv[i] = curve_x(def, c->kappa_peak, rho, &xs[i]);
+    yv[i] = curve_y(def, c->tan_alpha_peak, rho, &ys[i]);
+  }
+  /* Cubic Hermite on [rho_i, rho_i+1] with end values y0, y1 and end slopes m0, m1 (per unit s):
+   * a = 2y0 + m0 − 2y1 + m1, b = −3y0 − 2m0 + 3y1 − m1, c = m0, d = y0. */
+  for (int i = 0; i < MF_TABLE_NODES - 1; ++i) {
+    const double *v[2] = {xv, yv}, *sl[2] = {xs, ys};
+    mf_table *t[2] = {&c->x, &c->y};
+    for (int k = 0; k < 2; ++k) {
+      double y0 = v[k][i], y1 = v[k][i + 1], m0 = sl[k][i] * h, m1 = sl[k][i + 1] * h;
+      t[k]->coef[i][0] = 2.0 * y0 + m0 - 2.0 * y1 + m1;
+      t[k]->coef[i][1] = -3.0 * y0 - 2.0 * m0 + 3.0 * y1 - m1;
+      t[k]->coef[i][2] = m0;
+      t[k]->coef[i][3] = y0;
+    }
   }
 }
 
-/* Cubic Hermite between the two nodes around rho (rho < MF_TABLE_RHO_MAX). */
+/* The cubic of the interval around rho (0 <= rho < MF_TABLE_RHO_MAX) and its slope dG/drho. */
 static double table_lookup(const mf_table *t, double rho, double *slope) {
-  const double h = MF_TABLE_RHO_MAX / (MF_TABLE_NODES - 1);
-  double u = rho / h;
+  const double inv_h = (MF_TABLE_NODES - 1) / MF_TABLE_RHO_MAX;
+  double u = rho * inv_h;
   int i = (int)u;
   if (i >= MF_TABLE_NODES - 1) i = MF_TABLE_NODES - 2;
-  double s = u - i, s2 = s * s, s3 = s2 * s;
-  double y0 = t->value[i], y1 = t->value[i + 1], m0 = t->slope[i] * h, m1 = t->slope[i + 1] * h;
-  double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
-  *slope = ((6 * s2 - 6 * s) * y0 + (3 * s2 - 4 * s + 1) * m0 + (-6 * s2 + 6 * s) * y1 + (3 * s2 - 2 * s) * m1) / h;
-  return h00 * y0 + h10 * m0 + h01 * y1 + h11 * m1;
+  double s = u - i;
+  const double *k = t->coef[i];
+  *slope = ((3.0 * k[0] * s + 2.0 * k[1]) * s + k[2]) * inv_h;
+  return ((k[0] * s + k[1]) * s + k[2]) * s + k[3];
 }
 
-void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_cache *cache, double fz,
-                                 double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out) {
-  simple_mf_cache local;
-  if (!cache) {
-    local.kappa_peak = grip_magic_formula_peak_slip(&def->longitudinal);
-    local.tan_alpha_peak = tan(grip_magic_formula_peak_slip(&def->lateral));
-  }
-  double kappa_peak = cache ? cache->kappa_peak : local.kappa_peak;
-  double tan_alpha_peak = cache ? cache->tan_alpha_peak : local.tan_alpha_peak;
+/* Direct evaluation (no tables): the public entry points, and the cached path's fallback. */
+static void evaluate_direct(const grip_simple_mf_def *def, double kappa_peak, double tan_alpha_peak, double fz,
+                            double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out) {
   fz = fz > 0.0 ? fz : 0.0;
   double dx = loaded_mu(def, def->longitudinal.mu, fz) * friction_scale * fz;
   double dy = loaded_mu(def, def->lateral.mu, fz) * friction_scale * fz;
@@ -149,14 +160,9 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
     return;
   }
   /* G(rho): each pure curve evaluated at the resultant normalised slip. */
-  double dgx, dgy, gx, gy;
-  if (cache && rho < MF_TABLE_RHO_MAX) {
-    gx = table_lookup(&cache->x, rho, &dgx);
-    gy = table_lookup(&cache->y, rho, &dgy);
-  } else {
-    gx = curve_x(def, kappa_peak, rho, &dgx);
-    gy = curve_y(def, tan_alpha_peak, rho, &dgy);
-  }
+  double dgx, dgy;
+  double gx = curve_x(def, kappa_peak, rho, &dgx);
+  double gy = curve_y(def, tan_alpha_peak, rho, &dgy);
   double ux = sx / rho, uy = sy / rho;
   out->fx = dx * gx * ux;
   out->fy = -dy * gy * uy;
@@ -165,6 +171,43 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
   double dsy_dalpha = (1.0 + tan_alpha * tan_alpha) / tan_alpha_peak;
   out->dfy_dalpha = -dy * (dgy * uy * uy + gy / rho * (1.0 - uy * uy)) * dsy_dalpha;
   /* Aligning torque: pneumatic trail falling linearly to zero at the lateral peak. */
+  double trail = def->pneumatic_trail * maxd(0.0, 1.0 - rho);
+  out->mz = -trail * out->fy;
+}
+
+void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_cache *cache, double fz,
+                                 double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out) {
+  if (!cache) {
+    evaluate_direct(def, grip_magic_formula_peak_slip(&def->longitudinal),
+                    tan(grip_magic_formula_peak_slip(&def->lateral)), fz, kappa, tan_alpha, friction_scale, out);
+    return;
+  }
+  /* The same equations as evaluate_direct, with the curves from the tables and the divisions by
+   * constants of the tyre turned into products with their reciprocals. */
+  double sx = kappa * cache->inv_kappa_peak;
+  double sy = tan_alpha * cache->inv_tan_alpha_peak;
+  double rho2 = sx * sx + sy * sy;
+  if (!(rho2 >= 1e-18 && rho2 < MF_TABLE_RHO_MAX * MF_TABLE_RHO_MAX)) {
+    evaluate_direct(def, cache->kappa_peak, cache->tan_alpha_peak, fz, kappa, tan_alpha, friction_scale, out);
+    return;
+  }
+  fz = fz > 0.0 ? fz : 0.0;
+  /* Load sensitivity (loaded_mu), one factor for both directions. */
+  double load_factor = maxd(0.1, 1.0 - def->load_sensitivity * ((fz - def->nominal_load) * cache->inv_nominal_load));
+  double scale = friction_scale * fz;
+  double dx = def->longitudinal.mu * load_factor * scale;
+  double dy = def->lateral.mu * load_factor * scale;
+  double rho = sqrt(rho2);
+  double inv_rho = 1.0 / rho;
+  double dgx, dgy;
+  double gx = table_lookup(&cache->x, rho, &dgx);
+  double gy = table_lookup(&cache->y, rho, &dgy);
+  double ux = sx * inv_rho, uy = sy * inv_rho;
+  out->fx = dx * gx * ux;
+  out->fy = -dy * gy * uy;
+  out->dfx_dkappa = dx * (dgx * ux * ux + gx * inv_rho * (1.0 - ux * ux)) * cache->inv_kappa_peak;
+  double dsy_dalpha = (1.0 + tan_alpha * tan_alpha) * cache->inv_tan_alpha_peak;
+  out->dfy_dalpha = -dy * (dgy * uy * uy + gy * inv_rho * (1.0 - uy * uy)) * dsy_dalpha;
   double trail = def->pneumatic_trail * maxd(0.0, 1.0 - rho);
   out->mz = -trail * out->fy;
 }

@@ -56,6 +56,7 @@ void vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
     t->inertia = v3(m * (s.y * s.y + s.z * s.z), m * (s.x * s.x + s.z * s.z), m * (s.x * s.x + s.y * s.y));
     d->body.inertia = t->inertia;
   }
+  t->inv_inertia = v3(1.0 / t->inertia.x, 1.0 / t->inertia.y, 1.0 / t->inertia.z);
   double weight = (d->body.mass + d->fuel.mass) * v3_length(gravity);
   double x_front = d->axles[0].x, x_rear = d->axles[1].x;
   double front_share = (t->com_design.x - x_rear) / (x_front - x_rear);
@@ -79,6 +80,13 @@ void vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
     w->static_load = 0.5 * weight * (a == 0 ? front_share : 1.0 - front_share);
     /* The spring is preloaded so that the car sits at design ride height under its weight. */
     w->spring_zero = s->droop_travel - w->static_load / s->spring_rate;
+    const grip_brake_def *b = &d->brakes;
+    w->brake_torque = b->max_torque * 0.5 * (a == 0 ? b->front_bias : 1.0 - b->front_bias);
+    w->relax_x = axle->tyre.relaxation_length_x;
+    w->relax_y = axle->tyre.relaxation_length_y;
+    w->inv_relax_x = 1.0 / w->relax_x;
+    w->inv_relax_y = 1.0 / w->relax_y;
+    w->inv_low_speed = 1.0 / axle->tyre.low_speed;
     grip_drive_layout layout = d->drivetrain.layout;
     w->driven = layout == GRIP_DRIVE_AWD || (a == 0 && layout == GRIP_DRIVE_FWD) ||
                 (a == 1 && layout == GRIP_DRIVE_RWD);
@@ -171,6 +179,7 @@ static void steer_wheels(vehicle *v, double forward_speed) {
 /* --- suspension ------------------------------------------------------------------------ */
 
 static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt) {
+  double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
   grip_vec3 down = v3_neg(up);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
@@ -210,7 +219,7 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
         continue;
       }
       double spring = s->spring_rate * (w->compression - c->spring_zero);
-      double rate = w->was_in_contact ? (w->compression - w->prev_compression) / dt : 0.0;
+      double rate = w->was_in_contact ? (w->compression - w->prev_compression) * inv_dt : 0.0;
       double damper = (rate > 0.0 ? s->bump_damping : s->rebound_damping) * rate;
       double stop = w->compression > c->max_length ? s->bump_stop_rate * (w->compression - c->max_length) : 0.0;
       double bar = k == 0 ? roll : -roll;
@@ -240,13 +249,15 @@ static void evaluate_tyre(const vehicle *v, const wheel_runtime *w, const wheel_
  * solve. Lateral force is final here; longitudinal force is settled by the drivetrain. */
 static void tyres(vehicle *v, const mat3 *rot, double dt) {
   const grip_brake_def *b = &v->def->brakes;
+  double inv_dt = 1.0 / dt;
+  double handbrake = b->handbrake_torque * v->filtered.handbrake;
+  grip_vec3 forward = mat3_column(rot, 0);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
     const wheel_config *c = &v->type->wheels[i];
     const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
-    double brake = b->max_torque * 0.5 * (c->axle == 0 ? b->front_bias : 1.0 - b->front_bias);
-    double friction = brake * v->filtered.brake;
-    if (c->axle == 1) friction += b->handbrake_torque * v->filtered.handbrake;
+    double friction = c->brake_torque * v->filtered.brake;
+    if (c->axle == 1) friction += handbrake;
     w->friction_torque = friction;
     if (!w->in_contact) {
       w->deflection_x = w->deflection_y = 0.0;
@@ -259,7 +270,7 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
     }
     /* Tyre frame on the ground: heading of the (steered) wheel projected on the contact plane. */
     grip_vec3 n = w->contact_normal;
-    grip_vec3 heading = mat3_column(rot, 0);
+    grip_vec3 heading = forward;
     if (w->steer != 0.0) {
       double sn, cs;
       fast_sincos(w->steer, &sn, &cs);
@@ -274,41 +285,44 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
     w->vx = v3_dot(vel, lon);
     w->vy = v3_dot(vel, lat);
     double speed = fabs(w->vx);
-    double sx = t->relaxation_length_x, sy = t->relaxation_length_y;
+    double sx = c->relax_x, sy = c->relax_y;
 
     /* Rolling resistance f·Fz acts as a friction torque f·Fz·r on the wheel. */
     w->friction_torque += t->rolling_resistance * w->surface.rolling_resistance * w->load * c->radius;
 
     /* Carcass deflections (Pacejka's first-order relaxation), backward Euler:
      *   du/dt = (omega·r − vx) − |vx|·u/sigma_x,   dv/dt = vy − |vx|·v/sigma_y
-     * Transient slips: kappa' = u/sigma_x, tan(alpha') = v/sigma_y. */
-    w->inv_denom_x = 1.0 / (1.0 + dt * speed / sx);
+     * Transient slips: kappa' = u/sigma_x, tan(alpha') = v/sigma_y. The two denominators
+     * 1 + dt|vx|/sigma share one division. */
+    double denom_x = 1.0 + dt * speed * c->inv_relax_x, denom_y = 1.0 + dt * speed * c->inv_relax_y;
+    double inv_both = 1.0 / (denom_x * denom_y);
+    w->inv_denom_x = denom_y * inv_both;
     double u_pred = (w->deflection_x + dt * (w->spin * c->radius - w->vx)) * w->inv_denom_x;
     double u_max = MAX_TRANSIENT_KAPPA * sx;
     w->clamped_x = fabs(u_pred) > u_max;
     u_pred = clampd(u_pred, -u_max, u_max);
-    double defl_y = (w->deflection_y + dt * w->vy) / (1.0 + dt * speed / sy);
+    double defl_y = (w->deflection_y + dt * w->vy) * (denom_x * inv_both);
     double y_max = tan(MAX_TRANSIENT_ALPHA) * sy;
     defl_y = clampd(defl_y, -y_max, y_max);
+    double tan_alpha = defl_y * c->inv_relax_y;
 
     grip_tyre_output out;
-    evaluate_tyre(v, w, c, u_pred / sx, defl_y / sy, &out);
+    evaluate_tyre(v, w, c, u_pred * c->inv_relax_x, tan_alpha, &out);
 
     /* Low-speed carcass damping, fading out with speed. */
-    double fade = clampd(1.0 - speed / t->low_speed, 0.0, 1.0);
+    double fade = clampd(1.0 - speed * c->inv_low_speed, 0.0, 1.0);
     double damping = t->low_speed_damping * fade;
     w->damping_x = damping;
-    w->fy = out.fy - damping * (defl_y - w->deflection_y) / dt;
+    w->fy = out.fy - damping * (defl_y - w->deflection_y) * inv_dt;
     w->mz = out.mz;
     w->deflection_y = defl_y;
-    w->alpha = fast_atan(defl_y / sy);
+    w->alpha = fast_atan(tan_alpha);
 
     /* Linear response of Fx to the wheel's new spin: dFx/domega' = dFx/dkappa·dkappa'/domega'
      * + damping·du'/domega', with du'/domega' = dt·r/(1 + dt|vx|/sigma_x). */
     double du_domega = dt * c->radius * w->inv_denom_x;
-    w->fx0 = out.fx + damping * (u_pred - w->deflection_x) / dt;
-    w->k = (w->clamped_x ? 0.0 : maxd(out.dfx_dkappa, 0.0) * du_domega / sx) +
-           (w->clamped_x ? 0.0 : damping * du_domega / dt);
+    w->fx0 = out.fx + damping * (u_pred - w->deflection_x) * inv_dt;
+    w->k = w->clamped_x ? 0.0 : maxd(out.dfx_dkappa, 0.0) * du_domega * c->inv_relax_x + damping * du_domega * inv_dt;
   }
 }
 
@@ -321,11 +335,11 @@ static void tyres_finish(vehicle *v, double dt) {
       w->fx = 0.0;
       continue;
     }
-    double sx = v->def->axles[c->axle].tyre.relaxation_length_x;
+    double sx = c->relax_x;
     double u = (w->deflection_x + dt * (w->spin * c->radius - w->vx)) * w->inv_denom_x;
     u = clampd(u, -MAX_TRANSIENT_KAPPA * sx, MAX_TRANSIENT_KAPPA * sx);
     w->deflection_x = u;
-    w->kappa = u / sx;
+    w->kappa = u * c->inv_relax_x;
   }
 }
 
@@ -421,7 +435,8 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
   grip_vec3 t_body = mat3_mul_transposed(rot, torque);
   grip_vec3 iw = v3(v->inertia.x * w_body.x, v->inertia.y * w_body.y, v->inertia.z * w_body.z);
   grip_vec3 net = v3_sub(t_body, v3_cross(w_body, iw));
-  w_body = v3_add(w_body, v3(dt * net.x / v->inertia.x, dt * net.y / v->inertia.y, dt * net.z / v->inertia.z));
+  grip_vec3 inv_i = v->type->inv_inertia;
+  w_body = v3_add(w_body, v3(dt * net.x * inv_i.x, dt * net.y * inv_i.y, dt * net.z * inv_i.z));
   v->angular_velocity = mat3_mul(rot, w_body);
   v->position = v3_mad(v->position, v->velocity, dt);
   grip_vec3 wv = v->angular_velocity;

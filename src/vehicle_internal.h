@@ -9,19 +9,20 @@
 
 /* The simple MF's curves as functions of the normalised slip rho (see tyre_simple.c),
  * tabulated for speed: G(rho) and dG/drho at MF_TABLE_NODES points over [0, MF_TABLE_RHO_MAX],
- * read back by cubic Hermite interpolation (error ~1e-7 of the peak force). Beyond the table
- * (heavy sliding) the curve is evaluated directly. */
+ * read back by cubic Hermite interpolation (error ~1e-7 of the peak force), stored per interval
+ * as the cubic's coefficients in powers of the local coordinate s in [0, 1):
+ * G = ((a·s + b)·s + c)·s + d. Beyond the table (heavy sliding) the curve is evaluated directly. */
 #define MF_TABLE_NODES 129
 #define MF_TABLE_RHO_MAX 8.0
 typedef struct mf_table {
-  double value[MF_TABLE_NODES];
-  double slope[MF_TABLE_NODES];
+  double coef[MF_TABLE_NODES - 1][4]; /* a, b, c, d per interval */
 } mf_table;
 
-/* Precomputed per tyre: peak slips and the two tables. */
+/* Precomputed per tyre: peak slips, their reciprocals and the two tables. */
 typedef struct simple_mf_cache {
   double kappa_peak;     /* slip ratio at the longitudinal peak */
   double tan_alpha_peak; /* tan of the slip angle at the lateral peak */
+  double inv_kappa_peak, inv_tan_alpha_peak, inv_nominal_load;
   mf_table x, y;
 } simple_mf_cache;
 
@@ -83,6 +84,10 @@ typedef struct wheel_config {
                             starts below the ground while the body is above it) */
   double spring_zero;    /* m, compression at which the spring force is zero */
   double static_load;    /* N at design ride height */
+  double brake_torque;   /* N·m at full brake (the axle's share of the brakes, half of it) */
+  double relax_x, relax_y;         /* m, the tyre's relaxation lengths */
+  double inv_relax_x, inv_relax_y; /* 1/m, their reciprocals */
+  double inv_low_speed;  /* s/m, 1/(tyre low_speed) */
   int axle;
   bool driven;
   bool left;
@@ -95,6 +100,7 @@ typedef struct vehicle_type {
   grip_vehicle_def def;   /* pose and velocity zero: those are each vehicle's own */
   grip_vec3 com_design;   /* m, CG in the design frame */
   grip_vec3 inertia;      /* kg·m², principal, body */
+  grip_vec3 inv_inertia;  /* 1/(kg·m²), its reciprocals */
   double body_mass;       /* kg, without fuel */
   wheel_config wheels[GRIP_WHEEL_COUNT];
   double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
