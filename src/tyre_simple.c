@@ -7,6 +7,7 @@
  * Dynamics", ch. 4.3, similarity method). */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "gmath.h"
 #include "grip/mf_tyre.h"
@@ -98,42 +99,60 @@ static double curve_y(const grip_simple_mf_def *def, double tan_alpha_peak, doub
   return g;
 }
 
-void simple_mf_cache_init(simple_mf_cache *c, const grip_simple_mf_def *def) {
+bool simple_mf_cache_init(simple_mf_cache *c, const grip_simple_mf_def *def) {
   c->kappa_peak = grip_magic_formula_peak_slip(&def->longitudinal);
   c->tan_alpha_peak = tan(grip_magic_formula_peak_slip(&def->lateral));
   c->inv_kappa_peak = 1.0 / c->kappa_peak;
   c->inv_tan_alpha_peak = 1.0 / c->tan_alpha_peak;
   c->inv_nominal_load = 1.0 / def->nominal_load;
-  const double h = MF_TABLE_RHO_MAX / (MF_TABLE_NODES - 1);
-  double xv[MF_TABLE_NODES], xs[MF_TABLE_NODES], yv[MF_TABLE_NODES], ys[MF_TABLE_NODES];
-  for (int i = 0; i < MF_TABLE_NODES; ++i) {
-    double rho = MF_TABLE_RHO_MAX * i / (MF_TABLE_NODES - 1);
-    xv[i] = curve_x(def, c->kappa_peak, rho, &xs[i]);
-    yv[i] = curve_y(def, c->tan_alpha_peak, rho, &ys[i]);
+  /* The largest normalised slip the step can ask for, from the transient slips' limits. */
+  double sx = MAX_TRANSIENT_KAPPA * c->inv_kappa_peak, sy = tan(MAX_TRANSIENT_ALPHA) * c->inv_tan_alpha_peak;
+  double reach = sqrt(sx * sx + sy * sy);
+  const double h = MF_TABLE_SPACING;
+  double want = ceil(maxd(reach, MF_TABLE_MIN_RHO) / h) + 1.0;
+  c->intervals = want < MF_TABLE_MAX_INTERVALS ? (int)want : MF_TABLE_MAX_INTERVALS;
+  c->rho_max = c->intervals * h;
+  c->x = malloc((size_t)c->intervals * 2 * sizeof *c->x);
+  c->y = c->x ? c->x + c->intervals : NULL;
+  if (!c->x) {
+    c->intervals = 0;
+    return false;
   }
   /* Cubic Hermite on [rho_i, rho_i+1] with end values y0, y1 and end slopes m0, m1 (per unit s):
    * a = 2y0 + m0 − 2y1 + m1, b = −3y0 − 2m0 + 3y1 − m1, c = m0, d = y0. */
-  for (int i = 0; i < MF_TABLE_NODES - 1; ++i) {
-    const double *v[2] = {xv, yv}, *sl[2] = {xs, ys};
-    mf_table *t[2] = {&c->x, &c->y};
-    for (int k = 0; k < 2; ++k) {
-      double y0 = v[k][i], y1 = v[k][i + 1], m0 = sl[k][i] * h, m1 = sl[k][i + 1] * h;
-      t[k]->coef[i][0] = 2.0 * y0 + m0 - 2.0 * y1 + m1;
-      t[k]->coef[i][1] = -3.0 * y0 - 2.0 * m0 + 3.0 * y1 - m1;
-      t[k]->coef[i][2] = m0;
-      t[k]->coef[i][3] = y0;
+  double xv0 = 0.0, xs0 = 0.0, yv0 = 0.0, ys0 = 0.0;
+  for (int i = 0; i <= c->intervals; ++i) {
+    double rho = h * i, xs1, ys1;
+    double xv1 = curve_x(def, c->kappa_peak, rho, &xs1);
+    double yv1 = curve_y(def, c->tan_alpha_peak, rho, &ys1);
+    if (i > 0) {
+      double *t[2] = {c->x[i - 1], c->y[i - 1]};
+      double y0[2] = {xv0, yv0}, y1[2] = {xv1, yv1}, m0[2] = {xs0 * h, ys0 * h}, m1[2] = {xs1 * h, ys1 * h};
+      for (int k = 0; k < 2; ++k) {
+        t[k][0] = 2.0 * y0[k] + m0[k] - 2.0 * y1[k] + m1[k];
+        t[k][1] = -3.0 * y0[k] - 2.0 * m0[k] + 3.0 * y1[k] - m1[k];
+        t[k][2] = m0[k];
+        t[k][3] = y0[k];
+      }
     }
+    xv0 = xv1, xs0 = xs1, yv0 = yv1, ys0 = ys1;
   }
+  return true;
 }
 
-/* The cubic of the interval around rho (0 <= rho < MF_TABLE_RHO_MAX) and its slope dG/drho. */
-static double table_lookup(const mf_table *t, double rho, double *slope) {
-  const double inv_h = (MF_TABLE_NODES - 1) / MF_TABLE_RHO_MAX;
+void simple_mf_cache_free(simple_mf_cache *c) {
+  free(c->x);
+  c->x = c->y = NULL;
+  c->intervals = 0;
+}
+
+/* The cubic of the interval around rho (0 <= rho < rho_max) and its slope dG/drho. */
+static double table_lookup(const double *table, double rho, double *slope) {
+  const double inv_h = 1.0 / MF_TABLE_SPACING;
   double u = rho * inv_h;
   int i = (int)u;
-  if (i >= MF_TABLE_NODES - 1) i = MF_TABLE_NODES - 2;
   double s = u - i;
-  const double *k = t->coef[i];
+  const double *k = table + 4 * i;
   *slope = ((3.0 * k[0] * s + 2.0 * k[1]) * s + k[2]) * inv_h;
   return ((k[0] * s + k[1]) * s + k[2]) * s + k[3];
 }
@@ -187,7 +206,7 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
   double sx = kappa * cache->inv_kappa_peak;
   double sy = tan_alpha * cache->inv_tan_alpha_peak;
   double rho2 = sx * sx + sy * sy;
-  if (!(rho2 >= 1e-18 && rho2 < MF_TABLE_RHO_MAX * MF_TABLE_RHO_MAX)) {
+  if (!(rho2 >= 1e-18 && rho2 < cache->rho_max * cache->rho_max)) {
     evaluate_direct(def, cache->kappa_peak, cache->tan_alpha_peak, fz, kappa, tan_alpha, friction_scale, out);
     return;
   }
@@ -200,8 +219,8 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
   double rho = sqrt(rho2);
   double inv_rho = 1.0 / rho;
   double dgx, dgy;
-  double gx = table_lookup(&cache->x, rho, &dgx);
-  double gy = table_lookup(&cache->y, rho, &dgy);
+  double gx = table_lookup(cache->x[0], rho, &dgx);
+  double gy = table_lookup(cache->y[0], rho, &dgy);
   double ux = sx * inv_rho, uy = sy * inv_rho;
   out->fx = dx * gx * ux;
   out->fy = -dy * gy * uy;

@@ -7,10 +7,6 @@
 #include "ground_contact.h"
 #include "vehicle_internal.h"
 
-/* Largest transient slip ratio the carcass deflection may represent (a locked wheel is −1). */
-#define MAX_TRANSIENT_KAPPA 1.0
-/* Largest transient slip angle, rad: beyond it the contact patch slides. */
-#define MAX_TRANSIENT_ALPHA 1.2
 
 static double total_mass(const vehicle *v) { return v->body_mass + v->fuel_mass; }
 
@@ -44,7 +40,7 @@ void vehicle_reset_motion(vehicle *v) {
   for (int k = 0; k < 3; ++k) v->diffs[k] = (diff_runtime){DIFF_MODE_LOCKED, 0.0, 0.0};
 }
 
-void vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
+bool vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
   grip_vehicle_def *d = &t->def;
   t->com_design = d->body.center_of_mass;
   t->body_mass = d->body.mass;
@@ -91,8 +87,19 @@ void vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
     w->driven = layout == GRIP_DRIVE_AWD || (a == 0 && layout == GRIP_DRIVE_FWD) ||
                 (a == 1 && layout == GRIP_DRIVE_RWD);
   }
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) simple_mf_cache_init(&t->tyre_cache[a], &d->axles[a].tyre.simple);
   drivetrain_type_init(t);
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+    if (t->mf[a]) continue; /* full MF: no tables */
+    if (!simple_mf_cache_init(&t->tyre_cache[a], &d->axles[a].tyre.simple)) {
+      vehicle_type_free(t);
+      return false;
+    }
+  }
+  return true;
+}
+
+void vehicle_type_free(vehicle_type *t) {
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) simple_mf_cache_free(&t->tyre_cache[a]);
 }
 
 void vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec3 velocity) {

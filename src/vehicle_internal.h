@@ -7,26 +7,35 @@
 
 /* --- tyre ------------------------------------------------------------------------------ */
 
+/* Largest transient slip ratio the carcass deflection may represent (a locked wheel is −1). */
+#define MAX_TRANSIENT_KAPPA 1.0
+/* Largest transient slip angle, rad: beyond it the contact patch slides. */
+#define MAX_TRANSIENT_ALPHA 1.2
+
 /* The simple MF's curves as functions of the normalised slip rho (see tyre_simple.c),
- * tabulated for speed: G(rho) and dG/drho at MF_TABLE_NODES points over [0, MF_TABLE_RHO_MAX],
- * read back by cubic Hermite interpolation (error ~1e-7 of the peak force), stored per interval
- * as the cubic's coefficients in powers of the local coordinate s in [0, 1):
- * G = ((a·s + b)·s + c)·s + d. Beyond the table (heavy sliding) the curve is evaluated directly. */
-#define MF_TABLE_NODES 129
-#define MF_TABLE_RHO_MAX 8.0
-typedef struct mf_table {
-  double coef[MF_TABLE_NODES - 1][4]; /* a, b, c, d per interval */
-} mf_table;
+ * tabulated for speed: G(rho) and dG/drho at nodes MF_TABLE_SPACING apart, read back by cubic
+ * Hermite interpolation (error ~1e-7 of the peak force), stored per interval as the cubic's
+ * coefficients in powers of the local coordinate s in [0, 1): G = ((a·s + b)·s + c)·s + d.
+ * The table reaches the largest rho the transient slips can give (MAX_TRANSIENT_*), at least
+ * MF_TABLE_MIN_RHO and at most MF_TABLE_MAX_INTERVALS intervals; beyond it, and in the public
+ * evaluators, the curve is evaluated directly. */
+#define MF_TABLE_SPACING 0.0625
+#define MF_TABLE_MIN_RHO 8.0
+#define MF_TABLE_MAX_INTERVALS 4096
 
 /* Precomputed per tyre: peak slips, their reciprocals and the two tables. */
 typedef struct simple_mf_cache {
   double kappa_peak;     /* slip ratio at the longitudinal peak */
   double tan_alpha_peak; /* tan of the slip angle at the lateral peak */
   double inv_kappa_peak, inv_tan_alpha_peak, inv_nominal_load;
-  mf_table x, y;
+  double rho_max;        /* the tables cover 0 <= rho < rho_max */
+  int intervals;
+  double (*x)[4], (*y)[4]; /* intervals × (a, b, c, d), one allocation (x) */
 } simple_mf_cache;
 
-void simple_mf_cache_init(simple_mf_cache *cache, const grip_simple_mf_def *def);
+/* Fills the cache (allocates its tables); false when out of memory. */
+bool simple_mf_cache_init(simple_mf_cache *cache, const grip_simple_mf_def *def);
+void simple_mf_cache_free(simple_mf_cache *cache);
 
 /* Simple MF taking tan(alpha) directly (the relaxation state gives it without a trigonometric
  * round trip); cache may be NULL (direct evaluation, slower). */
@@ -207,8 +216,10 @@ void vehicle_type_registry_free(vehicle_type_registry *r);
 /* Heap bytes held by the registry and its types. */
 size_t vehicle_type_registry_bytes(const vehicle_type_registry *r);
 
-/* Derives a type's constants from its definition (type->def, mf already set up). */
-void vehicle_type_init(vehicle_type *t, grip_vec3 gravity);
+/* Derives a type's constants from its definition (type->def, mf already set up); false when
+ * out of memory (nothing left allocated). vehicle_type_free releases what it allocated. */
+bool vehicle_type_init(vehicle_type *t, grip_vec3 gravity);
+void vehicle_type_free(vehicle_type *t);
 /* Sets up a vehicle of the given type and puts it at rest at pose with velocity. */
 void vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec3 velocity);
 void vehicle_reset_motion(vehicle *v);

@@ -107,7 +107,10 @@ const vehicle_type *vehicle_type_acquire(vehicle_type_registry *r, const grip_ve
     t->mf[a] = &t->mf_params[a];
     t->def.axles[a].tyre.mf = t->mf[a]; /* the definition points at the type's own copy */
   }
-  vehicle_type_init(t, gravity);
+  if (!vehicle_type_init(t, gravity)) {
+    free(fresh);
+    return NULL;
+  }
   t->key_hash = h;
   t->refs = 1;
   table_put(r->slots, r->capacity, t);
@@ -124,6 +127,7 @@ void vehicle_type_release(vehicle_type_registry *r, const vehicle_type *type) {
     r->slots[i] = TOMBSTONE;
     r->count--;
     r->deleted++;
+    vehicle_type_free(t);
     free((keyed_type *)t);
     return;
   }
@@ -131,11 +135,21 @@ void vehicle_type_release(vehicle_type_registry *r, const vehicle_type *type) {
 
 void vehicle_type_registry_free(vehicle_type_registry *r) {
   for (int i = 0; i < r->capacity; ++i)
-    if (r->slots[i] && r->slots[i] != TOMBSTONE) free((keyed_type *)r->slots[i]);
+    if (r->slots[i] && r->slots[i] != TOMBSTONE) {
+      vehicle_type_free(r->slots[i]);
+      free((keyed_type *)r->slots[i]);
+    }
   free(r->slots);
   memset(r, 0, sizeof *r);
 }
 
 size_t vehicle_type_registry_bytes(const vehicle_type_registry *r) {
-  return (size_t)r->capacity * sizeof *r->slots + (size_t)r->count * sizeof(keyed_type);
+  size_t bytes = (size_t)r->capacity * sizeof *r->slots;
+  for (int i = 0; i < r->capacity; ++i) {
+    const vehicle_type *t = r->slots[i];
+    if (!t || t == TOMBSTONE) continue;
+    bytes += sizeof(keyed_type);
+    for (int a = 0; a < GRIP_AXLE_COUNT; ++a) bytes += (size_t)t->tyre_cache[a].intervals * 2 * sizeof *t->tyre_cache[a].x;
+  }
+  return bytes;
 }
