@@ -231,6 +231,52 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
   out->mz = -trail * out->fy;
 }
 
+void simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
+                              const double fz[], const double kappa[], const double tan_alpha[],
+                              const double friction_scale[], grip_tyre_output out[]) {
+  /* grip_simple_mf_evaluate_tan's cached path a phase at a time, so that the wheels' square
+   * roots and divisions overlap. */
+  double sx[GRIP_WHEEL_COUNT], sy[GRIP_WHEEL_COUNT], rho[GRIP_WHEEL_COUNT], inv_rho[GRIP_WHEEL_COUNT];
+  bool tabled[GRIP_WHEEL_COUNT];
+  for (int k = 0; k < n; ++k) {
+    const simple_mf_cache *c = cache[k];
+    sx[k] = kappa[k] * c->inv_kappa_peak;
+    sy[k] = tan_alpha[k] * c->inv_tan_alpha_peak;
+    double rho2 = sx[k] * sx[k] + sy[k] * sy[k];
+    tabled[k] = rho2 >= 1e-18 && rho2 < c->rho_max * c->rho_max;
+    rho[k] = tabled[k] ? rho2 : 1.0;
+  }
+  for (int k = 0; k < n; ++k) {
+    rho[k] = sqrt(rho[k]);
+    inv_rho[k] = 1.0 / rho[k];
+  }
+  for (int k = 0; k < n; ++k) {
+    const grip_simple_mf_def *d = def[k];
+    const simple_mf_cache *c = cache[k];
+    if (!tabled[k]) {
+      evaluate_direct(d, c->kappa_peak, c->tan_alpha_peak, fz[k], kappa[k], tan_alpha[k], friction_scale[k], &out[k]);
+      continue;
+    }
+    double load = fz[k] > 0.0 ? fz[k] : 0.0;
+    double load_factor = maxd(0.1, 1.0 - d->load_sensitivity * ((load - d->nominal_load) * c->inv_nominal_load));
+    double scale = friction_scale[k] * load;
+    double dx = d->longitudinal.mu * load_factor * scale;
+    double dy = d->lateral.mu * load_factor * scale;
+    double dgx, dgy;
+    double gx = table_lookup(c->x[0], rho[k], &dgx);
+    double gy = table_lookup(c->y[0], rho[k], &dgy);
+    double ux = sx[k] * inv_rho[k], uy = sy[k] * inv_rho[k];
+    grip_tyre_output *o = &out[k];
+    o->fx = dx * gx * ux;
+    o->fy = -dy * gy * uy;
+    o->dfx_dkappa = dx * (dgx * ux * ux + gx * inv_rho[k] * (1.0 - ux * ux)) * c->inv_kappa_peak;
+    double dsy_dalpha = (1.0 + tan_alpha[k] * tan_alpha[k]) * c->inv_tan_alpha_peak;
+    o->dfy_dalpha = -dy * (dgy * uy * uy + gy * inv_rho[k] * (1.0 - uy * uy)) * dsy_dalpha;
+    double trail = d->pneumatic_trail * maxd(0.0, 1.0 - rho[k]);
+    o->mz = -trail * o->fy;
+  }
+}
+
 void grip_simple_mf_evaluate(const grip_simple_mf_def *def, const grip_tyre_input *in,
                              grip_tyre_output *out) {
   double tan_alpha = tan(clampd(in->alpha, -1.5, 1.5));

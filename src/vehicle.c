@@ -238,31 +238,26 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
 
 /* --- tyres ----------------------------------------------------------------------------- */
 
-static void evaluate_tyre(const vehicle *v, const wheel_runtime *w, const wheel_config *c, double kappa, double tan_alpha,
-                          grip_tyre_output *out) {
-  const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
-  if (v->type->mf[c->axle]) {
-    /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame). */
-    grip_tyre_input in = {.fz = w->load, .kappa = kappa, .alpha = fast_atan(tan_alpha), .gamma = 0.0,
-                          .vx = w->vx, .friction_scale = w->surface.friction * v->def->assists.grip_multiplier};
-    grip_mf_evaluate(v->type->mf[c->axle], &in, out);
-    return;
-  }
-  grip_simple_mf_evaluate_tan(&t->simple, &v->type->tyre_cache[c->axle], w->load, kappa, tan_alpha,
-                              w->surface.friction * v->def->assists.grip_multiplier, out);
-}
-
 /* Contact kinematics, relaxation, and the linearised longitudinal response for the drivetrain
- * solve. Lateral force is final here; longitudinal force is settled by the drivetrain. */
+ * solve. Lateral force is final here; longitudinal force is settled by the drivetrain. The work
+ * is done a phase at a time over the four wheels (frame, relaxation, tyre forces, response) so
+ * that each wheel's square roots and divisions overlap with the other wheels' instead of
+ * forming one long chain per wheel. */
 static void tyres(vehicle *v, const mat3 *rot, double dt) {
   const grip_brake_def *b = &v->def->brakes;
   double inv_dt = 1.0 / dt;
   double handbrake = b->handbrake_torque * v->filtered.handbrake;
+  double grip = v->def->assists.grip_multiplier;
   grip_vec3 forward = mat3_column(rot, 0);
+  int contact[GRIP_WHEEL_COUNT], n = 0;
+  grip_vec3 tangent[GRIP_WHEEL_COUNT];
+  double length[GRIP_WHEEL_COUNT];
+
+  /* Brakes, wheels in the air, and the tyre frame's heading: the (steered) wheel's heading
+   * projected on the contact plane. */
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
     const wheel_config *c = &v->type->wheels[i];
-    const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
     double friction = c->brake_torque * v->filtered.brake;
     if (c->axle == 1) friction += handbrake;
     w->friction_torque = friction;
@@ -275,16 +270,30 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
       w->clamped_x = true;
       continue;
     }
-    /* Tyre frame on the ground: heading of the (steered) wheel projected on the contact plane. */
-    grip_vec3 n = w->contact_normal;
+    grip_vec3 nrm = w->contact_normal;
     grip_vec3 heading = forward;
     if (w->steer != 0.0) {
       double sn, cs;
       fast_sincos(w->steer, &sn, &cs);
       heading = mat3_mul(rot, v3(cs, sn, 0.0));
     }
-    grip_vec3 lon = v3_normalize(v3_mad(heading, n, -v3_dot(heading, n)));
-    grip_vec3 lat = v3_cross(n, lon);
+    tangent[n] = v3_mad(heading, nrm, -v3_dot(heading, nrm));
+    contact[n++] = i;
+  }
+  for (int j = 0; j < n; ++j) length[j] = v3_length(tangent[j]);
+
+  /* Contact-patch velocity and carcass deflections (Pacejka's first-order relaxation), backward
+   * Euler:
+   *   du/dt = (omega·r − vx) − |vx|·u/sigma_x,   dv/dt = vy − |vx|·v/sigma_y
+   * Transient slips: kappa' = u/sigma_x, tan(alpha') = v/sigma_y. The two denominators
+   * 1 + dt|vx|/sigma share one division. */
+  double denom_x[GRIP_WHEEL_COUNT], denom_y[GRIP_WHEEL_COUNT], inv_both[GRIP_WHEEL_COUNT];
+  for (int j = 0; j < n; ++j) {
+    wheel_runtime *w = &v->wheels[contact[j]];
+    const wheel_config *c = &v->type->wheels[contact[j]];
+    double l = length[j];
+    grip_vec3 lon = l > 0.0 ? v3_scale(tangent[j], 1.0 / l) : v3(0.0, 0.0, 1.0); /* v3_normalize */
+    grip_vec3 lat = v3_cross(w->contact_normal, lon);
     w->long_dir = lon;
     w->lat_dir = lat;
     grip_vec3 arm = v3_sub(w->contact_point, v->position);
@@ -292,44 +301,74 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
     w->vx = v3_dot(vel, lon);
     w->vy = v3_dot(vel, lat);
     double speed = fabs(w->vx);
-    double sx = c->relax_x, sy = c->relax_y;
+    denom_x[j] = 1.0 + dt * speed * c->inv_relax_x;
+    denom_y[j] = 1.0 + dt * speed * c->inv_relax_y;
+  }
+  for (int j = 0; j < n; ++j) inv_both[j] = 1.0 / (denom_x[j] * denom_y[j]);
 
+  double fz[GRIP_WHEEL_COUNT], kappa[GRIP_WHEEL_COUNT], tan_alpha[GRIP_WHEEL_COUNT], scale[GRIP_WHEEL_COUNT];
+  double u_pred[GRIP_WHEEL_COUNT], defl_y[GRIP_WHEEL_COUNT];
+  const grip_simple_mf_def *mf_def[GRIP_WHEEL_COUNT];
+  const simple_mf_cache *mf_cache[GRIP_WHEEL_COUNT];
+  for (int j = 0; j < n; ++j) {
+    wheel_runtime *w = &v->wheels[contact[j]];
+    const wheel_config *c = &v->type->wheels[contact[j]];
+    const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
+    double sx = c->relax_x, sy = c->relax_y;
     /* Rolling resistance f·Fz acts as a friction torque f·Fz·r on the wheel. */
     w->friction_torque += t->rolling_resistance * w->surface.rolling_resistance * w->load * c->radius;
-
-    /* Carcass deflections (Pacejka's first-order relaxation), backward Euler:
-     *   du/dt = (omega·r − vx) − |vx|·u/sigma_x,   dv/dt = vy − |vx|·v/sigma_y
-     * Transient slips: kappa' = u/sigma_x, tan(alpha') = v/sigma_y. The two denominators
-     * 1 + dt|vx|/sigma share one division. */
-    double denom_x = 1.0 + dt * speed * c->inv_relax_x, denom_y = 1.0 + dt * speed * c->inv_relax_y;
-    double inv_both = 1.0 / (denom_x * denom_y);
-    w->inv_denom_x = denom_y * inv_both;
-    double u_pred = (w->deflection_x + dt * (w->spin * c->radius - w->vx)) * w->inv_denom_x;
+    w->inv_denom_x = denom_y[j] * inv_both[j];
+    double u = (w->deflection_x + dt * (w->spin * c->radius - w->vx)) * w->inv_denom_x;
     double u_max = MAX_TRANSIENT_KAPPA * sx;
-    w->clamped_x = fabs(u_pred) > u_max;
-    u_pred = clampd(u_pred, -u_max, u_max);
-    double defl_y = (w->deflection_y + dt * w->vy) * (denom_x * inv_both);
+    w->clamped_x = fabs(u) > u_max;
+    u_pred[j] = clampd(u, -u_max, u_max);
     double y_max = tan(MAX_TRANSIENT_ALPHA) * sy;
-    defl_y = clampd(defl_y, -y_max, y_max);
-    double tan_alpha = defl_y * c->inv_relax_y;
+    defl_y[j] = clampd((w->deflection_y + dt * w->vy) * (denom_x[j] * inv_both[j]), -y_max, y_max);
+    fz[j] = w->load;
+    kappa[j] = u_pred[j] * c->inv_relax_x;
+    tan_alpha[j] = defl_y[j] * c->inv_relax_y;
+    scale[j] = w->surface.friction * grip;
+    mf_def[j] = &t->simple;
+    mf_cache[j] = &v->type->tyre_cache[c->axle];
+  }
 
-    grip_tyre_output out;
-    evaluate_tyre(v, w, c, u_pred * c->inv_relax_x, tan_alpha, &out);
+  /* Tyre forces: the simple MF for all the wheels on it at once, the full MF one by one. */
+  grip_tyre_output out[GRIP_WHEEL_COUNT];
+  if (!v->type->mf[0] && !v->type->mf[1]) {
+    simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
+  } else {
+    for (int j = 0; j < n; ++j) {
+      const wheel_runtime *w = &v->wheels[contact[j]];
+      const grip_mf_params *mf = v->type->mf[v->type->wheels[contact[j]].axle];
+      if (mf) {
+        /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame). */
+        grip_tyre_input in = {.fz = fz[j], .kappa = kappa[j], .alpha = fast_atan(tan_alpha[j]), .gamma = 0.0,
+                              .vx = w->vx, .friction_scale = scale[j]};
+        grip_mf_evaluate(mf, &in, &out[j]);
+      } else {
+        grip_simple_mf_evaluate_tan(mf_def[j], mf_cache[j], fz[j], kappa[j], tan_alpha[j], scale[j], &out[j]);
+      }
+    }
+  }
 
+  for (int j = 0; j < n; ++j) {
+    wheel_runtime *w = &v->wheels[contact[j]];
+    const wheel_config *c = &v->type->wheels[contact[j]];
+    const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
     /* Low-speed carcass damping, fading out with speed. */
-    double fade = clampd(1.0 - speed * c->inv_low_speed, 0.0, 1.0);
+    double fade = clampd(1.0 - fabs(w->vx) * c->inv_low_speed, 0.0, 1.0);
     double damping = t->low_speed_damping * fade;
     w->damping_x = damping;
-    w->fy = out.fy - damping * (defl_y - w->deflection_y) * inv_dt;
-    w->mz = out.mz;
-    w->deflection_y = defl_y;
-    w->alpha = fast_atan(tan_alpha);
+    w->fy = out[j].fy - damping * (defl_y[j] - w->deflection_y) * inv_dt;
+    w->mz = out[j].mz;
+    w->deflection_y = defl_y[j];
+    w->alpha = fast_atan(tan_alpha[j]);
 
     /* Linear response of Fx to the wheel's new spin: dFx/domega' = dFx/dkappa·dkappa'/domega'
      * + damping·du'/domega', with du'/domega' = dt·r/(1 + dt|vx|/sigma_x). */
     double du_domega = dt * c->radius * w->inv_denom_x;
-    w->fx0 = out.fx + damping * (u_pred - w->deflection_x) * inv_dt;
-    w->k = w->clamped_x ? 0.0 : maxd(out.dfx_dkappa, 0.0) * du_domega * c->inv_relax_x + damping * du_domega * inv_dt;
+    w->fx0 = out[j].fx + damping * (u_pred[j] - w->deflection_x) * inv_dt;
+    w->k = w->clamped_x ? 0.0 : maxd(out[j].dfx_dkappa, 0.0) * du_domega * c->inv_relax_x + damping * du_domega * inv_dt;
   }
 }
 

@@ -42,6 +42,12 @@ void simple_mf_cache_free(simple_mf_cache *cache);
 void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_cache *cache, double fz,
                                  double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out);
 
+/* The cached simple MF for n <= GRIP_WHEEL_COUNT tyres at once (the same results as
+ * grip_simple_mf_evaluate_tan with a cache, tyre k from def[k], cache[k] and the k-th inputs). */
+void simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
+                              const double fz[], const double kappa[], const double tan_alpha[],
+                              const double friction_scale[], grip_tyre_output out[]);
+
 /* --- engine ---------------------------------------------------------------------------- */
 
 typedef struct engine_output {
