@@ -120,6 +120,7 @@ void vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec
   v->input.gear = d->gearbox.automatic ? 1 : 0;
   v->filtered = v->input;
   v->time = 0.0;
+  v->steer_delta = NAN; /* no wheel angles yet */
   vehicle_reset_motion(v);
 }
 
@@ -163,6 +164,10 @@ static void steer_wheels(vehicle *v, double forward_speed) {
     double lock = s->max_wheel_angle / s->ratio;
     delta = clampd(delta + assist * atan2(vy_rear, forward_speed), -lock, lock);
   }
+  /* The wheel angles and their sines and cosines depend on delta alone: while it holds (a
+   * steady input, as on a straight or in a steady turn) last step's are still right. */
+  if (delta == v->steer_delta) return;
+  v->steer_delta = delta;
   double length = wheelbase(v);
   bool ackermann = fabs(delta) > 1e-9 && s->ackermann != 0.0;
   /* Full Ackermann: every wheel points at the turn centre on the rear axle line, at radius
@@ -172,6 +177,8 @@ static void steer_wheels(vehicle *v, double forward_speed) {
     wheel_runtime *w = &v->wheels[i];
     const wheel_config *c = &v->type->wheels[i];
     w->steer = 0.0;
+    w->steer_sin = 0.0;
+    w->steer_cos = 1.0;
     if (!v->def->axles[c->axle].steered) continue;
     double angle = delta;
     if (ackermann) {
@@ -180,6 +187,7 @@ static void steer_wheels(vehicle *v, double forward_speed) {
       angle = delta + s->ackermann * (full - delta);
     }
     w->steer = angle;
+    if (angle != 0.0) fast_sincos(angle, &w->steer_sin, &w->steer_cos);
   }
 }
 
@@ -272,11 +280,7 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
     }
     grip_vec3 nrm = w->contact_normal;
     grip_vec3 heading = forward;
-    if (w->steer != 0.0) {
-      double sn, cs;
-      fast_sincos(w->steer, &sn, &cs);
-      heading = mat3_mul(rot, v3(cs, sn, 0.0));
-    }
+    if (w->steer != 0.0) heading = mat3_mul(rot, v3(w->steer_cos, w->steer_sin, 0.0));
     tangent[n] = v3_mad(heading, nrm, -v3_dot(heading, nrm));
     contact[n++] = i;
   }

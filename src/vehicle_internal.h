@@ -149,7 +149,8 @@ typedef struct wheel_runtime {
   double vx, vy;        /* m/s contact-patch velocity in the tyre frame */
   double load;
   double suspension_force;
-  double steer;
+  double steer;         /* rad, road-wheel angle */
+  double steer_sin, steer_cos; /* of steer */
   double kappa, alpha;
   double fx, fy, mz;
   double drive_torque;
@@ -184,6 +185,7 @@ typedef struct vehicle {
   double ground_impulse;    /* N·s, their normal impulse in the last step */
 
   /* controls */
+  double steer_delta;          /* rad, bicycle-model angle the wheels' steer was derived from */
   grip_vehicle_input input;    /* as set by the caller */
   grip_vehicle_input filtered; /* after the rate limits */
 
