@@ -504,19 +504,19 @@ void collision_step(collision_world *c, vehicle *vs, int used, const grip_world_
   /* The ground wins over the pairs' position corrections: a car pushed down by another is put
    * back on the ground. */
   for (int i = 0; i < used; ++i)
-    if (vs[i].alive && !vs[i].out_of_world && c->contacts[i].vehicle_count > 0) ground_contact_push_out(&vs[i], def);
+    if (c->contacts[i].vehicle_count > 0 && vs[i].alive && !vs[i].out_of_world) ground_contact_push_out(&vs[i], def);
   /* Walls win over the pairs' position corrections. */
   if (walls)
     for (int i = 0; i < used; ++i) {
       vehicle *v = &vs[i];
-      if (!v->alive || c->contacts[i].vehicle_count == 0) continue;
+      if (c->contacts[i].vehicle_count == 0 || !v->alive) continue;
       grip_vec3 normal = v3(0, 0, 0);
       double depth = wall_depth(&def->barrier, v, &normal);
       if (depth > WALL_SLOP) v->position = v3_mad(v->position, normal, depth - WALL_SLOP);
     }
   for (int i = 0; i < used; ++i) {
     vehicle *v = &vs[i];
-    if (!v->alive || c->contacts[i].count == 0) continue;
+    if (c->contacts[i].count == 0 || !v->alive) continue; /* the compact array first */
     /* The impulse shows in the reported acceleration; nothing non-finite may leave the step. */
     if (finite3_ok(v->position) && finite3_ok(v->velocity) && finite3_ok(v->angular_velocity) &&
         isfinite(v->rotation.w) && isfinite(v->rotation.x) && isfinite(v->rotation.y) && isfinite(v->rotation.z)) {

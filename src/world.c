@@ -95,11 +95,12 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   const vehicle_type *type = vehicle_type_acquire(&world->types, def, world->def.gravity);
   if (!type) return GRIP_NULL_VEHICLE;
   int slot = -1;
-  for (int i = 0; i < world->used; ++i)
-    if (!world->vehicles[i].alive) {
-      slot = i;
-      break;
-    }
+  if (world->alive < world->used) /* a free slot to reuse (else creating N cars costs N²) */
+    for (int i = 0; i < world->used; ++i)
+      if (!world->vehicles[i].alive) {
+        slot = i;
+        break;
+      }
   if (slot < 0) {
     if (world->used == world->capacity) {
       int grown = world->capacity * 2;
