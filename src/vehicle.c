@@ -197,16 +197,27 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
   double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
   grip_vec3 down = v3_neg(up);
+  /* All four rays first, then what follows from them: a ray's result is not waited for before
+   * the next ray is cast. */
+  grip_vec3 origins[GRIP_WHEEL_COUNT];
+  grip_ground_hit hits[GRIP_WHEEL_COUNT];
+  bool found[GRIP_WHEEL_COUNT];
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    wheel_runtime *w = &v->wheels[i];
     const wheel_config *c = &v->type->wheels[i];
     /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
      * compression past the bump stop is still seen. */
-    grip_vec3 origin = v3_add(v->position, mat3_mul(rot, v3_add(c->hardpoint, v3(0, 0, c->ray_lift))));
+    origins[i] = v3_add(v->position, mat3_mul(rot, v3_add(c->hardpoint, v3(0, 0, c->ray_lift))));
     double reach = c->ray_lift + c->radius + c->max_length;
-    grip_ground_hit hit;
-    w->in_contact = world->ground.raycast &&
-                    world->ground.raycast(world->ground.context, origin, down, reach, &hit);
+    found[i] = world->ground.raycast &&
+               world->ground.raycast(world->ground.context, origins[i], down, reach, &hits[i]);
+  }
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    const wheel_config *c = &v->type->wheels[i];
+    grip_vec3 origin = origins[i];
+    double reach = c->ray_lift + c->radius + c->max_length;
+    const grip_ground_hit hit = hits[i];
+    w->in_contact = found[i];
     if (w->in_contact) {
       double length = hit.distance - c->ray_lift - c->radius; /* hardpoint to wheel centre */
       w->compression = c->max_length - length;
