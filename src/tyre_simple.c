@@ -246,9 +246,11 @@ void simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], cons
     tabled[k] = rho2 >= 1e-18 && rho2 < c->rho_max * c->rho_max;
     rho[k] = tabled[k] ? rho2 : 1.0;
   }
+  /* 1/rho as rho·(1/rho²): the square root and the division run side by side. */
   for (int k = 0; k < n; ++k) {
-    rho[k] = sqrt(rho[k]);
-    inv_rho[k] = 1.0 / rho[k];
+    double rho2 = rho[k];
+    rho[k] = sqrt(rho2);
+    inv_rho[k] = rho[k] * (1.0 / rho2);
   }
   for (int k = 0; k < n; ++k) {
     const grip_simple_mf_def *d = def[k];

@@ -295,7 +295,13 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
     tangent[n] = v3_mad(heading, nrm, -v3_dot(heading, nrm));
     contact[n++] = i;
   }
-  for (int j = 0; j < n; ++j) length[j] = v3_length(tangent[j]);
+  /* 1/|t| as |t|·(1/|t|²): the square root and the division run side by side. */
+  double inv_length[GRIP_WHEEL_COUNT];
+  for (int j = 0; j < n; ++j) {
+    double length2 = v3_dot(tangent[j], tangent[j]);
+    length[j] = sqrt(length2);
+    inv_length[j] = length[j] * (1.0 / length2);
+  }
 
   /* Contact-patch velocity and carcass deflections (Pacejka's first-order relaxation), backward
    * Euler:
@@ -307,7 +313,7 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
     wheel_runtime *w = &v->wheels[contact[j]];
     const wheel_config *c = &v->type->wheels[contact[j]];
     double l = length[j];
-    grip_vec3 lon = l > 0.0 ? v3_scale(tangent[j], 1.0 / l) : v3(0.0, 0.0, 1.0); /* v3_normalize */
+    grip_vec3 lon = l > 0.0 ? v3_scale(tangent[j], inv_length[j]) : v3(0.0, 0.0, 1.0); /* v3_normalize */
     grip_vec3 lat = v3_cross(w->contact_normal, lon);
     w->long_dir = lon;
     w->lat_dir = lat;
