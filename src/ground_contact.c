@@ -85,10 +85,10 @@ static double least_clearance_over_wheels(const vehicle *v, const mat3 *rot) {
   return least;
 }
 
-static bool standing_on_wheels(const vehicle *v, mat3 rot) {
+static bool standing_on_wheels(const vehicle *v, const mat3 *rot) {
   int touching = 0;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) touching += v->wheels[i].in_contact;
-  return touching >= 3 && mat3_column(&rot, 2).z > 0.5;
+  return touching >= 3 && mat3_column(rot, 2).z > 0.5;
 }
 
 /* Penetration (m, > 0 inside) of a world point below a ground plane. */
@@ -111,9 +111,9 @@ static double deepest(const vehicle *v, const ground_plane *g, int n, grip_vec3 
  * fraction of the step (from the start pose to the current one) at which the first of them
  * touched. gated: skip points the wheels show to be well clear. Returns the count. */
 static int probe(const vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
-                 bool gated, ground_plane planes[GROUND_POINTS], double *first) {
+                 const mat3 *rot, bool gated, ground_plane planes[GROUND_POINTS], double *first) {
   const grip_ground *ground = &world->ground;
-  mat3 r1 = mat3_from_quat(v->rotation);
+  mat3 r1 = *rot; /* of v->rotation */
   *first = 1.0;
   /* Margin for rounding: the bound and the per-point clearances are summed in different orders. */
   if (gated && least_clearance_over_wheels(v, &r1) > CLEARANCE_GATE + 1e-6) return 0;
@@ -172,8 +172,9 @@ void ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 star
   if (!world->ground.raycast) return;
   ground_plane planes[GROUND_POINTS];
   double first;
-  bool gated = standing_on_wheels(v, mat3_from_quat(v->rotation));
-  int n = probe(v, world, start_position, start_rotation, gated, planes, &first);
+  mat3 rot = mat3_from_quat(v->rotation);
+  bool gated = standing_on_wheels(v, &rot);
+  int n = probe(v, world, start_position, start_rotation, &rot, gated, planes, &first);
   if (n == 0) return;
 
   double rest = 0.0;
@@ -203,7 +204,8 @@ void ground_contact_push_out(vehicle *v, const grip_world_def *world) {
   if (!world->ground.raycast) return;
   ground_plane planes[GROUND_POINTS];
   double first;
-  int n = probe(v, world, v->position, v->rotation, false, planes, &first);
+  mat3 rot = mat3_from_quat(v->rotation);
+  int n = probe(v, world, v->position, v->rotation, &rot, false, planes, &first);
   push_out(v, planes, n);
 }
 

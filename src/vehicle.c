@@ -216,15 +216,15 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
     const wheel_config *c = &v->type->wheels[i];
     grip_vec3 origin = origins[i];
     double reach = c->ray_lift + c->radius + c->max_length;
-    const grip_ground_hit hit = hits[i];
+    const grip_ground_hit *hit = &hits[i];
     w->in_contact = found[i];
     if (w->in_contact) {
-      double length = hit.distance - c->ray_lift - c->radius; /* hardpoint to wheel centre */
+      double length = hit->distance - c->ray_lift - c->radius; /* hardpoint to wheel centre */
       w->compression = c->max_length - length;
-      w->contact_point = hit.point;
-      w->contact_normal = hit.normal;
-      w->surface = hit.surface;
-      if (v3_dot(hit.normal, up) < 0.05) w->in_contact = false; /* a wall, not ground */
+      w->contact_point = hit->point;
+      w->contact_normal = hit->normal;
+      w->surface = hit->surface;
+      if (v3_dot(hit->normal, up) < 0.05) w->in_contact = false; /* a wall, not ground */
     }
     if (!w->in_contact) {
       w->compression = 0.0;
