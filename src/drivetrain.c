@@ -218,12 +218,13 @@ typedef struct solve_context {
   bool clutch_slipping;
   double axle_torque[2];
   admittance engine; /* engine shaft, no clutch torque */
+  const wheel_scratch *sc; /* the tyres' linearised response, per wheel */
 } solve_context;
 
-static admittance wheel_admittance(const vehicle *v, const solve_context *c, int i) {
+static admittance wheel_admittance(const solve_context *c, int i) {
   if (c->mode[i] == WHEEL_STUCK) return (admittance){0.0, 0.0};
   admittance a = c->base[i];
-  a.p -= a.q * c->friction_sign[i] * v->wheels[i].friction_torque;
+  a.p -= a.q * c->friction_sign[i] * c->sc[i].friction_torque;
   return a;
 }
 
@@ -231,7 +232,7 @@ static void solve_once(vehicle *v, solve_context *c, double engagement, double e
   const grip_drivetrain_def *d = &v->def->drivetrain;
   admittance w[GRIP_WHEEL_COUNT];
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    w[i] = wheel_admittance(v, c, i);
+    w[i] = wheel_admittance(c, i);
     c->torque[i] = 0.0;
   }
   const grip_diff_def *axle_def[2] = {&d->front, &d->rear};
@@ -288,7 +289,7 @@ static void solve_once(vehicle *v, solve_context *c, double engagement, double e
 static bool update_modes(vehicle *v, solve_context *c) {
   bool changed = false;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    double cap = v->wheels[i].friction_torque;
+    double cap = c->sc[i].friction_torque;
     if (c->mode[i] == WHEEL_STUCK) {
       /* Torque the friction must supply to hold omega' = 0: base.p + base.q·(T − T_hold) = 0. */
       double hold = c->base[i].q > 0.0 ? c->base[i].p / c->base[i].q + c->torque[i] : 0.0;
@@ -337,7 +338,7 @@ static bool update_modes(vehicle *v, solve_context *c) {
   return changed;
 }
 
-void drivetrain_step(vehicle *v, double dt) {
+void drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt) {
   const grip_gearbox_def *g = &v->def->gearbox;
   select_gear(v, dt);
   double engagement = clutch_engagement(v);
@@ -351,20 +352,22 @@ void drivetrain_step(vehicle *v, double dt) {
 
   solve_context c;
   memset(&c, 0, sizeof c);
+  c.sc = sc;
   double inv_dt = 1.0 / dt;
   /* Engine shaft: omega_e' = omega_e + dt·(T_engine − T_clutch)/I. */
   double dt_inertia = dt / v->def->engine.inertia;
   c.engine = (admittance){v->engine_omega + eo.torque * dt_inertia, dt_inertia};
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     const wheel_runtime *w = &v->wheels[i];
+    const wheel_scratch *ws = &sc[i];
     const wheel_config *wc = &v->type->wheels[i];
     /* I·(omega' − omega)/dt = T − r·(fx0 + k·(omega' − omega)) − friction */
     double i_dt = wc->inertia * inv_dt;
-    double q = 1.0 / (i_dt + wc->radius * w->k);
+    double q = 1.0 / (i_dt + wc->radius * ws->k);
     c.base[i].q = q;
-    c.base[i].p = q * (i_dt * w->spin - wc->radius * w->fx0 + wc->radius * w->k * w->spin);
+    c.base[i].p = q * (i_dt * w->spin - wc->radius * ws->fx0 + wc->radius * ws->k * w->spin);
     double guess = c.base[i].p + q * w->drive_torque;
-    if (fabs(guess) <= q * w->friction_torque) {
+    if (fabs(guess) <= q * ws->friction_torque) {
       c.mode[i] = WHEEL_STUCK;
       c.friction_sign[i] = signd(guess);
     } else {
@@ -382,12 +385,13 @@ void drivetrain_step(vehicle *v, double dt) {
   v->engine_omega = maxd(0.0, c.engine_omega);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
+    const wheel_scratch *ws = &sc[i];
     double omega = c.mode[i] == WHEEL_STUCK ? 0.0 : c.omega[i];
     w->drive_torque = c.torque[i];
     w->applied_friction = c.mode[i] == WHEEL_STUCK
                               ? (c.base[i].q > 0.0 ? c.base[i].p / c.base[i].q + c.torque[i] : 0.0)
-                              : c.friction_sign[i] * w->friction_torque;
-    w->fx = w->fx0 + w->k * (omega - w->spin);
+                              : c.friction_sign[i] * ws->friction_torque;
+    w->fx = ws->fx0 + ws->k * (omega - w->spin);
     w->spin = omega;
   }
 }

@@ -262,7 +262,7 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
  * is done a phase at a time over the four wheels (frame, relaxation, tyre forces, response) so
  * that each wheel's square roots and divisions overlap with the other wheels' instead of
  * forming one long chain per wheel. */
-static void tyres(vehicle *v, const mat3 *rot, double dt) {
+static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *rot, double dt) {
   const grip_brake_def *b = &v->def->brakes;
   double inv_dt = 1.0 / dt;
   double handbrake = b->handbrake_torque * v->filtered.handbrake;
@@ -276,17 +276,18 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
    * projected on the contact plane. */
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
+    wheel_scratch *ws = &sc[i];
     const wheel_config *c = &v->type->wheels[i];
     double friction = c->brake_torque * v->filtered.brake;
     if (c->axle == 1) friction += handbrake;
-    w->friction_torque = friction;
+    ws->friction_torque = friction;
     if (!w->in_contact) {
       w->deflection_x = w->deflection_y = 0.0;
-      w->fx0 = w->k = w->fy = w->mz = w->fx = 0.0;
+      ws->fx0 = ws->k = w->fy = w->mz = w->fx = 0.0;
       w->kappa = w->alpha = 0.0;
-      w->inv_denom_x = 1.0;
-      w->damping_x = 0.0;
-      w->clamped_x = true;
+      ws->inv_denom_x = 1.0;
+      ws->damping_x = 0.0;
+      ws->clamped_x = true;
       continue;
     }
     grip_vec3 nrm = w->contact_normal;
@@ -311,17 +312,18 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
   double denom_x[GRIP_WHEEL_COUNT], denom_y[GRIP_WHEEL_COUNT], inv_both[GRIP_WHEEL_COUNT];
   for (int j = 0; j < n; ++j) {
     wheel_runtime *w = &v->wheels[contact[j]];
+    wheel_scratch *ws = &sc[contact[j]];
     const wheel_config *c = &v->type->wheels[contact[j]];
     double l = length[j];
     grip_vec3 lon = l > 0.0 ? v3_scale(tangent[j], inv_length[j]) : v3(0.0, 0.0, 1.0); /* v3_normalize */
     grip_vec3 lat = v3_cross(w->contact_normal, lon);
-    w->long_dir = lon;
-    w->lat_dir = lat;
+    ws->long_dir = lon;
+    ws->lat_dir = lat;
     grip_vec3 arm = v3_sub(w->contact_point, v->position);
     grip_vec3 vel = v3_add(v->velocity, v3_cross(v->angular_velocity, arm));
-    w->vx = v3_dot(vel, lon);
-    w->vy = v3_dot(vel, lat);
-    double speed = fabs(w->vx);
+    ws->vx = v3_dot(vel, lon);
+    ws->vy = v3_dot(vel, lat);
+    double speed = fabs(ws->vx);
     denom_x[j] = 1.0 + dt * speed * c->inv_relax_x;
     denom_y[j] = 1.0 + dt * speed * c->inv_relax_y;
   }
@@ -333,18 +335,19 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
   const simple_mf_cache *mf_cache[GRIP_WHEEL_COUNT];
   for (int j = 0; j < n; ++j) {
     wheel_runtime *w = &v->wheels[contact[j]];
+    wheel_scratch *ws = &sc[contact[j]];
     const wheel_config *c = &v->type->wheels[contact[j]];
     const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
     double sx = c->relax_x, sy = c->relax_y;
     /* Rolling resistance f·Fz acts as a friction torque f·Fz·r on the wheel. */
-    w->friction_torque += t->rolling_resistance * w->surface.rolling_resistance * w->load * c->radius;
-    w->inv_denom_x = denom_y[j] * inv_both[j];
-    double u = (w->deflection_x + dt * (w->spin * c->radius - w->vx)) * w->inv_denom_x;
+    ws->friction_torque += t->rolling_resistance * w->surface.rolling_resistance * w->load * c->radius;
+    ws->inv_denom_x = denom_y[j] * inv_both[j];
+    double u = (w->deflection_x + dt * (w->spin * c->radius - ws->vx)) * ws->inv_denom_x;
     double u_max = MAX_TRANSIENT_KAPPA * sx;
-    w->clamped_x = fabs(u) > u_max;
+    ws->clamped_x = fabs(u) > u_max;
     u_pred[j] = clampd(u, -u_max, u_max);
     double y_max = tan(MAX_TRANSIENT_ALPHA) * sy;
-    defl_y[j] = clampd((w->deflection_y + dt * w->vy) * (denom_x[j] * inv_both[j]), -y_max, y_max);
+    defl_y[j] = clampd((w->deflection_y + dt * ws->vy) * (denom_x[j] * inv_both[j]), -y_max, y_max);
     fz[j] = w->load;
     kappa[j] = u_pred[j] * c->inv_relax_x;
     tan_alpha[j] = defl_y[j] * c->inv_relax_y;
@@ -359,12 +362,12 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
     simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
   } else {
     for (int j = 0; j < n; ++j) {
-      const wheel_runtime *w = &v->wheels[contact[j]];
+      const wheel_scratch *ws = &sc[contact[j]];
       const grip_mf_params *mf = v->type->mf[v->type->wheels[contact[j]].axle];
       if (mf) {
         /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame). */
         grip_tyre_input in = {.fz = fz[j], .kappa = kappa[j], .alpha = fast_atan(tan_alpha[j]), .gamma = 0.0,
-                              .vx = w->vx, .friction_scale = scale[j]};
+                              .vx = ws->vx, .friction_scale = scale[j]};
         grip_mf_evaluate(mf, &in, &out[j]);
       } else {
         grip_simple_mf_evaluate_tan(mf_def[j], mf_cache[j], fz[j], kappa[j], tan_alpha[j], scale[j], &out[j]);
@@ -374,12 +377,13 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
 
   for (int j = 0; j < n; ++j) {
     wheel_runtime *w = &v->wheels[contact[j]];
+    wheel_scratch *ws = &sc[contact[j]];
     const wheel_config *c = &v->type->wheels[contact[j]];
     const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
     /* Low-speed carcass damping, fading out with speed. */
-    double fade = clampd(1.0 - fabs(w->vx) * c->inv_low_speed, 0.0, 1.0);
+    double fade = clampd(1.0 - fabs(ws->vx) * c->inv_low_speed, 0.0, 1.0);
     double damping = t->low_speed_damping * fade;
-    w->damping_x = damping;
+    ws->damping_x = damping;
     w->fy = out[j].fy - damping * (defl_y[j] - w->deflection_y) * inv_dt;
     w->mz = out[j].mz;
     w->deflection_y = defl_y[j];
@@ -387,23 +391,24 @@ static void tyres(vehicle *v, const mat3 *rot, double dt) {
 
     /* Linear response of Fx to the wheel's new spin: dFx/domega' = dFx/dkappa·dkappa'/domega'
      * + damping·du'/domega', with du'/domega' = dt·r/(1 + dt|vx|/sigma_x). */
-    double du_domega = dt * c->radius * w->inv_denom_x;
-    w->fx0 = out[j].fx + damping * (u_pred[j] - w->deflection_x) * inv_dt;
-    w->k = w->clamped_x ? 0.0 : maxd(out[j].dfx_dkappa, 0.0) * du_domega * c->inv_relax_x + damping * du_domega * inv_dt;
+    double du_domega = dt * c->radius * ws->inv_denom_x;
+    ws->fx0 = out[j].fx + damping * (u_pred[j] - w->deflection_x) * inv_dt;
+    ws->k = ws->clamped_x ? 0.0 : maxd(out[j].dfx_dkappa, 0.0) * du_domega * c->inv_relax_x + damping * du_domega * inv_dt;
   }
 }
 
 /* After the drivetrain solve: carcass deflection from the final wheel speed. */
-static void tyres_finish(vehicle *v, double dt) {
+static void tyres_finish(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt) {
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
+    const wheel_scratch *ws = &sc[i];
     const wheel_config *c = &v->type->wheels[i];
     if (!w->in_contact) {
       w->fx = 0.0;
       continue;
     }
     double sx = c->relax_x;
-    double u = (w->deflection_x + dt * (w->spin * c->radius - w->vx)) * w->inv_denom_x;
+    double u = (w->deflection_x + dt * (w->spin * c->radius - ws->vx)) * ws->inv_denom_x;
     u = clampd(u, -MAX_TRANSIENT_KAPPA * sx, MAX_TRANSIENT_KAPPA * sx);
     w->deflection_x = u;
     w->kappa = u * c->inv_relax_x;
@@ -412,15 +417,16 @@ static void tyres_finish(vehicle *v, double dt) {
 
 /* --- chassis --------------------------------------------------------------------------- */
 
-static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt) {
+static void integrate_body(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], const grip_world_def *world,
+                           const mat3 *rot, double dt) {
   grip_vec3 force = v3_scale(world->gravity, total_mass(v));
   grip_vec3 torque = v3(0, 0, 0);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
     grip_vec3 f = v3_scale(w->contact_normal, w->load);
-    f = v3_mad(f, w->long_dir, w->fx);
-    f = v3_mad(f, w->lat_dir, w->fy);
+    f = v3_mad(f, sc[i].long_dir, w->fx);
+    f = v3_mad(f, sc[i].lat_dir, w->fy);
     force = v3_add(force, f);
     torque = v3_add(torque, v3_cross(v3_sub(w->contact_point, v->position), f));
     torque = v3_mad(torque, w->contact_normal, w->mz);
@@ -537,12 +543,13 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   mat3 rot = mat3_from_quat(v->rotation);
   steer_wheels(v, v3_dot(v->velocity, mat3_column(&rot, 0)));
   suspension(v, world, &rot, dt);
-  tyres(v, &rot, dt);
+  wheel_scratch scratch[GRIP_WHEEL_COUNT]; /* this step's tyre frame and linearised response */
+  tyres(v, scratch, &rot, dt);
   /* No fuel, no combustion: the engine only brakes. */
   if (v->def->engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;
-  drivetrain_step(v, dt);
-  tyres_finish(v, dt);
-  integrate_body(v, world, &rot, dt);
+  drivetrain_step(v, scratch, dt);
+  tyres_finish(v, scratch, dt);
+  integrate_body(v, scratch, world, &rot, dt);
   ground_contact_step(v, world, start_position, start_rotation, dt);
 
   double work = v->engine_torque * v->engine_omega * dt;

@@ -141,12 +141,9 @@ typedef struct wheel_runtime {
 
   /* per-step values (outputs and state getters) */
   bool in_contact;
-  bool clamped_x;
   grip_vec3 contact_point;
   grip_vec3 contact_normal;
-  grip_vec3 long_dir, lat_dir; /* tyre frame on the ground */
   grip_surface surface;
-  double vx, vy;        /* m/s contact-patch velocity in the tyre frame */
   double load;
   double suspension_force;
   double steer;         /* rad, road-wheel angle */
@@ -154,13 +151,21 @@ typedef struct wheel_runtime {
   double kappa, alpha;
   double fx, fy, mz;
   double drive_torque;
-  double friction_torque; /* capacity of brake + handbrake + rolling resistance, N·m */
   double applied_friction; /* actually applied, signed */
+} wheel_runtime;
+
+/* What one step passes from the tyres to the drivetrain and the chassis, per wheel; on the
+ * stack of vehicle_step, not in the vehicle. */
+typedef struct wheel_scratch {
+  grip_vec3 long_dir, lat_dir; /* tyre frame on the ground */
+  double vx, vy;          /* m/s contact-patch velocity in the tyre frame */
+  double friction_torque; /* capacity of brake + handbrake + rolling resistance, N·m */
   /* linearised ground response: Fx(omega') = fx0 + k·(omega' − spin) */
   double fx0, k;
-  double inv_denom_x;   /* 1/(1 + dt|vx|/sigma_x) */
-  double damping_x;     /* N·s/m active low-speed damping this step */
-} wheel_runtime;
+  double inv_denom_x;     /* 1/(1 + dt|vx|/sigma_x) */
+  double damping_x;       /* N·s/m active low-speed damping this step */
+  bool clamped_x;
+} wheel_scratch;
 
 typedef struct vehicle {
   const vehicle_type *type;    /* shared, read-only */
@@ -235,7 +240,7 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt);
 void vehicle_fill_state(const vehicle *v, grip_vehicle_state *state);
 
 /* Drivetrain step: solves engine, clutch, gearbox, differentials and wheel spin implicitly. */
-void drivetrain_step(vehicle *v, double dt);
+void drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt);
 /* After a teleport to a speed: the automatic's gear for it, engine locked to the driveline. */
 void drivetrain_match_speed(vehicle *v);
 /* Derives automatic shift points from the engine curve and gear ratios. */
