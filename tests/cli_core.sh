@@ -23,6 +23,13 @@ j40=$("$grip" bench --vehicles 40 --seconds 0.02 --json)
 num() { /usr/bin/python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
 check "bench shared per type" '[ "$(num "$j" shared_bytes)" = "$(num "$j40" shared_bytes)" ]'
 check "bench bytes per car fall" '/usr/bin/python3 -c "import sys; a,b=map(float,sys.argv[1:]); sys.exit(0 if b < a else 1)" "$(num "$j" bytes_per_vehicle)" "$(num "$j40" bytes_per_vehicle)"'
+# on a track: 8 cars in 3 lanes 435 m apart follow their lanes for 20 s without touching a wall
+# or each other, at a mean speed between 30 and 144 km/h (the followers' 40 m/s cap)
+j=$("$grip" bench --track default --vehicles 8 --seconds 20 --dt 0.01 --threads 1 --json)
+check "bench --track keys" 'has_keys "$j" vehicles steps ns_per_vehicle_step mean_speed_kmh contact_vehicle_steps'
+check "bench --track drives" '/usr/bin/python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(not (d[\"steps\"] == 2000 and d[\"contact_vehicle_steps\"] == 0 and 30 < d[\"mean_speed_kmh\"] < 144))" "$j"'
+err=$("$grip" bench --track default --vehicles 1000 --seconds 0.1 2>&1 >/dev/null); rc=$?
+check "bench --track: too many cars, exit 1 and why" '[ $rc -eq 1 ] && grep -q "do not fit" <<<"$err"'
 j=$("$grip" steady --speed 50 --steer-deg 20 --json)
 check "steady keys" 'has_keys "$j" radius_m wheelbase_m road_wheel_angle_deg yaw_rate_dps lateral_g slip_angle_front_deg slip_angle_rear_deg body_slip_deg roll_deg'
 j=$("$grip" skidpad --radius 40 --dt 0.01 --json)
