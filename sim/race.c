@@ -198,6 +198,7 @@ int race_run(const race_config *cfg, race_result *out) {
       rc = -1;
       goto done;
     }
+    r->plan_lap_s = robot_plan_lap_time(c->bot);
     c->progress = -back;
     c->best_progress = -back;
     c->best_progress_time = 0.0;
@@ -210,7 +211,12 @@ int race_run(const race_config *cfg, race_result *out) {
   }
   if (cfg->telemetry) telemetry_header(cfg->telemetry);
   double dt = cfg->dt;
-  double max_time = cfg->max_time > 0.0 ? cfg->max_time : 300.0 * cfg->laps + 60.0;
+  /* Default cap: 300 s per lap, or three times the slowest robot's planned lap where that is
+   * longer (TORCS's spring, 22 km, is planned at 443 s a lap), + 60 s. */
+  double cap_lap = 300.0;
+  for (int k = 0; k < K; ++k)
+    if (isfinite(res[k].plan_lap_s) && 3.0 * res[k].plan_lap_s > cap_lap) cap_lap = 3.0 * res[k].plan_lap_s;
+  double max_time = cfg->max_time > 0.0 ? cfg->max_time : cap_lap * cfg->laps + 60.0;
   double stuck_time = cfg->stuck_time > 0.0 ? cfg->stuck_time : RACE_STUCK_TIME;
   long long tel_every = cfg->telemetry_rate > 0.0 ? llround(1.0 / (cfg->telemetry_rate * dt)) : 0;
   if (tel_every < 1) tel_every = 1;
@@ -259,7 +265,21 @@ int race_run(const race_config *cfg, race_result *out) {
       if (c->out) continue;
       double excess = fabs(loc.lateral) - loc.half_width;
       if (excess > r->max_edge_excess) r->max_edge_excess = excess;
-      if (excess > 0.0) r->off_track_s += dt;
+      if (excess > 0.0) {
+        r->off_track_s += dt;
+        /* Off the road: touching the barrier on that side? The body box's reach towards it is
+         * ½W·cos ψ + ½L·|sin ψ|, ψ the car's heading relative to the barrier's line. */
+        grip_track_location tl = grip_track_locate(track, st.pose.position.x, st.pose.position.y, loc.segment);
+        grip_track_barrier b =
+            grip_track_barrier_at(track, &tl, loc.lateral > 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
+        const grip_quat q = st.pose.rotation;
+        double fx = 1.0 - 2.0 * (q.y * q.y + q.z * q.z), fy = 2.0 * (q.x * q.y + q.w * q.z);
+        double fn = hypot(fx, fy);
+        double sin_psi = fn > 0.0 ? fabs(fx * b.normal.x + fy * b.normal.y) / fn : 0.0;
+        double cos_psi = sqrt(fmax(0.0, 1.0 - sin_psi * sin_psi));
+        double reach = 0.5 * c->def->body.dimensions.y * cos_psi + 0.5 * c->def->body.dimensions.x * sin_psi;
+        if (b.distance < reach + 0.05) r->wall_contact_s += dt;
+      }
       if (3.6 * st.speed > r->top_speed_kmh) r->top_speed_kmh = 3.6 * st.speed;
       while (c->next_mark < marks_total && c->progress >= (double)(c->next_mark + 1) * L / 3.0) {
         double mark = (double)(c->next_mark + 1) * L / 3.0;
