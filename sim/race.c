@@ -75,16 +75,19 @@ static void telemetry_header(FILE *f) {
   fputs("time_s,car,lap,distance_m,lateral_m,x_m,y_m,z_m,speed_kmh,throttle,brake,steering,gear,rpm,lat_g,long_g", f);
   static const char *w[4] = {"fl", "fr", "rl", "rr"};
   for (int i = 0; i < 4; ++i) fprintf(f, ",slip_ratio_%s,slip_angle_%s,load_%s", w[i], w[i], w[i]);
+  fputs(",target_lateral_m,target_speed_kmh", f);
   fputc('\n', f);
 }
 
-static void telemetry_row(FILE *f, double t, int car, int lap, double s, double lat, const grip_vehicle_state *st,
+static void telemetry_row(FILE *f, double t, int car, int lap, const robot_status *rs, const grip_vehicle_state *st,
                           const grip_vehicle_input *in) {
+  double s = rs->distance, lat = rs->lateral;
   fprintf(f, "%.3f,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%d,%.1f,%.4f,%.4f", t, car, lap, s, lat,
           st->pose.position.x, st->pose.position.y, st->pose.position.z, 3.6 * st->speed, in->throttle, in->brake,
           in->steering, st->gear, st->engine_rpm, st->local_acceleration.y / 9.81, st->local_acceleration.x / 9.81);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
     fprintf(f, ",%.5f,%.5f,%.1f", st->wheels[i].slip_ratio, st->wheels[i].slip_angle, st->wheels[i].load);
+  fprintf(f, ",%.3f,%.3f", rs->target_lateral, 3.6 * rs->target_speed);
   fputc('\n', f);
 }
 
@@ -240,7 +243,7 @@ int race_run(const race_config *cfg, race_result *out) {
       if (tel_every && cfg->telemetry && step % tel_every == 0) {
         robot_status rs = robot_get_status(c->bot);
         int lap = (int)floor(c->progress / L) + 1;
-        telemetry_row(cfg->telemetry, t, k + 1, lap < 1 ? 1 : lap, rs.distance, rs.lateral, &st, &c->input);
+        telemetry_row(cfg->telemetry, t, k + 1, lap < 1 ? 1 : lap, &rs, &st, &c->input);
       }
     }
     grip_world_step(world, dt);
