@@ -707,6 +707,17 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
    * early and left the car 15-30 % under the plan in slow corners. */
   double v_t = fmin(interp(r, s, offsetof(line_sample, v_plan)),
                     interp(r, s + fmax(v, 0.0) * r->p.speed_preview, offsetof(line_sample, v_plan)));
+  /* With a car close ahead (within 2 s), brake as early as the old preview window did
+   * (minimum over 0.3 s): the car ahead brakes at the last moment too, and the follower's
+   * margin is what keeps the two apart. */
+  for (int k = 0; k < other_count; ++k) {
+    double gap = wrap_distance(r, others[k].distance - s);
+    if (gap > 0.0 && gap < 2.0 * fmax(v, 10.0)) {
+      for (int j = 1; j <= 3; ++j)
+        v_t = fmin(v_t, interp(r, s + fmax(v, 0.0) * 0.1 * j, offsetof(line_sample, v_plan)));
+      break;
+    }
+  }
   /* Off the road (some wheels on grass, sand, gravel): the plan counted on the road's friction;
    * the speed that surface allows scales as sqrt(mu), so the target does too (by the mean
    * friction under the four wheels against the road's here). Keeping the plan's speed across
@@ -933,6 +944,18 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double max_road = r->car.steering.max_wheel_angle / r->car.steering.ratio;
   double steer_ask = delta / max_road * steering_reduction(r, v);
   in.steering = clampd(steer_ask, -1.0, 1.0);
+  /* Airborne over a crest (fewer than two wheels touching): the steering has nothing to act
+   * on, and the pursuit kept asking for more lock (3/4 of it after 0.3 s in the air over
+   * ole-road-1), so the car landed turned and spun. Land with the wheels along the car's
+   * velocity, off the pedals' extremes. */
+  int touching = 0;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) touching += st->wheels[i].in_contact ? 1 : 0;
+  if (touching < 2 && v > 5.0) {
+    double drift = atan2(st->local_velocity.y, fmax(st->local_velocity.x, 1.0));
+    in.steering = clampd(drift / max_road * steering_reduction(r, v), -1.0, 1.0);
+    in.throttle = fmin(in.throttle, 0.3);
+    in.brake = 0.0;
+  }
   adapt_grip(r, st, s, v, k_here, outward, (fabs(a_front) > r->front_peak_alpha || over > 0.0 || fabs(steer_ask) >= 1.0) && in.brake < 0.05 && !traffic && fabs(r->shift) < 0.5 && edge_room > 0.0 &&
                  fabs(heading_err) < 0.5 && v > 0.9 * interp(r, s, offsetof(line_sample, v_plan)), dt);
   return in;
