@@ -635,7 +635,7 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
   grip_track_location loc = grip_track_locate(r->track, st->pose.position.x, st->pose.position.y, r->hint);
   r->hint = loc.segment;
   /* Friction under the car: the road's while all four wheels are on it; near or past the
-   * edge, the mean over the wheels' contact points (each located). */
+   * edge, the mean over the wheels' contact points (each located; a kerb counts as road). */
   r->surface_friction = loc.surface.friction;
   double half_w = interp(r, loc.distance, offsetof(line_sample, half_width));
   if (fabs(loc.lateral) + 0.5 * r->car_width > half_w - 0.1) {
@@ -644,7 +644,9 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
     for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
       grip_vec3 p = st->wheels[i].in_contact ? st->wheels[i].contact_point : st->pose.position;
       grip_track_location wl = grip_track_locate(r->track, p.x, p.y, loc.segment);
-      sum += wl.surface.friction;
+      /* a kerb is part of the racing surface (the line may use it): the road's friction */
+      sum += wl.zone == GRIP_TRACK_ZONE_RUNOFF || wl.zone == GRIP_TRACK_ZONE_OUTSIDE ? wl.surface.friction
+                                                                                    : loc.surface.friction;
       ++n;
     }
     r->surface_friction = sum / n;

@@ -16,7 +16,7 @@ typedef struct robot_params {
   double aggressiveness; /* scales the planned corner speed squared (1 = the formula); 1.0 */
   double brake_margin;   /* fraction of the deceleration capacity the plan brakes with; 0.8 */
   double accel_margin;   /* fraction of the estimated acceleration the forward pass uses; 0.9 */
-  double edge_margin;    /* m, racing line's clearance from the road edge to the car's centre
+  double edge_margin;    /* m, racing line's clearance from the road edge to the car's centre at low speed
                             (half the car's width is added); 1.2 */
   double line_step;      /* m, spacing of the line samples; 3 */
   int racing_line;       /* 1: minimum-curvature line, 0: the centre line; 1 */
