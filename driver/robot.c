@@ -11,11 +11,6 @@
 
 #define G 9.81
 #define PI 3.14159265358979323846
-/* The braking pass counts a crest's unloading twice: the grade's ±10 m central difference
- * halves the peak curvature of a sharp crest, and a car that leaves the ground cannot brake
- * (ole-road-1 flew at 224 km/h into a left-hander: 22 s off the road in 3 laps, 8 s with
- * this). */
-#define CREST_BRAKING_FACTOR 2.0
 #define REVERSE_SPEED 3.0 /* m/s, backing out of a wall or the grass */
 
 typedef struct line_sample {
@@ -428,7 +423,7 @@ static void plan_speed(robot *r) {
   for (int k = 2 * n - 1; k >= 0; --k) {
     int i = k % n, j = (i + 1) % n;
     double v = L[j].v_plan, mu = plan_mu(r, v) * L[i].friction;
-    double a_tot = mu * fmax(0.0, G + (r->ca / r->mass + CREST_BRAKING_FACTOR * L[i].vertical_curvature) * v * v);
+    double a_tot = mu * fmax(0.0, G + (r->ca / r->mass + L[i].vertical_curvature) * v * v);
     double a_lat = v * v * fabs(L[i].curvature);
     double a_long = sqrt(fmax(0.0, a_tot * a_tot - a_lat * a_lat));
     a_long = fmin(a_long, r->brake_force / r->mass);
