@@ -913,8 +913,8 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   /* Steering: pure pursuit from the rear axle towards the line (plus the shift) ahead. */
   double look = r->p.lookahead_min + r->p.lookahead_time * fmax(v, 0.0);
   double st_s = s + look;
-  double b_st = interp(r, st_s, offsetof(line_sample, bound));
-  double lat_t = clampd(interp(r, st_s, offsetof(line_sample, offset)) + r->shift, -b_st, b_st);
+  double lat_t = clampd(interp(r, st_s, offsetof(line_sample, offset)) + r->shift,
+                        -interp(r, st_s, offsetof(line_sample, bound)), interp(r, st_s, offsetof(line_sample, bound)));
   /* Cars alongside bound the target near us (the range is for our own position). */
   if (lat_hi >= lat_lo) lat_t = clampd(lat_t, lat_lo - 0.0, lat_hi);
   double tx = interp(r, st_s, offsetof(line_sample, px)) + lat_t * interp(r, st_s, offsetof(line_sample, nx));
