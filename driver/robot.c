@@ -532,6 +532,7 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
     q->ny = cos(tp.heading);
     q->half_width = 0.5 * tp.width;
     q->curvature = tp.curvature; /* the centre line's, until build_line */
+    q->ds = r->step;
     q->bound = fmax(0.0, q->half_width - r->p.edge_margin - 0.5 * r->car_width);
     q->banking = r->p.plan_banking ? tp.banking : 0.0;
     q->slope = tp.slope;
@@ -552,25 +553,15 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
   r->grip_scale = 1.0;
   /* The line's clearance from the edge grows with speed: at the limit the car tracks up to
    * 1.5 m outside its line at 250 km/h (a 200 -> 60 m corner of e-track-3 put its wheels on
-   * the verge, then into the wall), 0.3 m at 100 km/h. The speed is estimated on the centre
-   * line (before the line exists): clearance = edge_margin + edge_margin_speed·max(0, v − 30
-   * m/s). */
+   * the verge, then into the wall), 0.3 m at 100 km/h. The speed is estimated by a plan of
+   * the centre line (O(n), before the line exists): clearance = edge_margin +
+   * edge_margin_speed·max(0, v − 30 m/s). */
   if (r->p.edge_margin_speed > 0.0) {
-    /* A cheap estimate (one friction, the one at rest: no per-sample tyre evaluation): the
-     * corner speed of the centre line's curvature, then a braking pass at mu·g. */
-    double mu0 = plan_mu(r, 0.0);
-    line_sample *L = r->line;
-    int n = r->n;
-    for (int i = 0; i < n; ++i)
-      L[i].v_plan = banked_corner_speed_mu(r, L[i].curvature, L[i].banking, L[i].vertical_curvature, mu0 * L[i].friction);
-    for (int m = 2 * n - 1; m >= 0; --m) {
-      int i = m % n, j = (i + 1) % n;
-      double vi = sqrt(L[j].v_plan * L[j].v_plan + 2.0 * r->p.brake_margin * mu0 * L[i].friction * G * r->step);
-      if (vi < L[i].v_plan) L[i].v_plan = vi;
-    }
-    for (int i = 0; i < n; ++i) {
-      double margin = r->p.edge_margin + r->p.edge_margin_speed * fmax(0.0, L[i].v_plan - 30.0);
-      L[i].bound = fmax(0.0, L[i].half_width - margin - 0.5 * r->car_width);
+    plan_speed(r); /* on the centre line's curvature and spacing, set when sampling */
+    for (int i = 0; i < r->n; ++i) {
+      line_sample *q = &r->line[i];
+      double margin = r->p.edge_margin + r->p.edge_margin_speed * fmax(0.0, q->v_plan - 30.0);
+      q->bound = fmax(0.0, q->half_width - margin - 0.5 * r->car_width);
     }
   }
   build_line(r);
