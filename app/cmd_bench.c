@@ -67,7 +67,10 @@ int cmd_bench(int argc, char **argv) {
   report_int(&rep, "vehicles", r.vehicles, NULL, NULL);
   report_int(&rep, "steps", r.steps, NULL, NULL);
   report_number(&rep, "ns_per_vehicle_step", r.ns_per_vehicle_step, "vehicle-step", "%8.1f ns");
+  report_number(&rep, "cpu_ns_per_vehicle_step", r.cpu_ns_per_vehicle_step, "CPU/veh-step", "%8.1f ns");
   report_number(&rep, "realtime_factor", r.realtime_factor, "real time", "%8.1f x");
+  report_number(&rep, "bytes_per_vehicle", r.bytes_per_vehicle, "bytes/vehicle", "%8.0f B");
+  report_number(&rep, "shared_bytes", r.shared_bytes, "shared/type", "%8.0f B");
   report_int(&rep, "threads", threads, NULL, NULL);
   report_number(&rep, "dt_s", dt, NULL, NULL);
   report_end(&rep);

@@ -199,8 +199,10 @@ int cmd_race(int argc, char **argv) {
       json_number(&w, "retired_time_s", r->retired_time_s); /* null unless retired */
       json_number(&w, "total_time_s", r->laps > 0 ? r->total_time_s : NAN);
       json_number(&w, "best_lap_s", r->best_lap_s);
+      json_number(&w, "plan_lap_s", r->plan_lap_s);
       json_number(&w, "top_speed_kmh", r->top_speed_kmh);
       json_number(&w, "off_track_s", r->off_track_s);
+      json_number(&w, "wall_contact_s", r->wall_contact_s);
       json_number(&w, "progress_m", r->progress_m);
       json_open(&w, "lap_times_s", '[');
       for (int l = 0; l < r->laps_recorded; ++l) json_number(&w, NULL, r->lap_times[l]);

@@ -65,6 +65,9 @@ struct robot {
   double grip_scale;
   double saturated_t;            /* s, of the current run-wide-at-the-limit episode */
   double sat_lat_sum, sat_cap_sum; /* its measured and planned lateral acceleration, summed */
+  double shift_wait; /* s until the next downshift is allowed */
+  int gear_request;  /* the gear last asked for */
+  double surface_friction; /* friction under the wheels (mean of the four), last located */
   robot_status status;
   bool located; /* status holds the location of the state at located_time/x/y */
   double located_time, located_x, located_y;
@@ -89,7 +92,7 @@ robot_params robot_default_params(void) {
                         .yaw_gain = 0.3,
                         .oversteer_slip = 0.02,
                         .lateral_ki = 0.02,
-                        .speed_preview = 0.3,
+                        .speed_preview = 0.1,
                         .lateral_ki_limit = 0.05,
                         .stuck_time = 2.0,
                         .reverse_time = 2.0,
@@ -98,7 +101,9 @@ robot_params robot_default_params(void) {
                         .car_gap = 0.8,
                         .auto_gearbox = 0,
                         .plan_banking = 1,
-                        .wide_margin = 0.5};
+                        .wide_margin = 0.5,
+                        .edge_margin_speed = 0.02,
+                        .downshift_gap = 0.15};
 }
 
 typedef struct param_entry {
@@ -122,6 +127,7 @@ static const param_entry param_table[] = {
     {"auto_gearbox", offsetof(robot_params, auto_gearbox), 0, 1, true},
     {"plan_banking", offsetof(robot_params, plan_banking), 0, 1, true},
     {"wide_margin", offsetof(robot_params, wide_margin), 0.05, 5, false},
+    PARAM(edge_margin_speed, 0.0, 1.0), PARAM(downshift_gap, 0.0, 5.0),
 };
 #undef PARAM
 
@@ -552,6 +558,8 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
     q->nx = -sin(tp.heading);
     q->ny = cos(tp.heading);
     q->half_width = 0.5 * tp.width;
+    q->curvature = tp.curvature; /* the centre line's, until build_line */
+    q->ds = r->step;
     q->bound = fmax(0.0, q->half_width - r->p.edge_margin - 0.5 * r->car_width);
     q->banking = r->p.plan_banking ? tp.banking : 0.0;
     q->slope = tp.slope;
@@ -570,6 +578,19 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
     r->line[i].vertical_curvature = fmin(kv, 0.0);
   }
   r->grip_scale = 1.0;
+  /* The line's clearance from the edge grows with speed: at the limit the car tracks up to
+   * 1.5 m outside its line at 250 km/h (a 200 -> 60 m corner of e-track-3 put its wheels on
+   * the verge, then into the wall), 0.3 m at 100 km/h. The speed is estimated by a plan of
+   * the centre line (O(n), before the line exists): clearance = edge_margin +
+   * edge_margin_speed·max(0, v − 30 m/s). */
+  if (r->p.edge_margin_speed > 0.0) {
+    plan_speed(r); /* on the centre line's curvature and spacing, set when sampling */
+    for (int i = 0; i < r->n; ++i) {
+      line_sample *q = &r->line[i];
+      double margin = r->p.edge_margin + r->p.edge_margin_speed * fmax(0.0, q->v_plan - 30.0);
+      q->bound = fmax(0.0, q->half_width - margin - 0.5 * r->car_width);
+    }
+  }
   build_line(r);
   plan_speed(r);
   r->hint = -1;
@@ -653,6 +674,23 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
     return r->status;
   grip_track_location loc = grip_track_locate(r->track, st->pose.position.x, st->pose.position.y, r->hint);
   r->hint = loc.segment;
+  /* Friction under the car: the road's while all four wheels are on it; near or past the
+   * edge, the mean over the wheels' contact points (each located; a kerb counts as road). */
+  r->surface_friction = loc.surface.friction;
+  double half_w = interp(r, loc.distance, offsetof(line_sample, half_width));
+  if (fabs(loc.lateral) + 0.5 * r->car_width > half_w - 0.1) {
+    double sum = 0.0;
+    int n = 0;
+    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+      grip_vec3 p = st->wheels[i].in_contact ? st->wheels[i].contact_point : st->pose.position;
+      grip_track_location wl = grip_track_locate(r->track, p.x, p.y, loc.segment);
+      /* a kerb is part of the racing surface (the line may use it): the road's friction */
+      sum += wl.zone == GRIP_TRACK_ZONE_RUNOFF || wl.zone == GRIP_TRACK_ZONE_OUTSIDE ? wl.surface.friction
+                                                                                    : loc.surface.friction;
+      ++n;
+    }
+    r->surface_friction = sum / n;
+  }
   r->status.distance = loc.distance;
   r->status.lateral = loc.lateral;
   r->status.half_width = interp(r, loc.distance, offsetof(line_sample, half_width));
@@ -706,10 +744,32 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double track_heading = atan2(-interp(r, s, offsetof(line_sample, nx)), interp(r, s, offsetof(line_sample, ny)));
   double heading_err = wrap_angle(yaw - track_heading);
 
-  /* Target speed: the plan here and a little ahead. */
-  double v_t = interp(r, s, offsetof(line_sample, v_plan));
-  for (int k = 1; k <= 3; ++k)
-    v_t = fmin(v_t, interp(r, s + fmax(v, 0.0) * r->p.speed_preview * k / 3.0, offsetof(line_sample, v_plan)));
+  /* Target speed: the plan a controller's lag ahead. The braking pass already starts each
+   * braking zone in time; taking the minimum over a longer window on top of it braked ~18 m
+   * early and left the car 15-30 % under the plan in slow corners. */
+  double v_t = fmin(interp(r, s, offsetof(line_sample, v_plan)),
+                    interp(r, s + fmax(v, 0.0) * r->p.speed_preview, offsetof(line_sample, v_plan)));
+  /* With a car close ahead (within 2 s), brake as early as the old preview window did
+   * (minimum over 0.3 s): the car ahead brakes at the last moment too, and the follower's
+   * margin is what keeps the two apart. */
+  for (int k = 0; k < other_count; ++k) {
+    double gap = wrap_distance(r, others[k].distance - s);
+    if (gap > 0.0 && gap < 2.0 * fmax(v, 10.0)) {
+      for (int j = 1; j <= 3; ++j)
+        v_t = fmin(v_t, interp(r, s + fmax(v, 0.0) * 0.1 * j, offsetof(line_sample, v_plan)));
+      break;
+    }
+  }
+  /* Off the road (some wheels on grass, sand, gravel): the plan counted on the road's friction;
+   * the speed that surface allows scales as sqrt(mu), so the target does too (by the mean
+   * friction under the four wheels against the road's here). Keeping the plan's speed across
+   * a run-off carried the car into the wall at full throttle. */
+  double road_friction = interp(r, s, offsetof(line_sample, friction));
+  double surface_scale = 1.0;
+  if (r->surface_friction < road_friction && road_friction > 0.0) {
+    surface_scale = sqrt(fmax(0.0, r->surface_friction) / road_friction);
+    v_t *= surface_scale;
+  }
 
   /* Other cars: follow or pass those ahead, keep clear of those alongside. */
   double line_lat = interp(r, s, offsetof(line_sample, offset));
@@ -761,8 +821,8 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double k_here = interp(r, s, offsetof(line_sample, curvature));
   double outward = fabs(k_here) > 1.0 / 1000.0 ? (line_lat + r->shift - loc.lateral) * (k_here > 0.0 ? 1.0 : -1.0) : 0.0;
   double edge_room = loc_half_width(r, s) - 0.5 * r->car_width - fabs(loc.lateral);
-  /* Only at speed and on the road: off it (or pulling away from a wall) the car needs power. */
-  double wide_lift = outward > 0.0 && v > 15.0 && edge_room > -0.5 ? clampd(edge_room / r->p.wide_margin, 0.0, 1.0) : 1.0;
+  /* Only at speed: slower (off the road, pulling away from a wall) the car needs power. */
+  double wide_lift = outward > 0.0 && v > 15.0 ? clampd(edge_room / r->p.wide_margin, 0.0, 1.0) : 1.0;
 
   /* Recovery: stuck or facing backwards → reverse with opposite lock. */
   if (r->mode == MODE_DRIVE) {
@@ -850,11 +910,44 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     int cur = st->gear >= 1 ? st->gear : 1;
     int up = best_gear(&r->car, fmax(v, 0.0), 0.97);
     int down = best_gear(&r->car, fmax(v, 0.0), 0.90);
-    int g = cur;
-    if (up > cur) g = up;
-    else if (down < cur && (in.brake == 0.0 || v < 5.0)) g = down;
+    int g = st->shifting ? r->gear_request : cur;
+    r->shift_wait = fmax(0.0, r->shift_wait - dt);
+    if (st->shifting) {
+      /* a change under way: keep asking for its gear */
+    } else if (up > cur) {
+      g = up;
+    } else if (down < cur && (r->shift_wait <= 0.0 || v < 5.0)) {
+      /* Down one gear at a time, also under braking: dropping 4->1 at turn-in (the box used to
+       * wait for the brakes to come off) locked the rear wheels under engine braking. */
+      g = v < 5.0 ? down : cur - 1;
+      r->shift_wait = r->p.downshift_gap + r->car.gearbox.shift_time;
+    }
     in.automatic = false;
     in.gear = g;
+    r->gear_request = g;
+    /* Rev matching and engine-brake limiting. During a downshift the engine, in neutral, is
+     * blipped towards the rpm the lower gear will turn at, so the clutch does not brake the
+     * driven wheels when it closes. Off the brakes, driven wheels dragged past the traction
+     * threshold by the engine (negative slip) get throttle in proportion, as a drag-torque
+     * control does; otherwise the sliding rear set off the stability rule, which dropped the
+     * throttle and so kept the engine braking. The blip works under braking too (heel and
+     * toe). */
+    if (v > 5.0) {
+      int driven_axle = r->car.drivetrain.layout == GRIP_DRIVE_FWD ? GRIP_AXLE_FRONT : GRIP_AXLE_REAR;
+      double wr = r->car.axles[driven_axle].wheel_radius;
+      double lock = 0.0;
+      for (int i = r->driven_first; i < r->driven_last; ++i)
+        if (st->wheels[i].in_contact && -st->wheels[i].slip_ratio > lock) lock = -st->wheels[i].slip_ratio;
+      double drag_throttle =
+          lock > r->tc_slip && in.brake == 0.0 ? fmin(1.0, (lock - r->tc_slip) / r->tc_slip) : 0.0;
+      double blip = 0.0;
+      if (st->shifting && g >= 1) { /* an upshift has the engine above the new gear: no blip */
+        double ratio = r->car.gearbox.ratios[g - 1] * r->car.gearbox.final_drive;
+        double rpm_new = v / wr * ratio * 60.0 / (2.0 * PI);
+        blip = clampd((rpm_new - st->engine_rpm) / 2000.0, 0.0, 1.0);
+      }
+      in.throttle = fmax(in.throttle, fmax(drag_throttle, blip));
+    }
   }
 
   /* Steering: pure pursuit from the rear axle towards the line (plus the shift) ahead. */
@@ -893,6 +986,18 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double max_road = r->car.steering.max_wheel_angle / r->car.steering.ratio;
   double steer_ask = delta / max_road * steering_reduction(r, v);
   in.steering = clampd(steer_ask, -1.0, 1.0);
+  /* Airborne over a crest (fewer than two wheels touching): the steering has nothing to act
+   * on, and the pursuit kept asking for more lock (3/4 of it after 0.3 s in the air over
+   * ole-road-1), so the car landed turned and spun. Land with the wheels along the car's
+   * velocity, off the pedals' extremes. */
+  int touching = 0;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) touching += st->wheels[i].in_contact ? 1 : 0;
+  if (touching < 2 && v > 5.0) {
+    double drift = atan2(st->local_velocity.y, fmax(st->local_velocity.x, 1.0));
+    in.steering = clampd(drift / max_road * steering_reduction(r, v), -1.0, 1.0);
+    in.throttle = fmin(in.throttle, 0.3);
+    in.brake = 0.0;
+  }
   adapt_grip(r, st, s, v, k_here, outward, (fabs(a_front) > r->front_peak_alpha || over > 0.0 || fabs(steer_ask) >= 1.0) && in.brake < 0.05 && !traffic && fabs(r->shift) < 0.5 && edge_room > 0.0 &&
                  fabs(heading_err) < 0.5 && v > 0.9 * interp(r, s, offsetof(line_sample, v_plan)), dt);
   return in;

@@ -16,7 +16,7 @@ typedef struct robot_params {
   double aggressiveness; /* scales the planned corner speed squared (1 = the formula); 1.0 */
   double brake_margin;   /* fraction of the deceleration capacity the plan brakes with; 0.8 */
   double accel_margin;   /* fraction of the estimated acceleration the forward pass uses; 0.9 */
-  double edge_margin;    /* m, racing line's clearance from the road edge to the car's centre
+  double edge_margin;    /* m, racing line's clearance from the road edge to the car's centre at low speed
                             (half the car's width is added); 1.2 */
   double line_step;      /* m, spacing of the line samples; 3 */
   int racing_line;       /* 1: minimum-curvature line, 0: the centre line; 1 */
@@ -30,7 +30,8 @@ typedef struct robot_params {
                             the brake is released (gone at 1.5 times it); 0.6 */
   double oversteer_slip; /* rad: rear slip angle beyond the front's by more than this eases both
                             pedals (released at twice it); 0.02 */
-  double speed_preview;  /* s: the target speed is the plan's minimum over the next v·preview m; 0.3 */
+  double speed_preview;  /* s: the target speed is the plan's at v·preview m ahead (the controller's
+                            lag; the braking pass already brakes in time); 0.1 */
   double lateral_ki;     /* road-wheel rad per m·s of integrated lateral error; 0.02 */
   double lateral_ki_limit; /* rad, bound on that integral's steering; 0.05 */
   double yaw_gain;       /* s, road-wheel rad per rad/s of yaw rate beyond the pursuit arc's; 0.3 */
@@ -44,6 +45,10 @@ typedef struct robot_params {
                             (as TORCS's robot tutorial); 1 */
   double wide_margin;    /* m: running wide in a turn, the throttle lifts once the car's outer
                             side is this close to the road edge (none left at the edge); 0.5 */
+  double edge_margin_speed; /* m per m/s: the line's clearance from the edge grows by this per
+                            m/s of the speed planned there above 30 m/s; 0.02 */
+  double downshift_gap;  /* s: the robot's manual box drops one gear at a time, at most once per
+                            this interval (plus the box's shift time); 0.15 */
 } robot_params;
 
 robot_params robot_default_params(void);

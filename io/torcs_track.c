@@ -1,9 +1,16 @@
 /* TORCS track import. The conventions (docs/tracks.md, "TORCS mapping") follow TORCS 1.3's
- * version-4 track builder: a segment list under "Main Track/Track Segments"; arcs with their
- * radius on the centre line, optional "end radius" (the arc is then cut into "profil steps"
- * circular pieces whose radius steps linearly); left/right edge heights following cubic Hermite
- * curves with "profil ... tangent" slopes; banking overriding the edge heights; values carrying
- * over from the previous segment when not given. */
+ * track builders (src/modules/track/track3.cpp and track4.cpp, read for the facts):
+ * - version 4: a segment list under "Main Track/Track Segments", each side described by
+ *   "Right Side"/"Left Side", "... Border" and "... Barrier" subsections;
+ * - versions 0-3 (TORCS reads them all with its version-3 builder): the list under
+ *   "Main Track/segments", the sides as flat attributes "rside width", "rside surface",
+ *   "rside type", per segment "rside start width"/"rside end width", borders as
+ *   "rborder width|surface", barriers "rbarrier height" (Main Track only, default 1 m).
+ * Both share the centre-line geometry: arcs with their radius on the centre line, optional
+ * "end radius" (the arc is then cut into "profil steps" circular pieces whose radius steps
+ * linearly); left/right edge heights following cubic Hermite curves with "profil ... tangent"
+ * slopes; banking overriding the edge heights; values carrying over from the previous segment
+ * when not given. */
 #include "torcs_track.h"
 
 #include "read_file.h"
@@ -184,18 +191,32 @@ static int push(grip_track_segment_def **segs, int **lines, int *count, int *cap
   return 0;
 }
 
+/* A version-3 flat side key: "rside width" for side 0 (right), "lside width" for side 1. */
+static const char *v3_key(char *buf, size_t size, int side, const char *what) {
+  snprintf(buf, size, "%c%s", side == 0 ? 'r' : 'l', what);
+  return buf;
+}
+
 static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
   xmlNode *main = section(root, "Main Track");
   if (!main) {
     tt_fail(c, root, "Main Track", "missing section%s", "");
     return -1;
   }
-  xmlNode *list = section(main, "Track Segments");
+  /* TORCS 1.3 builds version 4 with its version-4 builder and every other version with the
+   * version-3 one. */
+  double version = num(c, section(root, "Header"), "version", 0.0);
+  bool v3 = version != 4.0;
+  const char *list_name = v3 ? "segments" : "Track Segments";
+  xmlNode *list = section(main, list_name);
   if (!list) {
-    tt_fail(c, main, "Track Segments",
-            "missing section (only TORCS version-4 tracks are supported)%s", "");
+    tt_fail(c, main, list_name, "missing section (a version-%s track keeps its segments there)",
+            v3 ? "3" : "4");
     return -1;
   }
+  char key[64];
+  /* version 3 keeps its materials under Surfaces/List, version 4 directly under Surfaces */
+  if (v3) c->surfaces = section(c->surfaces, "List");
   double W = num(c, main, "width", 15.0);
   if (!(W > 0.0)) tt_fail(c, attribute(main, "attnum", "width"), "width", "must be > 0%s", "");
   double global_steplen = num(c, main, "profil steps length", 0.0);
@@ -203,16 +224,27 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
 
   tt_side side[2];
   for (int s = 0; s < 2; ++s) {
-    xmlNode *ss = section(main, side_names[s]);
-    side[s].side_material = str(ss, "surface", "grass");
-    side[s].side_end = num(c, ss, "width", 0.0);
+    if (v3) {
+      side[s].side_material = str(main, v3_key(key, sizeof key, s, "side surface"), "grass");
+      side[s].side_end = num(c, main, v3_key(key, sizeof key, s, "side width"), 0.0);
+      side[s].banked = strcmp(str(main, v3_key(key, sizeof key, s, "side type"), "level"), "level") != 0;
+      side[s].border_material = str(main, v3_key(key, sizeof key, s, "border surface"), "grass");
+      side[s].border_width = num(c, main, v3_key(key, sizeof key, s, "border width"), 0.0);
+      side[s].barrier_height = num(c, main, v3_key(key, sizeof key, s, "barrier height"), 1.0);
+    } else {
+      xmlNode *ss = section(main, side_names[s]);
+      side[s].side_material = str(ss, "surface", "grass");
+      side[s].side_end = num(c, ss, "width", 0.0);
+      side[s].banked = strcmp(str(ss, "banking type", "level"), "level") != 0;
+      xmlNode *bs = section(main, border_names[s]);
+      side[s].border_material = str(bs, "surface", "grass");
+      side[s].border_width = num(c, bs, "width", 0.0);
+      xmlNode *rs = section(main, barrier_names[s]);
+      side[s].barrier_height = num(c, rs, "height", 0.6);
+    }
     side[s].side_start = side[s].side_end;
-    side[s].banked = strcmp(str(ss, "banking type", "level"), "level") != 0;
-    xmlNode *bs = section(main, border_names[s]);
-    side[s].border_material = str(bs, "surface", "grass");
-    side[s].border_width = num(c, bs, "width", 0.0);
-    xmlNode *rs = section(main, barrier_names[s]);
-    side[s].barrier_height = num(c, rs, "height", 0.6);
+    if (side[s].side_end < 0.0 || side[s].border_width < 0.0 || side[s].barrier_height < 0.0)
+      tt_fail(c, main, v3 ? v3_key(key, sizeof key, s, "side") : side_names[s], "negative width or height%s", "");
   }
 
   grip_track_segment_def *segs = NULL;
@@ -301,20 +333,31 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
 
     /* sides: read once per TORCS segment, tapered over its steps */
     for (int s = 0; s < 2; ++s) {
-      xmlNode *ss = section(sec, side_names[s]);
-      double sw = num(c, ss, "start width", side[s].side_end);
-      double w = num(c, ss, "width", sw);
-      side[s].side_start = sw;
-      side[s].side_end = num(c, ss, "end width", w);
-      side[s].side_material = str(ss, "surface", side[s].side_material);
-      xmlNode *bs = section(sec, border_names[s]);
-      side[s].border_width = num(c, bs, "width", side[s].border_width);
-      side[s].border_material = str(bs, "surface", side[s].border_material);
-      xmlNode *rs = section(sec, barrier_names[s]);
-      side[s].barrier_height = num(c, rs, "height", side[s].barrier_height);
+      if (v3) {
+        /* version 3: start and end widths only (no plain width per segment); the barrier's
+         * height is the Main Track's throughout */
+        double sw = num(c, sec, v3_key(key, sizeof key, s, "side start width"), side[s].side_end);
+        side[s].side_start = sw;
+        side[s].side_end = num(c, sec, v3_key(key, sizeof key, s, "side end width"), sw);
+        side[s].side_material = str(sec, v3_key(key, sizeof key, s, "side surface"), side[s].side_material);
+        side[s].border_width = num(c, sec, v3_key(key, sizeof key, s, "border width"), side[s].border_width);
+        side[s].border_material = str(sec, v3_key(key, sizeof key, s, "border surface"), side[s].border_material);
+      } else {
+        xmlNode *ss = section(sec, side_names[s]);
+        double sw = num(c, ss, "start width", side[s].side_end);
+        double w = num(c, ss, "width", sw);
+        side[s].side_start = sw;
+        side[s].side_end = num(c, ss, "end width", w);
+        side[s].side_material = str(ss, "surface", side[s].side_material);
+        xmlNode *bs = section(sec, border_names[s]);
+        side[s].border_width = num(c, bs, "width", side[s].border_width);
+        side[s].border_material = str(bs, "surface", side[s].border_material);
+        xmlNode *rs = section(sec, barrier_names[s]);
+        side[s].barrier_height = num(c, rs, "height", side[s].barrier_height);
+      }
       if (side[s].side_start < 0.0 || side[s].side_end < 0.0 || side[s].border_width < 0.0 ||
           side[s].barrier_height < 0.0)
-        tt_fail(c, sec, side_names[s], "negative width or height%s", "");
+        tt_fail(c, sec, v3 ? v3_key(key, sizeof key, s, "side") : side_names[s], "negative width or height%s", "");
     }
     if (c->failed) break;
 
@@ -384,7 +427,7 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
       if (push(&segs, &lines, &count, &cap, &d, (int)xmlGetLineNo(sec))) tt_fail(c, sec, NULL, "out of memory%s", "");
     }
   }
-  if (!c->failed && count == 0) tt_fail(c, list, "Track Segments", "no segments%s", "");
+  if (!c->failed && count == 0) tt_fail(c, list, list_name, "no segments%s", "");
   if (c->failed) {
     free(segs);
     free(lines);

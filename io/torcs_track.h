@@ -1,4 +1,4 @@
-/* TORCS track import (version 4 track XML, as in torcs-data 1.3.x). */
+/* TORCS track import (track XML versions 3 and 4, as in torcs-data 1.3.x). */
 #ifndef GRIP_TORCS_TRACK_H
 #define GRIP_TORCS_TRACK_H
 

@@ -148,6 +148,14 @@ park_result sim_park(const grip_vehicle_def *car, double grade, double cross_gra
   return r;
 }
 
+/* CPU time of the whole process (all threads), s: on a shared machine it counts only the time
+ * the benchmark ran, not the time other processes held the cores. */
+static double cpu_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static double now_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -156,7 +164,7 @@ static double now_seconds(void) {
 
 bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds, double dt,
                        double steer_rad, int threads) {
-  bench_result r = {vehicles, 0, NAN, NAN};
+  bench_result r = {vehicles, 0, NAN, NAN, NAN, NAN, NAN};
   grip_world_def wd = grip_default_world_def();
   wd.vehicle_capacity = vehicles;
   task_pool *pool = threads > 1 ? task_pool_create(threads) : NULL;
@@ -178,12 +186,16 @@ bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds
     grip_vehicle_set_input(world, id, &in);
   }
   long steps = lround(seconds / dt);
-  double start = now_seconds();
+  double start = now_seconds(), cpu_start = cpu_seconds();
   for (long k = 0; k < steps; ++k) grip_world_step(world, dt);
-  double elapsed = now_seconds() - start;
+  double elapsed = now_seconds() - start, cpu = cpu_seconds() - cpu_start;
+  r.cpu_ns_per_vehicle_step = cpu * 1e9 / ((double)steps * vehicles);
   r.steps = steps;
   r.ns_per_vehicle_step = elapsed * 1e9 / ((double)steps * vehicles);
   r.realtime_factor = seconds / elapsed;
+  size_t shared = 0;
+  r.bytes_per_vehicle = (double)grip_world_memory(world, &shared) / vehicles;
+  r.shared_bytes = (double)shared;
   grip_destroy_world(world);
   task_pool_destroy(pool);
   return r;

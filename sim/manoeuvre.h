@@ -45,6 +45,9 @@ typedef struct bench_result {
   long long steps;
   double ns_per_vehicle_step;
   double realtime_factor; /* simulated seconds (per car) per wall-clock second */
+  double cpu_ns_per_vehicle_step; /* process CPU time (all threads) per vehicle-step */
+  double bytes_per_vehicle; /* grip_world_memory / vehicles, shared car types included */
+  double shared_bytes;      /* of which held once per car type (grip_world_memory's shared) */
 } bench_result;
 
 bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds, double dt,

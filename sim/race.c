@@ -75,16 +75,19 @@ static void telemetry_header(FILE *f) {
   fputs("time_s,car,lap,distance_m,lateral_m,x_m,y_m,z_m,speed_kmh,throttle,brake,steering,gear,rpm,lat_g,long_g", f);
   static const char *w[4] = {"fl", "fr", "rl", "rr"};
   for (int i = 0; i < 4; ++i) fprintf(f, ",slip_ratio_%s,slip_angle_%s,load_%s", w[i], w[i], w[i]);
+  fputs(",target_lateral_m,target_speed_kmh", f);
   fputc('\n', f);
 }
 
-static void telemetry_row(FILE *f, double t, int car, int lap, double s, double lat, const grip_vehicle_state *st,
+static void telemetry_row(FILE *f, double t, int car, int lap, const robot_status *rs, const grip_vehicle_state *st,
                           const grip_vehicle_input *in) {
+  double s = rs->distance, lat = rs->lateral;
   fprintf(f, "%.3f,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%d,%.1f,%.4f,%.4f", t, car, lap, s, lat,
           st->pose.position.x, st->pose.position.y, st->pose.position.z, 3.6 * st->speed, in->throttle, in->brake,
           in->steering, st->gear, st->engine_rpm, st->local_acceleration.y / 9.81, st->local_acceleration.x / 9.81);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
     fprintf(f, ",%.5f,%.5f,%.1f", st->wheels[i].slip_ratio, st->wheels[i].slip_angle, st->wheels[i].load);
+  fprintf(f, ",%.3f,%.3f", rs->target_lateral, 3.6 * rs->target_speed);
   fputc('\n', f);
 }
 
@@ -201,6 +204,7 @@ int race_run(const race_config *cfg, race_result *out) {
       rc = -1;
       goto done;
     }
+    r->plan_lap_s = robot_plan_lap_time(c->bot);
     c->progress = -back;
     c->best_progress = -back;
     c->best_progress_time = 0.0;
@@ -213,7 +217,12 @@ int race_run(const race_config *cfg, race_result *out) {
   }
   if (cfg->telemetry) telemetry_header(cfg->telemetry);
   double dt = cfg->dt;
-  double max_time = cfg->max_time > 0.0 ? cfg->max_time : 300.0 * cfg->laps + 60.0;
+  /* Default cap: 300 s per lap, or three times the slowest robot's planned lap where that is
+   * longer (TORCS's spring, 22 km, is planned at 443 s a lap), + 60 s. */
+  double cap_lap = 300.0;
+  for (int k = 0; k < K; ++k)
+    if (isfinite(res[k].plan_lap_s) && 3.0 * res[k].plan_lap_s > cap_lap) cap_lap = 3.0 * res[k].plan_lap_s;
+  double max_time = cfg->max_time > 0.0 ? cfg->max_time : cap_lap * cfg->laps + 60.0;
   double stuck_time = cfg->stuck_time > 0.0 ? cfg->stuck_time : RACE_STUCK_TIME;
   long long tel_every = cfg->telemetry_rate > 0.0 ? llround(1.0 / (cfg->telemetry_rate * dt)) : 0;
   if (tel_every < 1) tel_every = 1;
@@ -239,7 +248,7 @@ int race_run(const race_config *cfg, race_result *out) {
       if (tel_every && cfg->telemetry && step % tel_every == 0) {
         robot_status rs = robot_get_status(c->bot);
         int lap = (int)floor(c->progress / L) + 1;
-        telemetry_row(cfg->telemetry, t, k + 1, lap < 1 ? 1 : lap, rs.distance, rs.lateral, &st, &c->input);
+        telemetry_row(cfg->telemetry, t, k + 1, lap < 1 ? 1 : lap, &rs, &st, &c->input);
       }
     }
     grip_world_step(world, dt);
@@ -264,7 +273,21 @@ int race_run(const race_config *cfg, race_result *out) {
       if (c->out) continue;
       double excess = fabs(loc.lateral) - loc.half_width;
       if (excess > r->max_edge_excess) r->max_edge_excess = excess;
-      if (excess > 0.0) r->off_track_s += dt;
+      if (excess > 0.0) {
+        r->off_track_s += dt;
+        /* Off the road: touching the barrier on that side? The body box's reach towards it is
+         * ½W·cos ψ + ½L·|sin ψ|, ψ the car's heading relative to the barrier's line. */
+        grip_track_location tl = grip_track_locate(track, st.pose.position.x, st.pose.position.y, loc.segment);
+        grip_track_barrier b =
+            grip_track_barrier_at(track, &tl, loc.lateral > 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
+        const grip_quat q = st.pose.rotation;
+        double fx = 1.0 - 2.0 * (q.y * q.y + q.z * q.z), fy = 2.0 * (q.x * q.y + q.w * q.z);
+        double fn = hypot(fx, fy);
+        double sin_psi = fn > 0.0 ? fabs(fx * b.normal.x + fy * b.normal.y) / fn : 0.0;
+        double cos_psi = sqrt(fmax(0.0, 1.0 - sin_psi * sin_psi));
+        double reach = 0.5 * c->def->body.dimensions.y * cos_psi + 0.5 * c->def->body.dimensions.x * sin_psi;
+        if (b.distance < reach + 0.05) r->wall_contact_s += dt;
+      }
       if (3.6 * st.speed > r->top_speed_kmh) r->top_speed_kmh = 3.6 * st.speed;
       while (c->next_mark < marks_total && c->progress >= (double)(c->next_mark + 1) * L / 3.0) {
         double mark = (double)(c->next_mark + 1) * L / 3.0;

@@ -63,7 +63,8 @@ typedef struct race_config {
   int laps;                   /* 1..RACE_MAX_LAPS, or 0: a timed race that runs to max_time */
   int cars;                   /* 1..RACE_MAX_CARS */
   double dt;                  /* s */
-  double max_time;            /* s, the time cap (0: 300 s per lap + 60; required for laps = 0) */
+  double max_time;            /* s, the time cap (0: per lap the larger of 300 s and 3 × the slowest
+                                 robot's planned lap, + 60; required for laps = 0) */
   double stuck_time;          /* s, RACE_STUCK_TIME */
   bool no_fuel;               /* every car runs without fuel use (engine.fuel_per_joule = 0) */
   race_lap_fn *on_lap;        /* or NULL */
@@ -95,6 +96,8 @@ typedef struct race_car_result {
   double top_speed_kmh;
   double off_track_s;     /* s with |lateral| > half road width */
   double max_edge_excess; /* m, largest |lateral| − half width (negative: always inside) */
+  double wall_contact_s;  /* s with the body's box within 5 cm of a barrier (touching it) */
+  double plan_lap_s;      /* s, the robot's predicted flying lap at the start (robot_plan_lap_time) */
   double progress_m;      /* m along the track from the start line at the end (or retirement) */
 } race_car_result;
 

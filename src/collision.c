@@ -60,6 +60,12 @@ void collision_free(collision_world *c) {
   memset(c, 0, sizeof *c);
 }
 
+size_t collision_bytes(const collision_world *c) {
+  size_t per_slot = sizeof *c->start_position + sizeof *c->start_rotation + sizeof *c->end_velocity +
+                    sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->box_min + 3 * sizeof *c->box_max;
+  return (size_t)c->capacity * per_slot;
+}
+
 void collision_reset_slot(collision_world *c, int slot) {
   grip_vehicle_contacts *k = &c->contacts[slot];
   memset(k, 0, sizeof *k);
@@ -105,16 +111,16 @@ typedef struct obb {
 } obb;
 
 /* Box centre relative to the CG in the body frame. */
-static grip_vec3 box_offset(const vehicle *v) { return v3_sub(v->def.body.box_center, v->com_design); }
+static grip_vec3 box_offset(const vehicle *v) { return v3_sub(v->def->body.box_center, v->com_design); }
 
 static obb make_obb(const vehicle *v, grip_vec3 p, grip_quat q) {
   obb b;
   mat3 r = mat3_from_quat(q);
   b.c = v3_add(p, mat3_mul(&r, box_offset(v)));
   for (int k = 0; k < 3; ++k) b.u[k] = mat3_column(&r, k);
-  b.e[0] = 0.5 * v->def.body.dimensions.x;
-  b.e[1] = 0.5 * v->def.body.dimensions.y;
-  b.e[2] = 0.5 * v->def.body.dimensions.z;
+  b.e[0] = 0.5 * v->def->body.dimensions.x;
+  b.e[1] = 0.5 * v->def->body.dimensions.y;
+  b.e[2] = 0.5 * v->def->body.dimensions.z;
   return b;
 }
 
@@ -236,7 +242,7 @@ static int obb_contacts(const obb *a, const obb *b, grip_vec3 n, int axis_id, co
  * below that top (so that a car rolled over the top of a wall still meets it). Returns the
  * count. */
 static int wall_points(const grip_barrier *bar, const vehicle *v, grip_vec3 *out) {
-  grip_vec3 h = v3_scale(v->def.body.dimensions, 0.5), o = box_offset(v);
+  grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = box_offset(v);
   mat3 r = mat3_from_quat(v->rotation);
   int n = 0;
   for (int i = 0; i < 6; ++i) {
@@ -283,7 +289,7 @@ static double wall_depth(const grip_barrier *bar, const vehicle *v, grip_vec3 *n
 static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_def *def, double dt) {
   const grip_barrier *bar = &def->barrier;
   grip_vec3 p0 = c->start_position[slot];
-  double reach = v3_length(box_offset(v)) + 0.5 * v3_length(v->def.body.dimensions);
+  double reach = v3_length(box_offset(v)) + 0.5 * v3_length(v->def->body.dimensions);
   double travel = v3_length(v3_sub(v->position, p0)) + v3_length(v->angular_velocity) * reach * dt;
   grip_barrier_hit h;
   if (!bar->query(bar->context, v->position.x, v->position.y, &h) || !(h.distance <= reach + travel + 0.1))
@@ -354,11 +360,11 @@ static bool pair_overlaps_at(const collision_world *c, int ia, const vehicle *a,
 }
 
 static double box_reach(const vehicle *v) {
-  return v3_length(box_offset(v)) + 0.5 * v3_length(v->def.body.dimensions);
+  return v3_length(box_offset(v)) + 0.5 * v3_length(v->def->body.dimensions);
 }
 
 static double smallest_dimension(const vehicle *v) {
-  grip_vec3 d = v->def.body.dimensions;
+  grip_vec3 d = v->def->body.dimensions;
   return mind(d.x, mind(d.y, d.z));
 }
 
@@ -498,19 +504,19 @@ void collision_step(collision_world *c, vehicle *vs, int used, const grip_world_
   /* The ground wins over the pairs' position corrections: a car pushed down by another is put
    * back on the ground. */
   for (int i = 0; i < used; ++i)
-    if (vs[i].alive && !vs[i].out_of_world && c->contacts[i].vehicle_count > 0) ground_contact_push_out(&vs[i], def);
+    if (c->contacts[i].vehicle_count > 0 && vs[i].alive && !vs[i].out_of_world) ground_contact_push_out(&vs[i], def);
   /* Walls win over the pairs' position corrections. */
   if (walls)
     for (int i = 0; i < used; ++i) {
       vehicle *v = &vs[i];
-      if (!v->alive || c->contacts[i].vehicle_count == 0) continue;
+      if (c->contacts[i].vehicle_count == 0 || !v->alive) continue;
       grip_vec3 normal = v3(0, 0, 0);
       double depth = wall_depth(&def->barrier, v, &normal);
       if (depth > WALL_SLOP) v->position = v3_mad(v->position, normal, depth - WALL_SLOP);
     }
   for (int i = 0; i < used; ++i) {
     vehicle *v = &vs[i];
-    if (!v->alive || c->contacts[i].count == 0) continue;
+    if (c->contacts[i].count == 0 || !v->alive) continue; /* the compact array first */
     /* The impulse shows in the reported acceleration; nothing non-finite may leave the step. */
     if (finite3_ok(v->position) && finite3_ok(v->velocity) && finite3_ok(v->angular_velocity) &&
         isfinite(v->rotation.w) && isfinite(v->rotation.x) && isfinite(v->rotation.y) && isfinite(v->rotation.z)) {

@@ -22,6 +22,8 @@ typedef struct collision_world {
  * old arrays stay valid). */
 bool collision_reserve(collision_world *c, int capacity);
 void collision_free(collision_world *c);
+/* Heap bytes held by the per-slot arrays. */
+size_t collision_bytes(const collision_world *c);
 
 /* Clears a slot's contact record (a new vehicle). */
 void collision_reset_slot(collision_world *c, int slot);

@@ -28,8 +28,9 @@ admittance diff_reduce(const grip_diff_def *def, const diff_runtime *state, doub
                 (def->type == GRIP_DIFF_LIMITED_SLIP && state->mode == DIFF_MODE_LOCKED);
   if (locked) {
     if (qsum > 0.0) {
-      double b = (r.p - l.p) / qsum;
-      *t = (torque_split){r.q / qsum, b, l.q / qsum, -b};
+      double inv_qsum = 1.0 / qsum;
+      double b = (r.p - l.p) * inv_qsum;
+      *t = (torque_split){r.q * inv_qsum, b, l.q * inv_qsum, -b};
     } else {
       *t = (torque_split){s, 0.0, 1.0 - s, 0.0}; /* both sides stuck */
     }
@@ -40,9 +41,9 @@ admittance diff_reduce(const grip_diff_def *def, const diff_runtime *state, doub
   } else if (def->type == GRIP_DIFF_VISCOUS) {
     /* T_l = s·T + c·D, T_r = (1−s)·T − c·D with D = omega_r' − omega_l' solved implicitly. */
     double c = def->viscous_coefficient;
-    double denom = 1.0 + c * qsum;
-    double d0 = (r.p - l.p) / denom;
-    double d1 = (r.q * (1.0 - s) - l.q * s) / denom;
+    double inv_denom = 1.0 / (1.0 + c * qsum);
+    double d0 = (r.p - l.p) * inv_denom;
+    double d1 = (r.q * (1.0 - s) - l.q * s) * inv_denom;
     *t = (torque_split){s + c * d1, c * d0, (1.0 - s) - c * d1, -c * d0};
   } else {
     *t = (torque_split){s, 0.0, 1.0 - s, 0.0}; /* open */
@@ -100,8 +101,8 @@ void grip_gearbox_shift_rpm(const grip_gearbox_def *g, const grip_engine_def *e,
   }
 }
 
-void drivetrain_init(vehicle *v) {
-  grip_gearbox_shift_rpm(&v->def.gearbox, &v->def.engine, v->upshift_rpm, v->downshift_rpm);
+void drivetrain_type_init(vehicle_type *t) {
+  grip_gearbox_shift_rpm(&t->def.gearbox, &t->def.engine, t->upshift_rpm, t->downshift_rpm);
 }
 
 /* --- gear selection and clutch --------------------------------------------------------- */
@@ -109,11 +110,11 @@ void drivetrain_init(vehicle *v) {
 static double driveline_omega(const vehicle *v) {
   /* Speed at the gearbox output implied by the driven wheels. */
   const wheel_runtime *w = v->wheels;
-  switch (v->def.drivetrain.layout) {
+  switch (v->def->drivetrain.layout) {
     case GRIP_DRIVE_FWD: return 0.5 * (w[0].spin + w[1].spin);
     case GRIP_DRIVE_RWD: return 0.5 * (w[2].spin + w[3].spin);
     case GRIP_DRIVE_AWD: {
-      double s = v->def.drivetrain.centre.front_split;
+      double s = v->def->drivetrain.centre.front_split;
       return s * 0.5 * (w[0].spin + w[1].spin) + (1.0 - s) * 0.5 * (w[2].spin + w[3].spin);
     }
   }
@@ -121,13 +122,13 @@ static double driveline_omega(const vehicle *v) {
 }
 
 void drivetrain_match_speed(vehicle *v) {
-  const grip_gearbox_def *g = &v->def.gearbox;
+  const grip_gearbox_def *g = &v->def->gearbox;
   double omega = driveline_omega(v);
   if (v->input.automatic && v->input.gear > 0 && omega > 0.0) {
     /* The gear the automatic would hold at this speed: the lowest below its upshift point. */
     int gear = g->forward_gears;
     for (int n = 1; n <= g->forward_gears; ++n)
-      if (omega * gear_ratio(g, n) * RAD_PER_S_TO_RPM <= v->upshift_rpm[n - 1]) {
+      if (omega * gear_ratio(g, n) * RAD_PER_S_TO_RPM <= v->type->upshift_rpm[n - 1]) {
         gear = n;
         break;
       }
@@ -135,7 +136,7 @@ void drivetrain_match_speed(vehicle *v) {
   }
   v->shift_timer = 0.0;
   double engine = fabs(omega * gear_ratio(g, v->gear));
-  double idle = v->def.engine.idle_rpm * RPM_TO_RAD_PER_S;
+  double idle = v->def->engine.idle_rpm * RPM_TO_RAD_PER_S;
   if (v->gear != 0 && engine > idle) {
     v->engine_omega = engine;
     v->clutch_locked = true;
@@ -147,7 +148,7 @@ void drivetrain_match_speed(vehicle *v) {
 }
 
 static void select_gear(vehicle *v, double dt) {
-  const grip_gearbox_def *g = &v->def.gearbox;
+  const grip_gearbox_def *g = &v->def->gearbox;
   const grip_vehicle_input *in = &v->filtered;
   v->shift_cooldown = maxd(0.0, v->shift_cooldown - dt);
   if (v->shift_timer > 0.0) {
@@ -167,9 +168,9 @@ static void select_gear(vehicle *v, double dt) {
       want = 1;
     } else if (v->shift_cooldown <= 0.0) {
       double rpm = fabs(driveline_omega(v) * gear_ratio(g, v->gear)) * RAD_PER_S_TO_RPM;
-      if (v->gear < g->forward_gears && rpm > v->upshift_rpm[v->gear - 1])
+      if (v->gear < g->forward_gears && rpm > v->type->upshift_rpm[v->gear - 1])
         want = v->gear + 1;
-      else if (v->gear > 1 && rpm < v->downshift_rpm[v->gear - 1])
+      else if (v->gear > 1 && rpm < v->type->downshift_rpm[v->gear - 1])
         want = v->gear - 1;
     }
   } else {
@@ -188,13 +189,13 @@ static void select_gear(vehicle *v, double dt) {
 }
 
 static double clutch_engagement(const vehicle *v) {
-  const grip_engine_def *e = &v->def.engine;
-  const grip_gearbox_def *g = &v->def.gearbox;
+  const grip_engine_def *e = &v->def->engine;
+  const grip_gearbox_def *g = &v->def->gearbox;
   if (v->gear == 0) return 0.0;
   double rpm = v->engine_omega * RAD_PER_S_TO_RPM;
   /* Automatic clutch: closes with engine speed from idle to engage_rpm; once locked it stays
    * closed until the engine falls back near idle. */
-  double automatic = clampd((rpm - e->idle_rpm) / (v->def.clutch.engage_rpm - e->idle_rpm), 0.0, 1.0);
+  double automatic = clampd((rpm - e->idle_rpm) / (v->def->clutch.engage_rpm - e->idle_rpm), 0.0, 1.0);
   if (v->clutch_locked && rpm > 1.02 * e->idle_rpm) automatic = 1.0;
   double engagement = mind(automatic, 1.0 - v->filtered.clutch);
   if (v->shift_timer > 0.0 && g->shift_time > 0.0)
@@ -216,21 +217,22 @@ typedef struct solve_context {
   double engine_omega;
   bool clutch_slipping;
   double axle_torque[2];
+  admittance engine; /* engine shaft, no clutch torque */
+  const wheel_scratch *sc; /* the tyres' linearised response, per wheel */
 } solve_context;
 
-static admittance wheel_admittance(const vehicle *v, const solve_context *c, int i) {
+static admittance wheel_admittance(const solve_context *c, int i) {
   if (c->mode[i] == WHEEL_STUCK) return (admittance){0.0, 0.0};
   admittance a = c->base[i];
-  a.p -= a.q * c->friction_sign[i] * v->wheels[i].friction_torque;
+  a.p -= a.q * c->friction_sign[i] * c->sc[i].friction_torque;
   return a;
 }
 
-static void solve_once(vehicle *v, solve_context *c, double dt, double engine_torque_now,
-                       double engagement, double efficiency) {
-  const grip_drivetrain_def *d = &v->def.drivetrain;
+static void solve_once(vehicle *v, solve_context *c, double engagement, double efficiency) {
+  const grip_drivetrain_def *d = &v->def->drivetrain;
   admittance w[GRIP_WHEEL_COUNT];
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    w[i] = wheel_admittance(v, c, i);
+    w[i] = wheel_admittance(c, i);
     c->torque[i] = 0.0;
   }
   const grip_diff_def *axle_def[2] = {&d->front, &d->rear};
@@ -248,12 +250,11 @@ static void solve_once(vehicle *v, solve_context *c, double dt, double engine_to
     out = driven[0] ? axle_in[0] : axle_in[1];
 
   /* Gearbox: omega_g = G·omega_out; torque to the output = G·eta·T_clutch. */
-  double ratio = gear_ratio(&v->def.gearbox, v->gear);
+  double ratio = gear_ratio(&v->def->gearbox, v->gear);
   admittance gearbox = {ratio * out.p, ratio * ratio * efficiency * out.q};
-  const grip_engine_def *e = &v->def.engine;
-  admittance engine = {v->engine_omega + dt * engine_torque_now / e->inertia, dt / e->inertia};
+  admittance engine = c->engine;
   /* Engine side: omega_e' = engine.p − engine.q·T_c. */
-  double capacity = engagement * v->def.clutch.max_torque;
+  double capacity = engagement * v->def->clutch.max_torque;
   double tc = 0.0;
   c->clutch_slipping = false;
   if (ratio != 0.0 && capacity > 0.0) {
@@ -288,7 +289,7 @@ static void solve_once(vehicle *v, solve_context *c, double dt, double engine_to
 static bool update_modes(vehicle *v, solve_context *c) {
   bool changed = false;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    double cap = v->wheels[i].friction_torque;
+    double cap = c->sc[i].friction_torque;
     if (c->mode[i] == WHEEL_STUCK) {
       /* Torque the friction must supply to hold omega' = 0: base.p + base.q·(T − T_hold) = 0. */
       double hold = c->base[i].q > 0.0 ? c->base[i].p / c->base[i].q + c->torque[i] : 0.0;
@@ -303,7 +304,7 @@ static bool update_modes(vehicle *v, solve_context *c) {
       changed = true;
     }
   }
-  const grip_drivetrain_def *d = &v->def.drivetrain;
+  const grip_drivetrain_def *d = &v->def->drivetrain;
   const grip_diff_def *defs[3] = {&d->front, &d->rear, &d->centre};
   for (int k = 0; k < 3; ++k) {
     if (defs[k]->type != GRIP_DIFF_LIMITED_SLIP) continue;
@@ -337,12 +338,12 @@ static bool update_modes(vehicle *v, solve_context *c) {
   return changed;
 }
 
-void drivetrain_step(vehicle *v, double dt) {
-  const grip_gearbox_def *g = &v->def.gearbox;
+void drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt) {
+  const grip_gearbox_def *g = &v->def->gearbox;
   select_gear(v, dt);
   double engagement = clutch_engagement(v);
   v->clutch_engagement = engagement;
-  engine_output eo = engine_torque(&v->def.engine, v->engine_omega, v->filtered.throttle);
+  engine_output eo = engine_torque(&v->def->engine, v->engine_omega, v->filtered.throttle);
   v->engine_torque = eo.torque;
   /* Efficiency loses torque in the direction power flows: engine -> wheels: eta; wheels ->
    * engine (engine braking): 1/eta. The direction is taken from the last step. */
@@ -351,14 +352,22 @@ void drivetrain_step(vehicle *v, double dt) {
 
   solve_context c;
   memset(&c, 0, sizeof c);
+  c.sc = sc;
+  double inv_dt = 1.0 / dt;
+  /* Engine shaft: omega_e' = omega_e + dt·(T_engine − T_clutch)/I. */
+  double dt_inertia = dt / v->def->engine.inertia;
+  c.engine = (admittance){v->engine_omega + eo.torque * dt_inertia, dt_inertia};
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     const wheel_runtime *w = &v->wheels[i];
+    const wheel_scratch *ws = &sc[i];
+    const wheel_config *wc = &v->type->wheels[i];
     /* I·(omega' − omega)/dt = T − r·(fx0 + k·(omega' − omega)) − friction */
-    double q = 1.0 / (w->inertia / dt + w->radius * w->k);
+    double i_dt = wc->inertia * inv_dt;
+    double q = 1.0 / (i_dt + wc->radius * ws->k);
     c.base[i].q = q;
-    c.base[i].p = q * (w->inertia / dt * w->spin - w->radius * w->fx0 + w->radius * w->k * w->spin);
+    c.base[i].p = q * (i_dt * w->spin - wc->radius * ws->fx0 + wc->radius * ws->k * w->spin);
     double guess = c.base[i].p + q * w->drive_torque;
-    if (fabs(guess) <= q * w->friction_torque) {
+    if (fabs(guess) <= q * ws->friction_torque) {
       c.mode[i] = WHEEL_STUCK;
       c.friction_sign[i] = signd(guess);
     } else {
@@ -367,7 +376,7 @@ void drivetrain_step(vehicle *v, double dt) {
     }
   }
   for (int pass = 0; pass < MAX_MODE_PASSES; ++pass) {
-    solve_once(v, &c, dt, eo.torque, engagement, efficiency);
+    solve_once(v, &c, engagement, efficiency);
     if (!update_modes(v, &c)) break;
   }
 
@@ -376,12 +385,13 @@ void drivetrain_step(vehicle *v, double dt) {
   v->engine_omega = maxd(0.0, c.engine_omega);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
+    const wheel_scratch *ws = &sc[i];
     double omega = c.mode[i] == WHEEL_STUCK ? 0.0 : c.omega[i];
     w->drive_torque = c.torque[i];
     w->applied_friction = c.mode[i] == WHEEL_STUCK
                               ? (c.base[i].q > 0.0 ? c.base[i].p / c.base[i].q + c.torque[i] : 0.0)
-                              : c.friction_sign[i] * w->friction_torque;
-    w->fx = w->fx0 + w->k * (omega - w->spin);
+                              : c.friction_sign[i] * ws->friction_torque;
+    w->fx = ws->fx0 + ws->k * (omega - w->spin);
     w->spin = omega;
   }
 }

@@ -42,7 +42,7 @@ typedef struct ground_plane {
 
 /* The 12 box points, CG-relative in the body frame. */
 static void box_points(const vehicle *v, grip_vec3 out[GROUND_POINTS]) {
-  grip_vec3 h = v3_scale(v->def.body.dimensions, 0.5), o = v3_sub(v->def.body.box_center, v->com_design);
+  grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = v3_sub(v->def->body.box_center, v->com_design);
   int n = 0;
   for (int i = 0; i < 6; ++i) {
     double sx = (double)(i % 3) - 1.0, sy = i / 3 ? 1.0 : -1.0;
@@ -67,10 +67,28 @@ static double clearance_over_wheels(const vehicle *v, grip_vec3 p) {
   return clearance;
 }
 
-static bool standing_on_wheels(const vehicle *v, mat3 rot) {
+/* A lower bound of clearance_over_wheels over all twelve box points: with the body rotation R,
+ * a point's clearance over a wheel's plane (c, n) is (pos − c)·n + local·(Rᵀn), and over the box
+ * points local = o + (sx·hx, sy·hy, sz·hz) the last term is at least o·m − |hx·mx| − |hy·my| −
+ * |hz·mz| with m = Rᵀn. The nearest wheel's clearance is never below the least over all wheels. */
+static double least_clearance_over_wheels(const vehicle *v, const mat3 *rot) {
+  grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = v3_sub(v->def->body.box_center, v->com_design);
+  double least = INFINITY;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    const wheel_runtime *w = &v->wheels[i];
+    if (!w->in_contact) continue;
+    grip_vec3 m = mat3_mul_transposed(rot, w->contact_normal);
+    double c = v3_dot(v3_sub(v->position, w->contact_point), w->contact_normal) + v3_dot(o, m) -
+               fabs(h.x * m.x) - fabs(h.y * m.y) - fabs(h.z * m.z);
+    least = mind(least, c);
+  }
+  return least;
+}
+
+static bool standing_on_wheels(const vehicle *v, const mat3 *rot) {
   int touching = 0;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) touching += v->wheels[i].in_contact;
-  return touching >= 3 && mat3_column(&rot, 2).z > 0.5;
+  return touching >= 3 && mat3_column(rot, 2).z > 0.5;
 }
 
 /* Penetration (m, > 0 inside) of a world point below a ground plane. */
@@ -93,23 +111,36 @@ static double deepest(const vehicle *v, const ground_plane *g, int n, grip_vec3 
  * fraction of the step (from the start pose to the current one) at which the first of them
  * touched. gated: skip points the wheels show to be well clear. Returns the count. */
 static int probe(const vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
-                 bool gated, ground_plane planes[GROUND_POINTS], double *first) {
+                 const mat3 *rot, bool gated, ground_plane planes[GROUND_POINTS], double *first) {
   const grip_ground *ground = &world->ground;
-  mat3 r1 = mat3_from_quat(v->rotation), r0 = mat3_from_quat(start_rotation);
-  grip_vec3 local[GROUND_POINTS], end[GROUND_POINTS], start[GROUND_POINTS];
+  mat3 r1 = *rot; /* of v->rotation */
+  *first = 1.0;
+  /* Margin for rounding: the bound and the per-point clearances are summed in different orders. */
+  if (gated && least_clearance_over_wheels(v, &r1) > CLEARANCE_GATE + 1e-6) return 0;
+  grip_vec3 local[GROUND_POINTS], end[GROUND_POINTS];
   box_points(v, local);
-  double top = -INFINITY; /* the body's highest point over the step */
+  /* The gate first: a car standing on its wheels usually has no point near the ground, and then
+   * neither the start pose nor the rays are needed. */
+  bool cast[GROUND_POINTS];
+  int casts = 0;
   for (int i = 0; i < GROUND_POINTS; ++i) {
     end[i] = v3_add(v->position, mat3_mul(&r1, local[i]));
+    cast[i] = !gated || !(clearance_over_wheels(v, end[i]) > CLEARANCE_GATE);
+    casts += cast[i];
+  }
+  if (casts == 0) return 0;
+  mat3 r0 = mat3_from_quat(start_rotation);
+  grip_vec3 start[GROUND_POINTS];
+  double top = -INFINITY; /* the body's highest point over the step */
+  for (int i = 0; i < GROUND_POINTS; ++i) {
     start[i] = v3_add(start_position, mat3_mul(&r0, local[i]));
     top = maxd(top, maxd(end[i].z, start[i].z));
   }
   top += GROUND_TOUCH;
   int n = 0;
-  *first = 1.0;
   for (int i = 0; i < GROUND_POINTS; ++i) {
+    if (!cast[i]) continue;
     grip_vec3 p1 = end[i], p0 = start[i];
-    if (gated && clearance_over_wheels(v, p1) > CLEARANCE_GATE) continue;
     grip_ground_hit hit;
     if (!ground->raycast(ground->context, v3(p1.x, p1.y, top), v3(0, 0, -1), top - p1.z + PROBE_BELOW, &hit))
       continue;
@@ -141,8 +172,9 @@ void ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 star
   if (!world->ground.raycast) return;
   ground_plane planes[GROUND_POINTS];
   double first;
-  bool gated = standing_on_wheels(v, mat3_from_quat(v->rotation));
-  int n = probe(v, world, start_position, start_rotation, gated, planes, &first);
+  mat3 rot = mat3_from_quat(v->rotation);
+  bool gated = standing_on_wheels(v, &rot);
+  int n = probe(v, world, start_position, start_rotation, &rot, gated, planes, &first);
   if (n == 0) return;
 
   double rest = 0.0;
@@ -172,7 +204,8 @@ void ground_contact_push_out(vehicle *v, const grip_world_def *world) {
   if (!world->ground.raycast) return;
   ground_plane planes[GROUND_POINTS];
   double first;
-  int n = probe(v, world, v->position, v->rotation, false, planes, &first);
+  mat3 rot = mat3_from_quat(v->rotation);
+  int n = probe(v, world, v->position, v->rotation, &rot, false, planes, &first);
   push_out(v, planes, n);
 }
 

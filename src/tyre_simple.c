@@ -7,6 +7,7 @@
  * Dynamics", ch. 4.3, similarity method). */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "gmath.h"
 #include "grip/mf_tyre.h"
@@ -98,38 +99,67 @@ static double curve_y(const grip_simple_mf_def *def, double tan_alpha_peak, doub
   return g;
 }
 
-void simple_mf_cache_init(simple_mf_cache *c, const grip_simple_mf_def *def) {
+bool simple_mf_cache_init(simple_mf_cache *c, const grip_simple_mf_def *def) {
   c->kappa_peak = grip_magic_formula_peak_slip(&def->longitudinal);
   c->tan_alpha_peak = tan(grip_magic_formula_peak_slip(&def->lateral));
-  for (int i = 0; i < MF_TABLE_NODES; ++i) {
-    double rho = MF_TABLE_RHO_MAX * i / (MF_TABLE_NODES - 1);
-    c->x.value[i] = curve_x(def, c->kappa_peak, rho, &c->x.slope[i]);
-    c->y.value[i] = curve_y(def, c->tan_alpha_peak, rho, &c->y.slope[i]);
+  c->inv_kappa_peak = 1.0 / c->kappa_peak;
+  c->inv_tan_alpha_peak = 1.0 / c->tan_alpha_peak;
+  c->inv_nominal_load = 1.0 / def->nominal_load;
+  /* The largest normalised slip the step can ask for, from the transient slips' limits. */
+  double sx = MAX_TRANSIENT_KAPPA * c->inv_kappa_peak, sy = tan(MAX_TRANSIENT_ALPHA) * c->inv_tan_alpha_peak;
+  double reach = sqrt(sx * sx + sy * sy);
+  const double h = MF_TABLE_SPACING;
+  double want = ceil(maxd(reach, MF_TABLE_MIN_RHO) / h) + 1.0;
+  c->intervals = want < MF_TABLE_MAX_INTERVALS ? (int)want : MF_TABLE_MAX_INTERVALS;
+  c->rho_max = c->intervals * h;
+  c->x = malloc((size_t)c->intervals * 2 * sizeof *c->x);
+  c->y = c->x ? c->x + c->intervals : NULL;
+  if (!c->x) {
+    c->intervals = 0;
+    return false;
   }
+  /* Cubic Hermite on [rho_i, rho_i+1] with end values y0, y1 and end slopes m0, m1 (per unit s):
+   * a = 2y0 + m0 − 2y1 + m1, b = −3y0 − 2m0 + 3y1 − m1, c = m0, d = y0. */
+  double xv0 = 0.0, xs0 = 0.0, yv0 = 0.0, ys0 = 0.0;
+  for (int i = 0; i <= c->intervals; ++i) {
+    double rho = h * i, xs1, ys1;
+    double xv1 = curve_x(def, c->kappa_peak, rho, &xs1);
+    double yv1 = curve_y(def, c->tan_alpha_peak, rho, &ys1);
+    if (i > 0) {
+      double *t[2] = {c->x[i - 1], c->y[i - 1]};
+      double y0[2] = {xv0, yv0}, y1[2] = {xv1, yv1}, m0[2] = {xs0 * h, ys0 * h}, m1[2] = {xs1 * h, ys1 * h};
+      for (int k = 0; k < 2; ++k) {
+        t[k][0] = 2.0 * y0[k] + m0[k] - 2.0 * y1[k] + m1[k];
+        t[k][1] = -3.0 * y0[k] - 2.0 * m0[k] + 3.0 * y1[k] - m1[k];
+        t[k][2] = m0[k];
+        t[k][3] = y0[k];
+      }
+    }
+    xv0 = xv1, xs0 = xs1, yv0 = yv1, ys0 = ys1;
+  }
+  return true;
 }
 
-/* Cubic Hermite between the two nodes around rho (rho < MF_TABLE_RHO_MAX). */
-static double table_lookup(const mf_table *t, double rho, double *slope) {
-  const double h = MF_TABLE_RHO_MAX / (MF_TABLE_NODES - 1);
-  double u = rho / h;
+void simple_mf_cache_free(simple_mf_cache *c) {
+  free(c->x);
+  c->x = c->y = NULL;
+  c->intervals = 0;
+}
+
+/* The cubic of the interval around rho (0 <= rho < rho_max) and its slope dG/drho. */
+static double table_lookup(const double *table, double rho, double *slope) {
+  const double inv_h = 1.0 / MF_TABLE_SPACING;
+  double u = rho * inv_h;
   int i = (int)u;
-  if (i >= MF_TABLE_NODES - 1) i = MF_TABLE_NODES - 2;
-  double s = u - i, s2 = s * s, s3 = s2 * s;
-  double y0 = t->value[i], y1 = t->value[i + 1], m0 = t->slope[i] * h, m1 = t->slope[i + 1] * h;
-  double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
-  *slope = ((6 * s2 - 6 * s) * y0 + (3 * s2 - 4 * s + 1) * m0 + (-6 * s2 + 6 * s) * y1 + (3 * s2 - 2 * s) * m1) / h;
-  return h00 * y0 + h10 * m0 + h01 * y1 + h11 * m1;
+  double s = u - i;
+  const double *k = table + 4 * i;
+  *slope = ((3.0 * k[0] * s + 2.0 * k[1]) * s + k[2]) * inv_h;
+  return ((k[0] * s + k[1]) * s + k[2]) * s + k[3];
 }
 
-void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_cache *cache, double fz,
-                                 double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out) {
-  simple_mf_cache local;
-  if (!cache) {
-    local.kappa_peak = grip_magic_formula_peak_slip(&def->longitudinal);
-    local.tan_alpha_peak = tan(grip_magic_formula_peak_slip(&def->lateral));
-  }
-  double kappa_peak = cache ? cache->kappa_peak : local.kappa_peak;
-  double tan_alpha_peak = cache ? cache->tan_alpha_peak : local.tan_alpha_peak;
+/* Direct evaluation (no tables): the public entry points, and the cached path's fallback. */
+static void evaluate_direct(const grip_simple_mf_def *def, double kappa_peak, double tan_alpha_peak, double fz,
+                            double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out) {
   fz = fz > 0.0 ? fz : 0.0;
   double dx = loaded_mu(def, def->longitudinal.mu, fz) * friction_scale * fz;
   double dy = loaded_mu(def, def->lateral.mu, fz) * friction_scale * fz;
@@ -149,14 +179,9 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
     return;
   }
   /* G(rho): each pure curve evaluated at the resultant normalised slip. */
-  double dgx, dgy, gx, gy;
-  if (cache && rho < MF_TABLE_RHO_MAX) {
-    gx = table_lookup(&cache->x, rho, &dgx);
-    gy = table_lookup(&cache->y, rho, &dgy);
-  } else {
-    gx = curve_x(def, kappa_peak, rho, &dgx);
-    gy = curve_y(def, tan_alpha_peak, rho, &dgy);
-  }
+  double dgx, dgy;
+  double gx = curve_x(def, kappa_peak, rho, &dgx);
+  double gy = curve_y(def, tan_alpha_peak, rho, &dgy);
   double ux = sx / rho, uy = sy / rho;
   out->fx = dx * gx * ux;
   out->fy = -dy * gy * uy;
@@ -167,6 +192,91 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
   /* Aligning torque: pneumatic trail falling linearly to zero at the lateral peak. */
   double trail = def->pneumatic_trail * maxd(0.0, 1.0 - rho);
   out->mz = -trail * out->fy;
+}
+
+void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_cache *cache, double fz,
+                                 double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out) {
+  if (!cache) {
+    evaluate_direct(def, grip_magic_formula_peak_slip(&def->longitudinal),
+                    tan(grip_magic_formula_peak_slip(&def->lateral)), fz, kappa, tan_alpha, friction_scale, out);
+    return;
+  }
+  /* The same equations as evaluate_direct, with the curves from the tables and the divisions by
+   * constants of the tyre turned into products with their reciprocals. */
+  double sx = kappa * cache->inv_kappa_peak;
+  double sy = tan_alpha * cache->inv_tan_alpha_peak;
+  double rho2 = sx * sx + sy * sy;
+  if (!(rho2 >= 1e-18 && rho2 < cache->rho_max * cache->rho_max)) {
+    evaluate_direct(def, cache->kappa_peak, cache->tan_alpha_peak, fz, kappa, tan_alpha, friction_scale, out);
+    return;
+  }
+  fz = fz > 0.0 ? fz : 0.0;
+  /* Load sensitivity (loaded_mu), one factor for both directions. */
+  double load_factor = maxd(0.1, 1.0 - def->load_sensitivity * ((fz - def->nominal_load) * cache->inv_nominal_load));
+  double scale = friction_scale * fz;
+  double dx = def->longitudinal.mu * load_factor * scale;
+  double dy = def->lateral.mu * load_factor * scale;
+  double rho = sqrt(rho2);
+  double inv_rho = 1.0 / rho;
+  double dgx, dgy;
+  double gx = table_lookup(cache->x[0], rho, &dgx);
+  double gy = table_lookup(cache->y[0], rho, &dgy);
+  double ux = sx * inv_rho, uy = sy * inv_rho;
+  out->fx = dx * gx * ux;
+  out->fy = -dy * gy * uy;
+  out->dfx_dkappa = dx * (dgx * ux * ux + gx * inv_rho * (1.0 - ux * ux)) * cache->inv_kappa_peak;
+  double dsy_dalpha = (1.0 + tan_alpha * tan_alpha) * cache->inv_tan_alpha_peak;
+  out->dfy_dalpha = -dy * (dgy * uy * uy + gy * inv_rho * (1.0 - uy * uy)) * dsy_dalpha;
+  double trail = def->pneumatic_trail * maxd(0.0, 1.0 - rho);
+  out->mz = -trail * out->fy;
+}
+
+void simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
+                              const double fz[], const double kappa[], const double tan_alpha[],
+                              const double friction_scale[], grip_tyre_output out[]) {
+  /* grip_simple_mf_evaluate_tan's cached path a phase at a time, so that the wheels' square
+   * roots and divisions overlap. */
+  double sx[GRIP_WHEEL_COUNT], sy[GRIP_WHEEL_COUNT], rho[GRIP_WHEEL_COUNT], inv_rho[GRIP_WHEEL_COUNT];
+  bool tabled[GRIP_WHEEL_COUNT];
+  for (int k = 0; k < n; ++k) {
+    const simple_mf_cache *c = cache[k];
+    sx[k] = kappa[k] * c->inv_kappa_peak;
+    sy[k] = tan_alpha[k] * c->inv_tan_alpha_peak;
+    double rho2 = sx[k] * sx[k] + sy[k] * sy[k];
+    tabled[k] = rho2 >= 1e-18 && rho2 < c->rho_max * c->rho_max;
+    rho[k] = tabled[k] ? rho2 : 1.0;
+  }
+  /* 1/rho as rho·(1/rho²): the square root and the division run side by side. */
+  for (int k = 0; k < n; ++k) {
+    double rho2 = rho[k];
+    rho[k] = sqrt(rho2);
+    inv_rho[k] = rho[k] * (1.0 / rho2);
+  }
+  for (int k = 0; k < n; ++k) {
+    const grip_simple_mf_def *d = def[k];
+    const simple_mf_cache *c = cache[k];
+    if (!tabled[k]) {
+      evaluate_direct(d, c->kappa_peak, c->tan_alpha_peak, fz[k], kappa[k], tan_alpha[k], friction_scale[k], &out[k]);
+      continue;
+    }
+    double load = fz[k] > 0.0 ? fz[k] : 0.0;
+    double load_factor = maxd(0.1, 1.0 - d->load_sensitivity * ((load - d->nominal_load) * c->inv_nominal_load));
+    double scale = friction_scale[k] * load;
+    double dx = d->longitudinal.mu * load_factor * scale;
+    double dy = d->lateral.mu * load_factor * scale;
+    double dgx, dgy;
+    double gx = table_lookup(c->x[0], rho[k], &dgx);
+    double gy = table_lookup(c->y[0], rho[k], &dgy);
+    double ux = sx[k] * inv_rho[k], uy = sy[k] * inv_rho[k];
+    grip_tyre_output *o = &out[k];
+    o->fx = dx * gx * ux;
+    o->fy = -dy * gy * uy;
+    o->dfx_dkappa = dx * (dgx * ux * ux + gx * inv_rho[k] * (1.0 - ux * ux)) * c->inv_kappa_peak;
+    double dsy_dalpha = (1.0 + tan_alpha[k] * tan_alpha[k]) * c->inv_tan_alpha_peak;
+    o->dfy_dalpha = -dy * (dgy * uy * uy + gy * inv_rho[k] * (1.0 - uy * uy)) * dsy_dalpha;
+    double trail = d->pneumatic_trail * maxd(0.0, 1.0 - rho[k]);
+    o->mz = -trail * o->fy;
+  }
 }
 
 void grip_simple_mf_evaluate(const grip_simple_mf_def *def, const grip_tyre_input *in,

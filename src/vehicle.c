@@ -7,31 +7,28 @@
 #include "ground_contact.h"
 #include "vehicle_internal.h"
 
-/* Largest transient slip ratio the carcass deflection may represent (a locked wheel is −1). */
-#define MAX_TRANSIENT_KAPPA 1.0
-/* Largest transient slip angle, rad: beyond it the contact patch slides. */
-#define MAX_TRANSIENT_ALPHA 1.2
 
 static double total_mass(const vehicle *v) { return v->body_mass + v->fuel_mass; }
 
-static double wheelbase(const vehicle *v) { return v->def.axles[0].x - v->def.axles[1].x; }
+static double wheelbase(const vehicle *v) { return v->def->axles[0].x - v->def->axles[1].x; }
 
 void vehicle_reset_motion(vehicle *v) {
-  const grip_vehicle_def *d = &v->def;
-  v->rotation = quat_normalize(d->pose.rotation);
-  v->position = v3_add(d->pose.position, quat_rotate(v->rotation, v->com_design));
-  v->velocity = d->velocity;
+  const grip_vehicle_def *d = v->def;
+  v->rotation = quat_normalize(v->spawn_pose.rotation);
+  v->position = v3_add(v->spawn_pose.position, quat_rotate(v->rotation, v->com_design));
+  v->velocity = v->spawn_velocity;
   v->angular_velocity = v3(0, 0, 0);
   v->acceleration = v3(0, 0, 0);
   v->out_of_world = false;
   v->ground_points = 0;
   v->ground_impulse = 0.0;
-  double forward = v3_dot(d->velocity, quat_rotate(v->rotation, v3(1, 0, 0)));
+  double forward = v3_dot(v->spawn_velocity, quat_rotate(v->rotation, v3(1, 0, 0)));
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
-    w->spin = forward / w->radius;
+    const wheel_config *c = &v->type->wheels[i];
+    w->spin = forward / c->radius;
     w->deflection_x = w->deflection_y = 0.0;
-    w->compression = w->prev_compression = d->axles[w->axle].suspension.droop_travel;
+    w->compression = w->prev_compression = d->axles[c->axle].suspension.droop_travel;
     w->was_in_contact = false;
     w->drive_torque = 0.0;
   }
@@ -44,24 +41,24 @@ void vehicle_reset_motion(vehicle *v) {
   for (int k = 0; k < 3; ++k) v->diffs[k] = (diff_runtime){DIFF_MODE_LOCKED, 0.0, 0.0};
 }
 
-void vehicle_init(vehicle *v, const grip_vec3 gravity) {
-  grip_vehicle_def *d = &v->def;
-  v->com_design = d->body.center_of_mass;
-  v->body_mass = d->body.mass;
-  v->fuel_mass = d->fuel.mass;
-  v->inertia = d->body.inertia;
-  if (v->inertia.x <= 0.0 || v->inertia.y <= 0.0 || v->inertia.z <= 0.0) {
+bool vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
+  grip_vehicle_def *d = &t->def;
+  t->com_design = d->body.center_of_mass;
+  t->body_mass = d->body.mass;
+  t->inertia = d->body.inertia;
+  if (t->inertia.x <= 0.0 || t->inertia.y <= 0.0 || t->inertia.z <= 0.0) {
     /* Uniform box: I = m/12·(a² + b²). */
     grip_vec3 s = d->body.dimensions;
     double m = d->body.mass / 12.0;
-    v->inertia = v3(m * (s.y * s.y + s.z * s.z), m * (s.x * s.x + s.z * s.z), m * (s.x * s.x + s.y * s.y));
-    d->body.inertia = v->inertia;
+    t->inertia = v3(m * (s.y * s.y + s.z * s.z), m * (s.x * s.x + s.z * s.z), m * (s.x * s.x + s.y * s.y));
+    d->body.inertia = t->inertia;
   }
-  double weight = total_mass(v) * v3_length(gravity);
+  t->inv_inertia = v3(1.0 / t->inertia.x, 1.0 / t->inertia.y, 1.0 / t->inertia.z);
+  double weight = (d->body.mass + d->fuel.mass) * v3_length(gravity);
   double x_front = d->axles[0].x, x_rear = d->axles[1].x;
-  double front_share = (v->com_design.x - x_rear) / (x_front - x_rear);
+  double front_share = (t->com_design.x - x_rear) / (x_front - x_rear);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    wheel_runtime *w = &v->wheels[i];
+    wheel_config *w = &t->wheels[i];
     memset(w, 0, sizeof *w);
     int a = i / 2;
     const grip_axle_def *axle = &d->axles[a];
@@ -74,18 +71,49 @@ void vehicle_init(vehicle *v, const grip_vec3 gravity) {
     /* Wheel centre at design ride height is (x, ±half_track, radius); the hardpoint is that
      * point raised by the bump travel. */
     grip_vec3 design = v3(axle->x, w->left ? axle->half_track : -axle->half_track, axle->wheel_radius);
-    w->hardpoint = v3_sub(v3_add(design, v3(0, 0, s->bump_travel)), v->com_design);
-    double box_top = d->body.box_center.z + 0.5 * d->body.dimensions.z - v->com_design.z;
+    w->hardpoint = v3_sub(v3_add(design, v3(0, 0, s->bump_travel)), t->com_design);
+    double box_top = d->body.box_center.z + 0.5 * d->body.dimensions.z - t->com_design.z;
     w->ray_lift = clampd(box_top - w->hardpoint.z, 0.0, w->radius);
     w->static_load = 0.5 * weight * (a == 0 ? front_share : 1.0 - front_share);
     /* The spring is preloaded so that the car sits at design ride height under its weight. */
     w->spring_zero = s->droop_travel - w->static_load / s->spring_rate;
+    const grip_brake_def *b = &d->brakes;
+    w->brake_torque = b->max_torque * 0.5 * (a == 0 ? b->front_bias : 1.0 - b->front_bias);
+    w->relax_x = axle->tyre.relaxation_length_x;
+    w->relax_y = axle->tyre.relaxation_length_y;
+    w->inv_relax_x = 1.0 / w->relax_x;
+    w->inv_relax_y = 1.0 / w->relax_y;
+    w->inv_low_speed = 1.0 / axle->tyre.low_speed;
     grip_drive_layout layout = d->drivetrain.layout;
     w->driven = layout == GRIP_DRIVE_AWD || (a == 0 && layout == GRIP_DRIVE_FWD) ||
                 (a == 1 && layout == GRIP_DRIVE_RWD);
   }
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) simple_mf_cache_init(&v->tyre_cache[a], &d->axles[a].tyre.simple);
-  drivetrain_init(v);
+  drivetrain_type_init(t);
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+    if (t->mf[a]) continue; /* full MF: no tables */
+    if (!simple_mf_cache_init(&t->tyre_cache[a], &d->axles[a].tyre.simple)) {
+      vehicle_type_free(t);
+      return false;
+    }
+  }
+  return true;
+}
+
+void vehicle_type_free(vehicle_type *t) {
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) simple_mf_cache_free(&t->tyre_cache[a]);
+}
+
+void vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec3 velocity) {
+  v->type = type;
+  v->def = &type->def;
+  const grip_vehicle_def *d = v->def;
+  v->com_design = type->com_design;
+  v->inertia = type->inertia;
+  v->body_mass = type->body_mass;
+  v->fuel_mass = d->fuel.mass;
+  v->spawn_pose = pose;
+  v->spawn_velocity = velocity;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) memset(&v->wheels[i], 0, sizeof v->wheels[i]);
   v->gear = d->gearbox.automatic ? 1 : 0;
   v->target_gear = v->gear;
   v->input = grip_default_vehicle_input();
@@ -93,6 +121,7 @@ void vehicle_init(vehicle *v, const grip_vec3 gravity) {
   v->input.gear = d->gearbox.automatic ? 1 : 0;
   v->filtered = v->input;
   v->time = 0.0;
+  v->steer_delta = NAN; /* no wheel angles yet */
   vehicle_reset_motion(v);
 }
 
@@ -105,7 +134,7 @@ static double ramp(double current, double target, double rate, double dt) {
 }
 
 static void filter_inputs(vehicle *v, double dt) {
-  const grip_input_filter_def *f = &v->def.input_filter;
+  const grip_input_filter_def *f = &v->def->input_filter;
   grip_vehicle_input *o = &v->filtered;
   const grip_vehicle_input *in = &v->input;
   o->throttle = ramp(o->throttle, in->throttle, f->throttle_rate, dt);
@@ -119,62 +148,84 @@ static void filter_inputs(vehicle *v, double dt) {
 
 /* Road-wheel angles from the steering input: ratio, speed reduction, Ackermann. */
 static void steer_wheels(vehicle *v, double forward_speed) {
-  const grip_steering_def *s = &v->def.steering;
+  const grip_steering_def *s = &v->def->steering;
   double input = v->filtered.steering;
   if (s->speed_reduction_speed > 0.0) {
     double r = forward_speed / s->speed_reduction_speed;
     input /= 1.0 + r * r;
   }
   double delta = input * s->max_wheel_angle / s->ratio; /* bicycle-model angle */
-  double assist = v->def.assists.steering_assist;
+  double assist = v->def->assists.steering_assist;
   if (assist > 0.0 && forward_speed > 2.0) {
     /* Counter-steer by the rear axle's slip angle: near zero in normal cornering, large when the
      * rear slides out (its velocity then points outside the turn). */
     grip_vec3 local = quat_unrotate(v->rotation, v->velocity);
     grip_vec3 w_local = quat_unrotate(v->rotation, v->angular_velocity);
-    double vy_rear = local.y + w_local.z * (v->def.axles[1].x - v->com_design.x);
+    double vy_rear = local.y + w_local.z * (v->def->axles[1].x - v->com_design.x);
     double lock = s->max_wheel_angle / s->ratio;
     delta = clampd(delta + assist * atan2(vy_rear, forward_speed), -lock, lock);
   }
+  /* The wheel angles and their sines and cosines depend on delta alone: while it holds (a
+   * steady input, as on a straight or in a steady turn) last step's are still right. */
+  if (delta == v->steer_delta) return;
+  v->steer_delta = delta;
   double length = wheelbase(v);
+  bool ackermann = fabs(delta) > 1e-9 && s->ackermann != 0.0;
+  /* Full Ackermann: every wheel points at the turn centre on the rear axle line, at radius
+   * R = L/tan(delta) from the car's centre line (one tan for all wheels). */
+  double radius = ackermann ? length / tan(fabs(delta)) : 0.0;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
+    const wheel_config *c = &v->type->wheels[i];
     w->steer = 0.0;
-    if (!v->def.axles[w->axle].steered) continue;
+    w->steer_sin = 0.0;
+    w->steer_cos = 1.0;
+    if (!v->def->axles[c->axle].steered) continue;
     double angle = delta;
-    if (fabs(delta) > 1e-9 && s->ackermann != 0.0) {
-      /* Full Ackermann: every wheel points at the turn centre on the rear axle line, at radius
-       * R = L/tan(delta) from the car's centre line. */
-      double radius = length / tan(fabs(delta));
-      double y = v->def.axles[w->axle].half_track * (w->left ? 1.0 : -1.0) * signd(delta);
+    if (ackermann) {
+      double y = v->def->axles[c->axle].half_track * (c->left ? 1.0 : -1.0) * signd(delta);
       double full = signd(delta) * atan(length / (radius - y));
       angle = delta + s->ackermann * (full - delta);
     }
     w->steer = angle;
+    if (angle != 0.0) fast_sincos(angle, &w->steer_sin, &w->steer_cos);
   }
 }
 
 /* --- suspension ------------------------------------------------------------------------ */
 
 static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt) {
+  double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
   grip_vec3 down = v3_neg(up);
+  /* All four rays first, then what follows from them: a ray's result is not waited for before
+   * the next ray is cast. */
+  grip_vec3 origins[GRIP_WHEEL_COUNT];
+  grip_ground_hit hits[GRIP_WHEEL_COUNT];
+  bool found[GRIP_WHEEL_COUNT];
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    wheel_runtime *w = &v->wheels[i];
+    const wheel_config *c = &v->type->wheels[i];
     /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
      * compression past the bump stop is still seen. */
-    grip_vec3 origin = v3_add(v->position, mat3_mul(rot, v3_add(w->hardpoint, v3(0, 0, w->ray_lift))));
-    double reach = w->ray_lift + w->radius + w->max_length;
-    grip_ground_hit hit;
-    w->in_contact = world->ground.raycast &&
-                    world->ground.raycast(world->ground.context, origin, down, reach, &hit);
+    origins[i] = v3_add(v->position, mat3_mul(rot, v3_add(c->hardpoint, v3(0, 0, c->ray_lift))));
+    double reach = c->ray_lift + c->radius + c->max_length;
+    found[i] = world->ground.raycast &&
+               world->ground.raycast(world->ground.context, origins[i], down, reach, &hits[i]);
+  }
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    const wheel_config *c = &v->type->wheels[i];
+    grip_vec3 origin = origins[i];
+    double reach = c->ray_lift + c->radius + c->max_length;
+    const grip_ground_hit *hit = &hits[i];
+    w->in_contact = found[i];
     if (w->in_contact) {
-      double length = hit.distance - w->ray_lift - w->radius; /* hardpoint to wheel centre */
-      w->compression = w->max_length - length;
-      w->contact_point = hit.point;
-      w->contact_normal = hit.normal;
-      w->surface = hit.surface;
-      if (v3_dot(hit.normal, up) < 0.05) w->in_contact = false; /* a wall, not ground */
+      double length = hit->distance - c->ray_lift - c->radius; /* hardpoint to wheel centre */
+      w->compression = c->max_length - length;
+      w->contact_point = hit->point;
+      w->contact_normal = hit->normal;
+      w->surface = hit->surface;
+      if (v3_dot(hit->normal, up) < 0.05) w->in_contact = false; /* a wall, not ground */
     }
     if (!w->in_contact) {
       w->compression = 0.0;
@@ -183,20 +234,21 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
     }
   }
   for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
-    const grip_suspension_def *s = &v->def.axles[a].suspension;
+    const grip_suspension_def *s = &v->def->axles[a].suspension;
     wheel_runtime *pair[2] = {&v->wheels[2 * a], &v->wheels[2 * a + 1]};
     double roll = s->anti_roll_rate * (pair[0]->compression - pair[1]->compression);
     for (int k = 0; k < 2; ++k) {
       wheel_runtime *w = pair[k];
+      const wheel_config *c = &v->type->wheels[2 * a + k];
       if (!w->in_contact) {
         w->suspension_force = 0.0;
         w->load = 0.0;
         continue;
       }
-      double spring = s->spring_rate * (w->compression - w->spring_zero);
-      double rate = w->was_in_contact ? (w->compression - w->prev_compression) / dt : 0.0;
+      double spring = s->spring_rate * (w->compression - c->spring_zero);
+      double rate = w->was_in_contact ? (w->compression - w->prev_compression) * inv_dt : 0.0;
       double damper = (rate > 0.0 ? s->bump_damping : s->rebound_damping) * rate;
-      double stop = w->compression > w->max_length ? s->bump_stop_rate * (w->compression - w->max_length) : 0.0;
+      double stop = w->compression > c->max_length ? s->bump_stop_rate * (w->compression - c->max_length) : 0.0;
       double bar = k == 0 ? roll : -roll;
       w->suspension_force = clampd(spring + damper + stop + bar, 0.0, s->max_force);
       w->load = w->suspension_force;
@@ -206,129 +258,183 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
 
 /* --- tyres ----------------------------------------------------------------------------- */
 
-static void evaluate_tyre(const vehicle *v, const wheel_runtime *w, double kappa, double tan_alpha,
-                          grip_tyre_output *out) {
-  const grip_tyre_def *t = &v->def.axles[w->axle].tyre;
-  if (v->mf[w->axle]) {
-    /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame). */
-    grip_tyre_input in = {.fz = w->load, .kappa = kappa, .alpha = fast_atan(tan_alpha), .gamma = 0.0,
-                          .vx = w->vx, .friction_scale = w->surface.friction * v->def.assists.grip_multiplier};
-    grip_mf_evaluate(v->mf[w->axle], &in, out);
-    return;
-  }
-  grip_simple_mf_evaluate_tan(&t->simple, &v->tyre_cache[w->axle], w->load, kappa, tan_alpha,
-                              w->surface.friction * v->def.assists.grip_multiplier, out);
-}
-
 /* Contact kinematics, relaxation, and the linearised longitudinal response for the drivetrain
- * solve. Lateral force is final here; longitudinal force is settled by the drivetrain. */
-static void tyres(vehicle *v, const mat3 *rot, double dt) {
-  const grip_brake_def *b = &v->def.brakes;
+ * solve. Lateral force is final here; longitudinal force is settled by the drivetrain. The work
+ * is done a phase at a time over the four wheels (frame, relaxation, tyre forces, response) so
+ * that each wheel's square roots and divisions overlap with the other wheels' instead of
+ * forming one long chain per wheel. */
+static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *rot, double dt) {
+  const grip_brake_def *b = &v->def->brakes;
+  double inv_dt = 1.0 / dt;
+  double handbrake = b->handbrake_torque * v->filtered.handbrake;
+  double grip = v->def->assists.grip_multiplier;
+  grip_vec3 forward = mat3_column(rot, 0);
+  int contact[GRIP_WHEEL_COUNT], n = 0;
+  grip_vec3 tangent[GRIP_WHEEL_COUNT];
+  double length[GRIP_WHEEL_COUNT];
+
+  /* Brakes, wheels in the air, and the tyre frame's heading: the (steered) wheel's heading
+   * projected on the contact plane. */
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
-    const grip_tyre_def *t = &v->def.axles[w->axle].tyre;
-    double brake = b->max_torque * 0.5 * (w->axle == 0 ? b->front_bias : 1.0 - b->front_bias);
-    double friction = brake * v->filtered.brake;
-    if (w->axle == 1) friction += b->handbrake_torque * v->filtered.handbrake;
-    w->friction_torque = friction;
+    wheel_scratch *ws = &sc[i];
+    const wheel_config *c = &v->type->wheels[i];
+    double friction = c->brake_torque * v->filtered.brake;
+    if (c->axle == 1) friction += handbrake;
+    ws->friction_torque = friction;
     if (!w->in_contact) {
       w->deflection_x = w->deflection_y = 0.0;
-      w->fx0 = w->k = w->fy = w->mz = w->fx = 0.0;
+      ws->fx0 = ws->k = w->fy = w->mz = w->fx = 0.0;
       w->kappa = w->alpha = 0.0;
-      w->inv_denom_x = 1.0;
-      w->damping_x = 0.0;
-      w->clamped_x = true;
+      ws->inv_denom_x = 1.0;
+      ws->damping_x = 0.0;
+      ws->clamped_x = true;
       continue;
     }
-    /* Tyre frame on the ground: heading of the (steered) wheel projected on the contact plane. */
-    grip_vec3 n = w->contact_normal;
-    grip_vec3 heading = mat3_column(rot, 0);
-    if (w->steer != 0.0) {
-      double sn, cs;
-      fast_sincos(w->steer, &sn, &cs);
-      heading = mat3_mul(rot, v3(cs, sn, 0.0));
-    }
-    grip_vec3 lon = v3_normalize(v3_mad(heading, n, -v3_dot(heading, n)));
-    grip_vec3 lat = v3_cross(n, lon);
-    w->long_dir = lon;
-    w->lat_dir = lat;
+    grip_vec3 nrm = w->contact_normal;
+    grip_vec3 heading = forward;
+    if (w->steer != 0.0) heading = mat3_mul(rot, v3(w->steer_cos, w->steer_sin, 0.0));
+    tangent[n] = v3_mad(heading, nrm, -v3_dot(heading, nrm));
+    contact[n++] = i;
+  }
+  /* 1/|t| as |t|·(1/|t|²): the square root and the division run side by side. */
+  double inv_length[GRIP_WHEEL_COUNT];
+  for (int j = 0; j < n; ++j) {
+    double length2 = v3_dot(tangent[j], tangent[j]);
+    length[j] = sqrt(length2);
+    inv_length[j] = length[j] * (1.0 / length2);
+  }
+
+  /* Contact-patch velocity and carcass deflections (Pacejka's first-order relaxation), backward
+   * Euler:
+   *   du/dt = (omega·r − vx) − |vx|·u/sigma_x,   dv/dt = vy − |vx|·v/sigma_y
+   * Transient slips: kappa' = u/sigma_x, tan(alpha') = v/sigma_y. The two denominators
+   * 1 + dt|vx|/sigma share one division. */
+  double denom_x[GRIP_WHEEL_COUNT], denom_y[GRIP_WHEEL_COUNT], inv_both[GRIP_WHEEL_COUNT];
+  for (int j = 0; j < n; ++j) {
+    wheel_runtime *w = &v->wheels[contact[j]];
+    wheel_scratch *ws = &sc[contact[j]];
+    const wheel_config *c = &v->type->wheels[contact[j]];
+    double l = length[j];
+    grip_vec3 lon = l > 0.0 ? v3_scale(tangent[j], inv_length[j]) : v3(0.0, 0.0, 1.0); /* v3_normalize */
+    grip_vec3 lat = v3_cross(w->contact_normal, lon);
+    ws->long_dir = lon;
+    ws->lat_dir = lat;
     grip_vec3 arm = v3_sub(w->contact_point, v->position);
     grip_vec3 vel = v3_add(v->velocity, v3_cross(v->angular_velocity, arm));
-    w->vx = v3_dot(vel, lon);
-    w->vy = v3_dot(vel, lat);
-    double speed = fabs(w->vx);
-    double sx = t->relaxation_length_x, sy = t->relaxation_length_y;
+    ws->vx = v3_dot(vel, lon);
+    ws->vy = v3_dot(vel, lat);
+    double speed = fabs(ws->vx);
+    denom_x[j] = 1.0 + dt * speed * c->inv_relax_x;
+    denom_y[j] = 1.0 + dt * speed * c->inv_relax_y;
+  }
+  for (int j = 0; j < n; ++j) inv_both[j] = 1.0 / (denom_x[j] * denom_y[j]);
 
+  double fz[GRIP_WHEEL_COUNT], kappa[GRIP_WHEEL_COUNT], tan_alpha[GRIP_WHEEL_COUNT], scale[GRIP_WHEEL_COUNT];
+  double u_pred[GRIP_WHEEL_COUNT], defl_y[GRIP_WHEEL_COUNT];
+  const grip_simple_mf_def *mf_def[GRIP_WHEEL_COUNT];
+  const simple_mf_cache *mf_cache[GRIP_WHEEL_COUNT];
+  for (int j = 0; j < n; ++j) {
+    wheel_runtime *w = &v->wheels[contact[j]];
+    wheel_scratch *ws = &sc[contact[j]];
+    const wheel_config *c = &v->type->wheels[contact[j]];
+    const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
+    double sx = c->relax_x, sy = c->relax_y;
     /* Rolling resistance f·Fz acts as a friction torque f·Fz·r on the wheel. */
-    w->friction_torque += t->rolling_resistance * w->surface.rolling_resistance * w->load * w->radius;
-
-    /* Carcass deflections (Pacejka's first-order relaxation), backward Euler:
-     *   du/dt = (omega·r − vx) − |vx|·u/sigma_x,   dv/dt = vy − |vx|·v/sigma_y
-     * Transient slips: kappa' = u/sigma_x, tan(alpha') = v/sigma_y. */
-    w->inv_denom_x = 1.0 / (1.0 + dt * speed / sx);
-    double u_pred = (w->deflection_x + dt * (w->spin * w->radius - w->vx)) * w->inv_denom_x;
+    ws->friction_torque += t->rolling_resistance * w->surface.rolling_resistance * w->load * c->radius;
+    ws->inv_denom_x = denom_y[j] * inv_both[j];
+    double u = (w->deflection_x + dt * (w->spin * c->radius - ws->vx)) * ws->inv_denom_x;
     double u_max = MAX_TRANSIENT_KAPPA * sx;
-    w->clamped_x = fabs(u_pred) > u_max;
-    u_pred = clampd(u_pred, -u_max, u_max);
-    double defl_y = (w->deflection_y + dt * w->vy) / (1.0 + dt * speed / sy);
+    ws->clamped_x = fabs(u) > u_max;
+    u_pred[j] = clampd(u, -u_max, u_max);
     double y_max = tan(MAX_TRANSIENT_ALPHA) * sy;
-    defl_y = clampd(defl_y, -y_max, y_max);
+    defl_y[j] = clampd((w->deflection_y + dt * ws->vy) * (denom_x[j] * inv_both[j]), -y_max, y_max);
+    fz[j] = w->load;
+    kappa[j] = u_pred[j] * c->inv_relax_x;
+    tan_alpha[j] = defl_y[j] * c->inv_relax_y;
+    scale[j] = w->surface.friction * grip;
+    mf_def[j] = &t->simple;
+    mf_cache[j] = &v->type->tyre_cache[c->axle];
+  }
 
-    grip_tyre_output out;
-    evaluate_tyre(v, w, u_pred / sx, defl_y / sy, &out);
+  /* Tyre forces: the simple MF for all the wheels on it at once, the full MF one by one. */
+  grip_tyre_output out[GRIP_WHEEL_COUNT];
+  if (!v->type->mf[0] && !v->type->mf[1]) {
+    simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
+  } else {
+    for (int j = 0; j < n; ++j) {
+      const wheel_scratch *ws = &sc[contact[j]];
+      const grip_mf_params *mf = v->type->mf[v->type->wheels[contact[j]].axle];
+      if (mf) {
+        /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame). */
+        grip_tyre_input in = {.fz = fz[j], .kappa = kappa[j], .alpha = fast_atan(tan_alpha[j]), .gamma = 0.0,
+                              .vx = ws->vx, .friction_scale = scale[j]};
+        grip_mf_evaluate(mf, &in, &out[j]);
+      } else {
+        grip_simple_mf_evaluate_tan(mf_def[j], mf_cache[j], fz[j], kappa[j], tan_alpha[j], scale[j], &out[j]);
+      }
+    }
+  }
 
+  for (int j = 0; j < n; ++j) {
+    wheel_runtime *w = &v->wheels[contact[j]];
+    wheel_scratch *ws = &sc[contact[j]];
+    const wheel_config *c = &v->type->wheels[contact[j]];
+    const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
     /* Low-speed carcass damping, fading out with speed. */
-    double fade = clampd(1.0 - speed / t->low_speed, 0.0, 1.0);
+    double fade = clampd(1.0 - fabs(ws->vx) * c->inv_low_speed, 0.0, 1.0);
     double damping = t->low_speed_damping * fade;
-    w->damping_x = damping;
-    w->fy = out.fy - damping * (defl_y - w->deflection_y) / dt;
-    w->mz = out.mz;
-    w->deflection_y = defl_y;
-    w->alpha = fast_atan(defl_y / sy);
+    ws->damping_x = damping;
+    w->fy = out[j].fy - damping * (defl_y[j] - w->deflection_y) * inv_dt;
+    w->mz = out[j].mz;
+    w->deflection_y = defl_y[j];
+    w->alpha = fast_atan(tan_alpha[j]);
 
     /* Linear response of Fx to the wheel's new spin: dFx/domega' = dFx/dkappa·dkappa'/domega'
      * + damping·du'/domega', with du'/domega' = dt·r/(1 + dt|vx|/sigma_x). */
-    double du_domega = dt * w->radius * w->inv_denom_x;
-    w->fx0 = out.fx + damping * (u_pred - w->deflection_x) / dt;
-    w->k = (w->clamped_x ? 0.0 : maxd(out.dfx_dkappa, 0.0) * du_domega / sx) +
-           (w->clamped_x ? 0.0 : damping * du_domega / dt);
+    double du_domega = dt * c->radius * ws->inv_denom_x;
+    ws->fx0 = out[j].fx + damping * (u_pred[j] - w->deflection_x) * inv_dt;
+    ws->k = ws->clamped_x ? 0.0 : maxd(out[j].dfx_dkappa, 0.0) * du_domega * c->inv_relax_x + damping * du_domega * inv_dt;
   }
 }
 
 /* After the drivetrain solve: carcass deflection from the final wheel speed. */
-static void tyres_finish(vehicle *v, double dt) {
+static void tyres_finish(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt) {
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
+    const wheel_scratch *ws = &sc[i];
+    const wheel_config *c = &v->type->wheels[i];
     if (!w->in_contact) {
       w->fx = 0.0;
       continue;
     }
-    double sx = v->def.axles[w->axle].tyre.relaxation_length_x;
-    double u = (w->deflection_x + dt * (w->spin * w->radius - w->vx)) * w->inv_denom_x;
+    double sx = c->relax_x;
+    double u = (w->deflection_x + dt * (w->spin * c->radius - ws->vx)) * ws->inv_denom_x;
     u = clampd(u, -MAX_TRANSIENT_KAPPA * sx, MAX_TRANSIENT_KAPPA * sx);
     w->deflection_x = u;
-    w->kappa = u / sx;
+    w->kappa = u * c->inv_relax_x;
   }
 }
 
 /* --- chassis --------------------------------------------------------------------------- */
 
-static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt) {
+static void integrate_body(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], const grip_world_def *world,
+                           const mat3 *rot, double dt) {
   grip_vec3 force = v3_scale(world->gravity, total_mass(v));
   grip_vec3 torque = v3(0, 0, 0);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
     grip_vec3 f = v3_scale(w->contact_normal, w->load);
-    f = v3_mad(f, w->long_dir, w->fx);
-    f = v3_mad(f, w->lat_dir, w->fy);
+    f = v3_mad(f, sc[i].long_dir, w->fx);
+    f = v3_mad(f, sc[i].lat_dir, w->fy);
     force = v3_add(force, f);
     torque = v3_add(torque, v3_cross(v3_sub(w->contact_point, v->position), f));
     torque = v3_mad(torque, w->contact_normal, w->mz);
   }
 
   /* Aerodynamics in still air. */
-  const grip_aero_def *aero = &v->def.aero;
+  const grip_aero_def *aero = &v->def->aero;
   double rho = world->air_density;
   grip_vec3 fwd = mat3_column(rot, 0);
   grip_vec3 up = mat3_column(rot, 2);
@@ -348,7 +454,8 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
       double clearance = 0.0;
       for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
         const wheel_runtime *w = &v->wheels[i];
-        clearance += 0.25 * (aero->ride_height + v->def.axles[w->axle].suspension.droop_travel - w->compression);
+        const wheel_config *c = &v->type->wheels[i];
+        clearance += 0.25 * (aero->ride_height + v->def->axles[c->axle].suspension.droop_travel - w->compression);
       }
       ground_effect = grip_aero_ground_effect(aero, clearance);
     }
@@ -356,7 +463,7 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
       double cl = a == 0 ? aero->lift_coefficient_front : aero->lift_coefficient_rear;
       if (cl == 0.0) continue;
       grip_vec3 lift = v3_scale(up, q * cl * aero->frontal_area * ground_effect);
-      grip_vec3 arm = v3_scale(fwd, v->def.axles[a].x - v->com_design.x);
+      grip_vec3 arm = v3_scale(fwd, v->def->axles[a].x - v->com_design.x);
       force = v3_add(force, lift);
       torque = v3_add(torque, v3_cross(arm, lift));
     }
@@ -373,7 +480,7 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
   }
 
   /* Arcade aids (off by default). */
-  const grip_assist_def *aid = &v->def.assists;
+  const grip_assist_def *aid = &v->def->assists;
   if (aid->yaw_damping > 0.0) torque = v3_mad(torque, up, -aid->yaw_damping * v3_dot(v->angular_velocity, up));
   if (aid->max_roll > 0.0 || aid->max_pitch > 0.0) {
     /* Roll and pitch of the body relative to world up. Beyond the limit a spring of
@@ -402,7 +509,8 @@ static void integrate_body(vehicle *v, const grip_world_def *world, const mat3 *
   grip_vec3 t_body = mat3_mul_transposed(rot, torque);
   grip_vec3 iw = v3(v->inertia.x * w_body.x, v->inertia.y * w_body.y, v->inertia.z * w_body.z);
   grip_vec3 net = v3_sub(t_body, v3_cross(w_body, iw));
-  w_body = v3_add(w_body, v3(dt * net.x / v->inertia.x, dt * net.y / v->inertia.y, dt * net.z / v->inertia.z));
+  grip_vec3 inv_i = v->type->inv_inertia;
+  w_body = v3_add(w_body, v3(dt * net.x * inv_i.x, dt * net.y * inv_i.y, dt * net.z * inv_i.z));
   v->angular_velocity = mat3_mul(rot, w_body);
   v->position = v3_mad(v->position, v->velocity, dt);
   grip_vec3 wv = v->angular_velocity;
@@ -435,13 +543,13 @@ static void steering_feedback(vehicle *v, double previous_steering, double dt) {
   int count = 0;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     const wheel_runtime *w = &v->wheels[i];
-    if (!w->in_contact || !v->def.axles[w->axle].steered) continue;
+    if (!w->in_contact || !v->def->axles[v->type->wheels[i].axle].steered) continue;
     fy[count] = w->fy;
     mz[count] = w->mz;
     ++count;
   }
-  double rate = (v->filtered.steering - previous_steering) * v->def.steering.max_wheel_angle / dt;
-  v->steering_torque = steering_wheel_torque(&v->def.steering, count, fy, mz, rate);
+  double rate = (v->filtered.steering - previous_steering) * v->def->steering.max_wheel_angle / dt;
+  v->steering_torque = steering_wheel_torque(&v->def->steering, count, fy, mz, rate);
 }
 
 void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
@@ -454,17 +562,18 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   mat3 rot = mat3_from_quat(v->rotation);
   steer_wheels(v, v3_dot(v->velocity, mat3_column(&rot, 0)));
   suspension(v, world, &rot, dt);
-  tyres(v, &rot, dt);
+  wheel_scratch scratch[GRIP_WHEEL_COUNT]; /* this step's tyre frame and linearised response */
+  tyres(v, scratch, &rot, dt);
   steering_feedback(v, previous_steering, dt);
   /* No fuel, no combustion: the engine only brakes. */
-  if (v->def.engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;
-  drivetrain_step(v, dt);
-  tyres_finish(v, dt);
-  integrate_body(v, world, &rot, dt);
+  if (v->def->engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;
+  drivetrain_step(v, scratch, dt);
+  tyres_finish(v, scratch, dt);
+  integrate_body(v, scratch, world, &rot, dt);
   ground_contact_step(v, world, start_position, start_rotation, dt);
 
   double work = v->engine_torque * v->engine_omega * dt;
-  if (work > 0.0) v->fuel_mass = maxd(0.0, v->fuel_mass - v->def.engine.fuel_per_joule * work);
+  if (work > 0.0) v->fuel_mass = maxd(0.0, v->fuel_mass - v->def->engine.fuel_per_joule * work);
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];
     w->rotation += w->spin * dt;
@@ -482,9 +591,9 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
     ok = ok && isfinite(v->wheels[i].spin) && isfinite(v->wheels[i].deflection_x) &&
          isfinite(v->wheels[i].deflection_y) && isfinite(v->wheels[i].fx) && isfinite(v->wheels[i].fy);
   if (!ok) {
-    v->def.pose.position = v3_sub(start_position, quat_rotate(start_rotation, v->com_design));
-    v->def.pose.rotation = start_rotation;
-    v->def.velocity = v3(0, 0, 0);
+    v->spawn_pose.position = v3_sub(start_position, quat_rotate(start_rotation, v->com_design));
+    v->spawn_pose.rotation = start_rotation;
+    v->spawn_velocity = v3(0, 0, 0);
     vehicle_reset_motion(v);
   }
   if (ground_left_world(v, world)) hold_out_of_world(v);

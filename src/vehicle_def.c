@@ -159,9 +159,10 @@ static void require(check *c, bool condition, const char *field, const char *wha
 }
 
 static void in_range(check *c, double value, double lo, double hi, const char *field) {
-  char what[96];
-  snprintf(what, sizeof what, "must be within %g..%g", lo, hi);
-  require(c, isfinite(value) && value >= lo && value <= hi, field, what);
+  bool ok = isfinite(value) && value >= lo && value <= hi;
+  char what[96] = "";
+  if (!ok) snprintf(what, sizeof what, "must be within %g..%g", lo, hi); /* only when it is needed */
+  require(c, ok, field, what);
 }
 
 grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, int message_size) {

@@ -7,30 +7,46 @@
 
 /* --- tyre ------------------------------------------------------------------------------ */
 
-/* The simple MF's curves as functions of the normalised slip rho (see tyre_simple.c),
- * tabulated for speed: G(rho) and dG/drho at MF_TABLE_NODES points over [0, MF_TABLE_RHO_MAX],
- * read back by cubic Hermite interpolation (error ~1e-7 of the peak force). Beyond the table
- * (heavy sliding) the curve is evaluated directly. */
-#define MF_TABLE_NODES 129
-#define MF_TABLE_RHO_MAX 8.0
-typedef struct mf_table {
-  double value[MF_TABLE_NODES];
-  double slope[MF_TABLE_NODES];
-} mf_table;
+/* Largest transient slip ratio the carcass deflection may represent (a locked wheel is −1). */
+#define MAX_TRANSIENT_KAPPA 1.0
+/* Largest transient slip angle, rad: beyond it the contact patch slides. */
+#define MAX_TRANSIENT_ALPHA 1.2
 
-/* Precomputed per tyre: peak slips and the two tables. */
+/* The simple MF's curves as functions of the normalised slip rho (see tyre_simple.c),
+ * tabulated for speed: G(rho) and dG/drho at nodes MF_TABLE_SPACING apart, read back by cubic
+ * Hermite interpolation (error ~1e-7 of the peak force), stored per interval as the cubic's
+ * coefficients in powers of the local coordinate s in [0, 1): G = ((a·s + b)·s + c)·s + d.
+ * The table reaches the largest rho the transient slips can give (MAX_TRANSIENT_*), at least
+ * MF_TABLE_MIN_RHO and at most MF_TABLE_MAX_INTERVALS intervals; beyond it, and in the public
+ * evaluators, the curve is evaluated directly. */
+#define MF_TABLE_SPACING 0.0625
+#define MF_TABLE_MIN_RHO 8.0
+#define MF_TABLE_MAX_INTERVALS 4096
+
+/* Precomputed per tyre: peak slips, their reciprocals and the two tables. */
 typedef struct simple_mf_cache {
   double kappa_peak;     /* slip ratio at the longitudinal peak */
   double tan_alpha_peak; /* tan of the slip angle at the lateral peak */
-  mf_table x, y;
+  double inv_kappa_peak, inv_tan_alpha_peak, inv_nominal_load;
+  double rho_max;        /* the tables cover 0 <= rho < rho_max */
+  int intervals;
+  double (*x)[4], (*y)[4]; /* intervals × (a, b, c, d), one allocation (x) */
 } simple_mf_cache;
 
-void simple_mf_cache_init(simple_mf_cache *cache, const grip_simple_mf_def *def);
+/* Fills the cache (allocates its tables); false when out of memory. */
+bool simple_mf_cache_init(simple_mf_cache *cache, const grip_simple_mf_def *def);
+void simple_mf_cache_free(simple_mf_cache *cache);
 
 /* Simple MF taking tan(alpha) directly (the relaxation state gives it without a trigonometric
  * round trip); cache may be NULL (direct evaluation, slower). */
 void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_cache *cache, double fz,
                                  double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out);
+
+/* The cached simple MF for n <= GRIP_WHEEL_COUNT tyres at once (the same results as
+ * grip_simple_mf_evaluate_tan with a cache, tyre k from def[k], cache[k] and the k-th inputs). */
+void simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
+                              const double fz[], const double kappa[], const double tan_alpha[],
+                              const double friction_scale[], grip_tyre_output out[]);
 
 /* --- engine ---------------------------------------------------------------------------- */
 
@@ -80,8 +96,8 @@ admittance diff_reduce(const grip_diff_def *def, const diff_runtime *state, doub
 
 /* --- vehicle runtime ------------------------------------------------------------------- */
 
-typedef struct wheel_runtime {
-  /* derived configuration */
+/* What a wheel's configuration derives to: constant for a car type, shared by its instances. */
+typedef struct wheel_config {
   grip_vec3 hardpoint;   /* m, CG-relative body frame: wheel centre at the bump stop */
   double radius;         /* m */
   double inertia;        /* kg·m² */
@@ -91,10 +107,37 @@ typedef struct wheel_runtime {
                             starts below the ground while the body is above it) */
   double spring_zero;    /* m, compression at which the spring force is zero */
   double static_load;    /* N at design ride height */
+  double brake_torque;   /* N·m at full brake (the axle's share of the brakes, half of it) */
+  double relax_x, relax_y;         /* m, the tyre's relaxation lengths */
+  double inv_relax_x, inv_relax_y; /* 1/m, their reciprocals */
+  double inv_low_speed;  /* s/m, 1/(tyre low_speed) */
   int axle;
   bool driven;
   bool left;
+} wheel_config;
 
+/* A car type: everything derived from a vehicle definition that does not change while the car
+ * drives, held once per world for all the vehicles created from an equal definition (the same
+ * bytes apart from pose and velocity). Read-only during a step. */
+typedef struct vehicle_type {
+  grip_vehicle_def def;   /* pose and velocity zero: those are each vehicle's own */
+  grip_vec3 com_design;   /* m, CG in the design frame */
+  grip_vec3 inertia;      /* kg·m², principal, body */
+  grip_vec3 inv_inertia;  /* 1/(kg·m²), its reciprocals */
+  double body_mass;       /* kg, without fuel */
+  wheel_config wheels[GRIP_WHEEL_COUNT];
+  double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
+  double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
+  simple_mf_cache tyre_cache[GRIP_AXLE_COUNT];
+  /* Full MF parameters per axle (NULL for the simple model); def's tyre.mf points here. */
+  const grip_mf_params *mf[GRIP_AXLE_COUNT];
+  grip_mf_params mf_params[GRIP_AXLE_COUNT];
+  /* registry bookkeeping (vehicle_type.c) */
+  uint64_t key_hash;
+  int refs;
+} vehicle_type;
+
+typedef struct wheel_runtime {
   /* dynamic state */
   double spin;          /* rad/s */
   double rotation;      /* rad */
@@ -108,28 +151,37 @@ typedef struct wheel_runtime {
   bool in_contact;
   grip_vec3 contact_point;
   grip_vec3 contact_normal;
-  grip_vec3 long_dir, lat_dir; /* tyre frame on the ground */
   grip_surface surface;
-  double vx, vy;        /* m/s contact-patch velocity in the tyre frame */
   double load;
   double suspension_force;
-  double steer;
+  double steer;         /* rad, road-wheel angle */
+  double steer_sin, steer_cos; /* of steer */
   double kappa, alpha;
   double fx, fy, mz;
   double drive_torque;
-  double friction_torque; /* capacity of brake + handbrake + rolling resistance, N·m */
   double applied_friction; /* actually applied, signed */
-  /* linearised ground response: Fx(omega') = fx0 + k·(omega' − spin) */
-  double fx0, k;
-  double inv_denom_x;   /* 1/(1 + dt|vx|/sigma_x) */
-  double damping_x;     /* N·s/m active low-speed damping this step */
-  bool clamped_x;
 } wheel_runtime;
 
+/* What one step passes from the tyres to the drivetrain and the chassis, per wheel; on the
+ * stack of vehicle_step, not in the vehicle. */
+typedef struct wheel_scratch {
+  grip_vec3 long_dir, lat_dir; /* tyre frame on the ground */
+  double vx, vy;          /* m/s contact-patch velocity in the tyre frame */
+  double friction_torque; /* capacity of brake + handbrake + rolling resistance, N·m */
+  /* linearised ground response: Fx(omega') = fx0 + k·(omega' − spin) */
+  double fx0, k;
+  double inv_denom_x;     /* 1/(1 + dt|vx|/sigma_x) */
+  double damping_x;       /* N·s/m active low-speed damping this step */
+  bool clamped_x;
+} wheel_scratch;
+
 typedef struct vehicle {
-  grip_vehicle_def def;
+  const vehicle_type *type;    /* shared, read-only */
+  const grip_vehicle_def *def; /* &type->def */
   uint32_t generation;
   bool alive;
+  bool out_of_world;        /* left the world: held still, not stepped (grip_vehicle_state) */
+  bool clutch_locked;       /* last step the clutch did not slip */
 
   /* body */
   grip_vec3 position;       /* m, CG, world */
@@ -137,18 +189,19 @@ typedef struct vehicle {
   grip_vec3 velocity;       /* m/s, CG, world */
   grip_vec3 angular_velocity; /* rad/s, world */
   grip_vec3 acceleration;
-  grip_vec3 com_design;     /* m, CG in the design frame */
-  grip_vec3 inertia;        /* kg·m², principal, body */
-  double body_mass;         /* kg, without fuel */
+  grip_vec3 com_design;     /* m, CG in the design frame (copy of the type's: read every step) */
+  grip_vec3 inertia;        /* kg·m², principal, body (likewise) */
+  double body_mass;         /* kg, without fuel (likewise) */
   double fuel_mass;         /* kg */
   double time;
-  bool out_of_world;        /* left the world: held still, not stepped (grip_vehicle_state) */
   int ground_points;        /* body-box points touching the ground in the last step */
   double ground_impulse;    /* N·s, their normal impulse in the last step */
 
   /* controls */
+  double steer_delta;          /* rad, bicycle-model angle the wheels' steer was derived from */
   grip_vehicle_input input;    /* as set by the caller */
   grip_vehicle_input filtered; /* after the rate limits */
+  double steering_torque;      /* N·m at the steering wheel, last step (steering_torque.c) */
 
   /* engine and drivetrain */
   double engine_omega;      /* rad/s */
@@ -158,30 +211,48 @@ typedef struct vehicle {
   double shift_timer;       /* s left of the current shift, 0 when not shifting */
   double shift_cooldown;    /* s before the automatic may shift again */
   double clutch_engagement; /* 0..1 */
-  bool clutch_locked;       /* last step the clutch did not slip */
   double clutch_torque;     /* N·m last step */
-  double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
-  double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
   diff_runtime diffs[3];    /* front, rear, centre */
 
   wheel_runtime wheels[GRIP_WHEEL_COUNT];
-  simple_mf_cache tyre_cache[GRIP_AXLE_COUNT];
-  /* Full MF parameters per axle, copied at creation (NULL for the simple model). */
-  grip_mf_params *mf[GRIP_AXLE_COUNT];
-  double steering_torque;   /* N·m at the steering wheel, last step (steering_torque.c) */
+
+  /* cold: where grip_vehicle_set_pose / the safety net put the car back */
+  grip_pose spawn_pose;     /* of the design frame */
+  grip_vec3 spawn_velocity; /* m/s, world */
 } vehicle;
 
-/* Derives the runtime configuration from v->def and puts the car at rest at def.pose. */
-void vehicle_init(vehicle *v, const grip_vec3 gravity);
+/* The registry of car types of one world (vehicle_type.c): an open-addressing table keyed by a
+ * hash of the definition. Creating a vehicle is the only time it allocates. */
+typedef struct vehicle_type_registry {
+  vehicle_type **slots;
+  int capacity; /* power of two, or 0 */
+  int count;    /* live types */
+  int deleted;  /* tombstones */
+} vehicle_type_registry;
+
+/* The shared type for def (created on first use, derived for gravity); NULL when out of memory. */
+const vehicle_type *vehicle_type_acquire(vehicle_type_registry *r, const grip_vehicle_def *def, grip_vec3 gravity);
+/* Drops one vehicle's reference; the type is freed with its last vehicle. */
+void vehicle_type_release(vehicle_type_registry *r, const vehicle_type *type);
+void vehicle_type_registry_free(vehicle_type_registry *r);
+/* Heap bytes held by the registry and its types. */
+size_t vehicle_type_registry_bytes(const vehicle_type_registry *r);
+
+/* Derives a type's constants from its definition (type->def, mf already set up); false when
+ * out of memory (nothing left allocated). vehicle_type_free releases what it allocated. */
+bool vehicle_type_init(vehicle_type *t, grip_vec3 gravity);
+void vehicle_type_free(vehicle_type *t);
+/* Sets up a vehicle of the given type and puts it at rest at pose with velocity. */
+void vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec3 velocity);
 void vehicle_reset_motion(vehicle *v);
 void vehicle_step(vehicle *v, const grip_world_def *world, double dt);
 void vehicle_fill_state(const vehicle *v, grip_vehicle_state *state);
 
 /* Drivetrain step: solves engine, clutch, gearbox, differentials and wheel spin implicitly. */
-void drivetrain_step(vehicle *v, double dt);
+void drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt);
 /* After a teleport to a speed: the automatic's gear for it, engine locked to the driveline. */
 void drivetrain_match_speed(vehicle *v);
 /* Derives automatic shift points from the engine curve and gear ratios. */
-void drivetrain_init(vehicle *v);
+void drivetrain_type_init(vehicle_type *t);
 
 #endif

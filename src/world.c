@@ -15,6 +15,7 @@ struct grip_world {
   int used; /* slots ever used (alive or free) */
   int alive;
   collision_world collision; /* contacts and their scratch space, per slot */
+  vehicle_type_registry types; /* car types shared by the vehicles (vehicle_type.c) */
 };
 
 grip_world_def grip_default_world_def(void) {
@@ -62,6 +63,7 @@ void grip_destroy_world(grip_world *world) {
   for (int i = 0; i < world->used; ++i)
     if (world->vehicles[i].alive) grip_destroy_vehicle(world, (grip_vehicle_id){(uint32_t)i + 1, world->vehicles[i].generation});
   collision_free(&world->collision);
+  vehicle_type_registry_free(&world->types);
   free(world->vehicles);
   free(world);
 }
@@ -88,35 +90,27 @@ int grip_world_vehicle_count(const grip_world *world) { return world->alive; }
 
 grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *def) {
   if (!world || !def || grip_vehicle_def_validate(def, NULL, 0) != GRIP_OK) return GRIP_NULL_VEHICLE;
-  /* Full MF parameters are copied now: the only allocation a vehicle makes. */
-  grip_mf_params *mf[GRIP_AXLE_COUNT] = {NULL, NULL};
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
-    if (def->axles[a].tyre.model != GRIP_TYRE_FULL_MF) continue;
-    mf[a] = malloc(sizeof *mf[a]);
-    if (!mf[a]) {
-      free(mf[0]);
-      return GRIP_NULL_VEHICLE;
-    }
-    *mf[a] = *def->axles[a].tyre.mf;
-  }
+  /* The car type (definition, derived constants, tyre tables, full MF parameters) is shared by
+   * every vehicle created from an equal definition; a new one is the only allocation. */
+  const vehicle_type *type = vehicle_type_acquire(&world->types, def, world->def.gravity);
+  if (!type) return GRIP_NULL_VEHICLE;
   int slot = -1;
-  for (int i = 0; i < world->used; ++i)
-    if (!world->vehicles[i].alive) {
-      slot = i;
-      break;
-    }
+  if (world->alive < world->used) /* a free slot to reuse (else creating N cars costs N²) */
+    for (int i = 0; i < world->used; ++i)
+      if (!world->vehicles[i].alive) {
+        slot = i;
+        break;
+      }
   if (slot < 0) {
     if (world->used == world->capacity) {
       int grown = world->capacity * 2;
       if (!collision_reserve(&world->collision, grown)) {
-        free(mf[0]);
-        free(mf[1]);
+        vehicle_type_release(&world->types, type);
         return GRIP_NULL_VEHICLE;
       }
       vehicle *more = realloc(world->vehicles, (size_t)grown * sizeof *more);
       if (!more) {
-        free(mf[0]);
-        free(mf[1]);
+        vehicle_type_release(&world->types, type);
         return GRIP_NULL_VEHICLE;
       }
       memset(more + world->capacity, 0, (size_t)(grown - world->capacity) * sizeof *more);
@@ -128,14 +122,9 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   vehicle *v = &world->vehicles[slot];
   uint32_t generation = v->generation + 1;
   memset(v, 0, sizeof *v);
-  v->def = *def;
   v->generation = generation;
   v->alive = true;
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
-    v->mf[a] = mf[a];
-    v->def.axles[a].tyre.mf = mf[a]; /* the definition now points at the vehicle's own copy */
-  }
-  vehicle_init(v, world->def.gravity);
+  vehicle_init(v, type, def->pose, def->velocity);
   collision_reset_slot(&world->collision, slot);
   world->alive++;
   return (grip_vehicle_id){(uint32_t)slot + 1, generation};
@@ -144,12 +133,19 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
 void grip_destroy_vehicle(grip_world *world, grip_vehicle_id id) {
   vehicle *v = lookup(world, id);
   if (!v) return;
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
-    free(v->mf[a]);
-    v->mf[a] = NULL;
-  }
+  vehicle_type_release(&world->types, v->type);
+  v->type = NULL;
+  v->def = NULL;
   v->alive = false;
   world->alive--;
+}
+
+size_t grip_world_memory(const grip_world *world, size_t *shared) {
+  if (!world) return 0;
+  size_t types = vehicle_type_registry_bytes(&world->types);
+  if (shared) *shared = types;
+  return sizeof *world + (size_t)world->capacity * sizeof *world->vehicles +
+         collision_bytes(&world->collision) + types;
 }
 
 /* --- stepping -------------------------------------------------------------------------- */
@@ -191,7 +187,7 @@ grip_result grip_vehicle_set_input(grip_world *world, grip_vehicle_id id, const 
             isfinite(in->brake) && in->brake >= 0.0 && in->brake <= 1.0 && isfinite(in->steering) &&
             in->steering >= -1.0 && in->steering <= 1.0 && isfinite(in->handbrake) &&
             in->handbrake >= 0.0 && in->handbrake <= 1.0 && isfinite(in->clutch) && in->clutch >= 0.0 &&
-            in->clutch <= 1.0 && in->gear >= -1 && in->gear <= v->def.gearbox.forward_gears;
+            in->clutch <= 1.0 && in->gear >= -1 && in->gear <= v->def->gearbox.forward_gears;
   if (!ok) return GRIP_INVALID_ARGUMENT;
   v->input = *in;
   return GRIP_OK;
@@ -211,7 +207,7 @@ grip_result grip_vehicle_get_state(const grip_world *world, grip_vehicle_id id, 
 
 const grip_vehicle_def *grip_vehicle_get_def(const grip_world *world, grip_vehicle_id id) {
   vehicle *v = lookup(world, id);
-  return v ? &v->def : NULL;
+  return v ? v->def : NULL;
 }
 
 grip_result grip_vehicle_set_pose(grip_world *world, grip_vehicle_id id, grip_pose pose) {
@@ -220,8 +216,8 @@ grip_result grip_vehicle_set_pose(grip_world *world, grip_vehicle_id id, grip_po
   if (!finite3_ok(pose.position) || !isfinite(pose.rotation.w) || !isfinite(pose.rotation.x) ||
       !isfinite(pose.rotation.y) || !isfinite(pose.rotation.z))
     return GRIP_INVALID_ARGUMENT;
-  v->def.pose = pose;
-  v->def.velocity = v3(0, 0, 0);
+  v->spawn_pose = pose;
+  v->spawn_velocity = v3(0, 0, 0);
   vehicle_reset_motion(v);
   return GRIP_OK;
 }
@@ -233,7 +229,7 @@ grip_result grip_vehicle_set_velocity(grip_world *world, grip_vehicle_id id, gri
   v->velocity = velocity;
   double forward = v3_dot(velocity, quat_rotate(v->rotation, v3(1, 0, 0)));
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    v->wheels[i].spin = forward / v->wheels[i].radius;
+    v->wheels[i].spin = forward / v->type->wheels[i].radius;
     v->wheels[i].deflection_x = 0.0;
   }
   drivetrain_match_speed(v);

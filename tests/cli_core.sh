@@ -15,8 +15,14 @@ check "brake keys" 'has_keys "$j" distance_m time_s peak_decel_g wheels_locked'
 j=$("$grip" park --slope 30 --seconds 5 --json)
 check "park keys" 'has_keys "$j" creep_mm_per_min'
 j=$("$grip" bench --vehicles 4 --seconds 0.2 --json)
-check "bench keys" 'has_keys "$j" vehicles steps ns_per_vehicle_step realtime_factor'
+check "bench keys" 'has_keys "$j" vehicles steps ns_per_vehicle_step cpu_ns_per_vehicle_step realtime_factor bytes_per_vehicle shared_bytes'
 check "bench counts" 'grep -q "\"vehicles\":4" <<<"$j" && grep -q "\"steps\":100" <<<"$j"'
+# One car type for all the cars: the shared bytes do not grow with the number of cars, and the
+# bytes per car fall towards the car's own state as more cars share them.
+j40=$("$grip" bench --vehicles 40 --seconds 0.02 --json)
+num() { /usr/bin/python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
+check "bench shared per type" '[ "$(num "$j" shared_bytes)" = "$(num "$j40" shared_bytes)" ]'
+check "bench bytes per car fall" '/usr/bin/python3 -c "import sys; a,b=map(float,sys.argv[1:]); sys.exit(0 if b < a else 1)" "$(num "$j" bytes_per_vehicle)" "$(num "$j40" bytes_per_vehicle)"'
 # on a track: 8 cars in 3 lanes 435 m apart follow their lanes for 20 s without touching a wall
 # or each other, at a mean speed between 30 and 144 km/h (the followers' 40 m/s cap)
 j=$("$grip" bench --track default --vehicles 8 --seconds 20 --dt 0.01 --threads 1 --json)
