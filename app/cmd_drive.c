@@ -66,6 +66,7 @@ int drive_command(int argc, char **argv, bool watch) {
       {"--marker", CLI_STRING, &marker, 0, 0, "X,Y,Z: draw a magenta 0.5 m cube there (tests)"},
       {"--click", CLI_STRING, &click, 0, 0, "PX,PY: after the last frame, place the car where that pixel's ray meets the ground"},
       {"--drag", CLI_STRING, &drag, 0, 0, "PX,PY: the click is dragged there (sets the heading)"},
+      {"--stats", CLI_FLAG, &vo.stats, 0, 0, "time each pass to its end (glFinish) for the JSON's pass_ms (benchmark)"},
       {"--no-window", CLI_FLAG, &no_window, 0, 0, "simulate the frames without a window (needs --frames)"},
       CLI_OPTION_JSON(json),
   };
@@ -137,6 +138,16 @@ int drive_command(int argc, char **argv, bool watch) {
       json_number(&w, "frame_ms_median", vr.frame_ms_median);
       json_number(&w, "frame_ms_p99", vr.frame_ms_p99);
       json_number(&w, "physics_steps_per_s", vr.physics_steps_per_s);
+      json_open(&w, "pass_ms_median", '{');
+      json_number(&w, "physics", vr.pass_ms_physics);
+      json_number(&w, "scene", vr.pass_ms_scene);
+      json_number(&w, "hud", vr.pass_ms_hud);
+      json_number(&w, "swap", vr.pass_ms_swap);
+      json_close(&w, '}');
+      json_bool(&w, "pass_ms_finished", vo.stats);
+      json_int(&w, "draw_calls", vr.draw_calls);
+      json_int(&w, "triangles", vr.triangles);
+      if (vo.stats) json_number(&w, "fragments_per_pixel", vr.fragments_per_pixel);
       json_open(&w, "camera", '{');
       json_string(&w, "mode", vr.camera_mode);
       json_vec3(&w, "eye_m", vr.eye);

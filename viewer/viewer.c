@@ -61,6 +61,7 @@ typedef struct view {
   double press[2];
   bool press_hit;
   double press_point[3];
+  unsigned samples_query; /* --stats: fragments that passed the depth test in the 3D scene */
 } view;
 
 static double now_s(void) {
@@ -242,6 +243,7 @@ static void render_frame(view *v, double alpha) {
   renderer_set_camera(&v->r, c->eye, c->target, c->up, c->fov_y, (double)v->width / v->height, c->near_m, c->far_m);
   static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   static const double zero[3] = {0, 0, 0};
+  if (v->opt->stats) glBeginQuery(GL_SAMPLES_PASSED, v->samples_query);
   /* Front to back, so that the depth test rejects hidden fragments before they are shaded (the
    * software renderers of the tests and the benchmark are fill-bound): cars, the world, the
    * ground plane (with a small depth bias behind the world), the sky last where nothing is. */
@@ -256,6 +258,7 @@ static void render_frame(view *v, double alpha) {
   renderer_draw_mesh(&v->r, &v->ground, zero, identity, NULL, NULL, 0);
   glDisable(GL_POLYGON_OFFSET_FILL);
   renderer_draw_sky(&v->r);
+  if (v->opt->stats) glEndQuery(GL_SAMPLES_PASSED);
   if (v->opt->has_marker) {
     float saved = v->r.fog_distance;
     v->r.fog_distance = 0.0f;
@@ -477,6 +480,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   SDL_GL_GetDrawableSize(v.window, &v.width, &v.height);
   int rc = 1;
   if (!renderer_init(&v.r)) goto done;
+  if (o->stats) glGenQueries(1, &v.samples_query);
   if (!build_meshes(&v)) {
     fprintf(stderr, "grip %s: out of memory building the meshes\n", command);
     goto done;
@@ -488,7 +492,9 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   camera_set_mode(&v.cam, mode_from_name(o->camera, sc->mode == GRIP_SCENE_CAMERA_ORBIT ? CAMERA_ORBIT : CAMERA_CHASE));
 
   long long capacity = o->frames > 0 ? o->frames : 4096;
-  double *frame_ms = malloc((size_t)capacity * sizeof *frame_ms);
+  /* Per frame: total, then the passes (physics, scene, HUD, swap). */
+  enum { PASS_COUNT = 5 };
+  double *frame_ms = malloc((size_t)capacity * PASS_COUNT * sizeof *frame_ms);
   long long frame_count = 0, steps_total = 0;
   double t_start = now_s(), t_prev = t_start, fps = 0.0, rate = 0.0, rate_window_start = t_start;
   long long rate_window_steps = 0, rate_window_frames = 0;
@@ -531,15 +537,28 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
     v.step_once = false;
     steps_total += steps;
     rate_window_steps += steps;
+    double t_physics = now_s();
     double alpha = v.paused ? 1.0 : v.accumulator / s->dt;
+    v.r.draw_calls = v.r.triangles = 0;
     grip_pose pose = session_pose(s, v.follow, alpha);
     camera_update(&v.cam, &pose, s->cars[v.follow].def, frame_dt, s->sw->track, grip_world_get_ground(s->sw->world));
     render_frame(&v, alpha);
+    if (o->stats) glFinish();
+    double t_scene = now_s();
+    if (o->stats) {
+      GLuint64 samples = 0;
+      glGetQueryObjectui64v(v.samples_query, GL_QUERY_RESULT, &samples);
+      result->fragments_per_pixel = (double)samples / ((double)v.width * v.height);
+    }
+    result->draw_calls = v.r.draw_calls;
+    result->triangles = v.r.triangles;
     if (v.show_hud) {
       hud_info info = {.fps = fps, .physics_rate = rate, .paused = v.paused, .slow_motion = v.slow,
                        .place_mode = v.place_mode, .camera = camera_mode_name(v.cam.mode), .automatic = v.automatic};
       hud_draw(v.hud, &v.r, s, v.follow, &info, v.width, v.height);
     }
+    if (o->stats) glFinish();
+    double t_hud = now_s();
     bool last = o->frames > 0 && frame_count + 1 >= o->frames;
     if (last && o->screenshot && !save_png(o->screenshot, v.width, v.height)) {
       fprintf(stderr, "grip %s: %s: cannot write the screenshot\n", command, o->screenshot);
@@ -561,13 +580,23 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
         result->placed_heading = car_heading(s, v.follow);
       }
     }
+    double t_shot = now_s();
     SDL_GL_SwapWindow(v.window);
+    if (o->stats) glFinish();
     double t_end = now_s();
-    if (frame_count >= capacity) {
-      double *grown = realloc(frame_ms, (size_t)capacity * 2 * sizeof *grown);
+    if (frame_ms && frame_count >= capacity) {
+      double *grown = realloc(frame_ms, (size_t)capacity * 2 * PASS_COUNT * sizeof *grown);
       if (grown) frame_ms = grown, capacity *= 2;
     }
-    if (frame_count < capacity) frame_ms[frame_count] = 1000.0 * (t_end - t_frame);
+    if (frame_ms && frame_count < capacity) {
+      /* The screenshot and the click (last frame only) are outside every pass. */
+      double *f = &frame_ms[frame_count * PASS_COUNT];
+      f[1] = 1000.0 * (t_physics - t_frame);
+      f[2] = 1000.0 * (t_scene - t_physics);
+      f[3] = 1000.0 * (t_hud - t_scene);
+      f[4] = 1000.0 * (t_end - t_shot);
+      f[0] = f[1] + f[2] + f[3] + f[4];
+    }
     frame_count++;
     rate_window_frames++;
     if (t_end - rate_window_start >= 0.5) {
@@ -581,9 +610,16 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   double total = now_s() - t_start;
   long long kept = frame_count < capacity ? frame_count : capacity;
   if (frame_ms && kept > 0) {
-    qsort(frame_ms, (size_t)kept, sizeof *frame_ms, compare_double);
-    result->frame_ms_median = frame_ms[kept / 2];
-    result->frame_ms_p99 = frame_ms[(long long)floor(0.99 * (double)(kept - 1))];
+    double *column = malloc((size_t)kept * sizeof *column);
+    double *median[PASS_COUNT] = {&result->frame_ms_median, &result->pass_ms_physics, &result->pass_ms_scene,
+                                  &result->pass_ms_hud, &result->pass_ms_swap};
+    for (int p = 0; column && p < PASS_COUNT; ++p) {
+      for (long long i = 0; i < kept; ++i) column[i] = frame_ms[i * PASS_COUNT + p];
+      qsort(column, (size_t)kept, sizeof *column, compare_double);
+      *median[p] = column[kept / 2];
+      if (p == 0) result->frame_ms_p99 = column[(long long)floor(0.99 * (double)(kept - 1))];
+    }
+    free(column);
   }
   free(frame_ms);
   result->frames = frame_count;
@@ -600,6 +636,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   rc = 0;
 done:
   hud_destroy(v.hud);
+  if (v.samples_query) glDeleteQueries(1, &v.samples_query);
   free_meshes(&v);
   renderer_free(&v.r);
   SDL_GL_DeleteContext(v.gl);

@@ -24,6 +24,8 @@ typedef struct viewer_options {
   double click[2];          /* px from the top left */
   bool has_drag;            /* the click is dragged to drag[] (sets the heading) */
   double drag[2];
+  bool stats;               /* finish the GL work after each pass (glFinish) so that the pass
+                               times in viewer_result are the renderer's, not the submission's */
 } viewer_options;
 
 viewer_options viewer_default_options(void);
@@ -32,6 +34,14 @@ typedef struct viewer_result {
   long long frames;
   double frame_ms_median, frame_ms_p99; /* wall-clock frame times */
   double physics_steps_per_s;           /* steps per wall-clock s over the run */
+  /* Median wall-clock ms per frame of each pass: physics steps, the 3D scene (camera, world,
+   * cars, sky), the HUD, the buffer swap. With viewer_options.stats each pass is finished
+   * (glFinish) before its clock stops; without, they time the submission only. */
+  double pass_ms_physics, pass_ms_scene, pass_ms_hud, pass_ms_swap;
+  long long draw_calls;                 /* 3D draw calls of the last frame */
+  long long triangles;                  /* 3D triangles submitted in the last frame */
+  double fragments_per_pixel;           /* --stats: fragments of the last frame's 3D scene that
+                                           passed the depth test, per pixel (1 = no overdraw) */
   const char *camera_mode;
   double eye[3], target[3], up[3];      /* camera of the last frame */
   double fov_y_deg, near_m, far_m;
