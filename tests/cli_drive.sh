@@ -104,6 +104,31 @@ PY
   done
 done
 
+# --- frame statistics (--stats): produced and consistent; the speed target is a benchmark
+# (scripts/bench-drive.sh), not checked here. The default track with 4 cars is drawn with 26
+# calls: per car a body, its brake lights and 4 wheels (6), then the track and the ground plane.
+run --frames 30 --opponents 3 --autopilot --width $W --height $H --stats --json > "$work/stats.json" || bad "--stats run"
+/usr/bin/python3 - "$work/stats.json" <<'PY' || bad "frame statistics"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d['pass_ms_median']
+ok = True
+def need(cond, what):
+    global ok
+    if not cond:
+        print('stats: ' + what, d, file=sys.stderr); ok = False
+need(d['draw_calls'] == 26, 'draw_calls %d != 26' % d['draw_calls'])
+need(d['pass_ms_finished'] is True, 'pass_ms_finished')
+need(all(p[k] >= 0 for k in ('physics', 'scene', 'hud', 'swap')), 'negative pass time')
+# Every frame's time is the sum of its passes, so its median is at least each pass's median.
+need(d['frame_ms_median'] + 1e-9 >= max(p.values()), 'frame median below a pass median')
+need(d['frame_ms_p99'] >= d['frame_ms_median'], 'p99 below the median')
+need(p['scene'] > 0 and d['triangles'] > 1000, 'no scene drawn')
+# Every pixel gets geometry or sky, so at least one fragment each; more is overdraw.
+need(1.0 <= d['fragments_per_pixel'] < 4.0, 'fragments per pixel %g' % d['fragments_per_pixel'])
+sys.exit(0 if ok else 1)
+PY
+
 # --- the HUD's region is drawn (and nothing else changes). -------------------------------------
 run --frames 30 --width 1280 --height 720 --screenshot "$work/hud.png" > /dev/null || bad "HUD run"
 run --frames 30 --width 1280 --height 720 --no-hud --screenshot "$work/nohud.png" > /dev/null || bad "no-HUD run"

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The viewer's frame-time benchmark (issue 11, docs/viewer.md): grip drive on TORCS's e-track-4
+# with its own model and 8 cars (yours on autopilot), 600 frames at 1280 x 720, headless under
+# Xvfb with Mesa's llvmpipe. Prints the figures and exits 1 when the median frame time is above
+# the target (33 ms, 30 frames per s). A benchmark: run it on an otherwise idle machine (the load
+# average is printed with the figures).
+# Usage: scripts/bench-drive.sh [PATH-TO-GRIP] [TARGET-MS]
+set -eu
+grip="${1:-./build/grip}"
+target="${2:-33}"
+command -v xvfb-run >/dev/null || { echo "bench-drive: needs xvfb-run (apt-get install xvfb xauth)" >&2; exit 2; }
+[ -f /usr/share/games/torcs/tracks/road/e-track-4/e-track-4.acc ] \
+  || { echo "bench-drive: needs torcs-data (e-track-4's model)" >&2; exit 2; }
+export LIBGL_ALWAYS_SOFTWARE=1
+out="$(mktemp)"
+trap 'rm -f "$out"' EXIT
+load_before=$(cut -d' ' -f1 /proc/loadavg)
+xvfb-run -a -s "-screen 0 1280x720x24" "$grip" drive --track torcs:e-track-4 --opponents 7 --autopilot \
+  --frames 600 --width 1280 --height 720 --json > "$out"
+load_after=$(cut -d' ' -f1 /proc/loadavg)
+/usr/bin/python3 - "$out" "$target" "$load_before" "$load_after" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); target = float(sys.argv[2])
+p = d['pass_ms_median']
+print('grip drive, e-track-4 model, 8 cars, 1280x720, llvmpipe, %d frames (load average %s -> %s)'
+      % (d['frames'], sys.argv[3], sys.argv[4]))
+print('  frame ms: median %.1f  p99 %.1f   (target: median <= %g)' % (d['frame_ms_median'], d['frame_ms_p99'], target))
+print('  pass ms (medians, submission): physics %.2f  scene %.1f  hud %.1f  swap %.1f'
+      % (p['physics'], p['scene'], p['hud'], p['swap']))
+print('  physics steps per s %.1f   draw calls %d   triangles %d' % (d['physics_steps_per_s'], d['draw_calls'], d['triangles']))
+ok = d['frame_ms_median'] <= target
+print('  ' + ('PASS' if ok else 'FAIL: median above the target'))
+sys.exit(0 if ok else 1)
+PY
