@@ -138,6 +138,7 @@ int drive_command(int argc, char **argv, bool watch) {
       json_number(&w, "frame_ms_median", vr.frame_ms_median);
       json_number(&w, "frame_ms_p99", vr.frame_ms_p99);
       json_number(&w, "physics_steps_per_s", vr.physics_steps_per_s);
+      json_number(&w, "frame_cpu_ms_median", vr.frame_cpu_ms_median);
       json_open(&w, "pass_ms_median", '{');
       json_number(&w, "physics", vr.pass_ms_physics);
       json_number(&w, "scene", vr.pass_ms_scene);
@@ -148,6 +149,13 @@ int drive_command(int argc, char **argv, bool watch) {
       json_int(&w, "draw_calls", vr.draw_calls);
       json_int(&w, "triangles", vr.triangles);
       if (vo.stats) json_number(&w, "fragments_per_pixel", vr.fragments_per_pixel);
+      if (vr.car_model_triangles > 0) {
+        json_open(&w, "car_model", '{');
+        json_int(&w, "triangles", vr.car_model_triangles);
+        json_vec3(&w, "lo_m", vr.car_model_lo);
+        json_vec3(&w, "hi_m", vr.car_model_hi);
+        json_close(&w, '}');
+      }
       json_open(&w, "camera", '{');
       json_string(&w, "mode", vr.camera_mode);
       json_vec3(&w, "eye_m", vr.eye);

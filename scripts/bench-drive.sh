@@ -25,6 +25,8 @@ p = d['pass_ms_median']
 print('grip drive, e-track-4 model, 8 cars, 1280x720, llvmpipe, %d frames (load average %s -> %s)'
       % (d['frames'], sys.argv[3], sys.argv[4]))
 print('  frame ms: median %.1f  p99 %.1f   (target: median <= %g)' % (d['frame_ms_median'], d['frame_ms_p99'], target))
+print('  CPU ms per frame (all threads, median) %.1f: on an idle machine with n cores the frame takes at least that / n'
+      % d['frame_cpu_ms_median'])
 print('  pass ms (medians, submission): physics %.2f  scene %.1f  hud %.1f  swap %.1f'
       % (p['physics'], p['scene'], p['hud'], p['swap']))
 print('  physics steps per s %.1f   draw calls %d   triangles %d' % (d['physics_steps_per_s'], d['draw_calls'], d['triangles']))

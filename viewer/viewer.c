@@ -29,6 +29,7 @@ viewer_options viewer_default_options(void) {
 
 typedef struct car_meshes {
   gpu_mesh body, brake_lights, wheel[GRIP_AXLE_COUNT];
+  int model; /* index into view.car_models of the car's own 3D model, -1: the generated body */
 } car_meshes;
 
 typedef struct view {
@@ -45,6 +46,10 @@ typedef struct view {
   model track_model;      /* a TORCS track's own model (part_count 0: none) */
 #endif
   car_meshes *cars;
+#ifdef GRIP_HAVE_ASSIMP
+  model *car_models; /* one per distinct car model file (cars of one kind share it) */
+#endif
+  int car_model_count;
   int follow;
   int width, height;
   /* Keyboard driving. */
@@ -63,6 +68,13 @@ typedef struct view {
   double press_point[3];
   unsigned samples_query; /* --stats: fragments that passed the depth test in the 3D scene */
 } view;
+
+/* CPU time of the whole process (every thread: Mesa's llvmpipe renders in its own), s. */
+static double cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static double now_s(void) {
   struct timespec ts;
@@ -85,6 +97,14 @@ static void mat_mul(const double a[9], const double b[9], double out[9]) {
 static const float kPalette[8][3] = {{0.80f, 0.06f, 0.05f}, {0.05f, 0.25f, 0.75f}, {0.95f, 0.70f, 0.05f},
                                      {0.10f, 0.55f, 0.20f}, {0.92f, 0.92f, 0.92f}, {0.45f, 0.10f, 0.55f},
                                      {0.95f, 0.40f, 0.05f}, {0.10f, 0.10f, 0.12f}};
+
+#ifdef GRIP_HAVE_ASSIMP
+static bool same_visual(const grip_car_visual *a, const grip_car_visual *b) {
+  return strcmp(a->model, b->model) == 0 && a->scale == b->scale && a->offset.x == b->offset.x &&
+         a->offset.y == b->offset.y && a->offset.z == b->offset.z && a->yaw == b->yaw && a->pitch == b->pitch &&
+         a->roll == b->roll && a->y_up == b->y_up;
+}
+#endif
 
 static bool build_meshes(view *v) {
   const scene_world *sw = v->s->sw;
@@ -169,6 +189,24 @@ static bool build_meshes(view *v) {
       mesh_free(&m);
     }
     if (!ok) return false;
+    cm->model = -1;
+#ifdef GRIP_HAVE_ASSIMP
+    /* The car's own model when its car file names one (or it is a TORCS car); a model that does
+     * not load leaves the generated body (model_load says why). Cars sharing a file share it. */
+    const grip_car_visual *vis = &v->s->cars[k].wc->car.visual;
+    if (!v->opt->generated_mesh && vis->model[0]) {
+      int j = 0;
+      while (j < k && !(v->cars[j].model >= 0 && same_visual(&v->s->cars[j].wc->car.visual, vis))) ++j;
+      if (j < k) {
+        cm->model = v->cars[j].model;
+      } else {
+        model *grown = realloc(v->car_models, (size_t)(v->car_model_count + 1) * sizeof *grown);
+        if (!grown) return false;
+        v->car_models = grown;
+        if (model_load_car(vis, &v->car_models[v->car_model_count])) cm->model = v->car_model_count++;
+      }
+    }
+#endif
   }
   return true;
 }
@@ -189,6 +227,12 @@ static void free_meshes(view *v) {
     }
   free(v->cars);
   v->cars = NULL;
+#ifdef GRIP_HAVE_ASSIMP
+  for (int i = 0; i < v->car_model_count; ++i) model_free(&v->car_models[i]);
+  free(v->car_models);
+  v->car_models = NULL;
+#endif
+  v->car_model_count = 0;
 }
 
 /* Angle blended along the shorter way round. */
@@ -206,10 +250,15 @@ static void draw_car(view *v, int k, double alpha) {
   double pos[3] = {pose.position.x, pose.position.y, pose.position.z}, R[9];
   quat_matrix(pose.rotation, R);
   car_meshes *cm = &v->cars[k];
-  renderer_draw_mesh(&v->r, &cm->body, pos, R, NULL, NULL, 0);
-  float glow = (float)fmin(1.0, c->input.brake * 4.0);
-  float emissive[3] = {glow * 1.0f, glow * 0.05f, glow * 0.02f};
-  renderer_draw_mesh(&v->r, &cm->brake_lights, pos, R, NULL, emissive, 0);
+#ifdef GRIP_HAVE_ASSIMP
+  if (cm->model >= 0) model_draw_at(&v->r, &v->car_models[cm->model], pos, R);
+#endif
+  if (cm->model < 0) {
+    renderer_draw_mesh(&v->r, &cm->body, pos, R, NULL, NULL, 0);
+    float glow = (float)fmin(1.0, c->input.brake * 4.0);
+    float emissive[3] = {glow * 1.0f, glow * 0.05f, glow * 0.02f};
+    renderer_draw_mesh(&v->r, &cm->brake_lights, pos, R, NULL, emissive, 0);
+  }
   for (int w = 0; w < GRIP_WHEEL_COUNT; ++w) {
     const grip_axle_def *axle = &def->axles[w / 2];
     const grip_wheel_state *a = &c->prev.wheels[w], *b = &c->cur.wheels[w];
@@ -493,14 +542,14 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
 
   long long capacity = o->frames > 0 ? o->frames : 4096;
   /* Per frame: total, then the passes (physics, scene, HUD, swap). */
-  enum { PASS_COUNT = 5 };
+  enum { PASS_COUNT = 6 };
   double *frame_ms = malloc((size_t)capacity * PASS_COUNT * sizeof *frame_ms);
   long long frame_count = 0, steps_total = 0;
   double t_start = now_s(), t_prev = t_start, fps = 0.0, rate = 0.0, rate_window_start = t_start;
   long long rate_window_steps = 0, rate_window_frames = 0;
   bool quit = false;
   while (!quit) {
-    double t_frame = now_s();
+    double t_frame = now_s(), cpu_frame = cpu_s();
     double frame_dt = o->frames > 0 ? SESSION_FIXED_FRAME_S : fmin(t_frame - t_prev, 0.25);
     t_prev = t_frame;
     SDL_Event e;
@@ -596,6 +645,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
       f[3] = 1000.0 * (t_hud - t_scene);
       f[4] = 1000.0 * (t_end - t_shot);
       f[0] = f[1] + f[2] + f[3] + f[4];
+      f[5] = 1000.0 * (cpu_s() - cpu_frame);
     }
     frame_count++;
     rate_window_frames++;
@@ -612,7 +662,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   if (frame_ms && kept > 0) {
     double *column = malloc((size_t)kept * sizeof *column);
     double *median[PASS_COUNT] = {&result->frame_ms_median, &result->pass_ms_physics, &result->pass_ms_scene,
-                                  &result->pass_ms_hud, &result->pass_ms_swap};
+                                  &result->pass_ms_hud, &result->pass_ms_swap, &result->frame_cpu_ms_median};
     for (int p = 0; column && p < PASS_COUNT; ++p) {
       for (long long i = 0; i < kept; ++i) column[i] = frame_ms[i * PASS_COUNT + p];
       qsort(column, (size_t)kept, sizeof *column, compare_double);
@@ -625,6 +675,14 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   result->frames = frame_count;
   result->physics_steps_per_s = total > 0.0 ? steps_total / total : 0.0;
   result->camera_mode = camera_mode_name(v.cam.mode);
+#ifdef GRIP_HAVE_ASSIMP
+  if (v.cars && v.cars[v.follow].model >= 0) {
+    const model *cm = &v.car_models[v.cars[v.follow].model];
+    result->car_model_triangles = cm->triangles;
+    memcpy(result->car_model_lo, cm->lo, sizeof cm->lo);
+    memcpy(result->car_model_hi, cm->hi, sizeof cm->hi);
+  }
+#endif
   memcpy(result->eye, v.cam.eye, sizeof result->eye);
   memcpy(result->target, v.cam.target, sizeof result->target);
   memcpy(result->up, v.cam.up, sizeof result->up);

@@ -34,6 +34,10 @@ typedef struct viewer_result {
   long long frames;
   double frame_ms_median, frame_ms_p99; /* wall-clock frame times */
   double physics_steps_per_s;           /* steps per wall-clock s over the run */
+  double frame_cpu_ms_median;           /* CPU time of the process per frame, all threads (a
+                                           software renderer's threads too), ms: on a machine
+                                           shared with other jobs, a figure the load does not
+                                           inflate; wall time >= CPU time / cores */
   /* Median wall-clock ms per frame of each pass: physics steps, the 3D scene (camera, world,
    * cars, sky), the HUD, the buffer swap. With viewer_options.stats each pass is finished
    * (glFinish) before its clock stops; without, they time the submission only. */
@@ -46,6 +50,9 @@ typedef struct viewer_result {
   double eye[3], target[3], up[3];      /* camera of the last frame */
   double fov_y_deg, near_m, far_m;
   int width, height;
+  /* The followed car's own 3D model (car_model_triangles 0: the generated body is drawn). */
+  int car_model_triangles;
+  double car_model_lo[3], car_model_hi[3]; /* m, its bounding box in the car's design frame */
   bool click_hit;                       /* the click's ray met the ground */
   double click_point[3];                /* m, where */
   double click_origin[3], click_direction[3]; /* the ray */
