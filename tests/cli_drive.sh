@@ -185,4 +185,44 @@ else
   echo "note: torcs-data not installed: the TORCS model check is left out"
 fi
 
+# --- a TORCS car from its own model (assimp + GDAL for its SGI texture; needs torcs-data): its
+# bounding box in the design frame equals the .acc file's vertices read here, turned to z up
+# ((x, y, z) -> (x, -z, y)), and its length is the car's body length from its XML; the car
+# covers the screen centre in the chase camera. -------------------------------------------------
+acc=/usr/share/games/torcs/cars/car1-trb1/car1-trb1.acc
+if [ -f "$acc" ]; then
+  run --car torcs:car1-trb1 --autopilot --frames 90 --width $W --height $H --no-hud --screenshot "$work/trb.png" \
+    --json > "$work/trb.json" 2> "$work/trb.err" || bad "torcs car model run"
+  run --car torcs:car1-trb1 --autopilot --frames 90 --width $W --height $H --no-hud --hide-car \
+    --screenshot "$work/trb-nocar.png" > /dev/null 2>&1 || bad "torcs car model run without the car"
+  $check centre "$work/trb.png" "$work/trb-nocar.png" "$work/trb.json" || bad "TORCS car model: not where the camera puts it"
+  /usr/bin/python3 - "$work/trb.json" "$acc" "${acc%.acc}.xml" <<'PY' || bad "TORCS car model: bounding box"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+m = d.get('car_model')
+if not m:
+    sys.exit('no car_model in the JSON: the model was not drawn')
+lines = open(sys.argv[2], errors='replace').read().split('\n')
+lo, hi = [1e9] * 3, [-1e9] * 3
+i = 0
+while i < len(lines):
+    if lines[i].startswith('numvert'):
+        n = int(lines[i].split()[1])
+        for j in range(n):
+            x, y, z = (float(t) for t in lines[i + 1 + j].split()[:3])
+            for k, c in enumerate((x, -z, y)):
+                lo[k] = min(lo[k], c); hi[k] = max(hi[k], c)
+        i += n
+    i += 1
+err = max(abs(a - b) for a, b in zip(lo + hi, m['lo_m'] + m['hi_m']))
+length = float(re.search(r'name="body length"[^>]*val="([0-9.]+)"', open(sys.argv[3]).read()).group(1))
+print('car model: %d triangles, box %s .. %s (file: %s .. %s, |diff| %.2g m), length %.3f m (XML %.3f)'
+      % (m['triangles'], m['lo_m'], m['hi_m'], lo, hi, err, m['hi_m'][0] - m['lo_m'][0], length))
+ok = err < 1e-4 and abs((m['hi_m'][0] - m['lo_m'][0]) - length) < 0.05 and m['triangles'] > 1000
+sys.exit(0 if ok else 1)
+PY
+else
+  echo "note: torcs-data not installed: the TORCS car model check is left out"
+fi
+
 exit $fail

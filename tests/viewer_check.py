@@ -114,12 +114,21 @@ def diff_fraction(a, b, x0, x1, y0, y1, threshold=24):
     return d / n
 
 
-def check_centre(with_car, without_car):
+def check_centre(with_car, without_car, json_path=None):
+    """The car covers the box at the screen centre or, with the run's JSON (a car model's box
+    in it), at the pixel where the middle of the model's box projects."""
     w, h, a = read_png(with_car)
     w2, h2, b = read_png(without_car)
     if (w, h) != (w2, h2):
         fail('the two frames differ in size')
     cx, cy, r = w // 2, h // 2, max(2, w // 40)
+    if json_path:
+        d = json.load(open(json_path))
+        m, p = d['car_model'], d['car']['position_m']
+        mid = [p[0], p[1], p[2] + 0.5 * (m['lo_m'][2] + m['hi_m'][2])]
+        px, py = project(d['camera'], mid)
+        cx, cy = int(px), int(py)
+        print(f'model box middle {mid} at pixel ({px:.1f}, {py:.1f})')
     centre = diff_fraction(a, b, cx - r, cx + r, cy - r, cy + r)
     sky = diff_fraction(a, b, 0, w, 0, h // 8)
     print(f'centre box ±{r} px: {100 * centre:.1f} % of pixels differ; top eighth: {100 * sky:.2f} %')

@@ -3,10 +3,10 @@
  * its [visual] section must hold what the viewer can use: a model path that is empty or names an
  * existing file, a scale, offset and angles finite and within their ranges. Relative paths
  * (base, tir, model) resolve against the seed corpus folder. */
+#include "fuzz_common.h"
+
 #include <math.h>
 #include <sys/stat.h>
-
-#include "fuzz_common.h"
 
 #include "car_file.h"
 
