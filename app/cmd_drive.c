@@ -175,6 +175,17 @@ int drive_command(int argc, char **argv, bool watch) {
     json_number(&w, "speed_kmh", 3.6 * st->speed);
     json_int(&w, "laps", s->cars[follow].laps_done);
     json_number(&w, "best_lap_s", s->cars[follow].best_lap);
+    json_number(&w, "last_lap_s", s->cars[follow].last_lap);
+    json_open(&w, "last_splits_s", '[');
+    for (int j = 0; j < SESSION_SECTORS; ++j) json_number(&w, NULL, s->cars[follow].last_split[j]);
+    json_close(&w, ']');
+    json_open(&w, "best_splits_s", '[');
+    for (int j = 0; j < SESSION_SECTORS; ++j) json_number(&w, NULL, s->cars[follow].best_split[j]);
+    json_close(&w, ']');
+    json_open(&w, "splits_s", '[');
+    for (int j = 0; j < SESSION_SECTORS; ++j) json_number(&w, NULL, s->cars[follow].split[j]);
+    json_close(&w, ']');
+    json_number(&w, "delta_to_best_s", session_delta_to_best(s, follow));
     json_int(&w, "position", s->cars[follow].position);
     json_close(&w, '}');
     if (vo.has_click) {

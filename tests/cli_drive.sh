@@ -52,6 +52,47 @@ PY
   "$grip" replay "$work/c2.replay" --no-window > /dev/null 2> "$work/c2.err"
   [ $? = 1 ] || bad "a truncated replay did not exit 1"
   grep -q "c2.replay:" "$work/c2.err" || bad "truncated replay: no file:line message: $(cat "$work/c2.err")"
+
+  # --- sector splits and the delta to the best lap, against the telemetry: the times at which
+  # the car's distance passes L/3, 2L/3 and the line, interpolated between its 10 Hz rows. 80 s:
+  # a standing first lap (the best so far), then part of a faster flying lap (delta < 0).
+  L=$("$grip" track info default --json | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['length_m'])")
+  "$grip" drive --no-window --frames 4800 --autopilot --json --telemetry "$work/sect.csv" > "$work/sect.json" \
+    || bad "drive for the sector splits"
+  /usr/bin/python3 - "$work/sect.json" "$work/sect.csv" "$L" <<'PY' || bad "sector splits / delta to best"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))['car']; L = float(sys.argv[3])
+rows = [r for r in csv.DictReader(open(sys.argv[2])) if r['car'] == '1']
+# Unwrapped distance: a drop by more than L/2 is a pass of the line; the grid is behind it.
+pts, offset, prev = [], None, None
+for r in rows:
+    x = float(r['distance_m'])
+    if offset is None:
+        offset = -L if x > 0.5 * L else 0.0
+    elif x < prev - 0.5 * L:
+        offset += L
+    prev = x
+    pts.append((float(r['time_s']), offset + x))
+def time_at(x):
+    for (t0, x0), (t1, x1) in zip(pts, pts[1:]):
+        if x0 < x <= x1:
+            return t0 + (t1 - t0) * (x - x0) / (x1 - x0)
+    return None
+marks = [time_at(L / 3), time_at(2 * L / 3), time_at(L)]
+want_splits = marks  # lap 1 starts at time 0
+start2 = marks[2]
+now = d.get('delta_to_best_s')
+x_now = pts[-1][1]
+t_now = pts[-1][0]
+want_delta = (t_now - start2) - time_at(x_now - L)
+print('splits %s (telemetry %s); delta at %.1f s: %s (telemetry, last row %.3f)' % (d['best_splits_s'], ['%.3f' % m for m in want_splits], t_now, now, want_delta))
+ok = all(abs(a - b) < 0.02 for a, b in zip(d['best_splits_s'], want_splits)) and d['last_splits_s'] == d['best_splits_s']
+ok = ok and abs(d['best_lap_s'] - want_splits[2]) < 0.02 and d['laps'] == 1
+# The JSON's delta is at the run's end (79.99 s), the telemetry's last row at 79.9 s: the
+# delta changes little in 0.09 s (|d delta/dt| < 0.2 here).
+ok = ok and now is not None and now < -1.0 and abs(now - want_delta) < 0.03
+sys.exit(0 if ok else 1)
+PY
 fi
 
 [ $have_viewer = 1 ] || { echo "skipped: grip was built without the viewer (SDL2, libepoxy, cglm, SDL2_ttf, stb)"; exit 77; }
