@@ -212,6 +212,30 @@ run --scene "$work/textured.ini" --frames 2 --camera map --width $W --height $H 
   --screenshot "$work/drape.png" --json > "$work/drape.json" || bad "textured terrain run"
 $check drape "$work/drape.png" "$work/drape.json" "$work/hills.bt" || bad "texture drape"
 
+# --- the chase camera never goes into a wall or the ground. A car parked by the wall of the
+# start straight (default track: width 12, kerb 1, run-off 8, so the walls stand at y = ±15 m),
+# turned 35 degrees away from it: 6 m behind it is 1.4 m beyond the wall. The eye must stay on
+# the track side, and the car must be seen (no wall between the eye and the car). Then on the
+# hills, a car facing downhill with a low, long chase camera whose unclamped eye is underground.
+for side in "12.5 -35 15" "-12.5 35 -15"; do
+  set -- $side
+  printf '[scene]\ntrack = default\n[camera]\nmode = chase\n[car wall]\nfile = builtin\nx = 60\ny = %s\nheading_deg = %s\n' \
+    "$1" "$2" > "$work/wall.ini"
+  run --scene "$work/wall.ini" --frames 60 --width $W --height $H --no-hud --screenshot "$work/wall.png" \
+    --json > "$work/wall.json" || bad "wall run $side"
+  run --scene "$work/wall.ini" --frames 60 --width $W --height $H --no-hud --hide-car --screenshot "$work/wall-nocar.png" \
+    > /dev/null || bad "wall run without the car $side"
+  $check chase-wall "$work/wall.json" "$3" || bad "chase camera beyond the wall ($side)"
+  $check centre "$work/wall.png" "$work/wall-nocar.png" "$work/wall.json" || bad "chase camera by the wall: the car is hidden ($side)"
+done
+sed -e 's|^terrain = hills.bt|terrain = '"$src"'/data/scenes/hills.bt|' -e 's|\.\./cars/|'"$src"'/data/cars/|' \
+    -e 's/^distance = 7/distance = 15/' -e 's/^height = 2.5/height = 0.3/' \
+    "$src/data/scenes/hills.ini" | awk '/^\[car hatch\]/{print; print "heading_deg = 180"; skip=1; next} skip && /^heading_deg/{skip=0; next} {print}' \
+    | sed 's/^throttle = 0.7/throttle = 0/' > "$work/downhill.ini"
+run --scene "$work/downhill.ini" --frames 60 --width $W --height $H --no-hud --json > "$work/downhill.json" \
+  || bad "downhill chase run"
+$check chase-terrain "$work/downhill.json" "$src/data/scenes/hills.bt" || bad "chase camera under the terrain"
+
 # --- a TORCS track from its own model (assimp; needs torcs-data): it loads, lines up with the
 # track (else the tool falls back and says so), and the car stands on its road in view (300 frames: past the start gantry).--------
 if [ -f /usr/share/games/torcs/tracks/road/e-track-4/e-track-4.acc ]; then

@@ -13,6 +13,8 @@ usage: viewer_check.py sky PNG
        viewer_check.py click JSON BT PX PY
        viewer_check.py write-quadrants PNG N       (a test texture: NW red, NE blue, SW yellow, SE green)
        viewer_check.py drape PNG JSON BT
+       viewer_check.py chase-wall JSON WALL_Y      (eye on the track side of the wall y = WALL_Y)
+       viewer_check.py chase-terrain JSON BT       (eye above the terrain)
 Exit 0 when the check holds, 1 (with the figures) when not.
 """
 import json
@@ -115,8 +117,9 @@ def diff_fraction(a, b, x0, x1, y0, y1, threshold=24):
 
 
 def check_centre(with_car, without_car, json_path=None):
-    """The car covers the box at the screen centre or, with the run's JSON (a car model's box
-    in it), at the pixel where the middle of the model's box projects."""
+    """The car covers the box at the screen centre or, with the run's JSON, at the pixel where
+    the middle of the car projects: the middle of its model's box, or 0.6 m above its design
+    origin for a generated body (the middle of a saloon's height)."""
     w, h, a = read_png(with_car)
     w2, h2, b = read_png(without_car)
     if (w, h) != (w2, h2):
@@ -124,8 +127,8 @@ def check_centre(with_car, without_car, json_path=None):
     cx, cy, r = w // 2, h // 2, max(2, w // 40)
     if json_path:
         d = json.load(open(json_path))
-        m, p = d['car_model'], d['car']['position_m']
-        mid = [p[0], p[1], p[2] + 0.5 * (m['lo_m'][2] + m['hi_m'][2])]
+        m, p = d.get('car_model'), d['car']['position_m']
+        mid = [p[0], p[1], p[2] + (0.5 * (m['lo_m'][2] + m['hi_m'][2]) if m else 0.6)]
         px, py = project(d['camera'], mid)
         cx, cy = int(px), int(py)
         print(f'model box middle {mid} at pixel ({px:.1f}, {py:.1f})')
@@ -325,6 +328,30 @@ def check_drape(path, json_path, bt_path):
                 fail(f'the {name} quadrant of the texture is not draped there')
 
 
+def check_chase_wall(json_path, wall_y):
+    """The chase camera's eye stays on the track side of a straight wall along y = wall_y
+    (the default track's start straight: docs/tracks.md, barrier at ±(w/2 + kerb + run-off)),
+    with at least 0.3 m to spare (the near plane is 0.1 m)."""
+    d = json.load(open(json_path))
+    eye = d['camera']['eye_m']
+    inside = wall_y - eye[1] if wall_y > 0 else eye[1] - wall_y
+    print(f'chase eye {eye}: {inside:.3f} m inside the wall at y = {wall_y}')
+    if inside < 0.3:
+        fail('the chase camera is in or beyond the wall')
+
+
+def check_chase_terrain(json_path, bt_path):
+    """The chase camera's eye is at least 0.3 m above the terrain (heights read here)."""
+    d = json.load(open(json_path))
+    eye = d['camera']['eye_m']
+    z = terrain_height(read_bt(bt_path), eye[0], eye[1])
+    if z is None:
+        fail('the eye is off the terrain')
+    print(f'chase eye {eye}: {eye[2] - z:.3f} m above the terrain ({z:.3f} m)')
+    if eye[2] - z < 0.3:
+        fail('the chase camera is in or under the terrain')
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -344,6 +371,10 @@ def main(argv):
         write_quadrants(*args)
     elif cmd == 'drape':
         check_drape(*args)
+    elif cmd == 'chase-wall':
+        check_chase_wall(args[0], float(args[1]))
+    elif cmd == 'chase-terrain':
+        check_chase_terrain(*args)
     else:
         print(__doc__)
         return 2
