@@ -149,6 +149,13 @@ int drive_command(int argc, char **argv, bool watch) {
       json_int(&w, "draw_calls", vr.draw_calls);
       json_int(&w, "triangles", vr.triangles);
       if (vo.stats) json_number(&w, "fragments_per_pixel", vr.fragments_per_pixel);
+      if (vr.terrain_levels > 0) {
+        json_open(&w, "terrain_lod", '{');
+        json_int(&w, "nodes_drawn", vr.terrain_nodes);
+        json_int(&w, "finest_level", vr.terrain_finest_level);
+        json_int(&w, "levels", vr.terrain_levels);
+        json_close(&w, '}');
+      }
       if (vr.car_model_triangles > 0) {
         json_open(&w, "car_model", '{');
         json_int(&w, "triangles", vr.car_model_triangles);

@@ -236,6 +236,27 @@ run --scene "$work/downhill.ini" --frames 60 --width $W --height $H --no-hud --j
   || bad "downhill chase run"
 $check chase-terrain "$work/downhill.json" "$src/data/scenes/hills.bt" || bad "chase camera under the terrain"
 
+# --- a 4097 x 4097 terrain (scripts/make_hills_bt.py: the hills on a 1 m grid, 16.8 M heights)
+# is drawn through its level-of-detail tree: 9 levels (16-quad nodes: 4096 = 16 * 2^8), the
+# nodes near the car at every sample, and a frame of at most 200 000 triangles where the full
+# grid has 33.5 M. Its frame time is measured by scripts/bench-drive.sh.
+if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
+  /usr/bin/python3 "$src/scripts/make_hills_bt.py" "$work/big.bt" --cols 4097 --rows 4097 --cell 1
+  sed -e 's|^terrain = hills.bt|terrain = big.bt|' -e 's|\.\./cars/|'"$src"'/data/cars/|' "$src/data/scenes/hills.ini" > "$work/big.ini"
+  run --scene "$work/big.ini" --frames 20 --width $W --height $H --no-hud --stats --screenshot "$work/big.png" \
+    --json > "$work/big.json" || bad "4097 x 4097 terrain run"
+  $check sky "$work/big.png" || bad "4097 x 4097 terrain: sky over ground"
+  /usr/bin/python3 - "$work/big.json" <<'PY' || bad "4097 x 4097 terrain: level of detail"
+import json, sys
+d = json.load(open(sys.argv[1])); t = d['terrain_lod']
+print('big terrain: %d nodes, finest level %d of %d, %d triangles, %d draw calls' % (t['nodes_drawn'], t['finest_level'], t['levels'], d['triangles'], d['draw_calls']))
+sys.exit(0 if t['levels'] == 9 and t['finest_level'] == 0 and t['nodes_drawn'] >= 9 and d['triangles'] < 200000 else 1)
+PY
+  rm -f "$work/big.bt"
+else
+  echo "note: numpy missing: the 4097 x 4097 terrain check is left out"
+fi
+
 # --- a TORCS track from its own model (assimp; needs torcs-data): it loads, lines up with the
 # track (else the tool falls back and says so), and the car stands on its road in view (300 frames: past the start gantry).--------
 if [ -f /usr/share/games/torcs/tracks/road/e-track-4/e-track-4.acc ]; then

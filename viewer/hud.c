@@ -169,7 +169,8 @@ void hud_draw(hud *h, renderer *r, const session *s, int k, const hud_info *info
   text(h, r, buf, bx, by + 24.0f, 0, limiter ? red : grey, 0);
 
   /* Top left: laps, times, position. */
-  renderer_quad_2d(r, 16.0f, 16.0f, 250.0f, 170.0f, panel, 0);
+  const float panel_height = s->sw->track ? 170.0f : 126.0f; /* sector and delta lines on a track */
+  renderer_quad_2d(r, 16.0f, 16.0f, 250.0f, panel_height, panel, 0);
   if (s->sw->track) {
     int lap = c->laps_done + 1 > s->laps ? s->laps : c->laps_done + 1;
     snprintf(buf, sizeof buf, "Lap %d/%d   P%d/%d", lap, s->laps, c->position, s->car_count);
@@ -215,7 +216,7 @@ void hud_draw(hud *h, renderer *r, const session *s, int k, const hud_info *info
     text(h, r, buf, 26.0f, 56.0f, 0, grey, 0);
   }
   snprintf(buf, sizeof buf, "car %d/%d  %s", k + 1, s->car_count, c->wc->spec->name);
-  text(h, r, buf, 26.0f, 164.0f, 0, grey, 0);
+  text(h, r, buf, 26.0f, panel_height - 6.0f, 0, grey, 0);
 
   /* Top right: rates and modes. */
   renderer_quad_2d(r, (float)width - 226.0f, 16.0f, 210.0f, 70.0f, panel, 0);

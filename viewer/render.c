@@ -10,7 +10,8 @@
 
 /* The software renderers of the tests and the benchmark (Mesa's llvmpipe) are fill-bound, so the
  * work is moved out of the fragment shader. Lighting is per vertex: Lambert sun + hemispheric
- * ambient, for the front and the back face (two-sided surfaces), each a per-channel factor L on
+ * ambient, for the front and the back face (two-sided surfaces; a normal of length 2 asks for
+ * the front's light on both faces, as terrain skirts need), each a per-channel factor L on
  * the albedo. The frame is written in sRGB (gamma 2.2); since (albedo·L)^(1/2.2) =
  * albedo^(1/2.2)·L^(1/2.2), the vertex shader encodes L and the vertex colour, and a texture's
  * sRGB texels are used as they are: the fragment shader only multiplies. The haze is mixed in
@@ -25,7 +26,8 @@ static const char *lit_vs =
     "vec3 light(vec3 n){ float sun = max(dot(n, u_sun), 0.0); float sky = 0.5 + 0.5*n.z;\n"
     "  return pow(vec3(1.0,0.96,0.88)*0.75*sun + vec3(0.55,0.62,0.75)*(0.25+0.25*sky), vec3(1.0/2.2)); }\n"
     "void main(){ vec4 w = u_model*vec4(a_pos,1.0); v_rel = w.xyz;\n"
-    "  vec3 n = normalize(mat3(u_model)*a_normal); v_front = light(n); v_back = light(-n);\n"
+    "  vec3 n = normalize(mat3(u_model)*a_normal); v_front = light(n);\n"
+    "  v_back = dot(a_normal, a_normal) > 2.0 ? v_front : light(-n);\n"
     "  v_color = pow(a_color, vec3(1.0/2.2)); v_uv = a_uv; gl_Position = u_mvp*vec4(a_pos,1.0); }\n";
 
 static const char *lit_fs =

@@ -17,6 +17,7 @@
 #endif
 #include "render.h"
 #include "stb/stb_image.h"
+#include "terrain_lod.h"
 #include "stb/stb_image_write.h"
 #include "world_mesh.h"
 
@@ -42,6 +43,7 @@ typedef struct view {
   camera cam;
   gpu_mesh world, ground, marker;
   unsigned world_texture; /* the scene's texture draped on the terrain, 0 = none */
+  terrain_lod *terrain;   /* a terrain scene's ground (chunked level of detail), else NULL */
 #ifdef GRIP_HAVE_ASSIMP
   model track_model;      /* a TORCS track's own model (part_count 0: none) */
 #endif
@@ -131,9 +133,7 @@ static bool build_meshes(view *v) {
     const grip_heightfield_info *t = &sw->terrain;
     cx = t->origin_x + 0.5 * (t->cols - 1) * t->dx, cy = t->origin_y + 0.5 * (t->rows - 1) * t->dy;
     double origin[3] = {cx, cy, t->min_height};
-    int stride = 1;
-    while ((long long)(t->cols / stride) * (t->rows / stride) > 1500000) stride *= 2;
-    world_mesh_terrain(&m, sw->heightfield, 0, t->cols, 0, t->rows, stride, origin);
+    if (!(v->terrain = terrain_lod_create(sw->heightfield, origin))) return false;
     if (v->s->scene.texture[0]) {
       /* PNG or JPEG (stb_image), draped over the terrain's extent. */
       int w = 0, h = 0, n = 0;
@@ -146,7 +146,7 @@ static bool build_meshes(view *v) {
       }
     }
     ground_z = t->min_height - 1.0;
-    if (!gpu_mesh_upload(&v->world, &m, origin)) return false;
+    extent = fmax((t->cols - 1) * t->dx, (t->rows - 1) * t->dy) + 3000.0;
   } else {
     ground_z = sw->plane.offset / (sw->plane.normal.z != 0.0 ? sw->plane.normal.z : 1.0);
   }
@@ -213,6 +213,8 @@ static bool build_meshes(view *v) {
 
 static void free_meshes(view *v) {
   gpu_mesh_free(&v->world);
+  terrain_lod_destroy(v->terrain);
+  v->terrain = NULL;
 #ifdef GRIP_HAVE_ASSIMP
   model_free(&v->track_model);
 #endif
@@ -299,6 +301,7 @@ static void render_frame(view *v, double alpha) {
   for (int k = 0; k < s->car_count; ++k)
     if (!(v->opt->hide_car && k == v->follow)) draw_car(v, k, alpha);
   renderer_draw_mesh(&v->r, &v->world, zero, identity, NULL, NULL, v->world_texture);
+  if (v->terrain) terrain_lod_draw(v->terrain, &v->r, v->world_texture);
 #ifdef GRIP_HAVE_ASSIMP
   model_draw(&v->r, &v->track_model);
 #endif
@@ -598,6 +601,12 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
       GLuint64 samples = 0;
       glGetQueryObjectui64v(v.samples_query, GL_QUERY_RESULT, &samples);
       result->fragments_per_pixel = (double)samples / ((double)v.width * v.height);
+    }
+    if (v.terrain) {
+      terrain_lod_stats ts = terrain_lod_get_stats(v.terrain);
+      result->terrain_nodes = ts.nodes_drawn;
+      result->terrain_finest_level = ts.finest_level;
+      result->terrain_levels = ts.levels;
     }
     result->draw_calls = v.r.draw_calls;
     result->triangles = v.r.triangles;

@@ -44,6 +44,9 @@ typedef struct viewer_result {
   double pass_ms_physics, pass_ms_scene, pass_ms_hud, pass_ms_swap;
   long long draw_calls;                 /* 3D draw calls of the last frame */
   long long triangles;                  /* 3D triangles submitted in the last frame */
+  int terrain_nodes;                    /* terrain scenes: level-of-detail nodes drawn in the last frame */
+  int terrain_finest_level;             /* the finest level among them (0: every sample) */
+  int terrain_levels;                   /* levels of the terrain's tree */
   double fragments_per_pixel;           /* --stats: fragments of the last frame's 3D scene that
                                            passed the depth test, per pixel (1 = no overdraw) */
   const char *camera_mode;
