@@ -744,7 +744,21 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
     }
     grip_car_fix_pointers(car);
     char message[400];
-    if (grip_vehicle_def_validate(d, message, (int)sizeof message) != GRIP_OK) {
+    /* Whether the car can move first: its message names the curve or gearing line that is at
+       fault, where the core's own check would only name a field. */
+    if (!grip_car_can_drive(d, message, sizeof message)) {
+      /* Blame the torque curve where this file gave it, else the line that set the gearing. */
+      int line = ps->torque_line;
+      const char *key = "engine.torque";
+      for (int i = 0; !line && i < 4; ++i) line = ps->curve_line[i], key = "engine.peak_torque";
+      if (!line) line = ps->ratio_line, key = "gearbox.ratios";
+      if (!line) line = line_of_field(ps, "clutch.max_torque", full, sizeof full), key = full;
+      if (!line) line = line_of_field(ps, "body.mass", full, sizeof full), key = full;
+      if (!line) key = "engine.torque";
+      grip_load_error_set(err, name, line, key, "%s", message);
+      result = -1;
+    }
+    if (result == 0 && grip_vehicle_def_validate(d, message, (int)sizeof message) != GRIP_OK) {
       char field[96];
       const char *colon = strstr(message, ": ");
       size_t fl = colon ? (size_t)(colon - message) : 0;
@@ -757,18 +771,6 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
         grip_load_error_set(err, name, line, full, "%s", colon ? colon + 2 : message);
       else
         grip_load_error_set(err, name, 0, NULL, "%s", message);
-      result = -1;
-    }
-    if (result == 0 && !grip_car_can_drive(d, message, sizeof message)) {
-      /* Blame the torque curve where this file gave it, else the line that set the gearing. */
-      int line = ps->torque_line;
-      const char *key = "engine.torque";
-      for (int i = 0; !line && i < 4; ++i) line = ps->curve_line[i], key = "engine.peak_torque";
-      if (!line) line = ps->ratio_line, key = "gearbox.ratios";
-      if (!line) line = line_of_field(ps, "clutch.max_torque", full, sizeof full), key = full;
-      if (!line) line = line_of_field(ps, "body.mass", full, sizeof full), key = full;
-      if (!line) key = "engine.torque";
-      grip_load_error_set(err, name, line, key, "%s", message);
       result = -1;
     }
   }

@@ -811,14 +811,15 @@ static int torcs_load(const char *car_xml, const char *category_xml, const char 
   torcs_car_model(car_xml, car);
   grip_car_fix_pointers(car);
   char message[400];
-  if (grip_vehicle_def_validate(&car->def, message, sizeof message) != GRIP_OK) {
-    grip_load_error_set(err, car_xml, 0, NULL, "imported car is invalid: %s", message);
-    goto done;
-  }
+  /* Whether the car can move first: it names the torque curve's line, the core's check cannot. */
   if (!grip_car_can_drive(&car->def, message, sizeof message)) {
     tattr *t = find_attr(&p, "Engine/data points/1", "Tq");
     grip_load_error_set(err, t ? t->file : car_xml, t ? t->line : 0, "Engine/data points", "%s",
                         message);
+    goto done;
+  }
+  if (grip_vehicle_def_validate(&car->def, message, sizeof message) != GRIP_OK) {
+    grip_load_error_set(err, car_xml, 0, NULL, "imported car is invalid: %s", message);
     goto done;
   }
   memcpy(out, car, sizeof *out);

@@ -81,50 +81,13 @@ double bicycle_steer_excess(const grip_vehicle_def *car, double lateral_g, doubl
 
 /* --- shared helpers ---------------------------------------------------------------------- */
 
-typedef struct speed_control {
-  double integral;
-} speed_control;
-
-/* PI speed control onto throttle and brake (automatic gearbox). Gains per m/s of error:
- * P 0.5, I 0.4/s (integral clamped at ±5 m·s). The brake starts only past −0.5 so the two
- * pedals never fight around the target. Chosen by hand: settles a 1 m/s step in ~2 s without
- * overshoot for the shipped cars; the manoeuvres' results do not depend on it in steady state. */
-static void control_speed(speed_control *c, grip_vehicle_input *in, double speed, double target, double dt) {
-  double error = target - speed;
-  c->integral += error * dt;
-  if (c->integral > 5.0) c->integral = 5.0;
-  if (c->integral < -5.0) c->integral = -5.0;
-  double u = 0.5 * error + 0.4 * c->integral;
-  in->throttle = u > 0.0 ? (u > 1.0 ? 1.0 : u) : 0.0;
-  in->brake = u < -0.5 ? (-u - 0.5 > 1.0 ? 1.0 : -u - 0.5) : 0.0;
-}
-
 static double steered_mean(const grip_vehicle_state *s) {
   return 0.5 * (s->wheels[0].steer_angle + s->wheels[1].steer_angle);
-}
-
-static double yaw_rate(const grip_vehicle_state *s) {
-  /* About the body's z axis. */
-  grip_quat q = s->pose.rotation;
-  grip_vec3 up = {2.0 * (q.x * q.z + q.w * q.y), 2.0 * (q.y * q.z - q.w * q.x), 1.0 - 2.0 * (q.x * q.x + q.y * q.y)};
-  return s->angular_velocity.x * up.x + s->angular_velocity.y * up.y + s->angular_velocity.z * up.z;
-}
-
-static double heading_of(const grip_vehicle_state *s) {
-  grip_quat q = s->pose.rotation;
-  return atan2(2.0 * (q.w * q.z + q.x * q.y), 1.0 - 2.0 * (q.y * q.y + q.z * q.z));
 }
 
 static double roll_of(const grip_vehicle_state *s) {
   grip_quat q = s->pose.rotation;
   return atan2(2.0 * (q.w * q.x + q.y * q.z), 1.0 - 2.0 * (q.x * q.x + q.y * q.y));
-}
-
-static grip_world *start_rolling(const grip_vehicle_def *car, grip_vehicle_id *id, double speed) {
-  grip_world *world = sim_world_with_car(car, id);
-  if (!world) return NULL;
-  grip_vehicle_set_velocity(world, *id, (grip_vec3){speed, 0.0, 0.0});
-  return world;
 }
 
 /* --- steady state ------------------------------------------------------------------------ */
@@ -134,25 +97,25 @@ steady_result sim_steady(const grip_vehicle_def *car, double speed_kmh, double s
   memset(&r, 0, sizeof r);
   double speed = speed_kmh / 3.6;
   grip_vehicle_id id;
-  grip_world *world = start_rolling(car, &id, speed);
+  grip_world *world = sim_start_rolling(car, &id, speed);
   if (!world) return r;
   grip_vehicle_input in = grip_default_vehicle_input();
   in.steering = steer_wheel_deg / DEG / car->steering.max_wheel_angle;
   if (in.steering > 1.0) in.steering = 1.0;
   if (in.steering < -1.0) in.steering = -1.0;
-  speed_control sc = {0};
+  sim_speed_control sc = {0};
   grip_vehicle_state s;
   double t = 0.0, last_check = 0.0, last_yaw = 0.0;
   int steady_windows = 0;
   while (t < 120.0) {
     grip_vehicle_get_state(world, id, &s);
-    control_speed(&sc, &in, s.speed, speed, dt);
+    sim_control_speed(&sc, &in, s.speed, speed, dt);
     grip_vehicle_set_input(world, id, &in);
     grip_world_step(world, dt);
     t += dt;
     if (t - last_check >= 1.0) {
       grip_vehicle_get_state(world, id, &s);
-      double yr = yaw_rate(&s);
+      double yr = sim_yaw_rate(&s);
       /* Steady: yaw rate and speed settled to 0.05 % over two consecutive seconds. */
       bool settled = fabs(yr - last_yaw) <= 5e-4 * fabs(yr) + 1e-6 && fabs(s.speed - speed) < 0.01 * speed;
       steady_windows = settled ? steady_windows + 1 : 0;
@@ -165,7 +128,7 @@ steady_result sim_steady(const grip_vehicle_def *car, double speed_kmh, double s
     }
   }
   grip_vehicle_get_state(world, id, &s);
-  double yr = yaw_rate(&s);
+  double yr = sim_yaw_rate(&s);
   double v = sqrt(s.local_velocity.x * s.local_velocity.x + s.local_velocity.y * s.local_velocity.y);
   r.radius_m = fabs(yr) > 1e-9 ? v / fabs(yr) : INFINITY;
   double wheelbase = car->axles[0].x - car->axles[1].x;
@@ -207,12 +170,12 @@ skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, do
   double wheelbase = car->axles[0].x - car->axles[1].x;
   double target = sqrt(0.05 * G * radius);
   grip_vehicle_id id;
-  grip_world *world = start_rolling(car, &id, target);
+  grip_world *world = sim_start_rolling(car, &id, target);
   if (!world) return r;
   /* Circle centre to the left of the start, counter-clockwise (a left turn). */
   const double cx = 0.0, cy = radius;
   grip_vehicle_input in = grip_default_vehicle_input();
-  speed_control sc = {0};
+  sim_speed_control sc = {0};
   double integral = 0.0, t = 0.0, lock = car->steering.max_wheel_angle / car->steering.ratio;
   /* Sums for a least-squares line of road-wheel angle (deg) against lateral acceleration (g). */
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
@@ -238,14 +201,14 @@ skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, do
     if (delta > lock) delta = lock;
     if (delta < -lock) delta = -lock;
     in.steering = delta * car->steering.ratio / car->steering.max_wheel_angle;
-    control_speed(&sc, &in, s.speed, target, dt);
+    sim_control_speed(&sc, &in, s.speed, target, dt);
     grip_vehicle_set_input(world, id, &in);
     grip_world_step(world, dt);
     t += dt;
     target += SKIDPAD_RAMP * dt;
 
     grip_vehicle_get_state(world, id, &s);
-    double yr = yaw_rate(&s);
+    double yr = sim_yaw_rate(&s);
     double v = sqrt(s.local_velocity.x * s.local_velocity.x + s.local_velocity.y * s.local_velocity.y);
     double ay = v * yr / G;
     double body_slip = atan2(s.local_velocity.y, s.local_velocity.x);
@@ -276,7 +239,7 @@ skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, do
       window_n = 0;
     }
     /* The limit: the car spins (body slip beyond 10°) or cannot hold the circle. */
-    if (fabs(body_slip) > 10.0 / DEG || fabs(remainder(heading_of(&s) - course, 2.0 * PI)) > 0.5) {
+    if (fabs(body_slip) > 10.0 / DEG || fabs(remainder(sim_heading(&s) - course, 2.0 * PI)) > 0.5) {
       r.limit_behaviour = "oversteer";
       break;
     }
@@ -353,10 +316,10 @@ stepsteer_result sim_stepsteer(const grip_vehicle_def *car, double speed_kmh, do
   stepsteer_result r = {NAN, NAN, NAN, NAN, false, "the car could not be set rolling"};
   double speed = speed_kmh / 3.6;
   grip_vehicle_id id;
-  grip_world *world = start_rolling(car, &id, speed);
+  grip_world *world = sim_start_rolling(car, &id, speed);
   if (!world) return r;
   grip_vehicle_input in = grip_default_vehicle_input();
-  speed_control sc = {0};
+  sim_speed_control sc = {0};
   grip_vehicle_state s;
   const double settle = 2.0, ramp = 0.1, hold = 6.0; /* s; a 0.1 s ramp is ~400°/s for 40° */
   double final = steer_wheel_deg / DEG / car->steering.max_wheel_angle;
@@ -375,11 +338,11 @@ stepsteer_result sim_stepsteer(const grip_vehicle_def *car, double speed_kmh, do
     grip_vehicle_get_state(world, id, &s);
     double u = t < settle ? 0.0 : (t < settle + ramp ? (t - settle) / ramp : 1.0);
     in.steering = u * final;
-    control_speed(&sc, &in, s.speed, speed, dt);
+    sim_control_speed(&sc, &in, s.speed, speed, dt);
     grip_vehicle_set_input(world, id, &in);
     grip_world_step(world, dt);
     grip_vehicle_get_state(world, id, &s);
-    double yr = yaw_rate(&s);
+    double yr = sim_yaw_rate(&s);
     if (t >= settle && fabs(yr) > fabs(peak)) peak = yr;
     if (t > settle + ramp + hold - 1.0) {
       sum_last += yr;

@@ -188,3 +188,33 @@ bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds
   task_pool_destroy(pool);
   return r;
 }
+
+/* --- shared by the manoeuvres -------------------------------------------------------------- */
+
+grip_world *sim_start_rolling(const grip_vehicle_def *car, grip_vehicle_id *id, double speed) {
+  grip_world *world = sim_world_with_car(car, id);
+  if (!world) return NULL;
+  grip_vehicle_set_velocity(world, *id, (grip_vec3){speed, 0.0, 0.0});
+  return world;
+}
+
+void sim_control_speed(sim_speed_control *c, grip_vehicle_input *in, double speed, double target, double dt) {
+  double error = target - speed;
+  c->integral += error * dt;
+  if (c->integral > 5.0) c->integral = 5.0;
+  if (c->integral < -5.0) c->integral = -5.0;
+  double u = 0.5 * error + 0.4 * c->integral;
+  in->throttle = u > 0.0 ? (u > 1.0 ? 1.0 : u) : 0.0;
+  in->brake = u < -0.5 ? (-u - 0.5 > 1.0 ? 1.0 : -u - 0.5) : 0.0;
+}
+
+double sim_yaw_rate(const grip_vehicle_state *s) {
+  grip_quat q = s->pose.rotation;
+  grip_vec3 up = {2.0 * (q.x * q.z + q.w * q.y), 2.0 * (q.y * q.z - q.w * q.x), 1.0 - 2.0 * (q.x * q.x + q.y * q.y)};
+  return s->angular_velocity.x * up.x + s->angular_velocity.y * up.y + s->angular_velocity.z * up.z;
+}
+
+double sim_heading(const grip_vehicle_state *s) {
+  grip_quat q = s->pose.rotation;
+  return atan2(2.0 * (q.w * q.z + q.x * q.y), 1.0 - 2.0 * (q.y * q.y + q.z * q.z));
+}

@@ -53,4 +53,23 @@ bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds
 /* Runs a car with constant inputs for `seconds` (helper for tests). */
 grip_world *sim_world_with_car(const grip_vehicle_def *car, grip_vehicle_id *id);
 
+/* --- shared by the manoeuvres -------------------------------------------------------------- */
+
+/* A world with the car on flat ground, rolling straight along +x at `speed` m/s. */
+grip_world *sim_start_rolling(const grip_vehicle_def *car, grip_vehicle_id *id, double speed);
+
+/* PI speed control onto throttle and brake (automatic gearbox). Gains per m/s of error:
+ * P 0.5, I 0.4/s (integral clamped at ±5 m·s). The brake starts only past −0.5 so the two
+ * pedals never fight around the target. Chosen by hand: settles a 1 m/s step in ~2 s without
+ * overshoot for the shipped cars; the manoeuvres' results do not depend on it in steady state. */
+typedef struct sim_speed_control {
+  double integral; /* m, integral of the speed error */
+} sim_speed_control;
+void sim_control_speed(sim_speed_control *c, grip_vehicle_input *in, double speed, double target, double dt);
+
+/* rad/s, yaw rate about the body's z axis. */
+double sim_yaw_rate(const grip_vehicle_state *s);
+/* rad, heading of the body's x axis in the world's x-y plane (0 along +x, counter-clockwise). */
+double sim_heading(const grip_vehicle_state *s);
+
 #endif

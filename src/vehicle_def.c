@@ -184,6 +184,10 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
     in_range(&c, e->curve_torque[i], 0, 1e5, "engine.curve_torque");
     if (i > 0) require(&c, e->curve_rpm[i] > e->curve_rpm[i - 1], "engine.curve_rpm", "must increase");
   }
+  double peak_torque = 0.0;
+  for (int i = 0; c.ok && i < e->curve_points; ++i)
+    peak_torque = e->curve_torque[i] > peak_torque ? e->curve_torque[i] : peak_torque;
+  require(&c, peak_torque > 0.0, "engine.curve_torque", "an all-zero torque curve can never move the car");
   in_range(&c, e->idle_rpm, 100, 10000, "engine.idle_rpm");
   in_range(&c, e->rev_limit_rpm, 500, 30000, "engine.rev_limit_rpm");
   require(&c, e->rev_limit_rpm > e->idle_rpm * 1.5, "engine.rev_limit_rpm", "must exceed 1.5 × idle_rpm");
@@ -191,7 +195,7 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
   in_range(&c, e->brake_torque, 0, 1e4, "engine.brake_torque");
   in_range(&c, e->brake_torque_per_rpm, 0, 10, "engine.brake_torque_per_rpm");
   in_range(&c, e->fuel_per_joule, 0, 1e-5, "engine.fuel_per_joule");
-  in_range(&c, d->clutch.max_torque, 0, 1e5, "clutch.max_torque");
+  in_range(&c, d->clutch.max_torque, 1, 1e5, "clutch.max_torque");
   require(&c, d->clutch.engage_rpm > e->idle_rpm, "clutch.engage_rpm", "must exceed engine.idle_rpm");
   const grip_gearbox_def *g = &d->gearbox;
   require(&c, g->forward_gears >= 1 && g->forward_gears <= GRIP_MAX_GEARS, "gearbox.forward_gears",
@@ -255,7 +259,8 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
     for (int k = 0; c.ok && k < 2; ++k) {
       in_range(&c, curves[k]->b, 0.01, 1000, "tyre.simple.b");
       in_range(&c, curves[k]->c, 0.1, 5, "tyre.simple.c");
-      in_range(&c, curves[k]->mu, 0.0, 10, "tyre.simple.mu");
+      /* A tyre with no friction cannot move, steer or stop the car. */
+      in_range(&c, curves[k]->mu, 0.05, 10, "tyre.simple.mu");
       in_range(&c, curves[k]->e, -10, 1, "tyre.simple.e");
     }
     in_range(&c, t->simple.nominal_load, 10, 1e6, "tyre.simple.nominal_load");

@@ -46,4 +46,16 @@ check "grep -q 'grip steady: warning: no steady state' w.txt"
 # sine of its full-lock road-wheel angle, 5.4 m) is refused.
 "$GRIP" skidpad --radius 5 > /dev/null 2> e.txt; check "[ $? -eq 2 ]"
 check "grep -q 'grip skidpad: --radius: 5 is out of range for this car (the car.s turning radius: allowed 5\.[0-9]*\.\.1000)' e.txt"
+# Sine with dwell (FMVSS 126): every criterion's figure and pass in JSON; the angle A that gave
+# 0.3 g in the ramp gives 0.30-0.33 g when held steady (grip steady, another manoeuvre); each
+# run's figures; the single-seater passes, the built-in car (no stability control) does not.
+"$GRIP" sine-dwell --json > sd.json; check "[ $? -eq 0 ]"
+check "$PY -c 'import json; d=json.load(open(\"sd.json\")); r=d[\"runs\"]; exit(0 if d[\"pass\"] is False and d[\"worst_yaw_ratio_1s_pct\"] > 35 and len(r) >= 20 and all(k in r[0] for k in (\"amplitude_deg\",\"yaw_ratio_1s_pct\",\"yaw_ratio_1_75s_pct\",\"lateral_displacement_m\",\"pass\")) else 1)'"
+A=$($PY -c 'import json; print(json.load(open("sd.json"))["steer_at_0_3g_deg"])')
+"$GRIP" steady --speed 80 --steer-deg "$A" --json > st.json; check "[ $? -eq 0 ]"
+check "$PY -c 'import json; g=abs(json.load(open(\"st.json\"))[\"lateral_g\"]); exit(0 if 0.30 <= g <= 0.33 else 1)'"
+"$GRIP" sine-dwell --car "$ROOT/data/cars/single-seater.ini" --json > ss.json; check "[ $? -eq 0 ]"
+check "$PY -c 'import json; d=json.load(open(\"ss.json\")); exit(0 if d[\"pass\"] is True and d[\"failure\"] is None and d[\"min_lateral_displacement_m\"] >= 1.83 else 1)'"
+"$GRIP" sine-dwell > sd.txt; check "grep -q 'yaw at 1.00 s' sd.txt && ! grep -qi nan sd.txt"
+
 exit $fail

@@ -246,6 +246,14 @@ static void extreme_inputs(void) {
 }
 
 /* Handles: a destroyed vehicle's id stays invalid after its slot is reused. */
+
+static void spoil_torque_curve(grip_vehicle_def *d) {
+  for (int i = 0; i < d->engine.curve_points; ++i) d->engine.curve_torque[i] = 0.0;
+}
+static void spoil_clutch(grip_vehicle_def *d) { d->clutch.max_torque = 0.0; }
+static void spoil_lateral_mu(grip_vehicle_def *d) { d->axles[1].tyre.simple.lateral.mu = 0.0; }
+static void spoil_longitudinal_mu(grip_vehicle_def *d) { d->axles[0].tyre.simple.longitudinal.mu = 0.01; }
+
 static void handles(void) {
   grip_world_def wd = grip_default_world_def();
   wd.vehicle_capacity = 1;
@@ -266,6 +274,19 @@ static void handles(void) {
   char msg[128];
   CHECK(grip_vehicle_def_validate(&bad, msg, sizeof msg) == GRIP_INVALID_ARGUMENT);
   CHECK(strstr(msg, "body.mass") != NULL);
+  /* A car that can never move or hold the road is refused by the core too, not only by the
+     loaders: an all-zero torque curve, a clutch that transmits nothing, tyres without friction. */
+  struct { const char *field; void (*spoil)(grip_vehicle_def *); } nonsense[] = {
+      {"engine.curve_torque", spoil_torque_curve}, {"clutch.max_torque", spoil_clutch},
+      {"tyre.simple.mu", spoil_lateral_mu}, {"tyre.simple.mu", spoil_longitudinal_mu}};
+  for (size_t k = 0; k < sizeof nonsense / sizeof nonsense[0]; ++k) {
+    bad = car;
+    nonsense[k].spoil(&bad);
+    CHECK(grip_vehicle_def_validate(&bad, msg, sizeof msg) == GRIP_INVALID_ARGUMENT);
+    CHECK(strstr(msg, nonsense[k].field) != NULL);
+    CHECK(!grip_vehicle_is_valid(world, grip_create_vehicle(world, &bad)));
+  }
+  CHECK(grip_world_vehicle_count(world) == 2);
   grip_destroy_world(world);
 }
 

@@ -20,7 +20,7 @@ typedef struct grip_surface {
 } grip_surface;
 
 /* Dry asphalt: friction 1, rolling resistance 0.012, smooth. */
-grip_surface grip_default_surface(void);
+GRIP_API grip_surface grip_default_surface(void);
 
 /* A ray hit on the ground. */
 typedef struct grip_ground_hit {
@@ -49,16 +49,16 @@ typedef struct grip_plane {
 } grip_plane;
 
 /* Flat ground at z = 0 with the default surface. */
-grip_plane grip_default_plane(void);
+GRIP_API grip_plane grip_default_plane(void);
 
 /* A plane through the origin rising along +x with the given grade (rise/run, 0.3 = 30 %). */
-grip_plane grip_slope_plane(double grade_x, double grade_y);
+GRIP_API grip_plane grip_slope_plane(double grade_x, double grade_y);
 
 /* A ground that uses *plane (which must outlive it). */
-grip_ground grip_plane_ground(const grip_plane *plane);
+GRIP_API grip_ground grip_plane_ground(const grip_plane *plane);
 
 /* The raycast used by grip_plane_ground, exposed so other grounds can fall back on it. */
-bool grip_plane_raycast(void *plane, grip_vec3 origin, grip_vec3 direction, double max_distance,
+GRIP_API bool grip_plane_raycast(void *plane, grip_vec3 origin, grip_vec3 direction, double max_distance,
                         grip_ground_hit *hit);
 
 /* ---- Barriers (walls the chassis collides with) ------------------------------------------ */

@@ -56,16 +56,16 @@ typedef struct grip_heightfield_def {
 } grip_heightfield_def;
 
 /* Origin 0, spacing 1 m, no heights (must be filled in), no ground outside, default surface. */
-grip_heightfield_def grip_default_heightfield_def(void);
+GRIP_API grip_heightfield_def grip_default_heightfield_def(void);
 
 typedef struct grip_heightfield grip_heightfield; /* opaque */
 
 /* Validates def (sizes, finite values, surface indices) and copies it into a new heightfield.
  * Returns GRIP_INVALID_ARGUMENT (nothing allocated) or GRIP_OUT_OF_MEMORY on failure. */
-grip_result grip_heightfield_create(const grip_heightfield_def *def, grip_heightfield **out);
+GRIP_API grip_result grip_heightfield_create(const grip_heightfield_def *def, grip_heightfield **out);
 
 /* Frees a heightfield (NULL is fine). Any grip_ground made from it becomes invalid. */
-void grip_heightfield_destroy(grip_heightfield *hf);
+GRIP_API void grip_heightfield_destroy(grip_heightfield *hf);
 
 /* Figures of a heightfield. */
 typedef struct grip_heightfield_info {
@@ -80,10 +80,10 @@ typedef struct grip_heightfield_info {
   grip_heightfield_edge edge; /* what lies outside the grid */
 } grip_heightfield_info;
 
-void grip_heightfield_get_info(const grip_heightfield *hf, grip_heightfield_info *info);
+GRIP_API void grip_heightfield_get_info(const grip_heightfield *hf, grip_heightfield_info *info);
 
 /* The stored heights (rows·cols, row-major), read-only. */
-const double *grip_heightfield_heights(const grip_heightfield *hf);
+GRIP_API const double *grip_heightfield_heights(const grip_heightfield *hf);
 
 /* The ground at one horizontal position. */
 typedef struct grip_ground_sample {
@@ -94,11 +94,11 @@ typedef struct grip_ground_sample {
 
 /* Height, normal and surface at (x, y) (m). Returns false (and leaves *out alone) outside the
  * grid when the edge mode is GRIP_EDGE_NO_GROUND; the grid's border itself is inside. */
-bool grip_heightfield_sample(const grip_heightfield *hf, double x, double y,
+GRIP_API bool grip_heightfield_sample(const grip_heightfield *hf, double x, double y,
                              grip_ground_sample *out);
 
 /* Just the height (m) at (x, y); false outside as above. */
-bool grip_heightfield_height(const grip_heightfield *hf, double x, double y, double *height);
+GRIP_API bool grip_heightfield_height(const grip_heightfield *hf, double x, double y, double *height);
 
 /* First hit of the ray origin + t·direction, 0 <= t <= max_distance, entering the ground from
  * above (a ray starting under the ground does not hit it from inside, as with the plane).
@@ -107,11 +107,11 @@ bool grip_heightfield_height(const grip_heightfield *hf, double x, double y, dou
  * the part of the ray whose height lies between the lowest and highest ground. With roughness,
  * the hit on the smooth triangles is refined by Newton steps onto the bumpy surface (exact for
  * vertical rays). A grip_raycast_fn: context is a const grip_heightfield *. */
-bool grip_heightfield_raycast(void *heightfield, grip_vec3 origin, grip_vec3 direction,
+GRIP_API bool grip_heightfield_raycast(void *heightfield, grip_vec3 origin, grip_vec3 direction,
                               double max_distance, grip_ground_hit *hit);
 
 /* A ground for the world that uses *hf (which must outlive it). */
-grip_ground grip_heightfield_ground(const grip_heightfield *hf);
+GRIP_API grip_ground grip_heightfield_ground(const grip_heightfield *hf);
 
 /* ---- Surfaces ---------------------------------------------------------------------------- */
 
@@ -120,20 +120,20 @@ grip_ground grip_heightfield_ground(const grip_heightfield *hf);
  * the coefficient f of F = f·Fz for a car tyre. Sources and values: docs/terrain.md. The
  * preset's id is its index in the list above (asphalt 0 … ice 6). An unknown name (or NULL)
  * gives the default surface (dry asphalt); use grip_surface_preset_find to tell. */
-grip_surface grip_surface_preset(const char *name);
+GRIP_API grip_surface grip_surface_preset(const char *name);
 
 /* As grip_surface_preset, but returns false for an unknown name (*out = default surface). */
-bool grip_surface_preset_find(const char *name, grip_surface *out);
+GRIP_API bool grip_surface_preset_find(const char *name, grip_surface *out);
 
 /* Name of preset number index (0..GRIP_SURFACE_PRESET_COUNT−1), or NULL. */
-const char *grip_surface_preset_name(int index);
+GRIP_API const char *grip_surface_preset_name(int index);
 #define GRIP_SURFACE_PRESET_COUNT 7
 
 /* The surface's roughness bumps at (x, y) (m): a sinusoidal egg-crate
  *   b(x, y) = A · sin(k·x) · sin(k·y),  k = 2π / wavelength,
  * of peak amplitude A = roughness_amplitude. Returns b (m), and its slopes ∂b/∂x, ∂b/∂y in
  * *dbdx, *dbdy (either may be NULL). 0 for a smooth surface (amplitude 0 or wavelength <= 0). */
-double grip_surface_bump(const grip_surface *surface, double x, double y, double *dbdx,
+GRIP_API double grip_surface_bump(const grip_surface *surface, double x, double y, double *dbdx,
                          double *dbdy);
 
 #ifdef __cplusplus

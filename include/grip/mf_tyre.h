@@ -63,7 +63,7 @@ typedef struct grip_mf_params {
 
 /* Fills *p with the defaults of every coefficient (mf_params.def) and version GRIP_MF_61. The
  * defaults alone describe a generic tyre (Fz0 4000 N, R0 0.3135 m) that gives sane forces. */
-void grip_mf_default_params(grip_mf_params *p);
+GRIP_API void grip_mf_default_params(grip_mf_params *p);
 
 /* Every output of one steady-state evaluation, ISO-W (= grip's ISO 8855) convention. */
 typedef struct grip_mf_output {
@@ -86,19 +86,19 @@ typedef struct grip_mf_output {
  * (inclination), vx m/s (wheel centre forward speed; |vx| < VXLOW engages the low-speed model),
  * pressure Pa (0 = INFLPRES). Limits: alpha, gamma, kappa, pressure and Fz <= FZMAX are
  * saturated to the file's ranges first (like MFeval's limit checks). */
-void grip_mf_evaluate_full(const grip_mf_params *p, double fz, double kappa, double alpha,
+GRIP_API void grip_mf_evaluate_full(const grip_mf_params *p, double fz, double kappa, double alpha,
                            double gamma, double vx, double pressure, grip_mf_output *out);
 
 /* Same, with the peak friction scaled by friction_scale (it multiplies LMUX and LMUY, as a
  * different road surface does; values <= 0 are treated as 1e-6). */
-void grip_mf_evaluate_scaled(const grip_mf_params *p, double fz, double kappa, double alpha,
+GRIP_API void grip_mf_evaluate_scaled(const grip_mf_params *p, double fz, double kappa, double alpha,
                              double gamma, double vx, double pressure, double friction_scale,
                              grip_mf_output *out);
 
 /* The grip tyre interface (grip/tyre.h): fills fx, fy, mz and the slopes dfx_dkappa,
  * dfy_dalpha (central differences of the combined-slip forces, step 1e-5). Pressure is INFLPRES;
  * in->friction_scale multiplies LMUX and LMUY. */
-void grip_mf_evaluate(const grip_mf_params *p, const grip_tyre_input *in, grip_tyre_output *out);
+GRIP_API void grip_mf_evaluate(const grip_mf_params *p, const grip_tyre_input *in, grip_tyre_output *out);
 
 #ifdef __cplusplus
 }

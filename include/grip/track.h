@@ -88,22 +88,22 @@ typedef struct grip_track_def {
 
 /* A straight 100 m segment, 12 m wide, flat, asphalt, 1 m kerbs, 8 m grass run-off, 1 m
  * barriers: a base to edit. */
-grip_track_segment_def grip_default_track_segment_def(void);
+GRIP_API grip_track_segment_def grip_default_track_segment_def(void);
 
 typedef struct grip_track grip_track; /* opaque, built by grip_track_build */
 
 /* Validates def (finite values, lengths/radii/angles/widths > 0, strips >= 0) and builds the
  * track. GRIP_INVALID_ARGUMENT leaves *out NULL; GRIP_OUT_OF_MEMORY likewise. */
-grip_result grip_track_build(const grip_track_def *def, grip_track **out);
-void grip_track_destroy(grip_track *track);
+GRIP_API grip_result grip_track_build(const grip_track_def *def, grip_track **out);
+GRIP_API void grip_track_destroy(grip_track *track);
 
-int grip_track_segment_count(const grip_track *track);
+GRIP_API int grip_track_segment_count(const grip_track *track);
 /* The segment's definition as built; NULL when index is out of range. */
-const grip_track_segment_def *grip_track_segment(const grip_track *track, int index);
+GRIP_API const grip_track_segment_def *grip_track_segment(const grip_track *track, int index);
 /* m, distance along the centre line where segment index starts. */
-double grip_track_segment_start(const grip_track *track, int index);
+GRIP_API double grip_track_segment_start(const grip_track *track, int index);
 /* m, centre-line length of the whole track. */
-double grip_track_length(const grip_track *track);
+GRIP_API double grip_track_length(const grip_track *track);
 
 /* Figures of a built track. */
 typedef struct grip_track_stats {
@@ -118,7 +118,7 @@ typedef struct grip_track_stats {
   double x_min, x_max, y_min, y_max; /* m, plan bounding box of the centre line */
 } grip_track_stats;
 
-grip_track_stats grip_track_get_stats(const grip_track *track);
+GRIP_API grip_track_stats grip_track_get_stats(const grip_track *track);
 
 /* The centre line at a distance along the track. */
 typedef struct grip_track_point {
@@ -133,7 +133,7 @@ typedef struct grip_track_point {
 } grip_track_point;
 
 /* Wraps distance into [0, length) (any finite value; non-finite gives distance 0). */
-grip_track_point grip_track_point_at(const grip_track *track, double distance);
+GRIP_API grip_track_point grip_track_point_at(const grip_track *track, double distance);
 
 /* Where a world (x, y) lies on the track. */
 typedef struct grip_track_location {
@@ -151,10 +151,10 @@ typedef struct grip_track_location {
  * neighbours from it (amortised O(1) for a moving car) and falls back to a full search when the
  * walk does not end inside the barriers. Beyond the barrier the surface continues flat at the
  * height of the barrier's foot (normal straight up). */
-grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint);
+GRIP_API grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint);
 /* The same answer by the exhaustive search: the segment whose projection is nearest (smallest
  * |lateral|, lowest index on ties). O(segments). */
-grip_track_location grip_track_locate_full(const grip_track *track, double x, double y);
+GRIP_API grip_track_location grip_track_locate_full(const grip_track *track, double x, double y);
 
 /* A barrier as seen from a point. */
 typedef struct grip_track_barrier {
@@ -166,7 +166,7 @@ typedef struct grip_track_barrier {
 } grip_track_barrier;
 
 /* The barrier on one side (GRIP_TRACK_SIDE_LEFT or _RIGHT) at a located point. */
-grip_track_barrier grip_track_barrier_at(const grip_track *track, const grip_track_location *loc,
+GRIP_API grip_track_barrier grip_track_barrier_at(const grip_track *track, const grip_track_location *loc,
                                          int side);
 
 /* The ground adapter: rays (near vertical, pointing down) hit the track surface; see
@@ -179,19 +179,19 @@ typedef struct grip_track_ground_context {
 } grip_track_ground_context;
 
 /* Fills *context and returns a ground that raycasts against the track. */
-grip_ground grip_track_ground(grip_track_ground_context *context, const grip_track *track);
+GRIP_API grip_ground grip_track_ground(grip_track_ground_context *context, const grip_track *track);
 
 /* The raycast used by grip_track_ground (context is a grip_track_ground_context). */
-bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, double max_distance,
+GRIP_API bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, double max_distance,
                         grip_ground_hit *hit);
 
 /* The barrier adapter for the world (grip_world_set_barrier): the wall on the side of the
  * centre line where (x, y) lies; top = height of the track surface at the barrier's foot +
  * barrier_height. May share its context with grip_track_ground. */
-grip_barrier grip_track_barriers(grip_track_ground_context *context, const grip_track *track);
+GRIP_API grip_barrier grip_track_barriers(grip_track_ground_context *context, const grip_track *track);
 
 /* The query used by grip_track_barriers (context is a grip_track_ground_context). */
-bool grip_track_barrier_query(void *context, double x, double y, grip_barrier_hit *hit);
+GRIP_API bool grip_track_barrier_query(void *context, double x, double y, grip_barrier_hit *hit);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Marks the library's public functions: the only symbols libgrip.so exports (everything else is
+ * built with hidden visibility, so an embedder's own `vehicle_step` cannot clash with grip's). */
+#if defined(_WIN32) && defined(GRIP_BUILDING_SHARED)
+#define GRIP_API __declspec(dllexport)
+#elif defined(_WIN32) && defined(GRIP_USING_SHARED)
+#define GRIP_API __declspec(dllimport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define GRIP_API __attribute__((visibility("default")))
+#else
+#define GRIP_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

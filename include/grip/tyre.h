@@ -37,7 +37,7 @@ typedef struct grip_simple_mf_def {
 
 /* Dry tarmac set of the design notes: B 10, C 1.9, mu 1, E 0.97 both ways, nominal load 4000 N,
  * no load sensitivity, trail 0.03 m. */
-grip_simple_mf_def grip_default_simple_mf_def(void);
+GRIP_API grip_simple_mf_def grip_default_simple_mf_def(void);
 
 typedef enum grip_tyre_model {
   GRIP_TYRE_SIMPLE_MF = 0, /* grip_simple_mf_def */
@@ -63,7 +63,7 @@ typedef struct grip_tyre_def {
   double rolling_resistance; /* coefficient f, F = f·Fz, multiplied by the surface's own; ~1 */
 } grip_tyre_def;
 
-grip_tyre_def grip_default_tyre_def(void);
+GRIP_API grip_tyre_def grip_default_tyre_def(void);
 
 /* One evaluation of a tyre model at a steady state (no relaxation). */
 typedef struct grip_tyre_input {
@@ -86,20 +86,20 @@ typedef struct grip_tyre_output {
 /* Evaluates the simple Magic-Formula tyre with combined slip (normalised-slip method: both
  * slips are scaled by their own peak slips; the resultant is shared so the pair stays inside
  * the friction ellipse and each direction's peak falls as the other slip grows). */
-void grip_simple_mf_evaluate(const grip_simple_mf_def *def, const grip_tyre_input *in,
+GRIP_API void grip_simple_mf_evaluate(const grip_simple_mf_def *def, const grip_tyre_input *in,
                              grip_tyre_output *out);
 
 /* Pure-slip Magic Formula F(x) = D·sin(C·atan(B·x − E·(B·x − atan(B·x)))) with D = 1, and its
  * slope dF/dx. */
-double grip_magic_formula(const grip_simple_mf_curve *curve, double x, double *slope);
+GRIP_API double grip_magic_formula(const grip_simple_mf_curve *curve, double x, double *slope);
 
 /* The slip x > 0 at which the pure-slip curve peaks (solved numerically). */
-double grip_magic_formula_peak_slip(const grip_simple_mf_curve *curve);
+GRIP_API double grip_magic_formula_peak_slip(const grip_simple_mf_curve *curve);
 
 /* Peak friction coefficients of a tyre at load fz (N) on a dry road, upright: the simple
  * model's mu with its load sensitivity (never below 10 % of mu, as the model applies it), or
  * the full Magic Formula's mu_x and mu_y at rated pressure. Either pointer may be NULL. */
-void grip_tyre_peak_mu(const grip_tyre_def *tyre, double fz, double *mu_x, double *mu_y);
+GRIP_API void grip_tyre_peak_mu(const grip_tyre_def *tyre, double fz, double *mu_x, double *mu_y);
 
 #ifdef __cplusplus
 }

@@ -64,11 +64,11 @@ typedef struct grip_torque_curve_params {
 } grip_torque_curve_params;
 
 /* Fills engine->curve_* with `points` samples of the parametric curve. */
-grip_result grip_engine_curve_from_params(grip_engine_def *engine,
+GRIP_API grip_result grip_engine_curve_from_params(grip_engine_def *engine,
                                           const grip_torque_curve_params *params, int points);
 
 /* Full-throttle torque at an engine speed (rpm), interpolated, constant beyond the ends. */
-double grip_engine_curve_torque(const grip_engine_def *engine, double rpm);
+GRIP_API double grip_engine_curve_torque(const grip_engine_def *engine, double rpm);
 
 typedef struct grip_clutch_def {
   double max_torque;  /* N·m the fully engaged clutch transmits before slipping; ~1.5 × peak */
@@ -96,7 +96,7 @@ typedef struct grip_gearbox_def {
  * torque peak; 97 % of the rev limit when it never does, and always in top gear), and
  * downshift so that the engine lands at 85 % of the lower gear's upshift (at least 1.2 × idle;
  * 0 in first gear). Entries beyond forward_gears are 0. */
-void grip_gearbox_shift_rpm(const grip_gearbox_def *gearbox, const grip_engine_def *engine,
+GRIP_API void grip_gearbox_shift_rpm(const grip_gearbox_def *gearbox, const grip_engine_def *engine,
                             double upshift_rpm[GRIP_MAX_GEARS], double downshift_rpm[GRIP_MAX_GEARS]);
 
 typedef enum grip_diff_type {
@@ -240,7 +240,7 @@ typedef struct grip_vehicle_def {
 } grip_vehicle_def;
 
 /* The built-in car: a Chevrolet Corvette C5 (values and sources in docs/corvette-c5.md). */
-grip_vehicle_def grip_default_vehicle_def(void);
+GRIP_API grip_vehicle_def grip_default_vehicle_def(void);
 
 /* Aerodynamic forces per squared forward air speed, N/(m/s)² (= kg/m), of a definition at an
  * underbody clearance (m; pass def->aero.ride_height for the car at rest) and air density
@@ -250,16 +250,18 @@ typedef struct grip_aero_coefficients {
   double downforce_rear;  /* N/(m/s)², on the rear axle; ~1.0 */
   double drag;            /* N/(m/s)², body drag plus the wings' drag; ~0.4 */
 } grip_aero_coefficients;
-grip_aero_coefficients grip_vehicle_aero_coefficients(const grip_vehicle_def *def, double air_density,
+GRIP_API grip_aero_coefficients grip_vehicle_aero_coefficients(const grip_vehicle_def *def, double air_density,
                                                       double clearance);
 
 /* Ground-effect multiplier of the body lift at an underbody clearance (m): 1 when the car has
  * no ground effect, else gain·exp(−(clearance/height)⁴) (clearance clamped at 0). */
-double grip_aero_ground_effect(const grip_aero_def *aero, double clearance);
+GRIP_API double grip_aero_ground_effect(const grip_aero_def *aero, double clearance);
 
 /* Checks a definition; returns GRIP_OK or GRIP_INVALID_ARGUMENT and, if message is not NULL,
- * writes "field: what is wrong" into it. */
-grip_result grip_vehicle_def_validate(const grip_vehicle_def *def, char *message,
+ * writes "field: what is wrong" into it. Besides each field's range it refuses a car that can
+ * never move or hold the road: an all-zero torque curve, a clutch under 1 N·m, a simple tyre
+ * with μ under 0.05. grip_create_vehicle refuses what this refuses. */
+GRIP_API grip_result grip_vehicle_def_validate(const grip_vehicle_def *def, char *message,
                                       int message_size);
 
 /* Gear numbers: -1 reverse, 0 neutral, 1..n forward. */
@@ -279,7 +281,7 @@ typedef struct grip_vehicle_input {
 } grip_vehicle_input;
 
 /* Throttle, brakes and steering at rest; first gear in automatic mode. */
-grip_vehicle_input grip_default_vehicle_input(void);
+GRIP_API grip_vehicle_input grip_default_vehicle_input(void);
 
 typedef struct grip_wheel_state {
   bool in_contact;

@@ -45,58 +45,58 @@ typedef struct grip_world_def {
   double void_depth;    /* m, > 0; 1000 */
 } grip_world_def;
 
-grip_world_def grip_default_world_def(void);
+GRIP_API grip_world_def grip_default_world_def(void);
 
 /* NULL on invalid definition or out of memory. */
-grip_world *grip_create_world(const grip_world_def *def);
-void grip_destroy_world(grip_world *world);
+GRIP_API grip_world *grip_create_world(const grip_world_def *def);
+GRIP_API void grip_destroy_world(grip_world *world);
 
 /* Replaces the ground (the pointed-to context must outlive its use). */
-void grip_world_set_ground(grip_world *world, grip_ground ground);
-grip_ground grip_world_get_ground(const grip_world *world);
+GRIP_API void grip_world_set_ground(grip_world *world, grip_ground ground);
+GRIP_API grip_ground grip_world_get_ground(const grip_world *world);
 
 /* Replaces the walls (the pointed-to context must outlive its use); {NULL, NULL} removes them. */
-void grip_world_set_barrier(grip_world *world, grip_barrier barrier);
+GRIP_API void grip_world_set_barrier(grip_world *world, grip_barrier barrier);
 
 /* Advances every vehicle by dt seconds (1e-4 .. 0.02; 0.001 – 0.01 is the tested range).
  * Returns GRIP_INVALID_ARGUMENT (and does nothing) for a dt outside that range. */
-grip_result grip_world_step(grip_world *world, double dt);
+GRIP_API grip_result grip_world_step(grip_world *world, double dt);
 
 /* Creates a vehicle; GRIP_NULL_VEHICLE if the definition is invalid (see
  * grip_vehicle_def_validate) or memory runs out. */
-grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *def);
-void grip_destroy_vehicle(grip_world *world, grip_vehicle_id id);
-bool grip_vehicle_is_valid(const grip_world *world, grip_vehicle_id id);
-int grip_world_vehicle_count(const grip_world *world);
+GRIP_API grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *def);
+GRIP_API void grip_destroy_vehicle(grip_world *world, grip_vehicle_id id);
+GRIP_API bool grip_vehicle_is_valid(const grip_world *world, grip_vehicle_id id);
+GRIP_API int grip_world_vehicle_count(const grip_world *world);
 
 /* Sets the driver's inputs, applied from the next step. Rejects NaN/inf and values outside
  * their ranges with GRIP_INVALID_ARGUMENT, keeping the previous input. */
-grip_result grip_vehicle_set_input(grip_world *world, grip_vehicle_id id,
+GRIP_API grip_result grip_vehicle_set_input(grip_world *world, grip_vehicle_id id,
                                    const grip_vehicle_input *input);
-grip_vehicle_input grip_vehicle_get_input(const grip_world *world, grip_vehicle_id id);
+GRIP_API grip_vehicle_input grip_vehicle_get_input(const grip_world *world, grip_vehicle_id id);
 
-grip_result grip_vehicle_get_state(const grip_world *world, grip_vehicle_id id,
+GRIP_API grip_result grip_vehicle_get_state(const grip_world *world, grip_vehicle_id id,
                                    grip_vehicle_state *state);
 
 /* Teleports the vehicle: design frame to pose, velocities to zero, wheels stopped, tyres and
  * drivetrain at rest. */
-grip_result grip_vehicle_set_pose(grip_world *world, grip_vehicle_id id, grip_pose pose);
+GRIP_API grip_result grip_vehicle_set_pose(grip_world *world, grip_vehicle_id id, grip_pose pose);
 
 /* Places the vehicle on the ground at (x, y) with the given heading (rad, about world z), at its
  * static ride height, at rest. Returns GRIP_INVALID_ARGUMENT when no ground is found there. */
-grip_result grip_vehicle_place(grip_world *world, grip_vehicle_id id, double x, double y,
+GRIP_API grip_result grip_vehicle_place(grip_world *world, grip_vehicle_id id, double x, double y,
                                double heading);
 
 /* Sets the linear velocity (m/s, world frame), the wheels' spin to match it (free rolling), and
  * the drivetrain: in automatic drive the gear the automatic would hold at that speed, and the
  * engine turning with the driveline through a closed clutch. */
-grip_result grip_vehicle_set_velocity(grip_world *world, grip_vehicle_id id, grip_vec3 velocity);
+GRIP_API grip_result grip_vehicle_set_velocity(grip_world *world, grip_vehicle_id id, grip_vec3 velocity);
 
 /* The definition the vehicle was created with (after defaults were derived). */
-const grip_vehicle_def *grip_vehicle_get_def(const grip_world *world, grip_vehicle_id id);
+GRIP_API const grip_vehicle_def *grip_vehicle_get_def(const grip_world *world, grip_vehicle_id id);
 
 /* A 64-bit hash of every vehicle's complete dynamic state, for determinism tests. */
-uint64_t grip_world_state_hash(const grip_world *world);
+GRIP_API uint64_t grip_world_state_hash(const grip_world *world);
 
 /* Collision contacts of one vehicle. */
 typedef struct grip_vehicle_contacts {
@@ -115,11 +115,11 @@ typedef struct grip_vehicle_contacts {
   grip_vehicle_id last_impact_other; /* the other vehicle, GRIP_NULL_VEHICLE for a wall */
 } grip_vehicle_contacts;
 
-grip_result grip_vehicle_get_contacts(const grip_world *world, grip_vehicle_id id,
+GRIP_API grip_result grip_vehicle_get_contacts(const grip_world *world, grip_vehicle_id id,
                                       grip_vehicle_contacts *contacts);
 
 /* Contact points of the vehicle in the last step (0 for an invalid id). */
-int grip_vehicle_contact_count(const grip_world *world, grip_vehicle_id id);
+GRIP_API int grip_vehicle_contact_count(const grip_world *world, grip_vehicle_id id);
 
 #ifdef __cplusplus
 }
