@@ -61,6 +61,7 @@ int drive_command(int argc, char **argv, bool watch) {
       {"--camera", CLI_STRING, &vo.camera, 0, 0, "first camera: chase, bonnet, orbit, tv, map"},
       {"--follow", CLI_INT, &vo.follow, 1, 64, "car followed first (1-based)"},
       {"--hide-car", CLI_FLAG, &vo.hide_car, 0, 0, "do not draw the followed car (tests)"},
+      {"--hide-body", CLI_FLAG, &vo.hide_body, 0, 0, "draw only the followed car's wheels (tests)"},
       {"--no-hud", CLI_FLAG, &vo.no_hud, 0, 0, "no HUD"},
       {"--generated-mesh", CLI_FLAG, &vo.generated_mesh, 0, 0, "TORCS tracks: show the mesh generated from the track, not the model"},
       {"--marker", CLI_STRING, &marker, 0, 0, "X,Y,Z: draw a magenta 0.5 m cube there (tests)"},

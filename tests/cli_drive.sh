@@ -212,6 +212,18 @@ run --scene "$work/textured.ini" --frames 2 --camera map --width $W --height $H 
   --screenshot "$work/drape.png" --json > "$work/drape.json" || bad "textured terrain run"
 $check drape "$work/drape.png" "$work/drape.json" "$work/hills.bt" || bad "texture drape"
 
+# --- the wheels are drawn where the car puts them: the built-in car at rest on the start
+# straight, heading 30 degrees, front wheels steered, its body hidden; each wheel centre from
+# data/cars/corvette-c5.ini (axle x, half track, radius), projected through the printed pose.
+printf '[scene]\ntrack = default\n[camera]\nmode = chase\n[car w]\nfile = builtin\nx = 60\ny = 2\nheading_deg = 30\nsteer = 1\n' \
+  > "$work/wheels.ini"
+run --scene "$work/wheels.ini" --frames 60 --camera orbit --width $W --height $H --no-hud --hide-body \
+  --screenshot "$work/wheels.png" --json > "$work/wheels.json" || bad "wheels run"
+run --scene "$work/wheels.ini" --frames 60 --camera orbit --width $W --height $H --no-hud --hide-car \
+  --screenshot "$work/nowheels.png" > /dev/null || bad "wheels run without the car"
+$check wheels "$work/wheels.png" "$work/nowheels.png" "$work/wheels.json" "$src/data/cars/corvette-c5.ini" 30 \
+  || bad "wheels not where the car file puts them"
+
 # --- the chase camera never goes into a wall or the ground. A car parked by the wall of the
 # start straight (default track: width 12, kerb 1, run-off 8, so the walls stand at y = ±15 m),
 # turned 35 degrees away from it: 6 m behind it is 1.4 m beyond the wall. The eye must stay on

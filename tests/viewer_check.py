@@ -13,6 +13,7 @@ usage: viewer_check.py sky PNG
        viewer_check.py click JSON BT PX PY
        viewer_check.py write-quadrants PNG N       (a test texture: NW red, NE blue, SW yellow, SE green)
        viewer_check.py drape PNG JSON BT
+       viewer_check.py wheels WITH.png WITHOUT.png JSON CAR.ini HEADING_DEG  (wheels where the car puts them)
        viewer_check.py chase-wall JSON WALL_Y      (eye on the track side of the wall y = WALL_Y)
        viewer_check.py chase-terrain JSON BT       (eye above the terrain)
 Exit 0 when the check holds, 1 (with the figures) when not.
@@ -352,6 +353,36 @@ def check_chase_terrain(json_path, bt_path):
         fail('the chase camera is in or under the terrain')
 
 
+def check_wheels(with_wheels, without, json_path, car_ini, heading_deg):
+    """The followed car's wheels (drawn alone, --hide-body) are where its car file puts them:
+    for a car at rest on flat ground heading `heading_deg`, each wheel's centre is at the car's
+    position + the axle's x and ±half_track turned by the heading, one wheel radius up (the
+    design origin sits on the ground; tyre deflection ~1 cm). A 5 x 5 box around each centre's
+    projection must differ from the frame without the car."""
+    import configparser
+    ini = configparser.ConfigParser(inline_comment_prefixes=(';', '#'))
+    ini.read(car_ini)
+    d = json.load(open(json_path))
+    pos, cam = d['car']['position_m'], d['camera']
+    h = math.radians(heading_deg)
+    w, hgt, a = read_png(with_wheels)
+    _, _, b = read_png(without)
+    ok = True
+    for axle in ('axle.front', 'axle.rear'):
+        x = float(ini[axle]['x'].split()[0]); ht = float(ini[axle]['half_track'].split()[0])
+        r = float(ini[axle]['wheel_radius'].split()[0])
+        for side in (1, -1):
+            lx, ly = x, side * ht
+            centre = [pos[0] + lx * math.cos(h) - ly * math.sin(h), pos[1] + lx * math.sin(h) + ly * math.cos(h), pos[2] + r]
+            px, py = project(cam, centre)
+            cx, cy = int(px), int(py)
+            f = diff_fraction(a, b, cx - 2, cx + 3, cy - 2, cy + 3, threshold=12)
+            print(f'{axle} {"left" if side > 0 else "right"}: centre {[round(c, 3) for c in centre]} at pixel ({px:.1f}, {py:.1f}): {100 * f:.0f} % differ')
+            ok = ok and f >= 0.8
+    if not ok:
+        fail('a wheel is not where the car file puts it')
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -371,6 +402,8 @@ def main(argv):
         write_quadrants(*args)
     elif cmd == 'drape':
         check_drape(*args)
+    elif cmd == 'wheels':
+        check_wheels(args[0], args[1], args[2], args[3], float(args[4]))
     elif cmd == 'chase-wall':
         check_chase_wall(args[0], float(args[1]))
     elif cmd == 'chase-terrain':

@@ -252,10 +252,11 @@ static void draw_car(view *v, int k, double alpha) {
   double pos[3] = {pose.position.x, pose.position.y, pose.position.z}, R[9];
   quat_matrix(pose.rotation, R);
   car_meshes *cm = &v->cars[k];
+  const bool body = !(v->opt->hide_body && k == v->follow);
 #ifdef GRIP_HAVE_ASSIMP
-  if (cm->model >= 0) model_draw_at(&v->r, &v->car_models[cm->model], pos, R);
+  if (body && cm->model >= 0) model_draw_at(&v->r, &v->car_models[cm->model], pos, R);
 #endif
-  if (cm->model < 0) {
+  if (body && cm->model < 0) {
     renderer_draw_mesh(&v->r, &cm->body, pos, R, NULL, NULL, 0);
     float glow = (float)fmin(1.0, c->input.brake * 4.0);
     float emissive[3] = {glow * 1.0f, glow * 0.05f, glow * 0.02f};

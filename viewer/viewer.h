@@ -15,6 +15,7 @@ typedef struct viewer_options {
   const char *camera;       /* first camera: chase, bonnet, orbit, tv, map (NULL: the scene's) */
   int follow;               /* car followed first (0-based), -1: the person's car (or car 0) */
   bool hide_car;            /* do not draw the followed car (tests) */
+  bool hide_body;           /* draw only the followed car's wheels (tests) */
   bool no_hud;
   bool generated_mesh;      /* TORCS tracks: the mesh generated from the geometry, not their model */
   bool has_marker;          /* draw a magenta 0.5 m cube at marker (tests) */
