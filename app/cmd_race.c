@@ -1,13 +1,21 @@
 /* grip race: robot-driven cars race on a track. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "car_option.h"
 #include "cli.h"
 #include "race.h"
 #include "race_scene.h"
 #include "track_file.h"
+
+static double wall_now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* A time in s, or a dash when there is none (no completed lap). */
 static void time_column(double v, int width, int decimals) {
@@ -16,7 +24,8 @@ static void time_column(double v, int width, int decimals) {
 }
 
 /* The result table, with a status column and a legend for every mark it uses. */
-static void print_results(const race_result *res, const char *track_name, int laps, int cars, double dt) {
+static void print_results(const race_result *res, const char *track_name, int laps, int cars, double dt,
+                          double load_s) {
   printf("race: %s, %d lap(s), %d car(s), dt %g s\n", track_name, laps, cars, dt);
   printf("pos  name        car              laps    total s   best lap s  top km/h  off track s  status\n");
   bool any_dnf = false, any_running = false, any_dash = false;
@@ -53,6 +62,9 @@ static void print_results(const race_result *res, const char *track_name, int la
     printf("the race ended at its time cap (%.0f s) with car(s) still running\n", res->max_time_s);
   printf("simulated %.1f s in %.2f s wall: %.0f x real time\n", res->sim_time_s, res->wall_time_s,
          res->realtime_factor);
+  printf("race loop %.0f ns per car-step (%lld car-steps); start-up %.3f s (loading %.3f s, grid and robot lines "
+         "%.3f s)\n",
+         res->ns_per_car_step, res->car_steps, load_s + res->setup_wall_s, load_s, res->setup_wall_s);
 }
 
 int cmd_race(int argc, char **argv);
@@ -79,6 +91,7 @@ int cmd_race(int argc, char **argv) {
   };
   int rc = cli_parse(argc, argv, options, CLI_COUNT(options), NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
+  double load0 = wall_now_s(); /* start-up: loading the car, track or scene, then race_run's set-up */
   race_scene *scene = NULL;
   if (scene_file) {
     if (track_spec != track_default || car_spec != car_default || cars != 0) {
@@ -144,6 +157,7 @@ int cmd_race(int argc, char **argv) {
   cfg.no_fuel = no_fuel;
   cfg.progress = (!quiet && laps * cars >= 10) ? stderr : NULL;
   race_result res;
+  double load_s = wall_now_s() - load0;
   rc = race_run(&cfg, &res);
   if (tel) fclose(tel);
   grip_track_destroy(track);
@@ -162,6 +176,12 @@ int cmd_race(int argc, char **argv) {
     json_string(&w, "status", res.time_cap ? "time cap" : "complete");
     json_number(&w, "time_cap_s", res.max_time_s);
     json_number(&w, "realtime_factor", res.realtime_factor);
+    json_number(&w, "wall_time_s", res.wall_time_s);
+    json_int(&w, "car_steps", res.car_steps);
+    json_number(&w, "ns_per_car_step", res.ns_per_car_step);
+    json_number(&w, "startup_s", load_s + res.setup_wall_s);
+    json_number(&w, "load_s", load_s);
+    json_number(&w, "setup_s", res.setup_wall_s);
     json_open(&w, "cars", '[');
     for (int k = 0; k < res.cars; ++k) {
       const race_car_result *r = &res.results[k];
@@ -190,7 +210,7 @@ int cmd_race(int argc, char **argv) {
     json_close(&w, ']');
     json_end(&w);
   } else {
-    print_results(&res, track_name, laps, cars, dt);
+    print_results(&res, track_name, laps, cars, dt, load_s);
   }
   race_result_free(&res);
   race_scene_close(scene); /* after the results, which point at its car names */

@@ -82,6 +82,10 @@ typedef struct robot robot;
 robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const robot_params *params,
                     double air_density);
 void robot_destroy(robot *r);
+/* A second robot for the same track, car and parameters, as robot_create would make it (its line
+ * and speed plan copied, not computed again: ~0.5 s saved per car on a 7 km TORCS track). Call
+ * it before the original has driven (its control state is copied too). NULL without memory. */
+robot *robot_clone(const robot *original);
 
 /* One control step: the car's state and the other cars; returns the inputs to set. */
 grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *state, const robot_car_view *others,

@@ -142,6 +142,7 @@ int race_run(const race_config *cfg, race_result *out) {
   if (!cfg->track || (!cfg->car && !cfg->entries) || cfg->cars < 1 || cfg->cars > RACE_MAX_CARS || cfg->laps < 0 ||
       cfg->laps > RACE_MAX_LAPS || !(cfg->dt > 0.0) || (cfg->laps == 0 && !(cfg->max_time > 0.0)))
     return -1;
+  double setup0 = now_s();
   const grip_track *track = cfg->track;
   double L = grip_track_length(track);
   int K = cfg->cars;
@@ -193,7 +194,9 @@ int race_run(const race_config *cfg, race_result *out) {
       rc = -1;
       goto done;
     }
-    c->bot = robot_create(track, grip_vehicle_get_def(world, c->id), &cfg->params, wd.air_density);
+    /* Cars of one definition share one line computation (the robot's start-up). */
+    c->bot = !e && k > 0 ? robot_clone(cars[0].bot)
+                                          : robot_create(track, grip_vehicle_get_def(world, c->id), &cfg->params, wd.air_density);
     if (!c->bot) {
       rc = -1;
       goto done;
@@ -215,11 +218,13 @@ int race_run(const race_config *cfg, race_result *out) {
   long long tel_every = cfg->telemetry_rate > 0.0 ? llround(1.0 / (cfg->telemetry_rate * dt)) : 0;
   if (tel_every < 1) tel_every = 1;
   long long marks_total = cfg->laps > 0 ? 3LL * cfg->laps : LLONG_MAX;
-  int done_cars = 0, leader_laps = 0;
+  int done_cars = 0, leader_laps = 0, removed_cars = 0;
   double t = 0.0, wall0 = now_s(), next_period = cfg->period_s;
-  long long step = 0;
+  long long step = 0, car_steps = 0;
+  out->setup_wall_s = wall0 - setup0;
   grip_vehicle_state st;
   while (done_cars < K && t < max_time) {
+    car_steps += K - removed_cars;
     /* Drive: each robot sees the others on the track as they were after the previous step.
      * A finished car drives on (a cool-down lap, untimed); a retired one is gone. */
     for (int k = 0; k < K; ++k) {
@@ -321,6 +326,7 @@ int race_run(const race_config *cfg, race_result *out) {
         r->retired_time_s = t;
         c->out = c->removed = true;
         done_cars++;
+        removed_cars++;
         /* Taken off the track, as marshals would: the others no longer meet it. */
         grip_destroy_vehicle(world, c->id);
         if (cfg->progress) fprintf(cfg->progress, "%s retires at %.1f s: %s\n", r->name, t, race_retire_reason_name(why));
@@ -341,6 +347,8 @@ int race_run(const race_config *cfg, race_result *out) {
   res = NULL;
   out->sim_time_s = t;
   out->steps = step;
+  out->car_steps = car_steps;
+  out->ns_per_car_step = car_steps > 0 ? 1e9 * out->wall_time_s / (double)car_steps : NAN;
   out->realtime_factor = out->wall_time_s > 0.0 ? t / out->wall_time_s : INFINITY;
 done:
   if (cars)

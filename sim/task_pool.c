@@ -2,14 +2,18 @@
 #include "task_pool.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #define MAX_WORKERS 64
-/* Spin this many polls before yielding the core: a fixed-step loop hands out work every few
- * tens of microseconds, far less than a sleeping thread takes to wake in a VM. */
-#define SPINS_BEFORE_YIELD 20000
+/* Polls of the task counter before a waiting thread goes to sleep: a fixed-step loop hands out
+ * work every few tens of microseconds, less than a sleeping thread takes to wake in a VM, so a
+ * worker polls for about that long (~20 µs) first. A thread that finds no work in that time
+ * sleeps on a condition variable instead of spinning on (a world with one car never hands out
+ * work, and its worker must not burn a core meanwhile; on an oversubscribed machine a spinning
+ * worker also steals the core the caller needs). */
+#define SPINS_BEFORE_SLEEP 4000
 
 struct task_pool {
   int workers; /* including the caller */
@@ -17,6 +21,11 @@ struct task_pool {
   atomic_ulong generation; /* bumped for each task */
   atomic_int pending;      /* helper threads still working on the current task */
   atomic_bool quit;
+  atomic_int sleepers;     /* helper threads asleep (or about to be) on wake */
+  pthread_mutex_t lock;
+  pthread_cond_t wake;     /* a new task or quit */
+  pthread_cond_t done;     /* pending reached 0 while the caller slept */
+  atomic_bool caller_asleep;
   grip_task_fn *task;
   void *task_context;
   int item_count;
@@ -40,15 +49,29 @@ static void *worker_main(void *arg) {
   task_pool *p = start.pool;
   unsigned long seen = 0;
   for (;;) {
-    int spins = 0;
-    unsigned long now;
-    while ((now = atomic_load_explicit(&p->generation, memory_order_acquire)) == seen &&
-           !atomic_load_explicit(&p->quit, memory_order_relaxed))
-      if (++spins > SPINS_BEFORE_YIELD) sched_yield();
+    unsigned long now = atomic_load_explicit(&p->generation, memory_order_acquire);
+    for (int spins = 0; now == seen && !atomic_load_explicit(&p->quit, memory_order_relaxed); ++spins) {
+      if (spins < SPINS_BEFORE_SLEEP) {
+        now = atomic_load_explicit(&p->generation, memory_order_acquire);
+        continue;
+      }
+      /* Sleep: the counter is checked again under the lock, and enqueue bumps it before it
+       * takes the lock to signal, so a task cannot slip by between the check and the wait. */
+      pthread_mutex_lock(&p->lock);
+      atomic_fetch_add(&p->sleepers, 1);
+      while ((now = atomic_load(&p->generation)) == seen && !atomic_load(&p->quit))
+        pthread_cond_wait(&p->wake, &p->lock);
+      atomic_fetch_sub(&p->sleepers, 1);
+      pthread_mutex_unlock(&p->lock);
+    }
     if (atomic_load(&p->quit)) break;
     seen = now;
     run_share(p, start.index);
-    atomic_fetch_sub_explicit(&p->pending, 1, memory_order_release);
+    if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_asleep)) {
+      pthread_mutex_lock(&p->lock);
+      pthread_cond_signal(&p->done);
+      pthread_mutex_unlock(&p->lock);
+    }
   }
   return NULL;
 }
@@ -60,6 +83,17 @@ task_pool *task_pool_create(int workers) {
   atomic_init(&p->generation, 0);
   atomic_init(&p->pending, 0);
   atomic_init(&p->quit, false);
+  atomic_init(&p->sleepers, 0);
+  atomic_init(&p->caller_asleep, false);
+  if (pthread_mutex_init(&p->lock, NULL) != 0) {
+    free(p);
+    return NULL;
+  }
+  if (pthread_cond_init(&p->wake, NULL) != 0 || pthread_cond_init(&p->done, NULL) != 0) {
+    pthread_mutex_destroy(&p->lock);
+    free(p);
+    return NULL;
+  }
   p->workers = 1;
   for (int i = 1; i < workers; ++i) {
     worker_start *arg = malloc(sizeof *arg);
@@ -76,8 +110,14 @@ task_pool *task_pool_create(int workers) {
 
 void task_pool_destroy(task_pool *p) {
   if (!p) return;
+  pthread_mutex_lock(&p->lock);
   atomic_store(&p->quit, true);
+  pthread_cond_broadcast(&p->wake);
+  pthread_mutex_unlock(&p->lock);
   for (int i = 1; i < p->workers; ++i) pthread_join(p->threads[i], NULL);
+  pthread_cond_destroy(&p->wake);
+  pthread_cond_destroy(&p->done);
+  pthread_mutex_destroy(&p->lock);
   free(p);
 }
 
@@ -92,7 +132,12 @@ static void *enqueue(grip_task_fn *task, int item_count, int min_range, void *ta
     return NULL;
   }
   atomic_store_explicit(&p->pending, p->workers - 1, memory_order_relaxed);
-  atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
+  atomic_fetch_add(&p->generation, 1); /* seq_cst: ordered before the sleepers load below */
+  if (atomic_load(&p->sleepers) > 0) {
+    pthread_mutex_lock(&p->lock);
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+  }
   run_share(p, 0);
   return p;
 }
@@ -100,9 +145,14 @@ static void *enqueue(grip_task_fn *task, int item_count, int min_range, void *ta
 static void finish(void *handle, void *user) {
   task_pool *p = user;
   (void)handle;
-  int spins = 0;
-  while (atomic_load_explicit(&p->pending, memory_order_acquire) > 0)
-    if (++spins > SPINS_BEFORE_YIELD) sched_yield();
+  for (int spins = 0; atomic_load_explicit(&p->pending, memory_order_acquire) > 0; ++spins) {
+    if (spins < SPINS_BEFORE_SLEEP) continue;
+    pthread_mutex_lock(&p->lock);
+    atomic_store(&p->caller_asleep, true);
+    while (atomic_load(&p->pending) > 0) pthread_cond_wait(&p->done, &p->lock);
+    atomic_store(&p->caller_asleep, false);
+    pthread_mutex_unlock(&p->lock);
+  }
 }
 
 void task_pool_attach(task_pool *pool, grip_world_def *def) {

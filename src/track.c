@@ -12,6 +12,8 @@
 #define TRACK_PI 3.14159265358979323846
 /* Steps a hint walk takes before giving up and searching every segment. */
 #define TRACK_WALK_STEPS 12
+/* m: a hint whose segment lies further than this beyond the point's reach is not walked from. */
+#define TRACK_HINT_SLACK 50.0
 
 /* A built segment: the definition plus its placement. */
 typedef struct track_seg {
@@ -25,7 +27,30 @@ typedef struct track_seg {
   double theta;     /* rad, angle turned */
   double cx, cy;    /* m, centre of a circular arc (b == 0) */
   double alpha0;    /* rad, direction from that centre to the start point */
+  /* Precomputed for the queries, so that a query needs no trigonometry on straights and one
+   * atan2 on circular arcs: */
+  double cos0, sin0;     /* cos and sin of psi0 */
+  double rsx, rsy;       /* circular arcs: unit vector from the centre to the start point */
+  double rex, rey;       /* ... to the end point */
+  double rmx, rmy;       /* ... to the middle of the arc */
+  double z[4], cross[4]; /* the Hermite height and cross-slope curves as cubics in v = u/len */
+  double dw;             /* d(width)/du */
+  double run0[2], drun[2]; /* run-off width at the start and d/du, per side */
 } track_seg;
+
+/* The search without a (useful) hint goes through a uniform grid over the plan: each cell lists
+ * (ascending) the segments whose score (locate_full's measure: |lateral|, or the distance beyond
+ * an end) can be at most grid_reach anywhere in the cell. A candidate scoring at most
+ * grid_reach is then the exhaustive search's answer: every segment not listed scores more. */
+typedef struct track_grid {
+  bool ok;           /* false: no grid (spiral arcs, or memory); the search tries every segment */
+  double x0, y0;     /* m, corner of cell (0, 0) */
+  double cell;       /* m, cell side */
+  int nx, ny;
+  double reach;      /* m, the score up to which the lists are complete */
+  int *start;        /* nx·ny + 1 offsets into items */
+  int *items;        /* segment indices */
+} track_grid;
 
 struct grip_track {
   int count;
@@ -34,6 +59,10 @@ struct grip_track {
   double z0; /* m, start height */
   grip_vec3 end;
   double end_heading;
+  track_grid grid;
+  double *circle;    /* per segment (CIRCLE_STRIDE): x, y, radius of a circle holding its plan up to
+                        its barriers; radius of one holding its centre line; k such that its
+                        score is at least (distance to the centre line) / k (build_index) */
 };
 
 grip_track_segment_def grip_default_track_segment_def(void) {
@@ -66,6 +95,24 @@ static double wrap_pi(double a) {
   if (a > TRACK_PI) a -= 2.0 * TRACK_PI;
   if (a <= -TRACK_PI) a += 2.0 * TRACK_PI;
   return a;
+}
+
+/* atan2(y, x), by its series where |y| <= x/8 (every arc piece of a TORCS track is under 14°,
+ * so a point on it lies within 7° of its middle): atan t = t − t³/3 + t⁵/5 − … to t¹⁷, whose
+ * first omitted term is under 1e-17 of t, then within an ulp or two of libm's atan2 and a
+ * third of its cost; libm's atan2 elsewhere. */
+static double small_atan2(double y, double x) {
+  if (!(x > 0.0 && fabs(y) <= 0.125 * x)) return atan2(y, x);
+  double t = y / x, t2 = t * t;
+  double p = -1.0 / 17.0;
+  p = 1.0 / 15.0 + t2 * p;
+  p = -1.0 / 13.0 + t2 * p;
+  p = 1.0 / 11.0 + t2 * p;
+  p = -1.0 / 9.0 + t2 * p;
+  p = 1.0 / 7.0 + t2 * p;
+  p = -1.0 / 5.0 + t2 * p;
+  p = 1.0 / 3.0 + t2 * p;
+  return t - t * t2 * p;
 }
 
 /* Angle turned after a local distance u on an arc (radius a + b·phi). */
@@ -104,23 +151,49 @@ static void seg_eval(const track_seg *g, double u, double *x, double *y, double 
   *kappa = g->dir / (g->a + g->b * th);
 }
 
+/* The centre line's direction and curvature at a located point (at its local distance clamped
+ * to [0, len]). */
+typedef struct seg_frame {
+  double c, s;  /* cos and sin of the heading */
+  double kappa; /* 1/m, curvature */
+} seg_frame;
+
 /* Projects (x, y) onto the segment's centre line: local distance u (outside [0, len] when the
- * point lies before or after the segment) and lateral offset t (+ left). */
-static void seg_project(const track_seg *g, double x, double y, double *u, double *t) {
+ * point lies before or after the segment) and lateral offset t (+ left); *frame (or NULL) gets
+ * the centre line's direction at u clamped to [0, len]. Straights need no trigonometry and
+ * circular arcs one atan2: their direction at the point is that of the radius through it. */
+static void seg_project(const track_seg *g, double x, double y, double *u, double *t, seg_frame *frame) {
   if (g->dir == 0.0) {
-    double c = cos(g->psi0), s = sin(g->psi0), dx = x - g->x0, dy = y - g->y0;
+    double c = g->cos0, s = g->sin0, dx = x - g->x0, dy = y - g->y0;
     *u = dx * c + dy * s;
     *t = -dx * s + dy * c;
+    if (frame) *frame = (seg_frame){c, s, 0.0};
     return;
   }
   if (g->b == 0.0) {
     double vx = x - g->cx, vy = y - g->cy;
     double rho = sqrt(vx * vx + vy * vy);
-    double th = g->dir * wrap_pi(atan2(vy, vx) - g->alpha0);
-    /* wrap around the middle of the arc so that points before the start come out negative */
-    th = 0.5 * g->theta + wrap_pi(th - 0.5 * g->theta);
+    /* the angle turned, measured from the middle of the arc so that points before the start
+     * come out negative: th = theta/2 + dir·angle(r_mid, v), in (-pi, pi] around the middle */
+    double th = 0.5 * g->theta +
+                g->dir * small_atan2(g->rmx * vy - g->rmy * vx, g->rmx * vx + g->rmy * vy);
     *u = g->a * th;
     *t = g->dir * (g->a - rho);
+    if (frame) {
+      /* radius direction r at the clamped point; heading (cos, sin) = dir·(-r_y, r_x) */
+      double rx, ry;
+      if (*u <= 0.0 || !(rho > 0.0)) {
+        rx = *u <= 0.0 ? g->rsx : g->rmx;
+        ry = *u <= 0.0 ? g->rsy : g->rmy;
+      } else if (*u >= g->len) {
+        rx = g->rex;
+        ry = g->rey;
+      } else {
+        rx = vx / rho;
+        ry = vy / rho;
+      }
+      *frame = (seg_frame){-g->dir * ry, g->dir * rx, g->dir / g->a};
+    }
     return;
   }
   /* Spiral arc: Newton on f(phi) = (P - C(phi))·T(phi) = 0, from the osculating circle at the
@@ -155,16 +228,11 @@ static void seg_project(const track_seg *g, double x, double y, double *u, doubl
   ps = g->psi0 + d * phi;
   *u = g->a * phi + 0.5 * g->b * phi * phi;
   *t = -(x - px) * sin(ps) + (y - py) * cos(ps);
-}
-
-/* Cubic Hermite on v in [0,1] with end values p0, p1 and end derivatives m0, m1 (per unit v):
- * value and derivative with respect to v. */
-static void hermite(double p0, double p1, double m0, double m1, double v, double *h, double *dh) {
-  double v2 = v * v, v3 = v2 * v;
-  *h = (2 * v3 - 3 * v2 + 1) * p0 + (v3 - 2 * v2 + v) * m0 + (-2 * v3 + 3 * v2) * p1 +
-       (v3 - v2) * m1;
-  *dh = (6 * v2 - 6 * v) * p0 + (3 * v2 - 4 * v + 1) * m0 + (-6 * v2 + 6 * v) * p1 +
-        (3 * v2 - 2 * v) * m1;
+  if (frame) {
+    double cx, cy, cpsi, ck;
+    seg_eval(g, clampd(*u, 0.0, g->len), &cx, &cy, &cpsi, &ck);
+    *frame = (seg_frame){cos(cpsi), sin(cpsi), ck};
+  }
 }
 
 /* Cross-section data at local distance u. */
@@ -179,23 +247,57 @@ typedef struct section {
 static section seg_section(const track_seg *g, double u) {
   const grip_track_segment_def *d = &g->def;
   section c;
-  double L = g->len, v = L > 0.0 ? clampd(u / L, 0.0, 1.0) : 0.0, h, dh;
-  hermite(d->z_start, d->z_end, d->slope_start * L, d->slope_end * L, v, &h, &dh);
-  c.zc = h;
-  c.dzc = dh / L;
-  hermite(d->cross_start, d->cross_end, d->cross_rate_start * L, d->cross_rate_end * L, v, &h,
-          &dh);
-  c.g = h;
-  c.dg = dh / L;
+  double L = g->len, v = L > 0.0 ? clampd(u / L, 0.0, 1.0) : 0.0;
+  /* the Hermite curves in power form (hermite_power) */
+  c.zc = g->z[0] + v * (g->z[1] + v * (g->z[2] + v * g->z[3]));
+  c.dzc = (g->z[1] + v * (2.0 * g->z[2] + v * 3.0 * g->z[3])) / L;
+  c.g = g->cross[0] + v * (g->cross[1] + v * (g->cross[2] + v * g->cross[3]));
+  c.dg = (g->cross[1] + v * (2.0 * g->cross[2] + v * 3.0 * g->cross[3])) / L;
   c.w = d->width_start + (d->width_end - d->width_start) * v;
-  c.dw = (d->width_end - d->width_start) / L;
+  c.dw = g->dw;
   for (int s = 0; s < 2; ++s) {
     const grip_track_side_def *sd = &d->side[s];
-    double run = sd->runoff_width_start + (sd->runoff_width_end - sd->runoff_width_start) * v;
+    double run = g->run0[s] + (sd->runoff_width_end - sd->runoff_width_start) * v;
     c.reach[s] = 0.5 * c.w + sd->kerb_width + run;
-    c.dreach[s] = 0.5 * c.dw + (sd->runoff_width_end - sd->runoff_width_start) / L;
+    c.dreach[s] = 0.5 * c.dw + g->drun[s];
   }
   return c;
+}
+
+/* Cubic Hermite on v in [0,1] with end values p0, p1 and end derivatives m0, m1 (per unit v),
+ * h(v) = (2v³ − 3v² + 1)·p0 + (v³ − 2v² + v)·m0 + (−2v³ + 3v²)·p1 + (v³ − v²)·m1, in power form
+ * h(v) = k0 + k1·v + k2·v² + k3·v³ (Horner's rule then costs 3 multiply-adds). */
+static void hermite_power(double p0, double p1, double m0, double m1, double k[4]) {
+  k[0] = p0;
+  k[1] = m0;
+  k[2] = -3.0 * p0 - 2.0 * m0 + 3.0 * p1 - m1;
+  k[3] = 2.0 * p0 + m0 - 2.0 * p1 + m1;
+}
+
+/* Fills what the queries use from a placed segment (start point, heading, arc parameters). */
+static void prepare_queries(track_seg *g) {
+  const grip_track_segment_def *d = &g->def;
+  double L = g->len;
+  g->cos0 = cos(g->psi0);
+  g->sin0 = sin(g->psi0);
+  if (g->dir != 0.0 && g->b == 0.0) {
+    /* from the centre to the centre line: -dir·N(psi) = dir·(sin psi, -cos psi) */
+    double pe = g->psi0 + g->dir * g->theta, pm = g->psi0 + g->dir * 0.5 * g->theta;
+    g->rsx = g->dir * g->sin0;
+    g->rsy = -g->dir * g->cos0;
+    g->rex = g->dir * sin(pe);
+    g->rey = -g->dir * cos(pe);
+    g->rmx = g->dir * sin(pm);
+    g->rmy = -g->dir * cos(pm);
+  }
+  hermite_power(d->z_start, d->z_end, d->slope_start * L, d->slope_end * L, g->z);
+  hermite_power(d->cross_start, d->cross_end, d->cross_rate_start * L, d->cross_rate_end * L, g->cross);
+  g->dw = (d->width_end - d->width_start) / L;
+  for (int s = 0; s < 2; ++s) {
+    const grip_track_side_def *sd = &d->side[s];
+    g->run0[s] = sd->runoff_width_start;
+    g->drun[s] = (sd->runoff_width_end - sd->runoff_width_start) / L;
+  }
 }
 
 /* --- building ------------------------------------------------------------------------------ */
@@ -231,6 +333,133 @@ static bool segment_ok(const grip_track_segment_def *d) {
       return false;
   }
   return true;
+}
+
+/* Segment circles and the search grid (track_grid). Without memory for them the queries still
+ * work, by the exhaustive search. */
+#define GRID_CELL 16.0      /* m */
+#define CIRCLE_STRIDE 5
+#define GRID_MAX_CELLS 4000000
+#define GRID_MAX_ENTRIES 4e7 /* cell markings while building (an upper bound) */
+static void build_index(grip_track *t) {
+  track_grid *gr = &t->grid;
+  gr->ok = false;
+  t->circle = calloc((size_t)t->count * CIRCLE_STRIDE, sizeof *t->circle);
+  if (!t->circle) return;
+  /* reach: the largest barrier reach anywhere (linear along a segment: largest at an end) */
+  double reach = 0.0;
+  bool spiral = false;
+  for (int i = 0; i < t->count; ++i) {
+    const track_seg *g = &t->seg[i];
+    section c0 = seg_section(g, 0.0), c1 = seg_section(g, g->len);
+    for (int sd = 0; sd < 2; ++sd) reach = fmax(reach, fmax(c0.reach[sd], c1.reach[sd]));
+    spiral = spiral || (g->dir != 0.0 && g->b != 0.0);
+  }
+  double R = reach + 1.0;
+  double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY, rmax = 0.0;
+  const double h = 0.5 * GRID_CELL; /* sample spacing along the centre line */
+  for (int i = 0; i < t->count; ++i) {
+    const track_seg *g = &t->seg[i];
+    int n = (int)ceil(g->len / h);
+    double mx, my, psi, k, far = 0.0;
+    seg_eval(g, 0.5 * g->len, &mx, &my, &psi, &k);
+    double ri = g->dir == 0.0 ? R : R * sqrt(1.0 + R / g->a); /* see grid_mark */
+    rmax = fmax(rmax, ri);
+    for (int j = 0; j <= n; ++j) {
+      double x, y;
+      seg_eval(g, g->len * j / n, &x, &y, &psi, &k);
+      far = fmax(far, hypot(x - mx, y - my));
+      xmin = fmin(xmin, x);
+      xmax = fmax(xmax, x);
+      ymin = fmin(ymin, y);
+      ymax = fmax(ymax, y);
+    }
+    double *ci = &t->circle[CIRCLE_STRIDE * i];
+    ci[0] = mx;
+    ci[1] = my;
+    ci[2] = far + 0.5 * h + reach;
+    ci[3] = far + 0.5 * h;
+    ci[4] = g->dir == 0.0 ? 1.0 : sqrt(1.0 + R / g->a); /* see the grid's lists below */
+  }
+  if (spiral) return;
+  double margin = rmax + h + GRID_CELL;
+  /* No grid (the exhaustive search instead) where it would not pay or not fit: arcs so tight
+   * that their lists would reach far (a < R/15), or too many list entries in all. */
+  if (!(rmax <= 4.0 * R) || !isfinite(xmax - xmin + 2.0 * margin) || !isfinite(ymax - ymin + 2.0 * margin)) return;
+  gr->cell = GRID_CELL;
+  gr->x0 = xmin - margin;
+  gr->y0 = ymin - margin;
+  double wx = xmax - xmin + 2.0 * margin, wy = ymax - ymin + 2.0 * margin;
+  while ((wx / gr->cell + 1.0) * (wy / gr->cell + 1.0) > GRID_MAX_CELLS) gr->cell *= 2.0;
+  gr->nx = (int)ceil(wx / gr->cell);
+  gr->ny = (int)ceil(wy / gr->cell);
+  gr->reach = R;
+  double entries = 0.0;
+  for (int i = 0; i < t->count; ++i) {
+    double side = 2.0 * (rmax + h) / gr->cell + 2.0;
+    entries += (ceil(t->seg[i].len / h) + 1.0) * side * side;
+  }
+  if (!(entries <= GRID_MAX_ENTRIES)) return;
+  size_t cells = (size_t)gr->nx * (size_t)gr->ny;
+  int *last = malloc(cells * sizeof *last), *cursor = NULL;
+  gr->start = calloc(cells + 1, sizeof *gr->start);
+  if (!last || !gr->start) {
+    free(last);
+    free(gr->start);
+    gr->start = NULL;
+    return;
+  }
+  /* Which cells segment i must be listed in: within the band of score <= R. On a straight the
+   * score is the distance to its centre segment; on a circular arc of radius a it is |a − rho|
+   * within its angle and hypot(a·dθ, a − rho) beyond, which is at least the distance to the
+   * end point over sqrt(1 + R/a) (|P − E|² = (rho − a)² + 2·a·rho·(1 − cos dθ) with
+   * 1 − cos dθ <= dθ²/2 and rho <= a + R). So every point scoring <= R lies within
+   * ri = R·sqrt(1 + R/a) of the centre line, and within ri + h/2 of one of the samples h apart:
+   * the cells meeting the square of that half-side round each sample are listed. */
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t c = 0; c < cells; ++c) last[c] = -1;
+    for (int i = 0; i < t->count; ++i) {
+      const track_seg *g = &t->seg[i];
+      double ri = (g->dir == 0.0 ? R : R * sqrt(1.0 + R / g->a)) + 0.5 * h;
+      int n = (int)ceil(g->len / h);
+      for (int j = 0; j <= n; ++j) {
+        double x, y, psi, k;
+        seg_eval(g, g->len * j / n, &x, &y, &psi, &k);
+        int cx0 = (int)floor((x - ri - gr->x0) / gr->cell), cx1 = (int)floor((x + ri - gr->x0) / gr->cell);
+        int cy0 = (int)floor((y - ri - gr->y0) / gr->cell), cy1 = (int)floor((y + ri - gr->y0) / gr->cell);
+        if (cx0 < 0) cx0 = 0;
+        if (cy0 < 0) cy0 = 0;
+        if (cx1 >= gr->nx) cx1 = gr->nx - 1;
+        if (cy1 >= gr->ny) cy1 = gr->ny - 1;
+        for (int cy = cy0; cy <= cy1; ++cy)
+          for (int cx = cx0; cx <= cx1; ++cx) {
+            size_t c = (size_t)cy * (size_t)gr->nx + (size_t)cx;
+            if (last[c] == i) continue;
+            last[c] = i;
+            if (pass == 0) gr->start[c + 1]++;
+            else gr->items[cursor[c]++] = i;
+          }
+      }
+    }
+    if (pass == 0) {
+      for (size_t c = 0; c < cells; ++c) gr->start[c + 1] += gr->start[c];
+      gr->items = malloc((size_t)(gr->start[cells] > 0 ? gr->start[cells] : 1) * sizeof *gr->items);
+      cursor = malloc(cells * sizeof *cursor);
+      if (!gr->items || !cursor) {
+        free(last);
+        free(cursor);
+        free(gr->items);
+        free(gr->start);
+        gr->items = NULL;
+        gr->start = NULL;
+        return;
+      }
+      for (size_t c = 0; c < cells; ++c) cursor[c] = gr->start[c];
+    }
+  }
+  free(last);
+  free(cursor);
+  gr->ok = true;
 }
 
 grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
@@ -284,11 +513,13 @@ grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
       grip_track_destroy(t);
       return GRIP_INVALID_ARGUMENT;
     }
+    prepare_queries(g);
     double k;
     seg_eval(g, g->len, &x, &y, &psi, &k);
     s += g->len;
   }
   t->length = s;
+  build_index(t);
   const track_seg *last = &t->seg[t->count - 1];
   t->end = v3(x, y, last->def.z_end);
   t->end_heading = psi;
@@ -298,6 +529,9 @@ grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
 
 void grip_track_destroy(grip_track *track) {
   if (!track) return;
+  free(track->grid.start);
+  free(track->grid.items);
+  free(track->circle);
   free(track->seg);
   free(track);
 }
@@ -353,6 +587,7 @@ grip_track_stats grip_track_get_stats(const grip_track *track) {
 /* --- queries ------------------------------------------------------------------------------- */
 
 static double wrap_distance(const grip_track *track, double s) {
+  if (s >= 0.0 && s < track->length) return s; /* what fmod gives, without its cost */
   if (!isfinite(s)) return 0.0;
   s = fmod(s, track->length);
   if (s < 0.0) s += track->length;
@@ -392,13 +627,13 @@ grip_track_point grip_track_point_at(const grip_track *track, double distance) {
 }
 
 /* Fills a location from a segment and its local coordinates. */
-static grip_track_location finish(const grip_track *track, int i, double u, double t) {
+static void finish(const grip_track *track, int i, double u, double t, const seg_frame *fr, const section *cs,
+                   grip_track_location *out) {
   const track_seg *g = &track->seg[i];
   grip_track_location loc;
   u = clampd(u, 0.0, g->len);
-  double x, y, psi, kappa;
-  seg_eval(g, u, &x, &y, &psi, &kappa);
-  section c = seg_section(g, u);
+  double kappa = fr->kappa;
+  const section c = cs ? *cs : seg_section(g, u);
   int side = t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
   double sgn = t >= 0.0 ? 1.0 : -1.0, at = fabs(t), hw = 0.5 * c.w;
   const grip_track_side_def *sd = &g->def.side[side];
@@ -443,11 +678,11 @@ static grip_track_location finish(const grip_track *track, int i, double u, doub
     double stretch = 1.0 - kappa * t;
     if (stretch < 0.05) stretch = 0.05;
     double gu = dzdu / stretch;
-    double tx = cos(psi), ty = sin(psi);
+    double tx = fr->c, ty = fr->s;
     double gx = gu * tx - dzdt * ty, gy = gu * ty + dzdt * tx;
     loc.normal = v3_normalize(v3(-gx, -gy, 1.0));
   }
-  return loc;
+  *out = loc;
 }
 
 /* How far outside [0, len] a local distance lies (0 inside). */
@@ -458,32 +693,120 @@ static double overshoot(const track_seg *g, double u) {
   return 0.0;
 }
 
-grip_track_location grip_track_locate_full(const grip_track *track, double x, double y) {
-  int best = 0;
-  double best_score = INFINITY, best_u = 0.0, best_t = 0.0;
-  for (int i = 0; i < track->count; ++i) {
-    double u, t;
-    seg_project(&track->seg[i], x, y, &u, &t);
-    double o = overshoot(&track->seg[i], u);
-    double score = o > 0.0 ? hypot(o, t) : fabs(t);
-    if (score < best_score) {
-      best_score = score;
-      best = i;
-      best_u = u;
-      best_t = t;
+/* A location with what the barrier query needs of it: the local distance (clamped to the
+ * segment), the centre line's frame and the cross-section there. */
+typedef struct located {
+  grip_track_location loc;
+  double u;
+  seg_frame frame;
+  section sec;
+} located;
+
+/* The grid cell's candidate with the lowest bound on its score at (x, y) (score >= distance
+ * to the centre line / k below the grid's reach, from the segment's circle); -1 outside the
+ * grid or without candidates. */
+static int grid_nearest(const grip_track *track, double x, double y, double *bound) {
+  const track_grid *gr = &track->grid;
+  *bound = INFINITY;
+  if (!gr->ok || !isfinite(x) || !isfinite(y)) return -1;
+  double fx = floor((x - gr->x0) / gr->cell), fy = floor((y - gr->y0) / gr->cell);
+  if (!(fx >= 0.0 && fy >= 0.0 && fx < gr->nx && fy < gr->ny)) return -1;
+  size_t c = (size_t)fy * (size_t)gr->nx + (size_t)fx;
+  int best = -1;
+  for (int k = gr->start[c]; k < gr->start[c + 1]; ++k) {
+    const double *ci = &track->circle[CIRCLE_STRIDE * gr->items[k]];
+    double b = (sqrt((x - ci[0]) * (x - ci[0]) + (y - ci[1]) * (y - ci[1])) - ci[3]) / ci[4];
+    if (b < *bound) {
+      *bound = b;
+      best = gr->items[k];
     }
   }
-  return finish(track, best, best_u, best_t);
+  return best;
 }
 
-grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint) {
-  if (hint < 0 || hint >= track->count || !isfinite(x) || !isfinite(y))
-    return grip_track_locate_full(track, x, y);
+/* Scores segment i for the exhaustive search; keeps the best (lowest index on ties). */
+static void score_segment(const grip_track *track, int i, double x, double y, int *best, double *best_score,
+                          double *best_u, double *best_t) {
+  double u, t;
+  seg_project(&track->seg[i], x, y, &u, &t, NULL);
+  double o = overshoot(&track->seg[i], u);
+  double score = o > 0.0 ? hypot(o, t) : fabs(t);
+  if (score < *best_score || (score == *best_score && i < *best)) {
+    *best_score = score;
+    *best = i;
+    *best_u = u;
+    *best_t = t;
+  }
+}
+
+static void locate_full_at(const grip_track *track, double x, double y, located *out) {
+  int best = 0;
+  double best_score = INFINITY, best_u = 0.0, best_t = 0.0;
+  const track_grid *gr = &track->grid;
+  bool found = false;
+  if (gr->ok && isfinite(x) && isfinite(y)) {
+    double fx = floor((x - gr->x0) / gr->cell), fy = floor((y - gr->y0) / gr->cell);
+    if (fx >= 0.0 && fy >= 0.0 && fx < gr->nx && fy < gr->ny) {
+      size_t c = (size_t)fy * (size_t)gr->nx + (size_t)fx;
+      /* The candidate with the lowest bound is scored first, then only those whose bound does
+       * not exceed the best score (ties go to the lower index, as in the exhaustive search). */
+      double first_bound;
+      int first = grid_nearest(track, x, y, &first_bound);
+      if (first >= 0) score_segment(track, first, x, y, &best, &best_score, &best_u, &best_t);
+      for (int k = gr->start[c]; k < gr->start[c + 1]; ++k) {
+        int i = gr->items[k];
+        const double *ci = &track->circle[CIRCLE_STRIDE * i];
+        double bound = (sqrt((x - ci[0]) * (x - ci[0]) + (y - ci[1]) * (y - ci[1])) - ci[3]) / ci[4];
+        if (i != first && !(bound > best_score && bound < gr->reach))
+          score_segment(track, i, x, y, &best, &best_score, &best_u, &best_t);
+      }
+      /* the lists are complete up to the grid's reach: no other segment scores this low */
+      found = best_score <= gr->reach;
+    }
+  }
+  if (!found) {
+    best = 0;
+    best_score = INFINITY;
+    for (int i = 0; i < track->count; ++i) score_segment(track, i, x, y, &best, &best_score, &best_u, &best_t);
+  }
+  const track_seg *g = &track->seg[best];
+  seg_project(g, x, y, &best_u, &best_t, &out->frame);
+  out->u = clampd(best_u, 0.0, g->len);
+  out->sec = seg_section(g, out->u);
+  finish(track, best, best_u, best_t, &out->frame, &out->sec, &out->loc);
+}
+
+grip_track_location grip_track_locate_full(const grip_track *track, double x, double y) {
+  located at;
+  locate_full_at(track, x, y, &at);
+  return at.loc;
+}
+
+static void locate_at(const grip_track *track, double x, double y, int hint, located *out) {
+  if (hint < 0 || hint >= track->count || !isfinite(x) || !isfinite(y)) {
+    locate_full_at(track, x, y, out);
+    return;
+  }
+  /* A hint far from the point (another car's, on a shared ground context) is no use: the walk
+   * would end in the exhaustive search after TRACK_WALK_STEPS projections. The walk starts
+   * instead from the grid cell's candidate nearest the point. */
+  if (track->circle) {
+    const double *c = &track->circle[CIRCLE_STRIDE * hint];
+    double dx = x - c[0], dy = y - c[1], r = c[2] + TRACK_HINT_SLACK;
+    if (dx * dx + dy * dy > r * r) {
+      double bound;
+      hint = grid_nearest(track, x, y, &bound);
+      if (hint < 0) {
+        locate_full_at(track, x, y, out);
+        return;
+      }
+    }
+  }
   int i = hint, came = 0;
   for (int step = 0; step <= TRACK_WALK_STEPS; ++step) {
     const track_seg *g = &track->seg[i];
     double u, t;
-    seg_project(g, x, y, &u, &t);
+    seg_project(g, x, y, &u, &t, &out->frame);
     double tol = 1e-9 * (1.0 + g->len);
     if (u < -tol) {
       if (came == -1) break; /* bounced between two segments: let the full search decide */
@@ -497,34 +820,38 @@ grip_track_location grip_track_locate(const grip_track *track, double x, double 
       came = -1;
       continue;
     }
-    section c = seg_section(g, clampd(u, 0.0, g->len));
+    out->u = clampd(u, 0.0, g->len);
+    out->sec = seg_section(g, out->u);
     /* Inside the barriers, the barrier line itself included (1 µm: the barrier query puts its
      * wall-foot point there, and rounding must not send it to the full search). */
-    if (fabs(t) <= c.reach[t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT] + 1e-6)
-      return finish(track, i, u, t);
+    if (fabs(t) <= out->sec.reach[t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT] + 1e-6) {
+      finish(track, i, u, t, &out->frame, &out->sec, &out->loc);
+      return;
+    }
     break;
   }
-  return grip_track_locate_full(track, x, y);
+  locate_full_at(track, x, y, out);
 }
 
-grip_track_barrier grip_track_barrier_at(const grip_track *track, const grip_track_location *loc,
-                                         int side) {
+grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint) {
+  located at;
+  locate_at(track, x, y, hint, &at);
+  return at.loc;
+}
+
+/* The barrier on one side at local distance u of segment g, from the centre line's frame and
+ * the cross-section there, as seen from lateral offset `lateral`. */
+static grip_track_barrier barrier_from(const track_seg *g, const seg_frame *fr, const section *c, double lateral,
+                                       int side) {
   grip_track_barrier b;
-  int i = loc->segment < 0 || loc->segment >= track->count ? 0 : loc->segment;
-  const track_seg *g = &track->seg[i];
-  double s = loc->distance - g->s0;
-  if (s < 0.0) s += track->length; /* wrapped past the start line */
-  double u = clampd(s, 0.0, g->len), x, y, psi, kappa;
-  seg_eval(g, u, &x, &y, &psi, &kappa);
-  section c = seg_section(g, u);
   int sd = side == GRIP_TRACK_SIDE_LEFT ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
   double sgn = sd == GRIP_TRACK_SIDE_LEFT ? 1.0 : -1.0;
-  double tb = sgn * c.reach[sd], dtb = sgn * c.dreach[sd];
+  double tb = sgn * c->reach[sd], dtb = sgn * c->dreach[sd];
   /* barrier line B(u) = C(u) + tb(u)·N(u): dB/du = T·(1 - kappa·tb) + tb'·N; the inward normal
    * is perpendicular to it, pointing towards the centre line (-sgn·N). */
-  double along = 1.0 - kappa * tb;
+  double along = 1.0 - fr->kappa * tb;
   double nt = sgn * dtb, nn = -sgn * along; /* components on T and N */
-  double len = hypot(nt, nn);
+  double len = sqrt(nt * nt + nn * nn);
   if (len > 0.0) {
     nt /= len;
     nn /= len;
@@ -532,12 +859,25 @@ grip_track_barrier grip_track_barrier_at(const grip_track *track, const grip_tra
     nt = 0.0;
     nn = -sgn;
   }
-  double tx = cos(psi), ty = sin(psi);
+  double tx = fr->c, ty = fr->s;
   b.normal = v3(nt * tx - nn * ty, nt * ty + nn * tx, 0.0);
   b.lateral = tb;
-  b.distance = sgn * (tb - loc->lateral) * fabs(nn);
+  b.distance = sgn * (tb - lateral) * fabs(nn);
   b.height = g->def.side[sd].barrier_height;
   return b;
+}
+
+grip_track_barrier grip_track_barrier_at(const grip_track *track, const grip_track_location *loc,
+                                         int side) {
+  int i = loc->segment < 0 || loc->segment >= track->count ? 0 : loc->segment;
+  const track_seg *g = &track->seg[i];
+  double s = loc->distance - g->s0;
+  if (s < 0.0) s += track->length; /* wrapped past the start line */
+  double u = clampd(s, 0.0, g->len), x, y, psi, kappa;
+  seg_eval(g, u, &x, &y, &psi, &kappa);
+  section c = seg_section(g, u);
+  seg_frame fr = {cos(psi), sin(psi), kappa};
+  return barrier_from(g, &fr, &c, loc->lateral, side);
 }
 
 /* --- ground adapter ------------------------------------------------------------------------ */
@@ -557,10 +897,13 @@ bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, do
    * locates the current (x, y) and intersects the ray with the plane there. */
   grip_vec3 p = origin;
   grip_track_location loc;
-  double dist = 0.0;
+  double dist = 0.0, at_x = NAN, at_y = NAN; /* where loc was found */
   bool ok = false;
   for (int pass = 0; pass < 3; ++pass) {
-    loc = grip_track_locate(track, p.x, p.y, hint);
+    /* A vertical ray stays at the same (x, y): its location is found once. */
+    if (!(p.x == at_x && p.y == at_y)) loc = grip_track_locate(track, p.x, p.y, hint);
+    at_x = p.x;
+    at_y = p.y;
     hint = loc.segment;
     grip_vec3 q = v3(p.x, p.y, loc.z);
     double denom = v3_dot(loc.normal, direction);
@@ -575,7 +918,7 @@ bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, do
   atomic_store_explicit(&ctx->hint, hint, memory_order_relaxed);
   if (!ok || dist < 0.0 || dist > max_distance) return false;
   /* report the surface under the final point */
-  loc = grip_track_locate(track, p.x, p.y, hint);
+  if (!(p.x == at_x && p.y == at_y)) loc = grip_track_locate(track, p.x, p.y, hint);
   hit->point = v3(p.x, p.y, p.z);
   hit->normal = loc.normal;
   hit->distance = dist;
@@ -596,10 +939,13 @@ bool grip_track_barrier_query(void *context, double x, double y, grip_barrier_hi
   const grip_track *track = ctx->track;
   if (!isfinite(x) || !isfinite(y)) return false;
   int hint = atomic_load_explicit(&ctx->hint, memory_order_relaxed);
-  grip_track_location loc = grip_track_locate(track, x, y, hint);
+  located at;
+  locate_at(track, x, y, hint, &at);
+  grip_track_location loc = at.loc;
   atomic_store_explicit(&ctx->hint, loc.segment, memory_order_relaxed);
-  grip_track_barrier b =
-      grip_track_barrier_at(track, &loc, loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
+  /* grip_track_barrier_at from the frame the locate found (no trigonometry) */
+  grip_track_barrier b = barrier_from(&track->seg[loc.segment], &at.frame, &at.sec, loc.lateral,
+                                      loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
   /* The wall's foot lies `distance` away against the inward normal; its height there is the
    * surface height at the barrier. */
   grip_track_location foot = grip_track_locate(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance,

@@ -17,6 +17,13 @@ check "park keys" 'has_keys "$j" creep_mm_per_min'
 j=$("$grip" bench --vehicles 4 --seconds 0.2 --json)
 check "bench keys" 'has_keys "$j" vehicles steps ns_per_vehicle_step realtime_factor'
 check "bench counts" 'grep -q "\"vehicles\":4" <<<"$j" && grep -q "\"steps\":100" <<<"$j"'
+# on a track: 8 cars in 3 lanes 435 m apart follow their lanes for 20 s without touching a wall
+# or each other, at a mean speed between 30 and 144 km/h (the followers' 40 m/s cap)
+j=$("$grip" bench --track default --vehicles 8 --seconds 20 --dt 0.01 --threads 1 --json)
+check "bench --track keys" 'has_keys "$j" vehicles steps ns_per_vehicle_step mean_speed_kmh contact_vehicle_steps'
+check "bench --track drives" '/usr/bin/python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(not (d[\"steps\"] == 2000 and d[\"contact_vehicle_steps\"] == 0 and 30 < d[\"mean_speed_kmh\"] < 144))" "$j"'
+err=$("$grip" bench --track default --vehicles 1000 --seconds 0.1 2>&1 >/dev/null); rc=$?
+check "bench --track: too many cars, exit 1 and why" '[ $rc -eq 1 ] && grep -q "do not fit" <<<"$err"'
 j=$("$grip" steady --speed 50 --steer-deg 20 --json)
 check "steady keys" 'has_keys "$j" radius_m wheelbase_m road_wheel_angle_deg yaw_rate_dps lateral_g slip_angle_front_deg slip_angle_rear_deg body_slip_deg roll_deg'
 j=$("$grip" skidpad --radius 40 --dt 0.01 --json)

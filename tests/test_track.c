@@ -363,6 +363,58 @@ static void test_hint_equals_full(void) {
   grip_track_destroy(t);
 }
 
+/* A TORCS-like course: a circle of radius 150 m cut into 240 arc pieces of 1.5 degrees (TORCS
+ * cuts its arcs into such pieces), which keeps every figure analytic. Points at a known angle and radius locate to distance R·angle and lateral
+ * R − rho (a left-hand circle: the centre is on the left), through the search grid (locate_full),
+ * through a hint on the far side of the circle (another car's) and with a hint carried along;
+ * points beyond the barriers and far outside the grid still find the nearest piece. */
+static void test_many_pieces(void) {
+  enum { PIECES = 240 };
+  const double R = 150.0, piece = 2.0 * PI / PIECES;
+  grip_track_segment_def segs[PIECES];
+  for (int i = 0; i < PIECES; ++i) {
+    segs[i] = grip_default_track_segment_def();
+    segs[i].type = GRIP_TRACK_LEFT;
+    segs[i].radius = segs[i].end_radius = R;
+    segs[i].angle = piece;
+  }
+  grip_track_def def = {.segments = segs, .segment_count = PIECES, .start_position = {0, -R, 0}, .start_heading = 0};
+  grip_track *t = NULL;
+  CHECK(grip_track_build(&def, &t) == GRIP_OK);
+  if (!t) return;
+  CHECK_NEAR(grip_track_length(t), 2.0 * PI * R, 1e-9);
+  /* the barriers: half road 6 + kerb 1 + run-off 8 = 15 m either side */
+  int hint = -1;
+  for (int k = 0; k < 20000; ++k) {
+    double angle = 2.0 * PI * urand(), lat = -14.9 + 29.8 * urand(), rho = R - lat;
+    double x = rho * sin(angle), y = -rho * cos(angle); /* start at (0, -R) heading +x, centre (0, 0) */
+    grip_track_location a = grip_track_locate_full(t, x, y);
+    int far = (a.segment + PIECES / 2) % PIECES;
+    grip_track_location b = grip_track_locate(t, x, y, far);
+    grip_track_location c = grip_track_locate(t, x, y, hint);
+    hint = c.segment;
+    double ds = fabs(a.distance - R * angle);
+    if (ds > 0.5 * grip_track_length(t)) ds = grip_track_length(t) - ds;
+    CHECK_NEAR(ds, 0.0, 1e-9);
+    CHECK_NEAR(a.lateral, lat, 1e-9);
+    CHECK(a.on_track);
+    CHECK(b.segment == a.segment && b.distance == a.distance && b.lateral == a.lateral && b.z == a.z);
+    CHECK(c.segment == a.segment && c.distance == a.distance && c.lateral == a.lateral && c.z == a.z);
+  }
+  /* beyond the barriers, inside and outside the circle, and 10 km away */
+  const double far_rho[] = {R - 40.0, R + 40.0, 1e4, 1e6};
+  for (size_t i = 0; i < sizeof far_rho / sizeof far_rho[0]; ++i) {
+    double angle = 1.234, x = far_rho[i] * sin(angle), y = -far_rho[i] * cos(angle);
+    grip_track_location a = grip_track_locate_full(t, x, y);
+    CHECK_NEAR(a.distance, R * angle, 1e-6);
+    CHECK_NEAR(a.lateral, R - far_rho[i], 1e-6 * far_rho[i]);
+    CHECK(!a.on_track);
+    grip_track_location b = grip_track_locate(t, x, y, (a.segment + PIECES / 2) % PIECES);
+    CHECK(b.segment == a.segment && b.distance == a.distance);
+  }
+  grip_track_destroy(t);
+}
+
 /* The shipped tracks close exactly; their lengths follow from their segments by hand. */
 static void test_shipped_tracks(void) {
   const struct {
@@ -584,6 +636,7 @@ int main(void) {
   RUN_TEST(test_heights);
   RUN_TEST(test_spiral);
   RUN_TEST(test_hint_equals_full);
+  RUN_TEST(test_many_pieces);
   RUN_TEST(test_shipped_tracks);
   RUN_TEST(test_native_format);
   RUN_TEST(test_invalid_defs);

@@ -149,7 +149,10 @@ typedef struct grip_track_location {
 
 /* Locates (x, y). hint is a segment index from a previous call (or -1): the search walks to
  * neighbours from it (amortised O(1) for a moving car) and falls back to a full search when the
- * walk does not end inside the barriers. Beyond the barrier the surface continues flat at the
+ * walk does not end inside the barriers. A hint whose segment lies more than 50 m beyond its
+ * barriers' reach from (x, y) (another car's) is replaced by the nearest segment of the point's
+ * cell in the track's search grid. The full search looks only at the segments listed in that
+ * cell (exactly the exhaustive answer), so neither costs O(segments). Beyond the barrier the surface continues flat at the
  * height of the barrier's foot (normal straight up). */
 GRIP_API grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint);
 /* The same answer by the exhaustive search: the segment whose projection is nearest (smallest

@@ -1,0 +1,29 @@
+/* grip bench --track: a race-like load on a track, for timing the whole world step. */
+#ifndef GRIP_BENCH_TRACK_H
+#define GRIP_BENCH_TRACK_H
+
+#include <stddef.h>
+
+#include "grip/grip.h"
+#include "grip/track.h"
+
+typedef struct track_bench_result {
+  int vehicles;
+  long long steps;
+  int lanes;                  /* cars side by side */
+  double spacing_m;           /* m, between cars in a lane along the track; >= 8 */
+  double ns_per_vehicle_step; /* ns of wall time per vehicle per step: world step (ground, walls,
+                                 car-car collisions) and the line followers */
+  double realtime_factor;     /* simulated s per wall s */
+  double mean_speed;          /* m/s, over all cars at the end */
+  long long contact_steps;    /* vehicle-steps with a car or wall contact */
+} track_bench_result;
+
+/* N cars spread evenly round the track in lanes 3.5 m apart, each following its lane with a
+ * pure-pursuit steering controller and a speed plan: v = sqrt(6 m/s² / κ) in the corners (at
+ * most 40 m/s), braking at 4 m/s² before them. The track's ground and walls are the world's. Returns 0, or -1 with a
+ * message (too many cars for the track: fewer than 8 m between them; memory). */
+int sim_bench_track(const grip_track *track, const grip_vehicle_def *car, int vehicles, double seconds, double dt,
+                    int threads, track_bench_result *out, char *msg, size_t msg_size);
+
+#endif
