@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tir.h"
 
@@ -42,6 +43,7 @@ typedef enum sec_kind {
   S_FUEL,
   S_ASSISTS,
   S_SOUND,
+  S_VISUAL, /* grip_car.visual, not the definition */
   S_COUNT
 } sec_kind;
 
@@ -69,6 +71,7 @@ static const section_desc sections[S_COUNT] = {
     [S_FUEL] = {"fuel", 1, {NULL}},
     [S_ASSISTS] = {"assists", 1, {NULL}},
     [S_SOUND] = {"sound", 1, {NULL}},
+    [S_VISUAL] = {"visual", 1, {NULL}},
 };
 
 typedef enum key_type {
@@ -83,6 +86,7 @@ typedef enum key_type {
   K_DIFF_TYPE,
   K_TIR,
   K_WINGS,
+  K_MODEL,   /* a model file path, relative to the car file */
 } key_type;
 
 typedef struct key_desc {
@@ -240,6 +244,15 @@ static const key_desc keys[] = {
     D(S_SOUND, "strokes", grip_car_sound, strokes, "", 2, 4, NULL),
     D(S_SOUND, "character", grip_car_sound, character, "", 0, 1, NULL),
     D(S_SOUND, "volume", grip_car_sound, volume, "", 0, 1, NULL),
+    X(S_VISUAL, "model", K_MODEL, 0, "", 0, 0),
+    D(S_VISUAL, "scale", grip_car_visual, scale, "m", 1e-4, 1e4, NULL),
+    D(S_VISUAL, "x", grip_car_visual, offset.x, "m", -50, 50, NULL),
+    D(S_VISUAL, "y", grip_car_visual, offset.y, "m", -50, 50, NULL),
+    D(S_VISUAL, "z", grip_car_visual, offset.z, "m", -50, 50, NULL),
+    DS(S_VISUAL, "yaw", grip_car_visual, yaw, DEG, "deg", "rad", -360, 360, NULL),
+    DS(S_VISUAL, "pitch", grip_car_visual, pitch, DEG, "deg", "rad", -360, 360, NULL),
+    DS(S_VISUAL, "roll", grip_car_visual, roll, DEG, "deg", "rad", -360, 360, NULL),
+    B(S_VISUAL, "y_up", grip_car_visual, y_up),
 };
 enum { KEY_COUNT = (int)(sizeof keys / sizeof keys[0]) };
 
@@ -250,7 +263,7 @@ int grip_car_key_info(int index, const char **section, const char **key, const c
       [S_GEARBOX] = "gearbox", [S_DRIVETRAIN] = "drivetrain", [S_DIFF] = "diff.front",
       [S_BRAKES] = "brakes", [S_STEERING] = "steering", [S_INPUT] = "input_filter",
       [S_AXLE] = "axle.front", [S_TYRE] = "tyre.front", [S_AERO] = "aero", [S_WING] = "wing.1",
-      [S_FUEL] = "fuel", [S_ASSISTS] = "assists", [S_SOUND] = "sound"};
+      [S_FUEL] = "fuel", [S_ASSISTS] = "assists", [S_SOUND] = "sound", [S_VISUAL] = "visual"};
   if (section) *section = first_names[keys[index].sec];
   if (key) *key = keys[index].key;
   if (unit) *unit = keys[index].unit;
@@ -518,7 +531,9 @@ static int handler(void *user, const char *section, const char *name, const char
     if (ps->any_key) FAIL(full, "must be the first key of the file");
   }
   ps->any_key = 1;
-  void *base = s == S_SOUND ? (void *)&ps->car->sound : section_base(d, (sec_kind)s, inst);
+  void *base = s == S_SOUND    ? (void *)&ps->car->sound
+               : s == S_VISUAL ? (void *)&ps->car->visual
+                               : section_base(d, (sec_kind)s, inst);
   switch (k->type) {
     case K_DOUBLE: {
       double v;
@@ -612,6 +627,21 @@ static int handler(void *user, const char *section, const char *name, const char
       else copy_text(ps->car->tir_path[inst], sizeof ps->car->tir_path[inst], path);
       t->model = GRIP_TYRE_FULL_MF;
       t->mf = &ps->car->tyre_params[inst];
+      return 1;
+    }
+    case K_MODEL: {
+      if (!value[0]) {
+        ps->car->visual.model[0] = '\0';
+        return 1;
+      }
+      char path[GRIP_CAR_PATH_MAX];
+      if (grip_join_path(ps->dir, value, path, sizeof path)) FAIL(full, "path too long");
+      struct stat st;
+      if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) FAIL(full, "'%s': no such file", path);
+      char resolved[PATH_MAX];
+      if (!realpath(path, resolved)) copy_text(resolved, sizeof resolved, path);
+      if (strlen(resolved) >= sizeof ps->car->visual.model) FAIL(full, "path too long");
+      copy_text(ps->car->visual.model, sizeof ps->car->visual.model, resolved);
       return 1;
     }
     case K_WINGS: {
@@ -899,6 +929,8 @@ void grip_car_default(grip_car *car) {
   car->sound = (grip_car_sound){.cylinders = 8.0, .strokes = 4.0, .character = 0.5, .volume = 0.8};
   copy_text(car->name, sizeof car->name, car->def.name ? car->def.name : "corvette-c5");
   for (int a = 0; a < GRIP_AXLE_COUNT; ++a) grip_mf_default_params(&car->tyre_params[a]);
+  car->visual.scale = 1.0;
+  car->visual.y_up = true;
   grip_car_fix_pointers(car);
 }
 
@@ -984,7 +1016,9 @@ static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
   grip_vehicle_def def = car->def; /* section_base needs a mutable pointer */
   grip_car_sound sound = car->sound;
   const grip_vehicle_def *d = &car->def;
-  void *base = s == S_SOUND ? (void *)&sound : section_base(&def, s, inst);
+  void *base = s == S_SOUND    ? (void *)&sound
+               : s == S_VISUAL ? (void *)&car->visual
+                               : section_base(&def, s, inst);
   for (int i = 0; i < KEY_COUNT; ++i) {
     const key_desc *k = &keys[i];
     if (k->sec != s) continue;
@@ -1032,6 +1066,7 @@ static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
           fprintf(f, "tir = %s\n", car->tir_path[inst]);
         break;
       case K_WINGS: fprintf(f, "wings = %d\n", d->aero.wing_count); break;
+      case K_MODEL: fprintf(f, "model = %s\n", car->visual.model); break;
       case K_BASE:
       case K_CURVE: break;
     }
@@ -1051,6 +1086,7 @@ int grip_car_write(const grip_car *car, FILE *f, const char *comment) {
   for (int s = 0; s < S_COUNT; ++s) {
     int n = sections[s].instances;
     if (s == S_WING) n = car->def.aero.wing_count;
+    if (s == S_VISUAL && !car->visual.model[0]) n = 0;
     for (int i = 0; i < n; ++i) write_section(f, car, (sec_kind)s, i);
   }
   return ferror(f) ? -1 : 0;

@@ -17,6 +17,21 @@
 #define GRIP_CAR_MAX_WARNINGS 16
 #define GRIP_CAR_PATH_MAX 512
 
+/* How the car looks ([visual] in a car file; docs/car-format.md). Not used by the physics: the
+ * viewer draws the model instead of a body generated from the body box. A model point p (in the
+ * model's units and axes) is drawn at design-frame point
+ *   offset + Rz(yaw)·Ry(pitch)·Rx(roll)·(scale·A·p)
+ * where A turns y-up files (AC3D, OBJ, glTF: x forward, y up, z to the right) to z up,
+ * A·(x, y, z) = (x, −z, y), and is the identity for z-up files. The wheels are not part of it:
+ * they are drawn at the simulated wheel positions. */
+typedef struct grip_car_visual {
+  char model[GRIP_CAR_PATH_MAX]; /* resolved path of the model file; "" = none */
+  double scale;                  /* m per model unit; 1 */
+  grip_vec3 offset;              /* m, design frame: where the model's origin goes; 0 */
+  double yaw, pitch, roll;       /* rad, rotations about z, y, x of the design frame; 0 */
+  bool y_up;                     /* the file's axes are y up (AC3D: TORCS cars); yes */
+} grip_car_visual;
+
 /* A loaded car. It owns every string and tyre parameter set def points to: def.name points to
  * name and, for an axle whose tyre was read from a .tir file, def.axles[a].tyre.mf points to
  * tyre_params[a]. A grip_car must therefore not be moved or copied with `=`/memcpy without
@@ -40,6 +55,7 @@ typedef struct grip_car {
   int warning_count;                                 /* warnings kept (first 16) */
   int warnings_dropped;                              /* warnings beyond the first 16 */
   char warnings[GRIP_CAR_MAX_WARNINGS][200];         /* "file:line: what", e.g. unknown keys */
+  grip_car_visual visual;                            /* [visual]: the 3D model, if any */
 } grip_car;
 
 /* The car can move itself: the engine's peak torque (limited by the clutch) through first gear,
