@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "drive_command.h"
+#include "input_config.h"
 #include "session.h"
 #include "viewer.h"
 
@@ -69,6 +70,8 @@ int drive_command(int argc, char **argv, bool watch) {
       {"--drag", CLI_STRING, &drag, 0, 0, "PX,PY: the click is dragged there (sets the heading)"},
       {"--stats", CLI_FLAG, &vo.stats, 0, 0, "time each pass to its end (glFinish) for the JSON's pass_ms (benchmark)"},
       {"--no-window", CLI_FLAG, &no_window, 0, 0, "simulate the frames without a window (needs --frames)"},
+      {"--input", CLI_STRING, &vo.input_file, 0, 0, "input configuration FILE: wheel, pedals, gamepad, keys (docs/input.md)"},
+      {"--mute", CLI_FLAG, &vo.mute, 0, 0, "no sound"},
       CLI_OPTION_JSON(json),
   };
   int rc = cli_parse(argc, argv, drive_options, CLI_COUNT(drive_options), NULL, 0, NULL);
@@ -98,6 +101,15 @@ int drive_command(int argc, char **argv, bool watch) {
   if (no_window && (vo.screenshot || vo.has_click)) {
     fprintf(stderr, "grip %s: --screenshot and --click need the window\n", command);
     return CLI_USAGE_ERROR;
+  }
+  if (vo.input_file) {
+    /* Checked before any window opens (the devices are opened with it). */
+    grip_input_config input;
+    grip_load_error err;
+    if (grip_input_config_load(vo.input_file, &input, &err) != 0) {
+      fprintf(stderr, "grip %s: %s\n", command, err.message);
+      return 1;
+    }
   }
   FILE *tel = NULL;
   if (telemetry && !(tel = fopen(telemetry, "w"))) {

@@ -36,8 +36,18 @@ typedef struct grip_car_visual {
  * name and, for an axle whose tyre was read from a .tir file, def.axles[a].tyre.mf points to
  * tyre_params[a]. A grip_car must therefore not be moved or copied with `=`/memcpy without
  * calling grip_car_fix_pointers() on the copy. */
+/* [sound]: what the engine sounds like (the viewer's synthesiser, docs/input.md). Not physics:
+ * the core never sees it. */
+typedef struct grip_car_sound {
+  double cylinders; /* whole number 1..16; the Corvette's V8 8 */
+  double strokes;   /* 2 or 4: firing frequency cylinders·rpm/(30·strokes) Hz; 4 */
+  double character; /* 0 smooth .. 1 raspy; 0.5 */
+  double volume;    /* 0..1; 0.8 */
+} grip_car_sound;
+
 typedef struct grip_car {
   grip_vehicle_def def;
+  grip_car_sound sound;
   char name[64];
   grip_mf_params tyre_params[GRIP_AXLE_COUNT];
   char tir_path[GRIP_AXLE_COUNT][GRIP_CAR_PATH_MAX]; /* resolved .tir path, "" for simple MF */

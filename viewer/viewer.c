@@ -12,6 +12,7 @@
 
 #include "camera.h"
 #include "hud.h"
+#include "input_drive.h"
 #ifdef GRIP_HAVE_ASSIMP
 #include "model.h"
 #endif
@@ -52,13 +53,10 @@ typedef struct view {
   model *car_models; /* one per distinct car model file (cars of one kind share it) */
 #endif
   int car_model_count;
+  drive_io *io;       /* devices, controller, force feedback, sound (input_drive.h) */
   int follow;
   int width, height;
-  /* Keyboard driving. */
-  double steer;       /* -1..1, ramped */
-  bool automatic;
-  int manual_gear;    /* manual gearbox: -1..n */
-  int auto_direction; /* automatic: 1 drive, 0 neutral, -1 reverse */
+  bool automatic;     /* the controller's gearbox mode (HUD) */
   /* Time. */
   bool paused, slow, step_once;
   double accumulator;
@@ -416,63 +414,13 @@ static bool save_png(const char *path, int width, int height) {
   return ok != 0;
 }
 
-static void keyboard_input(view *v, double frame_dt) {
-  session *s = v->s;
-  if (s->human < 0) return;
-  const Uint8 *k = SDL_GetKeyboardState(NULL);
-  bool up = k[SDL_SCANCODE_UP] || k[SDL_SCANCODE_W], down = k[SDL_SCANCODE_DOWN] || k[SDL_SCANCODE_S];
-  bool left = k[SDL_SCANCODE_LEFT] || k[SDL_SCANCODE_A], right = k[SDL_SCANCODE_RIGHT] || k[SDL_SCANCODE_D];
-  /* A key is all or nothing: the steering moves towards full lock at 2.5 per s and back to the
-   * centre at 4 per s, as a keyboard driver in a racing game expects. */
-  double want = (left ? 1.0 : 0.0) - (right ? 1.0 : 0.0);
-  double rate = want == 0.0 ? 4.0 : 2.5;
-  double step = rate * frame_dt;
-  if (v->steer < want) v->steer = fmin(want, v->steer + step);
-  else v->steer = fmax(want, v->steer - step);
-  grip_vehicle_input in = grip_default_vehicle_input();
-  in.throttle = up ? 1.0 : 0.0;
-  in.brake = down ? 1.0 : 0.0;
-  in.steering = v->steer;
-  in.handbrake = k[SDL_SCANCODE_SPACE] ? 1.0 : 0.0;
-  in.clutch = k[SDL_SCANCODE_C] ? 1.0 : 0.0;
-  in.automatic = v->automatic;
-  in.gear = v->automatic ? v->auto_direction : v->manual_gear;
-  s->human_input = in;
-}
-
-static void shift(view *v, int delta) {
-  const session *s = v->s;
-  if (s->human < 0) return;
-  int top = s->cars[s->human].def->gearbox.forward_gears;
-  if (v->automatic) {
-    v->auto_direction += delta;
-    if (v->auto_direction > 1) v->auto_direction = 1;
-    if (v->auto_direction < -1) v->auto_direction = -1;
-  } else {
-    v->manual_gear += delta;
-    if (v->manual_gear > top) v->manual_gear = top;
-    if (v->manual_gear < GRIP_GEAR_REVERSE) v->manual_gear = GRIP_GEAR_REVERSE;
-  }
-}
-
 static void handle_key(view *v, SDL_Keycode key, bool *quit) {
   session *s = v->s;
   switch (key) {
+  /* Driving, gears, pause, camera and reset come from the input configuration (input_drive.h). */
   case SDLK_ESCAPE: *quit = true; break;
-  case SDLK_e: case SDLK_PAGEUP: shift(v, +1); break;
-  case SDLK_q: case SDLK_PAGEDOWN: shift(v, -1); break;
-  case SDLK_t:
-    if (s->human >= 0) {
-      int gear = s->cars[s->human].cur.gear;
-      v->automatic = !v->automatic;
-      if (!v->automatic) v->manual_gear = gear;
-      else v->auto_direction = gear < 0 ? -1 : (gear == 0 ? 0 : 1);
-    }
-    break;
-  case SDLK_p: v->paused = !v->paused; break;
   case SDLK_PERIOD: v->step_once = true; break;
   case SDLK_l: v->slow = !v->slow; break;
-  case SDLK_v: camera_set_mode(&v->cam, (camera_mode)((v->cam.mode + 1) % CAMERA_MODE_COUNT)); break;
   case SDLK_TAB:
     v->follow = (v->follow + 1) % s->car_count;
     v->cam.settled = false;
@@ -480,7 +428,6 @@ static void handle_key(view *v, SDL_Keycode key, bool *quit) {
     break;
   case SDLK_h: v->show_hud = !v->show_hud; break;
   case SDLK_m: v->place_mode = !v->place_mode; break;
-  case SDLK_r: session_reset(s, v->follow); break;
   default: break;
   }
 }
@@ -507,8 +454,6 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   v.height = o->height;
   v.show_hud = !o->no_hud;
   v.automatic = true;
-  v.auto_direction = 1;
-  v.manual_gear = 1;
   v.follow = o->follow >= 0 && o->follow < s->car_count ? o->follow : (s->human >= 0 ? s->human : 0);
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
     fprintf(stderr, "grip %s: no display: %s\n", command, SDL_GetError());
@@ -532,6 +477,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   SDL_GL_SetSwapInterval(o->frames > 0 ? 0 : 1);
   SDL_GL_GetDrawableSize(v.window, &v.width, &v.height);
   int rc = 1;
+  if (!(v.io = drive_io_open(s, o->input_file, o->mute || o->frames > 0, v.follow, command))) goto done;
   if (!renderer_init(&v.r)) goto done;
   if (o->stats) glGenQueries(1, &v.samples_query);
   if (!build_meshes(&v)) {
@@ -558,6 +504,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
     t_prev = t_frame;
     SDL_Event e;
     while (SDL_PollEvent(&e)) {
+      drive_io_event(v.io, &e);
       if (e.type == SDL_QUIT) quit = true;
       else if (e.type == SDL_KEYDOWN && !e.key.repeat) handle_key(&v, e.key.keysym.sym, &quit);
       else if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED)
@@ -579,7 +526,11 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
         v.cam.range = fmax(2.0, fmin(500.0, v.cam.range * pow(0.9, e.wheel.y)));
       }
     }
-    keyboard_input(&v, frame_dt);
+    input_actions act = drive_io_update(v.io, s, frame_dt);
+    if (act.pause) v.paused = !v.paused;
+    if (act.camera) camera_set_mode(&v.cam, (camera_mode)((v.cam.mode + 1) % CAMERA_MODE_COUNT));
+    if (act.reset) session_reset(s, v.follow);
+    v.automatic = drive_io_automatic(v.io);
     /* Physics: fixed steps, at most 0.25 s of catch-up per frame. */
     double sim_dt = v.paused ? 0.0 : frame_dt * (v.slow ? 0.25 : 1.0);
     int steps = session_advance(s, &v.accumulator, sim_dt);
@@ -588,6 +539,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
       steps++;
     }
     v.step_once = false;
+    drive_io_feedback(v.io, s, v.follow, v.paused ? 0.0 : frame_dt);
     steps_total += steps;
     rate_window_steps += steps;
     double t_physics = now_s();
@@ -703,6 +655,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   result->height = v.height;
   rc = 0;
 done:
+  drive_io_close(v.io);
   hud_destroy(v.hud);
   if (v.samples_query) glDeleteQueries(1, &v.samples_query);
   free_meshes(&v);

@@ -27,6 +27,8 @@ typedef struct viewer_options {
   double drag[2];
   bool stats;               /* finish the GL work after each pass (glFinish) so that the pass
                                times in viewer_result are the renderer's, not the submission's */
+  const char *input_file;   /* input configuration (docs/input.md), NULL: keyboard + gamepad */
+  bool mute;                /* no sound */
 } viewer_options;
 
 viewer_options viewer_default_options(void);
