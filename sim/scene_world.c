@@ -26,6 +26,16 @@ static int build_ground(scene_world *sw, grip_world_def *wd, grip_load_error *er
   case GRIP_SCENE_GROUND_TERRAIN: {
     grip_terrain t;
     if (!grip_terrain_load(sc->ground_file, &t, &e)) FAIL_AT(sc->ground_line, key, "%s", e.message);
+    if (t.units == GRIP_UNITS_DEGREES) {
+      /* Inverse of the equirectangular map around the extent's centre (io/terrain.h). */
+      const double deg_per_rad = 180.0 / 3.14159265358979323846;
+      sw->geo_x0 = t.center_lon, sw->geo_y0 = t.center_lat;
+      sw->geo_x_per_m = deg_per_rad / (GRIP_EARTH_RADIUS_M * cos(t.center_lat / deg_per_rad));
+      sw->geo_y_per_m = deg_per_rad / GRIP_EARTH_RADIUS_M;
+    } else {
+      sw->geo_x0 = sw->geo_y0 = 0.0;
+      sw->geo_x_per_m = sw->geo_y_per_m = 1.0 / t.unit_m;
+    }
     grip_heightfield_def def = grip_terrain_heightfield_def(&t);
     def.edge = sc->terrain_edge;
     def.surfaces = &sc->surface;

@@ -38,6 +38,11 @@ typedef struct scene_world {
   /* Ground. */
   grip_heightfield *heightfield; /* terrain scenes */
   grip_heightfield_info terrain; /* terrain scenes: grid figures */
+  /* Terrain scenes: from local metres back to the terrain file's own coordinates (easting and
+   * northing in its units, or longitude and latitude in degrees), which are linear in x and y
+   * (io/terrain.h): X = geo_x0 + geo_x_per_m·x, Y = geo_y0 + geo_y_per_m·y. A texture georeferenced
+   * in the same coordinate system is draped with it. */
+  double geo_x0, geo_x_per_m, geo_y0, geo_y_per_m;
   grip_track *track;             /* track scenes */
   char track_name[128];          /* track scenes: display name, e.g. "Grip Park" */
   grip_track_ground_context track_ground; /* track scenes: raycast and barrier context */

@@ -212,6 +212,22 @@ run --scene "$work/textured.ini" --frames 2 --camera map --width $W --height $H 
   --screenshot "$work/drape.png" --json > "$work/drape.json" || bad "textured terrain run"
 $check drape "$work/drape.png" "$work/drape.json" "$work/hills.bt" || bad "texture drape"
 
+# --- ... and by its georeference when it has a world file (quad.pgw: the image covers x -90..50,
+# y -50..70 m of the terrain's projected metres): each quadrant where the world file puts it,
+# the terrain's own colours around it. A world file that is not six numbers is said on stderr
+# and the image goes back to the extent.
+$check write-world-file "$work/quad.pgw" 64 -90 50 -50 70
+run --scene "$work/textured.ini" --frames 2 --camera map --width $W --height $H --no-hud --hide-car \
+  --screenshot "$work/georef.png" --json > "$work/georef.json" 2> "$work/georef.err" || bad "georeferenced texture run"
+$check georef "$work/georef.png" "$work/georef.json" "$work/hills.bt" -90 50 -50 70 || bad "texture by its world file"
+[ -s "$work/georef.err" ] && bad "georeferenced texture: unexpected messages: $(cat "$work/georef.err")"
+printf '1\n0\n0\n' > "$work/quad.pgw"
+run --scene "$work/textured.ini" --frames 2 --camera map --width $W --height $H --no-hud --hide-car \
+  --screenshot "$work/badwf.png" --json > "$work/badwf.json" 2> "$work/badwf.err" || bad "bad world file run"
+grep -q "quad.pgw: a world file holds six numbers, this one 3" "$work/badwf.err" || bad "bad world file: no message ($(cat "$work/badwf.err"))"
+$check drape "$work/badwf.png" "$work/badwf.json" "$work/hills.bt" || bad "bad world file: not draped over the extent"
+rm -f "$work/quad.pgw"
+
 # --- the wheels are drawn where the car puts them: the built-in car at rest on the start
 # straight, heading 30 degrees, front wheels steered, its body hidden; each wheel centre from
 # data/cars/corvette-c5.ini (axle x, half track, radius), projected through the printed pose.

@@ -329,6 +329,43 @@ def check_drape(path, json_path, bt_path):
                 fail(f'the {name} quadrant of the texture is not draped there')
 
 
+def write_world_file(path, n, left, right, bottom, top):
+    """An ESRI world file for an n x n image covering [left, right] x [bottom, top] (m): pixel
+    size, no rotation, the centre of the top-left pixel."""
+    n = int(n); left, right, bottom, top = float(left), float(right), float(bottom), float(top)
+    a, e = (right - left) / n, -(top - bottom) / n
+    open(path, 'w').write('%r\n0\n0\n%r\n%r\n%r\n' % (a, e, left + a / 2, top + e / 2))
+
+
+def check_georef(path, json_path, bt_path, left, right, bottom, top):
+    """The quadrant texture lies where its world file puts it: inside [left, right] x [bottom,
+    top] each quadrant's middle shows its colour (nearest by direction, at least 0.98 alike);
+    outside it the terrain keeps its own colours (no texture colour at least 0.98 alike)."""
+    left, right, bottom, top = float(left), float(right), float(bottom), float(top)
+    cam = json.load(open(json_path))['camera']
+    w, h, rows = read_png(path)
+    terrain = read_bt(bt_path)
+    mx, my = (left + right) / 2, (bottom + top) / 2
+    qx, qy = (right - left) / 4, (top - bottom) / 4
+    probes = [(name, mx + (qx if name[1] == 'E' else -qx), my + (qy if name[0] == 'N' else -qy)) for name in QUADRANTS]
+    probes += [('outside', left - 40.0, my), ('outside', right + 40.0, my), ('outside', mx, bottom - 40.0),
+               ('outside', mx, top + 40.0)]
+    for name, x, y in probes:
+        px, py = project(cam, [x, y, terrain_height(terrain, x, y)])
+        if not (0 <= px < w and 0 <= py < h):
+            fail(f'probe ({x:.0f}, {y:.0f}) m is off the picture')
+        got = mean_colour(rows, int(px) - 1, int(px) + 2, int(py) - 1, int(py) + 2)
+        a = normalize(list(got))
+        match = {k: dot(a, normalize(list(c))) for k, c in QUADRANTS.items()}
+        nearest = max(match, key=match.get)
+        print(f'{name} at ({x:.0f}, {y:.0f}) m -> pixel ({px:.0f}, {py:.0f}): {[round(c) for c in got]}, '
+              f'nearest texture colour {nearest} ({match[nearest]:.3f})')
+        if name == 'outside' and match[nearest] >= 0.98:
+            fail(f'texture colour outside the world file\'s extent at ({x:.0f}, {y:.0f})')
+        if name != 'outside' and (nearest != name or match[nearest] < 0.98):
+            fail(f'the {name} quadrant is not where the world file puts it')
+
+
 def check_chase_wall(json_path, wall_y):
     """The chase camera's eye stays on the track side of a straight wall along y = wall_y
     (the default track's start straight: docs/tracks.md, barrier at ±(w/2 + kerb + run-off)),
@@ -464,6 +501,10 @@ def main(argv):
         check_chase_terrain(*args)
     elif cmd == 'lamps':
         check_lamps(*args)
+    elif cmd == 'write-world-file':
+        write_world_file(*args)
+    elif cmd == 'georef':
+        check_georef(*args)
     else:
         print(__doc__)
         return 2

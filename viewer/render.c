@@ -36,7 +36,9 @@ static const char *lit_fs =
     "uniform vec3 u_tint; uniform vec3 u_emissive; uniform int u_use_texture;\n"
     "uniform sampler2D u_texture; uniform float u_fog2;\n"
     "out vec4 frag;\n"
-    "void main(){ vec3 albedo = u_use_texture==1 ? texture(u_texture, v_uv).rgb : v_color;\n"
+    "void main(){ bool inside = u_use_texture==1 || (u_use_texture==2 && v_uv.x >= 0.0 && v_uv.x <= 1.0 &&\n"
+    "    v_uv.y >= 0.0 && v_uv.y <= 1.0);\n"
+    "  vec3 albedo = inside ? texture(u_texture, v_uv).rgb : v_color;\n"
     "  vec3 c = albedo*u_tint*(gl_FrontFacing ? v_front : v_back) + u_emissive;\n"
     "  float d2 = dot(v_rel, v_rel); float f = u_fog2 > 0.0 ? 0.85*d2/(d2 + u_fog2) : 0.0;\n"
     "  frag = vec4(mix(c, vec3(0.87,0.90,0.95), f), 1.0); }\n";
@@ -236,7 +238,7 @@ void renderer_draw_mesh(renderer *r, const gpu_mesh *g, const double position[3]
   glUniform3f(r->lit_emissive, powf(em[0], 1.0f / 2.2f), powf(em[1], 1.0f / 2.2f), powf(em[2], 1.0f / 2.2f));
   glUniform3f(r->lit_sun, 0.45f, -0.35f, 0.82f);
   glUniform1f(r->lit_fog, r->fog_distance * r->fog_distance);
-  glUniform1i(r->lit_use_texture, texture ? 1 : 0);
+  glUniform1i(r->lit_use_texture, texture ? (r->texture_clamp ? 2 : 1) : 0);
   glUniform1i(r->lit_texture, 0);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, texture);

@@ -30,6 +30,9 @@ typedef struct renderer {
   unsigned batch_texture;
   /* Counted by renderer_draw_mesh since the caller last zeroed them (frame statistics). */
   long long draw_calls, triangles;
+  /* While set, a texture drawn by renderer_draw_mesh shows only where its coordinates are within
+   * [0, 1] (a draped image covering part of a terrain); elsewhere the vertex colours. */
+  bool texture_clamp;
 } renderer;
 
 /* Returns false (with a message on stderr) when a shader does not compile. */

@@ -27,6 +27,7 @@ struct terrain_lod {
   const grip_heightfield *hf;
   grip_heightfield_info info;
   double origin[3];
+  terrain_uv uv;
   int levels; /* root level = levels - 1 */
   node_entry cache[CACHE_MAX];
   int cached;
@@ -36,12 +37,13 @@ struct terrain_lod {
   double eye[3];      /* m, world */
 };
 
-terrain_lod *terrain_lod_create(const grip_heightfield *hf, const double origin[3]) {
+terrain_lod *terrain_lod_create(const grip_heightfield *hf, const double origin[3], const terrain_uv *uv) {
   terrain_lod *t = calloc(1, sizeof *t);
   if (!t) return NULL;
   t->hf = hf;
   grip_heightfield_get_info(hf, &t->info);
   memcpy(t->origin, origin, sizeof t->origin);
+  t->uv = *uv;
   int cells = (t->info.cols > t->info.rows ? t->info.cols : t->info.rows) - 1;
   t->levels = 1;
   while ((long long)NODE_CELLS << (t->levels - 1) < cells) t->levels++;
@@ -94,7 +96,7 @@ static bool build_node(const terrain_lod *t, int level, int ix, int iy, gpu_mesh
   if (c1 > t->info.cols) c1 = t->info.cols;
   if (r1 > t->info.rows) r1 = t->info.rows;
   mesh_data m = {0};
-  world_mesh_terrain(&m, t->hf, c0, c1, r0, r1, stride, t->origin);
+  world_mesh_terrain(&m, t->hf, c0, c1, r0, r1, stride, t->origin, &t->uv);
   const int nc = sample_count(c0, c1, stride), nr = sample_count(r0, r1, stride);
   /* Where a neighbour has another level, the two edges differ: the coarser one runs straight
    * between its samples, the finer one follows the heights. Both skirts hang as deep as the
@@ -222,6 +224,8 @@ void terrain_lod_draw(terrain_lod *t, renderer *r, unsigned texture) {
   for (int k = 0; k < 3; ++k)
     for (int s = 0; s < 2; ++s)
       for (int i = 0; i < 4; ++i) t->planes[2 * k + s][i] = m[4 * i + 3] + (s ? -1.0f : 1.0f) * m[4 * i + k];
+  r->texture_clamp = texture && t->uv.clamp;
   visit(t, r, t->levels - 1, 0, 0, texture);
+  r->texture_clamp = false;
   t->stats.nodes_cached = t->cached;
 }

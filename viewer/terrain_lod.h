@@ -10,11 +10,13 @@
 
 #include "grip/heightfield.h"
 #include "render.h"
+#include "world_mesh.h"
 
 typedef struct terrain_lod terrain_lod;
 
-/* origin: the world point the vertex positions are relative to (m). NULL when out of memory. */
-terrain_lod *terrain_lod_create(const grip_heightfield *hf, const double origin[3]);
+/* origin: the world point the vertex positions are relative to (m); uv: where the draped
+ * texture lies (world_mesh.h). NULL when out of memory. */
+terrain_lod *terrain_lod_create(const grip_heightfield *hf, const double origin[3], const terrain_uv *uv);
 void terrain_lod_destroy(terrain_lod *t);
 
 /* Draws the nodes the renderer's current camera needs, with the draped texture (0 = none). */

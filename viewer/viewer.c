@@ -45,6 +45,7 @@ typedef struct view {
   camera cam;
   gpu_mesh world, ground, marker;
   unsigned world_texture; /* the scene's texture draped on the terrain, 0 = none */
+  bool texture_georeferenced; /* placed by its world file (else over the terrain's extent) */
   terrain_lod *terrain;   /* a terrain scene's ground (chunked level of detail), else NULL */
 #ifdef GRIP_HAVE_ASSIMP
   model track_model;      /* a TORCS track's own model (part_count 0: none) */
@@ -100,6 +101,58 @@ static const float kPalette[8][3] = {{0.80f, 0.06f, 0.05f}, {0.05f, 0.25f, 0.75f
                                      {0.95f, 0.40f, 0.05f}, {0.10f, 0.10f, 0.12f}};
 
 #ifdef GRIP_HAVE_ASSIMP
+/* A world file beside an image (ESRI: NAME.pgw for .png, .jgw for .jpg/.jpeg, or NAME.wld):
+ * six numbers, x size of a pixel, two rotation terms, y size of a pixel (negative: rows go
+ * south), and the centre of the top-left pixel, in the georeference of the terrain. */
+typedef struct world_file {
+  double a, d, b, e, c, f; /* X = a·col + b·row + c, Y = d·col + e·row + f (pixel centres) */
+} world_file;
+
+/* Returns 1 with *wf read, 0 when the image has no world file, -1 with why when it has one that
+ * cannot be used (not six numbers, rotated, zero pixel size). */
+static int world_file_read(const char *image, world_file *wf, char *why, size_t why_size) {
+  char path[1024];
+  const char *dot = strrchr(image, '.'), *slash = strrchr(image, '/');
+  if (!dot || (slash && dot < slash) || strlen(image) + 5 > sizeof path) return 0;
+  size_t stem = (size_t)(dot - image);
+  char ext[8] = "";
+  if (strlen(dot + 1) >= 2 && strlen(dot + 1) < 5) snprintf(ext, sizeof ext, "%c%cw", dot[1], dot[strlen(dot) - 1]);
+  const char *candidates[2] = {ext, "wld"};
+  FILE *f = NULL;
+  for (int k = 0; k < 2 && !f; ++k) {
+    if (!candidates[k][0]) continue;
+    snprintf(path, sizeof path, "%.*s.%s", (int)stem, image, candidates[k]);
+    f = fopen(path, "r");
+  }
+  if (!f) return 0;
+  double v[6];
+  int got = 0;
+  while (got < 6 && fscanf(f, "%lf", &v[got]) == 1) ++got;
+  fclose(f);
+  if (got < 6) return snprintf(why, why_size, "%s: a world file holds six numbers, this one %d", path, got), -1;
+  for (int k = 0; k < 6; ++k)
+    if (!isfinite(v[k])) return snprintf(why, why_size, "%s: number %d is not finite", path, k + 1), -1;
+  *wf = (world_file){v[0], v[1], v[2], v[3], v[4], v[5]};
+  if (wf->b != 0.0 || wf->d != 0.0)
+    return snprintf(why, why_size, "%s: a rotated image (rotation terms %g, %g) is not supported", path, wf->d, wf->b), -1;
+  if (wf->a == 0.0 || wf->e == 0.0) return snprintf(why, why_size, "%s: a pixel size is zero", path), -1;
+  return 1;
+}
+
+/* The image's texture coordinates on the terrain: world (x, y) m → the terrain file's own
+ * coordinates (X, Y) (scene_world.h) → the image's column and row (the world file) → u, v. */
+static terrain_uv terrain_uv_from_world_file(const world_file *wf, int width, int height, const scene_world *sw) {
+  /* u = (X − left)/(a·width), left = c − a/2; v = (Y − top)/(e·height), top = f − e/2. */
+  const double left = wf->c - 0.5 * wf->a, top = wf->f - 0.5 * wf->e;
+  terrain_uv uv;
+  uv.u_per_m = sw->geo_x_per_m / (wf->a * width);
+  uv.u0 = (sw->geo_x0 - left) / (wf->a * width);
+  uv.v_per_m = sw->geo_y_per_m / (wf->e * height);
+  uv.v0 = (sw->geo_y0 - top) / (wf->e * height);
+  uv.clamp = true;
+  return uv;
+}
+
 static bool same_visual(const grip_car_visual *a, const grip_car_visual *b) {
   return strcmp(a->model, b->model) == 0 && a->scale == b->scale && a->offset.x == b->offset.x &&
          a->offset.y == b->offset.y && a->offset.z == b->offset.z && a->yaw == b->yaw && a->pitch == b->pitch &&
@@ -132,18 +185,29 @@ static bool build_meshes(view *v) {
     const grip_heightfield_info *t = &sw->terrain;
     cx = t->origin_x + 0.5 * (t->cols - 1) * t->dx, cy = t->origin_y + 0.5 * (t->rows - 1) * t->dy;
     double origin[3] = {cx, cy, t->min_height};
-    if (!(v->terrain = terrain_lod_create(sw->heightfield, origin))) return false;
+    terrain_uv uv = terrain_uv_extent(t);
     if (v->s->scene.texture[0]) {
-      /* PNG or JPEG (stb_image), draped over the terrain's extent. */
+      /* PNG or JPEG (stb_image): placed by its world file when it has one, else draped over the
+       * terrain's extent. */
       int w = 0, h = 0, n = 0;
       unsigned char *pixels = stbi_load(v->s->scene.texture, &w, &h, &n, 4);
       if (pixels) {
         v->world_texture = renderer_texture_rgba(pixels, w, h, true);
         stbi_image_free(pixels);
+        world_file wf;
+        char why[1400];
+        int found = world_file_read(v->s->scene.texture, &wf, why, sizeof why);
+        if (found > 0) {
+          uv = terrain_uv_from_world_file(&wf, w, h, sw);
+          v->texture_georeferenced = true;
+        } else if (found < 0) {
+          fprintf(stderr, "grip viewer: %s (the texture is draped over the terrain's extent)\n", why);
+        }
       } else {
         fprintf(stderr, "grip viewer: %s: %s (texture left out)\n", v->s->scene.texture, stbi_failure_reason());
       }
     }
+    if (!(v->terrain = terrain_lod_create(sw->heightfield, origin, &uv))) return false;
     ground_z = t->min_height - 1.0;
     extent = fmax((t->cols - 1) * t->dx, (t->rows - 1) * t->dy) + 3000.0;
   } else {

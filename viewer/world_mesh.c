@@ -140,8 +140,20 @@ void world_mesh_track(mesh_data *m, const grip_track *track, const double origin
   for (int k = 0; k < 2; ++k) mesh_quad(m, row[0][k], row[0][k + 1], row[1][k + 1], row[1][k], line_white);
 }
 
+terrain_uv terrain_uv_extent(const grip_heightfield_info *info) {
+  /* Sample (c, r) sits at the centre of texel column c and of texel row rows-1-r of an image of
+   * cols x rows texels: u = (x − left)/(cols·dx), v = (top − y)/(rows·dy). */
+  const double left = info->origin_x - 0.5 * info->dx, top = info->origin_y + (info->rows - 0.5) * info->dy;
+  terrain_uv uv = {0};
+  uv.u_per_m = 1.0 / (info->cols * info->dx);
+  uv.u0 = -left * uv.u_per_m;
+  uv.v_per_m = -1.0 / (info->rows * info->dy);
+  uv.v0 = -top * uv.v_per_m;
+  return uv;
+}
+
 void world_mesh_terrain(mesh_data *m, const grip_heightfield *hf, int c0, int c1, int r0, int r1, int stride,
-                        const double origin[3]) {
+                        const double origin[3], const terrain_uv *uv) {
   grip_heightfield_info info;
   grip_heightfield_get_info(hf, &info);
   const double *h = grip_heightfield_heights(hf);
@@ -169,11 +181,8 @@ void world_mesh_terrain(mesh_data *m, const grip_heightfield *hf, int c0, int c1
       float col[3] = {0.25f + 0.25f * t + 0.8f * steep, 0.45f + 0.1f * t + 0.2f * steep, 0.18f + 0.1f * t + 0.5f * steep};
       uint32_t v = mesh_vertex_add(m, p, n, col);
       if (!m->failed) {
-        /* The texture covers the grid's cell extent (the outer cell edges, as GDAL georeferences
-         * a raster of the same extent), its first row north: sample (c, r) sits at the centre of
-         * texel column c and of texel row rows-1-r of an image of cols x rows texels. */
-        m->vertices[v].uv[0] = (float)((c + 0.5) / info.cols);
-        m->vertices[v].uv[1] = (float)(1.0 - (r + 0.5) / info.rows);
+        m->vertices[v].uv[0] = (float)(uv->u0 + uv->u_per_m * (info.origin_x + c * info.dx));
+        m->vertices[v].uv[1] = (float)(uv->v0 + uv->v_per_m * (info.origin_y + r * info.dy));
       }
       ++nc;
       if (c == c1 - 1) break;

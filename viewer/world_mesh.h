@@ -13,11 +13,22 @@
  * start line. Positions relative to origin (m, world). */
 void world_mesh_track(mesh_data *m, const grip_track *track, const double origin[3], double ground_z);
 
+/* Where a texture lies on the terrain: texture coordinates linear in world x and y (m),
+ * u = u0 + u_per_m·x, v = v0 + v_per_m·y, v counted from the image's top (north) row. clamp: the
+ * image covers only part of the terrain; outside [0, 1] the terrain keeps its own colours. */
+typedef struct terrain_uv {
+  double u0, u_per_m, v0, v_per_m;
+  bool clamp;
+} terrain_uv;
+
+/* An image covering the grid's cell extent exactly (the outer cell edges, as GDAL georeferences
+ * a raster of the same extent), first row north. */
+terrain_uv terrain_uv_extent(const grip_heightfield_info *info);
+
 /* Terrain cells [c0, c1) × [r0, r1) sampled every `stride` samples, relative to origin, with
- * texture coordinates of an image covering the grid's cell extent, first row north. Colours by
- * height and slope when there is no texture. */
+ * texture coordinates from uv. Colours by height and slope where there is no texture. */
 void world_mesh_terrain(mesh_data *m, const grip_heightfield *hf, int c0, int c1, int r0, int r1, int stride,
-                        const double origin[3]);
+                        const double origin[3], const terrain_uv *uv);
 
 /* The car's body in its design frame, from the body box and the axles: a lower body, a cabin
  * with glass, lights. color is the paint. The brake lights are a separate mesh (brake_lights)
