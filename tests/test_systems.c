@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "grip/grip.h"
+#include "cornering.h"
 #include "manoeuvre.h"
 #include "sine_dwell.h"
 #include "test.h"
@@ -201,6 +202,25 @@ static void esc_passes_sine_with_dwell(void) {
   }
 }
 
+/* ESC leaves normal cornering alone: steady turns at 80 km/h of 0.3 and 0.5 g give the same
+ * lateral acceleration with ESC on as off (the reference, with the car's 1.5 deg/g understeer
+ * gradient, matches the car's own yaw rate within the deadband). Near the limit (60°, 0.66 g)
+ * the car's yaw rate falls 20 % below the linear reference v·δ/(L + K·v²): ESC's understeer
+ * branch brakes the inner rear wheel, which turns the car more (a larger lateral acceleration). */
+static void esc_in_steady_cornering(void) {
+  const double angles[] = {26.0, 42.0, 60.0};
+  for (int k = 0; k < 3; ++k) {
+    grip_vehicle_def car = grip_default_vehicle_def();
+    steady_result off = sim_steady(&car, 80.0, angles[k], 0.002);
+    car.systems.esc.enabled = true;
+    steady_result on = sim_steady(&car, 80.0, angles[k], 0.002);
+    printf("  %.0f deg at 80 km/h: %.4f g without ESC, %.4f g with\n", angles[k], off.lateral_g, on.lateral_g);
+    CHECK(off.steady && on.steady);
+    if (k < 2) CHECK_REL(on.lateral_g, off.lateral_g, 0.001);
+    else CHECK(fabs(on.lateral_g) > fabs(off.lateral_g) * 1.005);
+  }
+}
+
 /* A road of friction 0.3. */
 static bool low_mu_raycast(void *context, grip_vec3 origin, grip_vec3 direction, double max_distance,
                            grip_ground_hit *hit) {
@@ -226,10 +246,12 @@ static double low_mu_launch(const grip_vehicle_def *car, double dt, double *in_b
   grip_vehicle_state s;
   const grip_tc_def *tc = &car->systems.tc;
   double t = 0.0, counted = 0.0, inside = 0.0;
+  bool acted = false;
   while (t < 30.0) {
     grip_world_step(world, dt);
     t += dt;
     grip_vehicle_get_state(world, id, &s);
+    acted = acted || s.tc_active;
     if (s.speed >= 50.0 / 3.6) break;
     if (s.speed > 3.0) {
       for (int i = 2; i < 4; ++i) {
@@ -241,6 +263,7 @@ static double low_mu_launch(const grip_vehicle_def *car, double dt, double *in_b
   }
   *in_band = counted > 0.0 ? inside / counted : 0.0;
   grip_destroy_world(world);
+  CHECK(acted == car->systems.tc.enabled); /* the state says when TC acts, and only then */
   return t;
 }
 
@@ -264,11 +287,54 @@ static void tc_low_mu_launch(void) {
   }
 }
 
+/* Braking from 100 km/h with the input's ABS switch; returns the distance (m) and whether the
+ * state ever reported ABS acting. */
+static double brake_with_switch(const grip_vehicle_def *car, grip_system_switch sw, bool *acted) {
+  grip_vehicle_id id;
+  grip_world *world = sim_start_rolling(car, &id, 100.0 / 3.6);
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.brake = 1.0;
+  in.gear = 0;
+  in.abs_switch = sw;
+  grip_vehicle_set_input(world, id, &in);
+  grip_vehicle_state s;
+  grip_vehicle_get_state(world, id, &s);
+  double x0 = s.center_of_mass.x;
+  *acted = false;
+  for (int k = 0; k < 10000 && s.speed > 0.5; ++k) {
+    grip_world_step(world, 0.002);
+    grip_vehicle_get_state(world, id, &s);
+    *acted = *acted || s.abs_active;
+  }
+  grip_destroy_world(world);
+  return s.center_of_mass.x - x0;
+}
+
+/* The run-time switch: ON with the car's ABS off drives exactly like the car with ABS on, OFF
+ * with it on exactly like the car without; the state flag follows. */
+static void runtime_switch(void) {
+  grip_vehicle_def off = grip_default_vehicle_def(), on = off;
+  on.systems.abs.enabled = true;
+  bool a1, a2, a3, a4;
+  double d_off = brake_with_switch(&off, GRIP_SYSTEM_AS_DEFINED, &a1);
+  double d_on = brake_with_switch(&on, GRIP_SYSTEM_AS_DEFINED, &a2);
+  double d_forced_on = brake_with_switch(&off, GRIP_SYSTEM_ON, &a3);
+  double d_forced_off = brake_with_switch(&on, GRIP_SYSTEM_OFF, &a4);
+  printf("  ABS off %.3f m, on %.3f m, switched on %.3f m, switched off %.3f m\n", d_off, d_on, d_forced_on,
+         d_forced_off);
+  CHECK(d_on < d_off);
+  CHECK(d_forced_on == d_on);
+  CHECK(d_forced_off == d_off);
+  CHECK(!a1 && a2 && a3 && !a4);
+}
+
 int main(void) {
   RUN_TEST(abs_stops_near_peak_mu);
   RUN_TEST(abs_keeps_steering);
   RUN_TEST(abs_split_mu);
   RUN_TEST(esc_passes_sine_with_dwell);
+  RUN_TEST(esc_in_steady_cornering);
   RUN_TEST(tc_low_mu_launch);
+  RUN_TEST(runtime_switch);
   return TEST_RESULT();
 }
