@@ -73,7 +73,7 @@ check "grep -q 'is not on or off' e.txt"
 # allows (load transfer, drag, rolling resistance: computed in tests/test_systems.c).
 "$GRIP" brake --from 100 --json > lock.json; check "[ $? -eq 0 ]"
 "$GRIP" brake --from 100 --abs --json > abs.json; check "[ $? -eq 0 ]"
-check "$PY -c 'import json; a=json.load(open(\"abs.json\")); l=json.load(open(\"lock.json\")); exit(0 if a[\"abs\"] is True and l[\"abs\"] is False and a[\"distance_m\"] < l[\"distance_m\"] and abs(a[\"distance_m\"] / 38.99 - 1) <= 0.05 else 1)'"
+check "$PY -c 'import json; a=json.load(open(\"abs.json\")); l=json.load(open(\"lock.json\")); exit(0 if a[\"abs\"] is True and l[\"abs\"] is False and a[\"distance_m\"] < l[\"distance_m\"] and abs(a[\"distance_m\"] / 38.99 - 1) <= 0.05 and l[\"wheels_locked\"] is True and a[\"wheels_locked\"] is False else 1)'"
 # A [systems] value out of range is refused with file:line and the allowed range.
 printf '[systems]\nabs = yes\nabs_rate = 4000\n' > bad.ini
 "$GRIP" brake --car bad.ini > /dev/null 2> e.txt; check "[ $? -ne 0 ]"
