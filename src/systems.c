@@ -20,12 +20,12 @@ bool systems_on(const vehicle *v) {
 
 /* The wheel's slip ratio from its speed and its contact patch's ground speed. */
 static double wheel_slip(const wheel_runtime *w, const wheel_config *c, double vx, double floor_speed) {
-  return (w->spin * c->radius - vx) / maxd(fabs(vx), floor_speed);
+  return (w->spin * c->radius - vx) / maxd(fabs(vx), maxd(floor_speed, 0.1)); /* 0.1 m/s: min_speed may be 0 */
 }
 
 /* ESC: brake torque per wheel from the yaw-rate error against the single-track reference. */
 static void esc_torques(vehicle *v, const grip_esc_def *e, const mat3 *rot, const grip_world_def *world,
-                        double esc[GRIP_WHEEL_COUNT]) {
+                        double extra[GRIP_WHEEL_COUNT]) {
   grip_vec3 up = mat3_column(rot, 2);
   double speed = v3_dot(v->velocity, mat3_column(rot, 0));
   double r = v3_dot(v->angular_velocity, up);
@@ -55,7 +55,7 @@ static void esc_torques(vehicle *v, const grip_esc_def *e, const mat3 *rot, cons
   bool oversteer = fabs(r) > fabs(reference) || r * reference < 0.0;
   int axle = oversteer ? GRIP_AXLE_FRONT : GRIP_AXLE_REAR;
   int wheel = 2 * axle + (error > 0.0 ? 1 : 0);
-  esc[wheel] = mind(e->gain * excess, e->max_torque);
+  extra[wheel] = mind(e->gain * excess, e->max_torque);
   v->esc_active = true;
 }
 
@@ -69,9 +69,9 @@ double systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *
   double pedal = v->filtered.brake;
   v->abs_active = v->tc_active = v->esc_active = false;
 
-  /* Service brake asked of each wheel: the pedal's plus ESC's (and traction control's). */
-  double esc[GRIP_WHEEL_COUNT] = {0.0, 0.0, 0.0, 0.0};
-  if (esc_on) esc_torques(v, &d->esc, rot, world, esc);
+  /* Brake torque asked of each wheel on top of the pedal's: ESC's and traction control's. */
+  double extra[GRIP_WHEEL_COUNT] = {0.0, 0.0, 0.0, 0.0};
+  if (esc_on) esc_torques(v, &d->esc, rot, world, extra);
   else v->esc_reference = 0.0;
 
   double tc_factor = 1.0;
@@ -87,7 +87,7 @@ double systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *
       if (kappa > worst) worst = kappa;
       /* Brake on a spinning wheel (an open differential's only way to move torque across). */
       if (t->brake_gain > 0.0 && kappa > t->target_slip) {
-        esc[i] += t->brake_gain * (kappa - t->target_slip);
+        extra[i] += t->brake_gain * (kappa - t->target_slip);
         v->tc_active = true;
       }
     }
@@ -108,7 +108,7 @@ double systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     const wheel_config *c = &v->type->wheels[i];
     wheel_runtime *w = &v->wheels[i];
-    double asked = c->brake_torque * pedal + esc[i];
+    double asked = c->brake_torque * pedal + extra[i];
     applied[i] = asked;
     if (abs_on) {
       /* Pressure factor p: an integral law on the slip error, dp/dt = −rate·clamp(e/band, −1, 1)
@@ -128,7 +128,7 @@ double systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *
   /* Select-low on the rear axle: both rear wheels get the lower of their two ABS pressures, so
    * that on split mu the rear never adds a yaw moment and keeps its side grip (the usual ABS
    * layout, Bosch Automotive Handbook). ESC's own braking of one rear wheel is left alone. */
-  if (abs_on && esc[2] == 0.0 && esc[3] == 0.0) {
+  if (abs_on && extra[2] == 0.0 && extra[3] == 0.0) {
     double p = mind(v->abs_pressure[2], v->abs_pressure[3]);
     for (int i = 2; i < 4; ++i) applied[i] = v->type->wheels[i].brake_torque * pedal * p;
   }
