@@ -48,6 +48,7 @@ bool vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
   grip_vehicle_def *d = &t->def;
   t->com_design = d->body.center_of_mass;
   t->body_mass = d->body.mass;
+  t->any_system = d->systems.abs.enabled || d->systems.tc.enabled || d->systems.esc.enabled;
   t->inertia = d->body.inertia;
   if (t->inertia.x <= 0.0 || t->inertia.y <= 0.0 || t->inertia.z <= 0.0) {
     /* Uniform box: I = m/12·(a² + b²). */
@@ -559,9 +560,6 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
     drivetrain_step(v, scratch, dt);
     v->filtered.throttle = driver_throttle;
   } else {
-    v->abs_active = v->tc_active = v->esc_active = false;
-    v->esc_reference = 0.0;
-    v->tc_torque_factor = 1.0;
     drivetrain_step(v, scratch, dt);
   }
   tyres_finish(v, scratch, dt);
@@ -615,11 +613,14 @@ void vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
   s->mass = total_mass(v);
   s->time = v->time;
   s->out_of_world = v->out_of_world;
-  s->abs_active = v->abs_active;
-  s->tc_active = v->tc_active;
-  s->esc_active = v->esc_active;
-  s->esc_yaw_rate_reference = v->esc_reference;
-  s->tc_torque_factor = v->tc_torque_factor;
+  /* What the systems did in the last step; nothing while they are all off (their runtime then
+   * keeps the values of the last step they ran). */
+  bool systems = systems_on(v);
+  s->abs_active = systems && v->abs_active;
+  s->tc_active = systems && v->tc_active;
+  s->esc_active = systems && v->esc_active;
+  s->esc_yaw_rate_reference = systems ? v->esc_reference : 0.0;
+  s->tc_torque_factor = systems ? v->tc_torque_factor : 1.0;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     grip_wheel_state *o = &s->wheels[i];

@@ -117,6 +117,7 @@ typedef struct vehicle_type {
   grip_vec3 inertia;      /* kg·m², principal, body */
   grip_vec3 inv_inertia;  /* 1/(kg·m²), its reciprocals */
   double body_mass;       /* kg, without fuel */
+  bool any_system;        /* def.systems has ABS, TC or ESC on (read every step, kept near the top) */
   wheel_config wheels[GRIP_WHEEL_COUNT];
   double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
   double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
