@@ -4,7 +4,7 @@
 #   make test   installs missing Debian packages, builds and runs the whole suite,
 #               plain (Release) and under ASan+UBSan, and a short run of every fuzz harness
 JOBS ?= 2
-.PHONY: deps build run drive test test-plain test-sanitize test-fuzz bench clean
+.PHONY: deps build run drive test test-plain test-sanitize test-fuzz bench bench-drive clean
 
 deps:
 	@scripts/install-deps.sh
@@ -40,6 +40,10 @@ test: test-plain test-sanitize test-fuzz
 
 bench: build
 	./build/grip bench --vehicles 100 --seconds 10
+
+# The viewer's frame time under Xvfb + llvmpipe against the 33 ms target (docs/viewer.md).
+bench-drive: build
+	scripts/bench-drive.sh ./build/grip
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "drive_command.h"
+#include "input_config.h"
 #include "session.h"
 #include "viewer.h"
 
@@ -61,12 +62,16 @@ int drive_command(int argc, char **argv, bool watch) {
       {"--camera", CLI_STRING, &vo.camera, 0, 0, "first camera: chase, bonnet, orbit, tv, map"},
       {"--follow", CLI_INT, &vo.follow, 1, 64, "car followed first (1-based)"},
       {"--hide-car", CLI_FLAG, &vo.hide_car, 0, 0, "do not draw the followed car (tests)"},
+      {"--hide-body", CLI_FLAG, &vo.hide_body, 0, 0, "draw only the followed car's wheels (tests)"},
       {"--no-hud", CLI_FLAG, &vo.no_hud, 0, 0, "no HUD"},
       {"--generated-mesh", CLI_FLAG, &vo.generated_mesh, 0, 0, "TORCS tracks: show the mesh generated from the track, not the model"},
       {"--marker", CLI_STRING, &marker, 0, 0, "X,Y,Z: draw a magenta 0.5 m cube there (tests)"},
       {"--click", CLI_STRING, &click, 0, 0, "PX,PY: after the last frame, place the car where that pixel's ray meets the ground"},
       {"--drag", CLI_STRING, &drag, 0, 0, "PX,PY: the click is dragged there (sets the heading)"},
+      {"--stats", CLI_FLAG, &vo.stats, 0, 0, "time each pass to its end (glFinish) for the JSON's pass_ms (benchmark)"},
       {"--no-window", CLI_FLAG, &no_window, 0, 0, "simulate the frames without a window (needs --frames)"},
+      {"--input", CLI_STRING, &vo.input_file, 0, 0, "input configuration FILE: wheel, pedals, gamepad, keys (docs/input.md)"},
+      {"--mute", CLI_FLAG, &vo.mute, 0, 0, "no sound"},
       CLI_OPTION_JSON(json),
   };
   int rc = cli_parse(argc, argv, drive_options, CLI_COUNT(drive_options), NULL, 0, NULL);
@@ -96,6 +101,15 @@ int drive_command(int argc, char **argv, bool watch) {
   if (no_window && (vo.screenshot || vo.has_click)) {
     fprintf(stderr, "grip %s: --screenshot and --click need the window\n", command);
     return CLI_USAGE_ERROR;
+  }
+  if (vo.input_file) {
+    /* Checked before any window opens (the devices are opened with it). */
+    grip_input_config input;
+    grip_load_error err;
+    if (grip_input_config_load(vo.input_file, &input, &err) != 0) {
+      fprintf(stderr, "grip %s: %s\n", command, err.message);
+      return 1;
+    }
   }
   FILE *tel = NULL;
   if (telemetry && !(tel = fopen(telemetry, "w"))) {
@@ -137,6 +151,31 @@ int drive_command(int argc, char **argv, bool watch) {
       json_number(&w, "frame_ms_median", vr.frame_ms_median);
       json_number(&w, "frame_ms_p99", vr.frame_ms_p99);
       json_number(&w, "physics_steps_per_s", vr.physics_steps_per_s);
+      json_number(&w, "frame_cpu_ms_median", vr.frame_cpu_ms_median);
+      json_open(&w, "pass_ms_median", '{');
+      json_number(&w, "physics", vr.pass_ms_physics);
+      json_number(&w, "scene", vr.pass_ms_scene);
+      json_number(&w, "hud", vr.pass_ms_hud);
+      json_number(&w, "swap", vr.pass_ms_swap);
+      json_close(&w, '}');
+      json_bool(&w, "pass_ms_finished", vo.stats);
+      json_int(&w, "draw_calls", vr.draw_calls);
+      json_int(&w, "triangles", vr.triangles);
+      if (vo.stats) json_number(&w, "fragments_per_pixel", vr.fragments_per_pixel);
+      if (vr.terrain_levels > 0) {
+        json_open(&w, "terrain_lod", '{');
+        json_int(&w, "nodes_drawn", vr.terrain_nodes);
+        json_int(&w, "finest_level", vr.terrain_finest_level);
+        json_int(&w, "levels", vr.terrain_levels);
+        json_close(&w, '}');
+      }
+      if (vr.car_model_triangles > 0) {
+        json_open(&w, "car_model", '{');
+        json_int(&w, "triangles", vr.car_model_triangles);
+        json_vec3(&w, "lo_m", vr.car_model_lo);
+        json_vec3(&w, "hi_m", vr.car_model_hi);
+        json_close(&w, '}');
+      }
       json_open(&w, "camera", '{');
       json_string(&w, "mode", vr.camera_mode);
       json_vec3(&w, "eye_m", vr.eye);
@@ -156,6 +195,17 @@ int drive_command(int argc, char **argv, bool watch) {
     json_number(&w, "speed_kmh", 3.6 * st->speed);
     json_int(&w, "laps", s->cars[follow].laps_done);
     json_number(&w, "best_lap_s", s->cars[follow].best_lap);
+    json_number(&w, "last_lap_s", s->cars[follow].last_lap);
+    json_open(&w, "last_splits_s", '[');
+    for (int j = 0; j < SESSION_SECTORS; ++j) json_number(&w, NULL, s->cars[follow].last_split[j]);
+    json_close(&w, ']');
+    json_open(&w, "best_splits_s", '[');
+    for (int j = 0; j < SESSION_SECTORS; ++j) json_number(&w, NULL, s->cars[follow].best_split[j]);
+    json_close(&w, ']');
+    json_open(&w, "splits_s", '[');
+    for (int j = 0; j < SESSION_SECTORS; ++j) json_number(&w, NULL, s->cars[follow].split[j]);
+    json_close(&w, ']');
+    json_number(&w, "delta_to_best_s", session_delta_to_best(s, follow));
     json_int(&w, "position", s->cars[follow].position);
     json_close(&w, '}');
     if (vo.has_click) {

@@ -35,6 +35,7 @@ int cmd_steady(int argc, char **argv) {
   report_number(&rep, "body_slip_deg", r.body_slip_deg, "body slip", "%8.3f deg");
   report_number(&rep, "roll_deg", r.roll_deg, "roll", "%8.3f deg");
   report_number(&rep, "speed_kmh", r.speed_kmh, "speed", "%8.1f km/h");
+  report_number(&rep, "steering_torque_nm", r.steering_torque_nm, "steering torque", "%8.2f N*m");
   report_bool(&rep, "steady", r.steady, NULL);
   report_end(&rep);
   if (!r.steady)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tir.h"
 
@@ -41,6 +42,8 @@ typedef enum sec_kind {
   S_WING,
   S_FUEL,
   S_ASSISTS,
+  S_SOUND,
+  S_VISUAL, /* grip_car.visual, not the definition */
   S_SYSTEMS,
   S_COUNT
 } sec_kind;
@@ -68,6 +71,8 @@ static const section_desc sections[S_COUNT] = {
     [S_WING] = {"wing", 4, {"1", "2", "3", "4"}},
     [S_FUEL] = {"fuel", 1, {NULL}},
     [S_ASSISTS] = {"assists", 1, {NULL}},
+    [S_SOUND] = {"sound", 1, {NULL}},
+    [S_VISUAL] = {"visual", 1, {NULL}},
     [S_SYSTEMS] = {"systems", 1, {NULL}},
 };
 
@@ -83,6 +88,7 @@ typedef enum key_type {
   K_DIFF_TYPE,
   K_TIR,
   K_WINGS,
+  K_MODEL,   /* a model file path, relative to the car file */
 } key_type;
 
 typedef struct key_desc {
@@ -166,6 +172,10 @@ static const key_desc keys[] = {
     D(S_STEERING, "ackermann", grip_steering_def, ackermann, "", 0, 1.5, "steering.ackermann"),
     D(S_STEERING, "speed_reduction_speed", grip_steering_def, speed_reduction_speed, "m/s", 0, 1000,
       "steering.speed_reduction_speed"),
+    D(S_STEERING, "trail", grip_steering_def, mechanical_trail, "m", -0.2, 0.2, "steering.mechanical_trail"),
+    D(S_STEERING, "column_friction", grip_steering_def, column_friction, "N*m", 0, 100, "steering.column_friction"),
+    D(S_STEERING, "column_damping", grip_steering_def, column_damping, "N*m*s/rad", 0, 100,
+      "steering.column_damping"),
 
     D(S_INPUT, "throttle_rate", grip_input_filter_def, throttle_rate, "1/s", 0, 1e6, "input_filter.throttle_rate"),
     D(S_INPUT, "brake_rate", grip_input_filter_def, brake_rate, "1/s", 0, 1e6, "input_filter.brake_rate"),
@@ -232,6 +242,19 @@ static const key_desc keys[] = {
     DS(S_ASSISTS, "max_pitch", grip_assist_def, max_pitch, DEG, "deg", "rad", 0, 183, "assists.max_pitch"),
     D(S_ASSISTS, "steering_assist", grip_assist_def, steering_assist, "", 0, 1, "assists.steering_assist"),
 
+    D(S_SOUND, "cylinders", grip_car_sound, cylinders, "", 1, 16, NULL),
+    D(S_SOUND, "strokes", grip_car_sound, strokes, "", 2, 4, NULL),
+    D(S_SOUND, "character", grip_car_sound, character, "", 0, 1, NULL),
+    D(S_SOUND, "volume", grip_car_sound, volume, "", 0, 1, NULL),
+    X(S_VISUAL, "model", K_MODEL, 0, "", 0, 0),
+    D(S_VISUAL, "scale", grip_car_visual, scale, "m", 1e-4, 1e4, NULL),
+    D(S_VISUAL, "x", grip_car_visual, offset.x, "m", -50, 50, NULL),
+    D(S_VISUAL, "y", grip_car_visual, offset.y, "m", -50, 50, NULL),
+    D(S_VISUAL, "z", grip_car_visual, offset.z, "m", -50, 50, NULL),
+    DS(S_VISUAL, "yaw", grip_car_visual, yaw, DEG, "deg", "rad", -360, 360, NULL),
+    DS(S_VISUAL, "pitch", grip_car_visual, pitch, DEG, "deg", "rad", -360, 360, NULL),
+    DS(S_VISUAL, "roll", grip_car_visual, roll, DEG, "deg", "rad", -360, 360, NULL),
+    B(S_VISUAL, "y_up", grip_car_visual, y_up),
     B(S_SYSTEMS, "abs", grip_systems_def, abs.enabled),
     D(S_SYSTEMS, "abs_target_slip", grip_systems_def, abs.target_slip, "", 0.02, 0.5, "systems.abs.target_slip"),
     D(S_SYSTEMS, "abs_slip_band", grip_systems_def, abs.slip_band, "", 0.005, 0.3, "systems.abs.slip_band"),
@@ -261,7 +284,8 @@ int grip_car_key_info(int index, const char **section, const char **key, const c
       [S_GEARBOX] = "gearbox", [S_DRIVETRAIN] = "drivetrain", [S_DIFF] = "diff.front",
       [S_BRAKES] = "brakes", [S_STEERING] = "steering", [S_INPUT] = "input_filter",
       [S_AXLE] = "axle.front", [S_TYRE] = "tyre.front", [S_AERO] = "aero", [S_WING] = "wing.1",
-      [S_FUEL] = "fuel", [S_ASSISTS] = "assists", [S_SYSTEMS] = "systems"};
+      [S_FUEL] = "fuel", [S_ASSISTS] = "assists", [S_SOUND] = "sound", [S_VISUAL] = "visual",
+      [S_SYSTEMS] = "systems"};
   if (section) *section = first_names[keys[index].sec];
   if (key) *key = keys[index].key;
   if (unit) *unit = keys[index].unit;
@@ -530,11 +554,18 @@ static int handler(void *user, const char *section, const char *name, const char
     if (ps->any_key) FAIL(full, "must be the first key of the file");
   }
   ps->any_key = 1;
-  void *base = section_base(d, (sec_kind)s, inst);
+  void *base = s == S_SOUND    ? (void *)&ps->car->sound
+               : s == S_VISUAL ? (void *)&ps->car->visual
+                               : section_base(d, (sec_kind)s, inst);
   switch (k->type) {
     case K_DOUBLE: {
       double v;
       if (!parse_key_number(ps, k, full, value, &v)) return 0;
+      if (s == S_SOUND && k->offset != offsetof(grip_car_sound, character) &&
+          k->offset != offsetof(grip_car_sound, volume) && v != floor(v))
+        FAIL(full, "%g is not a whole number", v);
+      if (s == S_SOUND && k->offset == offsetof(grip_car_sound, strokes) && v != 2.0 && v != 4.0)
+        FAIL(full, "%g strokes (allowed: 2 or 4)", v);
       *(double *)((char *)base + k->offset) = v;
       return 1;
     }
@@ -619,6 +650,21 @@ static int handler(void *user, const char *section, const char *name, const char
       else copy_text(ps->car->tir_path[inst], sizeof ps->car->tir_path[inst], path);
       t->model = GRIP_TYRE_FULL_MF;
       t->mf = &ps->car->tyre_params[inst];
+      return 1;
+    }
+    case K_MODEL: {
+      if (!value[0]) {
+        ps->car->visual.model[0] = '\0';
+        return 1;
+      }
+      char path[GRIP_CAR_PATH_MAX];
+      if (grip_join_path(ps->dir, value, path, sizeof path)) FAIL(full, "path too long");
+      struct stat st;
+      if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) FAIL(full, "'%s': no such file", path);
+      char resolved[PATH_MAX];
+      if (!realpath(path, resolved)) copy_text(resolved, sizeof resolved, path);
+      if (strlen(resolved) >= sizeof ps->car->visual.model) FAIL(full, "path too long");
+      copy_text(ps->car->visual.model, sizeof ps->car->visual.model, resolved);
       return 1;
     }
     case K_WINGS: {
@@ -903,8 +949,11 @@ void grip_car_fix_pointers(grip_car *car) {
 void grip_car_default(grip_car *car) {
   memset(car, 0, sizeof *car);
   car->def = grip_default_vehicle_def();
+  car->sound = (grip_car_sound){.cylinders = 8.0, .strokes = 4.0, .character = 0.5, .volume = 0.8};
   copy_text(car->name, sizeof car->name, car->def.name ? car->def.name : "corvette-c5");
   for (int a = 0; a < GRIP_AXLE_COUNT; ++a) grip_mf_default_params(&car->tyre_params[a]);
+  car->visual.scale = 1.0;
+  car->visual.y_up = true;
   grip_car_fix_pointers(car);
 }
 
@@ -988,8 +1037,11 @@ static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
   if (sd->instances == 1) fprintf(f, "\n[%s]\n", sd->name);
   else fprintf(f, "\n[%s.%s]\n", sd->name, sd->inst[inst]);
   grip_vehicle_def def = car->def; /* section_base needs a mutable pointer */
+  grip_car_sound sound = car->sound;
   const grip_vehicle_def *d = &car->def;
-  void *base = section_base(&def, s, inst);
+  void *base = s == S_SOUND    ? (void *)&sound
+               : s == S_VISUAL ? (void *)&car->visual
+                               : section_base(&def, s, inst);
   for (int i = 0; i < KEY_COUNT; ++i) {
     const key_desc *k = &keys[i];
     if (k->sec != s) continue;
@@ -1037,6 +1089,7 @@ static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
           fprintf(f, "tir = %s\n", car->tir_path[inst]);
         break;
       case K_WINGS: fprintf(f, "wings = %d\n", d->aero.wing_count); break;
+      case K_MODEL: fprintf(f, "model = %s\n", car->visual.model); break;
       case K_BASE:
       case K_CURVE: break;
     }
@@ -1056,6 +1109,7 @@ int grip_car_write(const grip_car *car, FILE *f, const char *comment) {
   for (int s = 0; s < S_COUNT; ++s) {
     int n = sections[s].instances;
     if (s == S_WING) n = car->def.aero.wing_count;
+    if (s == S_VISUAL && !car->visual.model[0]) n = 0;
     for (int i = 0; i < n; ++i) write_section(f, car, (sec_kind)s, i);
   }
   return ferror(f) ? -1 : 0;

@@ -17,12 +17,37 @@
 #define GRIP_CAR_MAX_WARNINGS 16
 #define GRIP_CAR_PATH_MAX 512
 
+/* How the car looks ([visual] in a car file; docs/car-format.md). Not used by the physics: the
+ * viewer draws the model instead of a body generated from the body box. A model point p (in the
+ * model's units and axes) is drawn at design-frame point
+ *   offset + Rz(yaw)·Ry(pitch)·Rx(roll)·(scale·A·p)
+ * where A turns y-up files (AC3D, OBJ, glTF: x forward, y up, z to the right) to z up,
+ * A·(x, y, z) = (x, −z, y), and is the identity for z-up files. The wheels are not part of it:
+ * they are drawn at the simulated wheel positions. */
+typedef struct grip_car_visual {
+  char model[GRIP_CAR_PATH_MAX]; /* resolved path of the model file; "" = none */
+  double scale;                  /* m per model unit; 1 */
+  grip_vec3 offset;              /* m, design frame: where the model's origin goes; 0 */
+  double yaw, pitch, roll;       /* rad, rotations about z, y, x of the design frame; 0 */
+  bool y_up;                     /* the file's axes are y up (AC3D: TORCS cars); yes */
+} grip_car_visual;
+
 /* A loaded car. It owns every string and tyre parameter set def points to: def.name points to
  * name and, for an axle whose tyre was read from a .tir file, def.axles[a].tyre.mf points to
  * tyre_params[a]. A grip_car must therefore not be moved or copied with `=`/memcpy without
  * calling grip_car_fix_pointers() on the copy. */
+/* [sound]: what the engine sounds like (the viewer's synthesiser, docs/input.md). Not physics:
+ * the core never sees it. */
+typedef struct grip_car_sound {
+  double cylinders; /* whole number 1..16; the Corvette's V8 8 */
+  double strokes;   /* 2 or 4: firing frequency cylinders·rpm/(30·strokes) Hz; 4 */
+  double character; /* 0 smooth .. 1 raspy; 0.5 */
+  double volume;    /* 0..1; 0.8 */
+} grip_car_sound;
+
 typedef struct grip_car {
   grip_vehicle_def def;
+  grip_car_sound sound;
   char name[64];
   grip_mf_params tyre_params[GRIP_AXLE_COUNT];
   char tir_path[GRIP_AXLE_COUNT][GRIP_CAR_PATH_MAX]; /* resolved .tir path, "" for simple MF */
@@ -30,6 +55,7 @@ typedef struct grip_car {
   int warning_count;                                 /* warnings kept (first 16) */
   int warnings_dropped;                              /* warnings beyond the first 16 */
   char warnings[GRIP_CAR_MAX_WARNINGS][200];         /* "file:line: what", e.g. unknown keys */
+  grip_car_visual visual;                            /* [visual]: the 3D model, if any */
 } grip_car;
 
 /* The car can move itself: the engine's peak torque (limited by the clutch) through first gear,

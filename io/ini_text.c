@@ -10,6 +10,21 @@
 #include <string.h>
 
 /* Directory part of path ("." when none) into dir. */
+int grip_ini_number_in_range(const char *value, double min, double max, const char *unit, double *out,
+                             char *why, size_t why_size) {
+  double v;
+  const char *rest = NULL;
+  int rc = grip_scan_number(value, &v, &rest);
+  if (rc == -2) return snprintf(why, why_size, "'%s' is not a finite number", value), 0;
+  if (rc != 0) return snprintf(why, why_size, "'%s' is not a number", value), 0;
+  while (*rest == ' ' || *rest == '\t') ++rest;
+  if (*rest) return snprintf(why, why_size, "'%s' is not a number (junk after it)", value), 0;
+  if (!(v >= min && v <= max))
+    return snprintf(why, why_size, "%g is out of range (allowed %g .. %g%s%s)", v, min, max, *unit ? " " : "", unit), 0;
+  *out = v;
+  return 1;
+}
+
 void grip_dir_of(const char *path, char *dir, size_t n) {
   const char *slash = strrchr(path, '/');
   if (!slash) {

@@ -14,6 +14,12 @@
  * for the caller to judge. */
 int grip_scan_number(const char *text, double *v, const char **rest);
 
+/* A whole value that must be one number within [min, max] (blanks after it allowed, nothing
+ * else). Returns 1 with *out set, or 0 with the reason in why ("'x' is not a number",
+ * "5 is out of range (allowed 0 .. 1 m)", …); unit ("" for none) is named in the range. */
+int grip_ini_number_in_range(const char *value, double min, double max, const char *unit, double *out,
+                             char *why, size_t why_size);
+
 /* Directory part of path ("." when none, "/" for a file in the root) into dir (size n). */
 void grip_dir_of(const char *path, char *dir, size_t n);
 

@@ -155,15 +155,8 @@ static char *reader(char *str, int num, void *stream) {
 /* A number in [min, max], nothing after it. */
 static int number(parser *ps, const char *key, const char *value, double min, double max, const char *unit,
                   double *out) {
-  double v;
-  const char *rest = NULL;
-  int rc = grip_scan_number(value, &v, &rest);
-  if (rc == -2) FAIL(key, "'%s' is not a finite number", value);
-  if (rc != 0) FAIL(key, "'%s' is not a number", value);
-  while (*rest == ' ' || *rest == '\t') ++rest;
-  if (*rest) FAIL(key, "'%s' is not a number (junk after it)", value);
-  if (!(v >= min && v <= max)) FAIL(key, "%g is out of range (allowed %g .. %g%s%s)", v, min, max, *unit ? " " : "", unit);
-  *out = v;
+  char why[200];
+  if (!grip_ini_number_in_range(value, min, max, unit, out, why, sizeof why)) FAIL(key, "%s", why);
   return 1;
 }
 

@@ -740,6 +740,29 @@ static int check_ranges(tparams *p) {
   return 0;
 }
 
+/* The car's own 3D model: the AC3D file beside its XML with the same stem (NAME.acc, else
+ * NAME.ac). TORCS models are y up with x forward and their origin on the ground at the car's
+ * reference point, which is grip's design frame origin for an imported car (the axle xpos are
+ * taken as they are): scale 1, no offset, no rotation. */
+static void torcs_car_model(const char *car_xml, grip_car *car) {
+  char path[GRIP_CAR_PATH_MAX];
+  size_t n = strlen(car_xml);
+  if (n < 4 || n + 1 > sizeof path || strcmp(car_xml + n - 4, ".xml") != 0) return;
+  static const char *const ext[] = {".acc", ".ac"};
+  for (int i = 0; i < 2; ++i) {
+    int k = snprintf(path, sizeof path, "%.*s%s", (int)(n - 4), car_xml, ext[i]);
+    struct stat st;
+    if (k > 0 && (size_t)k < sizeof path && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+      copy_text(car->visual.model, sizeof car->visual.model, path);
+      car->visual.scale = 1.0;
+      car->visual.offset = (grip_vec3){0.0, 0.0, 0.0};
+      car->visual.yaw = car->visual.pitch = car->visual.roll = 0.0;
+      car->visual.y_up = true;
+      return;
+    }
+  }
+}
+
 static int torcs_load(const char *car_xml, const char *category_xml, const char *setup_xml, grip_car *out,
                       grip_load_error *err) {
   grip_load_error local;
@@ -785,6 +808,7 @@ static int torcs_load(const char *car_xml, const char *category_xml, const char 
   char *dot = strrchr(car->name, '.');
   if (dot && dot != car->name) *dot = '\0';
   copy_text(car->source, sizeof car->source, car_xml);
+  torcs_car_model(car_xml, car);
   grip_car_fix_pointers(car);
   char message[400];
   /* Whether the car can move first: it names the torque curve's line, the core's check cannot. */

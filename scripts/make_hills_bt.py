@@ -5,6 +5,10 @@ Usage:
   make_hills_bt.py OUT.bt                      the shipped data/scenes/hills.bt (129 x 129, 4 m)
   make_hills_bt.py OUT.bt --plane A B C [--cols N --rows M --cell D --left L --bottom B0]
                                                the plane z = A*x + B*y + C (for tests)
+  make_hills_bt.py OUT.bt --cols 4097 --rows 4097 --cell 1
+                                               the same hills on a large grid (the viewer's
+                                               level-of-detail test); above 1e6 heights numpy
+                                               computes them (the same formula in float64)
 
 Layout (docs/terrain.md): 256-byte little-endian header, then the heights column by column from
 the west, each column from south to north. Extents are the outer cell edges; each height belongs
@@ -63,8 +67,29 @@ def main(argv):
     if plane:
         a, b, c = plane
         write_bt(out, cols, rows, cell, left, bottom, lambda x, y: a * x + b * y + c)
+    elif cols * rows > 1000000:
+        write_bt_numpy(out, cols, rows, cell, left, bottom)
     else:
         write_bt(out, cols, rows, cell, left, bottom, hills)
+
+
+def write_bt_numpy(path, cols, rows, cell, left, bottom):
+    import numpy as np
+    right, top = left + cols * cell, bottom + rows * cell
+    header = bytearray(256)
+    header[0:10] = b"binterr1.3"
+    struct.pack_into("<ii", header, 10, cols, rows)
+    struct.pack_into("<hhhhh", header, 18, 4, 1, 1, 0, 6326)
+    struct.pack_into("<dddd", header, 28, left, right, bottom, top)
+    struct.pack_into("<hf", header, 60, 0, 1.0)
+    x = left + (np.arange(cols) + 0.5) * cell
+    y = bottom + (np.arange(rows) + 0.5) * cell
+    X, Y = np.meshgrid(x, y, indexing="ij")  # [column][row]: column by column, south to north
+    Z = (100.0 + 2.5 * np.sin(2 * np.pi * X / 260.0) * np.cos(2 * np.pi * Y / 300.0)
+         + 1.2 * np.sin(2 * np.pi * (X + Y) / 200.0) + 0.02 * X + 0.01 * Y)
+    with open(path, "wb") as f:
+        f.write(header)
+        f.write(Z.astype("<f4").tobytes())
 
 
 if __name__ == "__main__":

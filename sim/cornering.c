@@ -93,6 +93,11 @@ static double roll_of(const grip_vehicle_state *s) {
 /* --- steady state ------------------------------------------------------------------------ */
 
 steady_result sim_steady(const grip_vehicle_def *car, double speed_kmh, double steer_wheel_deg, double dt) {
+  return sim_steady_state(car, speed_kmh, steer_wheel_deg, dt, NULL);
+}
+
+steady_result sim_steady_state(const grip_vehicle_def *car, double speed_kmh, double steer_wheel_deg, double dt,
+                               grip_vehicle_state *final) {
   steady_result r;
   memset(&r, 0, sizeof r);
   double speed = speed_kmh / 3.6;
@@ -145,6 +150,8 @@ steady_result sim_steady(const grip_vehicle_def *car, double speed_kmh, double s
   r.body_slip_deg = atan2(s.local_velocity.y, s.local_velocity.x) * DEG;
   r.roll_deg = roll_of(&s) * DEG;
   r.speed_kmh = s.speed * 3.6;
+  r.steering_torque_nm = s.steering_torque;
+  if (final) *final = s;
   grip_destroy_world(world);
   return r;
 }

@@ -19,10 +19,15 @@ typedef struct steady_result {
   double body_slip_deg;         /* atan(v_y / v_x) at the centre of mass */
   double roll_deg;              /* body roll, positive = right side down (about +x) */
   double speed_kmh;             /* speed actually held */
+  double steering_torque_nm;    /* torque at the steering wheel (grip_vehicle_state), + = to the left */
   bool steady;                  /* reached a steady state before the time limit */
 } steady_result;
 
 steady_result sim_steady(const grip_vehicle_def *car, double speed_kmh, double steer_wheel_deg, double dt);
+
+/* The same, also giving the vehicle's state at the end (final may be NULL). */
+steady_result sim_steady_state(const grip_vehicle_def *car, double speed_kmh, double steer_wheel_deg, double dt,
+                               grip_vehicle_state *final);
 
 typedef struct skidpad_result {
   double max_lateral_g;

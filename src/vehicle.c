@@ -33,6 +33,7 @@ void vehicle_reset_motion(vehicle *v) {
     w->drive_torque = 0.0;
   }
   v->engine_omega = d->engine.idle_rpm * RPM_TO_RAD_PER_S;
+  v->steering_torque = 0.0;
   v->clutch_locked = false;
   v->clutch_torque = 0.0;
   v->shift_timer = 0.0;
@@ -537,6 +538,23 @@ static void hold_out_of_world(vehicle *v) {
     w->in_contact = false;
     w->load = w->suspension_force = w->fx = w->fy = w->mz = 0.0;
   }
+  v->steering_torque = 0.0;
+}
+
+/* Torque at the steering wheel from the steered tyres in contact (steering_torque.c); the
+ * wheel's rate is that of the filtered steering input over this step. */
+static void steering_feedback(vehicle *v, double previous_steering, double dt) {
+  double fy[GRIP_WHEEL_COUNT], mz[GRIP_WHEEL_COUNT];
+  int count = 0;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    const wheel_runtime *w = &v->wheels[i];
+    if (!w->in_contact || !v->def->axles[v->type->wheels[i].axle].steered) continue;
+    fy[count] = w->fy;
+    mz[count] = w->mz;
+    ++count;
+  }
+  double rate = (v->filtered.steering - previous_steering) * v->def->steering.max_wheel_angle / dt;
+  v->steering_torque = steering_wheel_torque(&v->def->steering, count, fy, mz, rate);
 }
 
 void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
@@ -544,12 +562,14 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   grip_vec3 start_position = v->position;
   grip_quat start_rotation = v->rotation;
 
+  double previous_steering = v->filtered.steering;
   filter_inputs(v, dt);
   mat3 rot = mat3_from_quat(v->rotation);
   steer_wheels(v, v3_dot(v->velocity, mat3_column(&rot, 0)));
   suspension(v, world, &rot, dt);
   wheel_scratch scratch[GRIP_WHEEL_COUNT]; /* this step's tyre frame and linearised response */
   tyres(v, scratch, &rot, dt);
+  steering_feedback(v, previous_steering, dt);
   /* No fuel, no combustion: the engine only brakes. */
   if (v->def->engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;
   if (systems_on(v)) {
@@ -613,6 +633,7 @@ void vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
   s->mass = total_mass(v);
   s->time = v->time;
   s->out_of_world = v->out_of_world;
+  s->steering_torque = v->steering_torque;
   /* What the systems did in the last step; nothing while they are all off (their runtime then
    * keeps the values of the last step they ran). */
   bool systems = systems_on(v);

@@ -97,7 +97,8 @@ grip_vehicle_def grip_default_vehicle_def(void) {
 
   d.brakes = (grip_brake_def){.max_torque = 8000.0, .front_bias = 0.65, .handbrake_torque = 2000.0};
   d.steering = (grip_steering_def){.ratio = 16.0, .max_wheel_angle = 8.17, .ackermann = 0.8,
-                                   .speed_reduction_speed = 0.0};
+                                   .speed_reduction_speed = 0.0, .mechanical_trail = 0.02,
+                                   .column_friction = 0.5, .column_damping = 0.1};
 
   d.axles[GRIP_AXLE_FRONT] = corvette_axle(0.5 * wheelbase, 0.5 * 1.565, 0.245, 37000.0, 30000.0, true);
   d.axles[GRIP_AXLE_REAR] = corvette_axle(-0.5 * wheelbase, 0.5 * 1.577, 0.275, 40000.0, 15000.0, false);
@@ -251,6 +252,9 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
           "road-wheel lock (max_wheel_angle/ratio) must stay under 1.3 rad");
   in_range(&c, d->steering.ackermann, 0, 1.5, "steering.ackermann");
   in_range(&c, d->steering.speed_reduction_speed, 0, 1000, "steering.speed_reduction_speed");
+  in_range(&c, d->steering.mechanical_trail, -0.2, 0.2, "steering.mechanical_trail");
+  in_range(&c, d->steering.column_friction, 0, 100, "steering.column_friction");
+  in_range(&c, d->steering.column_damping, 0, 100, "steering.column_damping");
   in_range(&c, d->input_filter.throttle_rate, 0, 1e6, "input_filter.throttle_rate");
   in_range(&c, d->input_filter.brake_rate, 0, 1e6, "input_filter.brake_rate");
   in_range(&c, d->input_filter.steer_rate, 0, 1e6, "input_filter.steer_rate");

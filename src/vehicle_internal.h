@@ -59,6 +59,14 @@ typedef struct engine_output {
  * the rev limiter applied. */
 engine_output engine_torque(const grip_engine_def *def, double omega, double throttle);
 
+/* --- steering feedback ----------------------------------------------------------------- */
+
+/* N·m at the steering wheel (+ turns it left) from the lateral forces fy (N) and aligning
+ * moments mz (N·m) of the `count` steered wheels in contact and the steering wheel's angular
+ * velocity (rad/s); see steering_torque.c. Finite always (0 when it would not be). */
+double steering_wheel_torque(const grip_steering_def *steering, int count, const double *fy, const double *mz,
+                             double wheel_rate);
+
 /* --- drivetrain ------------------------------------------------------------------------ */
 
 /* A shaft's response over one implicit step: omega_new = p + q·T for a torque T applied to it
@@ -194,6 +202,7 @@ typedef struct vehicle {
   double steer_delta;          /* rad, bicycle-model angle the wheels' steer was derived from */
   grip_vehicle_input input;    /* as set by the caller */
   grip_vehicle_input filtered; /* after the rate limits */
+  double steering_torque;      /* N·m at the steering wheel, last step (steering_torque.c) */
 
   /* engine and drivetrain */
   double engine_omega;      /* rad/s */

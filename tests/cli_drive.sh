@@ -52,6 +52,47 @@ PY
   "$grip" replay "$work/c2.replay" --no-window > /dev/null 2> "$work/c2.err"
   [ $? = 1 ] || bad "a truncated replay did not exit 1"
   grep -q "c2.replay:" "$work/c2.err" || bad "truncated replay: no file:line message: $(cat "$work/c2.err")"
+
+  # --- sector splits and the delta to the best lap, against the telemetry: the times at which
+  # the car's distance passes L/3, 2L/3 and the line, interpolated between its 10 Hz rows. 80 s:
+  # a standing first lap (the best so far), then part of a faster flying lap (delta < 0).
+  L=$("$grip" track info default --json | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['length_m'])")
+  "$grip" drive --no-window --frames 4800 --autopilot --json --telemetry "$work/sect.csv" > "$work/sect.json" \
+    || bad "drive for the sector splits"
+  /usr/bin/python3 - "$work/sect.json" "$work/sect.csv" "$L" <<'PY' || bad "sector splits / delta to best"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))['car']; L = float(sys.argv[3])
+rows = [r for r in csv.DictReader(open(sys.argv[2])) if r['car'] == '1']
+# Unwrapped distance: a drop by more than L/2 is a pass of the line; the grid is behind it.
+pts, offset, prev = [], None, None
+for r in rows:
+    x = float(r['distance_m'])
+    if offset is None:
+        offset = -L if x > 0.5 * L else 0.0
+    elif x < prev - 0.5 * L:
+        offset += L
+    prev = x
+    pts.append((float(r['time_s']), offset + x))
+def time_at(x):
+    for (t0, x0), (t1, x1) in zip(pts, pts[1:]):
+        if x0 < x <= x1:
+            return t0 + (t1 - t0) * (x - x0) / (x1 - x0)
+    return None
+marks = [time_at(L / 3), time_at(2 * L / 3), time_at(L)]
+want_splits = marks  # lap 1 starts at time 0
+start2 = marks[2]
+now = d.get('delta_to_best_s')
+x_now = pts[-1][1]
+t_now = pts[-1][0]
+want_delta = (t_now - start2) - time_at(x_now - L)
+print('splits %s (telemetry %s); delta at %.1f s: %s (telemetry, last row %.3f)' % (d['best_splits_s'], ['%.3f' % m for m in want_splits], t_now, now, want_delta))
+ok = all(abs(a - b) < 0.02 for a, b in zip(d['best_splits_s'], want_splits)) and d['last_splits_s'] == d['best_splits_s']
+ok = ok and abs(d['best_lap_s'] - want_splits[2]) < 0.02 and d['laps'] == 1
+# The JSON's delta is at the run's end (79.99 s), the telemetry's last row at 79.9 s: the
+# delta changes little in 0.09 s (|d delta/dt| < 0.2 here).
+ok = ok and now is not None and now < -1.0 and abs(now - want_delta) < 0.03
+sys.exit(0 if ok else 1)
+PY
 fi
 
 [ $have_viewer = 1 ] || { echo "skipped: grip was built without the viewer (SDL2, libepoxy, cglm, SDL2_ttf, stb)"; exit 77; }
@@ -104,6 +145,31 @@ PY
   done
 done
 
+# --- frame statistics (--stats): produced and consistent; the speed target is a benchmark
+# (scripts/bench-drive.sh), not checked here. The default track with 4 cars is drawn with 26
+# calls: per car a body, its brake lights and 4 wheels (6), then the track and the ground plane.
+run --frames 30 --opponents 3 --autopilot --width $W --height $H --stats --json > "$work/stats.json" || bad "--stats run"
+/usr/bin/python3 - "$work/stats.json" <<'PY' || bad "frame statistics"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d['pass_ms_median']
+ok = True
+def need(cond, what):
+    global ok
+    if not cond:
+        print('stats: ' + what, d, file=sys.stderr); ok = False
+need(d['draw_calls'] == 26, 'draw_calls %d != 26' % d['draw_calls'])
+need(d['pass_ms_finished'] is True, 'pass_ms_finished')
+need(all(p[k] >= 0 for k in ('physics', 'scene', 'hud', 'swap')), 'negative pass time')
+# Every frame's time is the sum of its passes, so its median is at least each pass's median.
+need(d['frame_ms_median'] + 1e-9 >= max(p.values()), 'frame median below a pass median')
+need(d['frame_ms_p99'] >= d['frame_ms_median'], 'p99 below the median')
+need(p['scene'] > 0 and d['triangles'] > 1000, 'no scene drawn')
+# Every pixel gets geometry or sky, so at least one fragment each; more is overdraw.
+need(1.0 <= d['fragments_per_pixel'] < 4.0, 'fragments per pixel %g' % d['fragments_per_pixel'])
+sys.exit(0 if ok else 1)
+PY
+
 # --- the HUD's region is drawn (and nothing else changes). -------------------------------------
 run --frames 30 --width 1280 --height 720 --screenshot "$work/hud.png" > /dev/null || bad "HUD run"
 run --frames 30 --width 1280 --height 720 --no-hud --screenshot "$work/nohud.png" > /dev/null || bad "no-HUD run"
@@ -146,6 +212,63 @@ run --scene "$work/textured.ini" --frames 2 --camera map --width $W --height $H 
   --screenshot "$work/drape.png" --json > "$work/drape.json" || bad "textured terrain run"
 $check drape "$work/drape.png" "$work/drape.json" "$work/hills.bt" || bad "texture drape"
 
+# --- the wheels are drawn where the car puts them: the built-in car at rest on the start
+# straight, heading 30 degrees, front wheels steered, its body hidden; each wheel centre from
+# data/cars/corvette-c5.ini (axle x, half track, radius), projected through the printed pose.
+printf '[scene]\ntrack = default\n[camera]\nmode = chase\n[car w]\nfile = builtin\nx = 60\ny = 2\nheading_deg = 30\nsteer = 1\n' \
+  > "$work/wheels.ini"
+run --scene "$work/wheels.ini" --frames 60 --camera orbit --width $W --height $H --no-hud --hide-body \
+  --screenshot "$work/wheels.png" --json > "$work/wheels.json" || bad "wheels run"
+run --scene "$work/wheels.ini" --frames 60 --camera orbit --width $W --height $H --no-hud --hide-car \
+  --screenshot "$work/nowheels.png" > /dev/null || bad "wheels run without the car"
+$check wheels "$work/wheels.png" "$work/nowheels.png" "$work/wheels.json" "$src/data/cars/corvette-c5.ini" 30 \
+  || bad "wheels not where the car file puts them"
+
+# --- the chase camera never goes into a wall or the ground. A car parked by the wall of the
+# start straight (default track: width 12, kerb 1, run-off 8, so the walls stand at y = ±15 m),
+# turned 35 degrees away from it: 6 m behind it is 1.4 m beyond the wall. The eye must stay on
+# the track side, and the car must be seen (no wall between the eye and the car). Then on the
+# hills, a car facing downhill with a low, long chase camera whose unclamped eye is underground.
+for side in "12.5 -35 15" "-12.5 35 -15"; do
+  set -- $side
+  printf '[scene]\ntrack = default\n[camera]\nmode = chase\n[car wall]\nfile = builtin\nx = 60\ny = %s\nheading_deg = %s\n' \
+    "$1" "$2" > "$work/wall.ini"
+  run --scene "$work/wall.ini" --frames 60 --width $W --height $H --no-hud --screenshot "$work/wall.png" \
+    --json > "$work/wall.json" || bad "wall run $side"
+  run --scene "$work/wall.ini" --frames 60 --width $W --height $H --no-hud --hide-car --screenshot "$work/wall-nocar.png" \
+    > /dev/null || bad "wall run without the car $side"
+  $check chase-wall "$work/wall.json" "$3" || bad "chase camera beyond the wall ($side)"
+  $check centre "$work/wall.png" "$work/wall-nocar.png" "$work/wall.json" || bad "chase camera by the wall: the car is hidden ($side)"
+done
+sed -e 's|^terrain = hills.bt|terrain = '"$src"'/data/scenes/hills.bt|' -e 's|\.\./cars/|'"$src"'/data/cars/|' \
+    -e 's/^distance = 7/distance = 15/' -e 's/^height = 2.5/height = 0.3/' \
+    "$src/data/scenes/hills.ini" | awk '/^\[car hatch\]/{print; print "heading_deg = 180"; skip=1; next} skip && /^heading_deg/{skip=0; next} {print}' \
+    | sed 's/^throttle = 0.7/throttle = 0/' > "$work/downhill.ini"
+run --scene "$work/downhill.ini" --frames 60 --width $W --height $H --no-hud --json > "$work/downhill.json" \
+  || bad "downhill chase run"
+$check chase-terrain "$work/downhill.json" "$src/data/scenes/hills.bt" || bad "chase camera under the terrain"
+
+# --- a 4097 x 4097 terrain (scripts/make_hills_bt.py: the hills on a 1 m grid, 16.8 M heights)
+# is drawn through its level-of-detail tree: 9 levels (16-quad nodes: 4096 = 16 * 2^8), the
+# nodes near the car at every sample, and a frame of at most 200 000 triangles where the full
+# grid has 33.5 M. Its frame time is measured by scripts/bench-drive.sh.
+if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
+  /usr/bin/python3 "$src/scripts/make_hills_bt.py" "$work/big.bt" --cols 4097 --rows 4097 --cell 1
+  sed -e 's|^terrain = hills.bt|terrain = big.bt|' -e 's|\.\./cars/|'"$src"'/data/cars/|' "$src/data/scenes/hills.ini" > "$work/big.ini"
+  run --scene "$work/big.ini" --frames 20 --width $W --height $H --no-hud --stats --screenshot "$work/big.png" \
+    --json > "$work/big.json" || bad "4097 x 4097 terrain run"
+  $check sky "$work/big.png" || bad "4097 x 4097 terrain: sky over ground"
+  /usr/bin/python3 - "$work/big.json" <<'PY' || bad "4097 x 4097 terrain: level of detail"
+import json, sys
+d = json.load(open(sys.argv[1])); t = d['terrain_lod']
+print('big terrain: %d nodes, finest level %d of %d, %d triangles, %d draw calls' % (t['nodes_drawn'], t['finest_level'], t['levels'], d['triangles'], d['draw_calls']))
+sys.exit(0 if t['levels'] == 9 and t['finest_level'] == 0 and t['nodes_drawn'] >= 9 and d['triangles'] < 200000 else 1)
+PY
+  rm -f "$work/big.bt"
+else
+  echo "note: numpy missing: the 4097 x 4097 terrain check is left out"
+fi
+
 # --- a TORCS track from its own model (assimp; needs torcs-data): it loads, lines up with the
 # track (else the tool falls back and says so), and the car stands on its road in view (300 frames: past the start gantry).--------
 if [ -f /usr/share/games/torcs/tracks/road/e-track-4/e-track-4.acc ]; then
@@ -158,6 +281,46 @@ if [ -f /usr/share/games/torcs/tracks/road/e-track-4/e-track-4.acc ]; then
   $check centre "$work/et4.png" "$work/et4-nocar.png" || bad "e-track-4 model: the car is not in view on its road"
 else
   echo "note: torcs-data not installed: the TORCS model check is left out"
+fi
+
+# --- a TORCS car from its own model (assimp + GDAL for its SGI texture; needs torcs-data): its
+# bounding box in the design frame equals the .acc file's vertices read here, turned to z up
+# ((x, y, z) -> (x, -z, y)), and its length is the car's body length from its XML; the car
+# covers the screen centre in the chase camera. -------------------------------------------------
+acc=/usr/share/games/torcs/cars/car1-trb1/car1-trb1.acc
+if [ -f "$acc" ]; then
+  run --car torcs:car1-trb1 --autopilot --frames 90 --width $W --height $H --no-hud --screenshot "$work/trb.png" \
+    --json > "$work/trb.json" 2> "$work/trb.err" || bad "torcs car model run"
+  run --car torcs:car1-trb1 --autopilot --frames 90 --width $W --height $H --no-hud --hide-car \
+    --screenshot "$work/trb-nocar.png" > /dev/null 2>&1 || bad "torcs car model run without the car"
+  $check centre "$work/trb.png" "$work/trb-nocar.png" "$work/trb.json" || bad "TORCS car model: not where the camera puts it"
+  /usr/bin/python3 - "$work/trb.json" "$acc" "${acc%.acc}.xml" <<'PY' || bad "TORCS car model: bounding box"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+m = d.get('car_model')
+if not m:
+    sys.exit('no car_model in the JSON: the model was not drawn')
+lines = open(sys.argv[2], errors='replace').read().split('\n')
+lo, hi = [1e9] * 3, [-1e9] * 3
+i = 0
+while i < len(lines):
+    if lines[i].startswith('numvert'):
+        n = int(lines[i].split()[1])
+        for j in range(n):
+            x, y, z = (float(t) for t in lines[i + 1 + j].split()[:3])
+            for k, c in enumerate((x, -z, y)):
+                lo[k] = min(lo[k], c); hi[k] = max(hi[k], c)
+        i += n
+    i += 1
+err = max(abs(a - b) for a, b in zip(lo + hi, m['lo_m'] + m['hi_m']))
+length = float(re.search(r'name="body length"[^>]*val="([0-9.]+)"', open(sys.argv[3]).read()).group(1))
+print('car model: %d triangles, box %s .. %s (file: %s .. %s, |diff| %.2g m), length %.3f m (XML %.3f)'
+      % (m['triangles'], m['lo_m'], m['hi_m'], lo, hi, err, m['hi_m'][0] - m['lo_m'][0], length))
+ok = err < 1e-4 and abs((m['hi_m'][0] - m['lo_m'][0]) - length) < 0.05 and m['triangles'] > 1000
+sys.exit(0 if ok else 1)
+PY
+else
+  echo "note: torcs-data not installed: the TORCS car model check is left out"
 fi
 
 exit $fail

@@ -1,7 +1,10 @@
 /* Car files: the shipped Corvette equals the built-in car, a round trip is bit-identical, every
  * key is documented, parametric curves and bases work, and a corpus of broken files gives the
  * right file:line without crashing. */
+#define _XOPEN_SOURCE 700
+#include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "car_file.h"
@@ -374,6 +377,77 @@ static void test_misbehaviour_warnings(void) {
   }
 }
 
+/* [visual]: the model path resolves against the car file's folder, the numbers take their
+ * units, a round trip keeps them, the defaults are "no model, scale 1, y up", and bad values
+ * give file:line. */
+static void test_visual(void) {
+  grip_load_error err;
+  grip_car_default(&car_);
+  CHECK(car_.visual.model[0] == '\0' && car_.visual.scale == 1.0 && car_.visual.y_up);
+  CHECK(parse("[car]\nname = plain\n", &car_, &err) == 0);
+  CHECK(car_.visual.model[0] == '\0' && car_.visual.scale == 1.0 && car_.visual.y_up);
+  const char *text = "[car]\nname = looks\n[visual]\nmodel = kart.ini\nscale = 0.01\nx = 0.25 m\ny = -0.1\n"
+                     "z = 0.05\nyaw = 90 deg\npitch = -0.1 rad\nroll = 180\ny_up = no\n";
+  int rc = parse(text, &car_, &err);
+  if (rc) fprintf(stderr, "%s\n", err.message);
+  CHECK(rc == 0);
+  char want[PATH_MAX];
+  CHECK(realpath(CARS "kart.ini", want) != NULL);
+  CHECK(strcmp(car_.visual.model, want) == 0);
+  CHECK(car_.visual.scale == 0.01 && car_.visual.offset.x == 0.25 && car_.visual.offset.y == -0.1 &&
+        car_.visual.offset.z == 0.05);
+  CHECK(same_bits(car_.visual.yaw, 90.0 * (3.14159265358979323846 / 180.0)));
+  CHECK(car_.visual.pitch == -0.1);
+  CHECK(same_bits(car_.visual.roll, 180.0 * (3.14159265358979323846 / 180.0)));
+  CHECK(!car_.visual.y_up);
+  /* Round trip through a file in another folder: the model path stays the same file. */
+  grip_load_error werr;
+  CHECK(grip_car_save(&car_, TMP "_visual.ini", NULL, &werr) == 0);
+  CHECK(grip_car_load(TMP "_visual.ini", &car2_, &err) == 0);
+  CHECK(strcmp(car2_.visual.model, want) == 0);
+  CHECK(same_bits(car2_.visual.scale, car_.visual.scale) && same_bits(car2_.visual.offset.x, car_.visual.offset.x) &&
+        same_bits(car2_.visual.offset.y, car_.visual.offset.y) && same_bits(car2_.visual.offset.z, car_.visual.offset.z));
+  CHECK(same_bits(car2_.visual.yaw, car_.visual.yaw) && same_bits(car2_.visual.pitch, car_.visual.pitch) &&
+        same_bits(car2_.visual.roll, car_.visual.roll) && car2_.visual.y_up == car_.visual.y_up);
+  remove(TMP "_visual.ini");
+  /* A car without a model writes no [visual] section. */
+  grip_car_default(&car_);
+  FILE *f = fopen(TMP "_visual.ini", "w");
+  CHECK(f != NULL);
+  if (f) {
+    grip_car_write(&car_, f, NULL);
+    fclose(f);
+  }
+  char *back = NULL;
+  f = fopen(TMP "_visual.ini", "rb");
+  if (f) {
+    static char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    back = buf;
+    fclose(f);
+  }
+  CHECK(back && !strstr(back, "[visual]"));
+  remove(TMP "_visual.ini");
+  static const bad_case cases[] = {
+      {"missing model", "[visual]\nscale = 1\nmodel = no-such-model.acc\n", 3, "t.ini:3: visual.model: '"},
+      {"zero scale", "[visual]\nscale = 0\n", 2, "t.ini:2: visual.scale: 0 is out of range (allowed 0.0001 .. 10000 m)"},
+      {"far offset", "[visual]\nz = 60\n", 2, "visual.z: 60 is out of range (allowed -50 .. 50 m)"},
+      {"yaw", "[visual]\n\nyaw = 400 deg\n", 3, "visual.yaw: 400 is out of range (allowed -360 .. 360 deg)"},
+      {"axes", "[visual]\ny_up = sideways\n", 2, "visual.y_up: 'sideways' is not yes or no"},
+      {"twice", "[visual]\nmodel = kart.ini\nmodel = kart.ini\n", 3, "given twice (first on line 2)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    grip_car_default(&car_);
+    car_.def.body.mass = 4242.0;
+    rc = parse(cases[i].text, &car_, &err);
+    int ok = rc == -1 && err.line == cases[i].line && strstr(err.message, cases[i].contains) != NULL &&
+             car_.def.body.mass == 4242.0 && car_.visual.model[0] == '\0';
+    if (!ok) fprintf(stderr, "visual case '%s': rc %d line %d: %s\n", cases[i].what, rc, err.line, err.message);
+    CHECK(ok);
+  }
+}
+
 static void test_every_key_documented(void) {
   FILE *f = fopen(GRIP_SOURCE_DIR "/docs/car-format.md", "rb");
   CHECK(f != NULL);
@@ -403,6 +477,7 @@ int main(void) {
   RUN_TEST(test_broken_corpus);
   RUN_TEST(test_drive_threshold);
   RUN_TEST(test_misbehaviour_warnings);
+  RUN_TEST(test_visual);
   RUN_TEST(test_every_key_documented);
   remove(TMP ".ini");
   remove(TMP "_derived.ini");

@@ -13,6 +13,9 @@ usage: viewer_check.py sky PNG
        viewer_check.py click JSON BT PX PY
        viewer_check.py write-quadrants PNG N       (a test texture: NW red, NE blue, SW yellow, SE green)
        viewer_check.py drape PNG JSON BT
+       viewer_check.py wheels WITH.png WITHOUT.png JSON CAR.ini HEADING_DEG  (wheels where the car puts them)
+       viewer_check.py chase-wall JSON WALL_Y      (eye on the track side of the wall y = WALL_Y)
+       viewer_check.py chase-terrain JSON BT       (eye above the terrain)
 Exit 0 when the check holds, 1 (with the figures) when not.
 """
 import json
@@ -114,12 +117,22 @@ def diff_fraction(a, b, x0, x1, y0, y1, threshold=24):
     return d / n
 
 
-def check_centre(with_car, without_car):
+def check_centre(with_car, without_car, json_path=None):
+    """The car covers the box at the screen centre or, with the run's JSON, at the pixel where
+    the middle of the car projects: the middle of its model's box, or 0.6 m above its design
+    origin for a generated body (the middle of a saloon's height)."""
     w, h, a = read_png(with_car)
     w2, h2, b = read_png(without_car)
     if (w, h) != (w2, h2):
         fail('the two frames differ in size')
     cx, cy, r = w // 2, h // 2, max(2, w // 40)
+    if json_path:
+        d = json.load(open(json_path))
+        m, p = d.get('car_model'), d['car']['position_m']
+        mid = [p[0], p[1], p[2] + (0.5 * (m['lo_m'][2] + m['hi_m'][2]) if m else 0.6)]
+        px, py = project(d['camera'], mid)
+        cx, cy = int(px), int(py)
+        print(f'model box middle {mid} at pixel ({px:.1f}, {py:.1f})')
     centre = diff_fraction(a, b, cx - r, cx + r, cy - r, cy + r)
     sky = diff_fraction(a, b, 0, w, 0, h // 8)
     print(f'centre box ±{r} px: {100 * centre:.1f} % of pixels differ; top eighth: {100 * sky:.2f} %')
@@ -316,6 +329,60 @@ def check_drape(path, json_path, bt_path):
                 fail(f'the {name} quadrant of the texture is not draped there')
 
 
+def check_chase_wall(json_path, wall_y):
+    """The chase camera's eye stays on the track side of a straight wall along y = wall_y
+    (the default track's start straight: docs/tracks.md, barrier at ±(w/2 + kerb + run-off)),
+    with at least 0.3 m to spare (the near plane is 0.1 m)."""
+    d = json.load(open(json_path))
+    eye = d['camera']['eye_m']
+    inside = wall_y - eye[1] if wall_y > 0 else eye[1] - wall_y
+    print(f'chase eye {eye}: {inside:.3f} m inside the wall at y = {wall_y}')
+    if inside < 0.3:
+        fail('the chase camera is in or beyond the wall')
+
+
+def check_chase_terrain(json_path, bt_path):
+    """The chase camera's eye is at least 0.3 m above the terrain (heights read here)."""
+    d = json.load(open(json_path))
+    eye = d['camera']['eye_m']
+    z = terrain_height(read_bt(bt_path), eye[0], eye[1])
+    if z is None:
+        fail('the eye is off the terrain')
+    print(f'chase eye {eye}: {eye[2] - z:.3f} m above the terrain ({z:.3f} m)')
+    if eye[2] - z < 0.3:
+        fail('the chase camera is in or under the terrain')
+
+
+def check_wheels(with_wheels, without, json_path, car_ini, heading_deg):
+    """The followed car's wheels (drawn alone, --hide-body) are where its car file puts them:
+    for a car at rest on flat ground heading `heading_deg`, each wheel's centre is at the car's
+    position + the axle's x and ±half_track turned by the heading, one wheel radius up (the
+    design origin sits on the ground; tyre deflection ~1 cm). A 5 x 5 box around each centre's
+    projection must differ from the frame without the car."""
+    import configparser
+    ini = configparser.ConfigParser(inline_comment_prefixes=(';', '#'))
+    ini.read(car_ini)
+    d = json.load(open(json_path))
+    pos, cam = d['car']['position_m'], d['camera']
+    h = math.radians(heading_deg)
+    w, hgt, a = read_png(with_wheels)
+    _, _, b = read_png(without)
+    ok = True
+    for axle in ('axle.front', 'axle.rear'):
+        x = float(ini[axle]['x'].split()[0]); ht = float(ini[axle]['half_track'].split()[0])
+        r = float(ini[axle]['wheel_radius'].split()[0])
+        for side in (1, -1):
+            lx, ly = x, side * ht
+            centre = [pos[0] + lx * math.cos(h) - ly * math.sin(h), pos[1] + lx * math.sin(h) + ly * math.cos(h), pos[2] + r]
+            px, py = project(cam, centre)
+            cx, cy = int(px), int(py)
+            f = diff_fraction(a, b, cx - 2, cx + 3, cy - 2, cy + 3, threshold=12)
+            print(f'{axle} {"left" if side > 0 else "right"}: centre {[round(c, 3) for c in centre]} at pixel ({px:.1f}, {py:.1f}): {100 * f:.0f} % differ')
+            ok = ok and f >= 0.8
+    if not ok:
+        fail('a wheel is not where the car file puts it')
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -335,6 +402,12 @@ def main(argv):
         write_quadrants(*args)
     elif cmd == 'drape':
         check_drape(*args)
+    elif cmd == 'wheels':
+        check_wheels(args[0], args[1], args[2], args[3], float(args[4]))
+    elif cmd == 'chase-wall':
+        check_chase_wall(args[0], float(args[1]))
+    elif cmd == 'chase-terrain':
+        check_chase_terrain(*args)
     else:
         print(__doc__)
         return 2

@@ -169,7 +169,8 @@ void hud_draw(hud *h, renderer *r, const session *s, int k, const hud_info *info
   text(h, r, buf, bx, by + 24.0f, 0, limiter ? red : grey, 0);
 
   /* Top left: laps, times, position. */
-  renderer_quad_2d(r, 16.0f, 16.0f, 250.0f, 126.0f, panel, 0);
+  const float panel_height = s->sw->track ? 170.0f : 126.0f; /* sector and delta lines on a track */
+  renderer_quad_2d(r, 16.0f, 16.0f, 250.0f, panel_height, panel, 0);
   if (s->sw->track) {
     int lap = c->laps_done + 1 > s->laps ? s->laps : c->laps_done + 1;
     snprintf(buf, sizeof buf, "Lap %d/%d   P%d/%d", lap, s->laps, c->position, s->car_count);
@@ -184,6 +185,28 @@ void hud_draw(hud *h, renderer *r, const session *s, int k, const hud_info *info
     format_time(c->best_lap, t, sizeof t);
     snprintf(buf, sizeof buf, "Best       %s", t);
     text(h, r, buf, 26.0f, 100.0f, 0, grey, 0);
+    /* The latest sector split (time from the lap's start to the sector's end) and its
+     * difference to the best lap's split there: green ahead, amber behind. */
+    static const float ahead[4] = {0.35f, 0.95f, 0.45f, 1.0f}, behind[4] = {1.0f, 0.72f, 0.2f, 1.0f};
+    int j = c->last_sector;
+    const double *split = j >= 0 ? c->split : c->last_split;
+    if (j < 0 && !isnan(c->last_lap)) j = SESSION_SECTORS - 1;
+    if (j >= 0) {
+      format_time(split[j], t, sizeof t);
+      double diff = split[j] - c->best_split[j];
+      /* A lap that just became the best is compared with itself: no difference to show. */
+      if (isnan(diff) || (c->last_sector < 0 && split[j] == c->best_split[j] && c->last_lap == c->best_lap))
+        snprintf(buf, sizeof buf, "S%d  %s", j + 1, t);
+      else
+        snprintf(buf, sizeof buf, "S%d  %s  %+.3f", j + 1, t, diff);
+      text(h, r, buf, 26.0f, 122.0f, 0, isnan(diff) || diff <= 0.0 ? ahead : behind, 0);
+    } else {
+      text(h, r, "S-  --:--.---", 26.0f, 122.0f, 0, grey, 0);
+    }
+    double delta = session_delta_to_best(s, k);
+    if (isnan(delta)) snprintf(buf, sizeof buf, "Delta   --");
+    else snprintf(buf, sizeof buf, "Delta   %+.2f", delta);
+    text(h, r, buf, 26.0f, 144.0f, 0, isnan(delta) ? grey : (delta <= 0.0 ? ahead : behind), 0);
   } else {
     snprintf(buf, sizeof buf, "%.60s", s->scene.name);
     text(h, r, buf, 26.0f, 22.0f, 1, white, 0);
@@ -193,7 +216,7 @@ void hud_draw(hud *h, renderer *r, const session *s, int k, const hud_info *info
     text(h, r, buf, 26.0f, 56.0f, 0, grey, 0);
   }
   snprintf(buf, sizeof buf, "car %d/%d  %s", k + 1, s->car_count, c->wc->spec->name);
-  text(h, r, buf, 26.0f, 120.0f, 0, grey, 0);
+  text(h, r, buf, 26.0f, panel_height - 6.0f, 0, grey, 0);
 
   /* Top right: rates and modes. */
   renderer_quad_2d(r, (float)width - 226.0f, 16.0f, 210.0f, 70.0f, panel, 0);

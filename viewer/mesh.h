@@ -9,7 +9,7 @@
 
 typedef struct mesh_vertex {
   float position[3]; /* m, relative to the mesh origin */
-  float normal[3];   /* unit */
+  float normal[3];   /* unit; length 2: both faces lit as the front one (terrain skirts) */
   float color[3];    /* linear 0..1 albedo */
   float uv[2];       /* texture coordinates (terrain drape); 0 when untextured */
 } mesh_vertex;

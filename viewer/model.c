@@ -195,7 +195,9 @@ static bool align_to_track(const part_builder *parts, int count, const grip_trac
   return checked > 0 && good >= 0.9 * (double)checked;
 }
 
-bool model_load(const char *path, const grip_track *track, model *out) {
+/* Loads path with each vertex p drawn at xf·(p, 1) (xf: 3×4, row-major) and each normal turned
+ * by xf's 3×3 part (renormalised). With a track, the result is moved onto it (align_to_track). */
+static bool load_transformed(const char *path, const double xf[12], const grip_track *track, model *out) {
   memset(out, 0, sizeof *out);
   const struct aiScene *sc =
       aiImportFile(path, aiProcess_Triangulate | aiProcess_PreTransformVertices | aiProcess_GenSmoothNormals);
@@ -203,6 +205,7 @@ bool model_load(const char *path, const grip_track *track, model *out) {
     fprintf(stderr, "grip viewer: %s: %s (the generated mesh is shown)\n", path, aiGetErrorString());
     return false;
   }
+  for (int i = 0; i < 3; ++i) out->lo[i] = INFINITY, out->hi[i] = -INFINITY;
   int cap = 64, count = 0;
   part_builder *parts = calloc((size_t)cap, sizeof *parts);
   bool ok = parts != NULL;
@@ -235,10 +238,21 @@ bool model_load(const char *path, const grip_track *track, model *out) {
     uint32_t base = (uint32_t)m->vertex_count;
     float color[3] = {name[0] ? 1.0f : diffuse.r, name[0] ? 1.0f : diffuse.g, name[0] ? 1.0f : diffuse.b};
     for (unsigned v = 0; v < am->mNumVertices; ++v) {
-      /* AC3D: y up, z towards the viewer; the world: z up. */
-      float p[3] = {am->mVertices[v].x, -am->mVertices[v].z, am->mVertices[v].y};
-      float n[3] = {0.0f, 0.0f, 1.0f};
-      if (am->mNormals) n[0] = am->mNormals[v].x, n[1] = -am->mNormals[v].z, n[2] = am->mNormals[v].y;
+      const double q[3] = {am->mVertices[v].x, am->mVertices[v].y, am->mVertices[v].z};
+      float p[3], n[3] = {0.0f, 0.0f, 1.0f};
+      for (int r = 0; r < 3; ++r) p[r] = (float)(xf[4 * r] * q[0] + xf[4 * r + 1] * q[1] + xf[4 * r + 2] * q[2] + xf[4 * r + 3]);
+      if (am->mNormals) {
+        const double a[3] = {am->mNormals[v].x, am->mNormals[v].y, am->mNormals[v].z};
+        double turned[3], len = 0.0;
+        for (int r = 0; r < 3; ++r) {
+          turned[r] = xf[4 * r] * a[0] + xf[4 * r + 1] * a[1] + xf[4 * r + 2] * a[2];
+          len += turned[r] * turned[r];
+        }
+        len = sqrt(len);
+        if (len > 0.0)
+          for (int r = 0; r < 3; ++r) n[r] = (float)(turned[r] / len);
+      }
+      for (int r = 0; r < 3; ++r) out->lo[r] = fmin(out->lo[r], p[r]), out->hi[r] = fmax(out->hi[r], p[r]);
       uint32_t idx = mesh_vertex_add(m, p, n, color);
       if (!m->failed && am->mTextureCoords[0]) {
         m->vertices[idx].uv[0] = am->mTextureCoords[0][v].x;
@@ -281,6 +295,35 @@ bool model_load(const char *path, const grip_track *track, model *out) {
   return ok;
 }
 
+bool model_load(const char *path, const grip_track *track, model *out) {
+  /* AC3D: y up, z towards the viewer; the world: z up: (x, y, z) -> (x, -z, y). */
+  static const double ac_to_world[12] = {1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0};
+  return load_transformed(path, ac_to_world, track, out);
+}
+
+void model_car_transform(const grip_car_visual *vis, double xf[12]) {
+  /* Design point = offset + Rz(yaw)·Ry(pitch)·Rx(roll)·scale·A·p (car_file.h). */
+  const double cy = cos(vis->yaw), sy = sin(vis->yaw), cp = cos(vis->pitch), sp = sin(vis->pitch);
+  const double cr = cos(vis->roll), sr = sin(vis->roll);
+  const double R[9] = {cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
+                       sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr,
+                       -sp,     cp * sr,                cp * cr};
+  const double A_yup[9] = {1, 0, 0, 0, 0, -1, 0, 1, 0}, A_zup[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const double *A = vis->y_up ? A_yup : A_zup;
+  const double o[3] = {vis->offset.x, vis->offset.y, vis->offset.z};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j)
+      xf[4 * i + j] = vis->scale * (R[3 * i] * A[j] + R[3 * i + 1] * A[3 + j] + R[3 * i + 2] * A[6 + j]);
+    xf[4 * i + 3] = o[i];
+  }
+}
+
+bool model_load_car(const grip_car_visual *vis, model *out) {
+  double xf[12];
+  model_car_transform(vis, xf);
+  return load_transformed(vis->model, xf, NULL, out);
+}
+
 void model_free(model *m) {
   for (int k = 0; k < m->part_count; ++k) {
     gpu_mesh_free(&m->parts[k].mesh);
@@ -293,6 +336,10 @@ void model_free(model *m) {
 void model_draw(renderer *r, const model *m) {
   static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   static const double zero[3] = {0, 0, 0};
+  model_draw_at(r, m, zero, identity);
+}
+
+void model_draw_at(renderer *r, const model *m, const double position[3], const double rotation[9]) {
   for (int k = 0; k < m->part_count; ++k)
-    renderer_draw_mesh(r, &m->parts[k].mesh, zero, identity, NULL, NULL, m->parts[k].texture);
+    renderer_draw_mesh(r, &m->parts[k].mesh, position, rotation, NULL, NULL, m->parts[k].texture);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "car_file.h"
 #include "grip/track.h"
 #include "render.h"
 
@@ -18,6 +19,7 @@ typedef struct model {
   int part_count; /* one part per texture (draw calls stay few) */
   model_part *parts;
   int triangles;
+  double lo[3], hi[3]; /* m, bounding box of the vertices as loaded (before a track alignment) */
 } model;
 
 /* The model file of a TORCS track named by a track spec ("torcs:NAME" or a TORCS .xml path):
@@ -29,7 +31,14 @@ bool model_find_torcs_track(const char *spec, char *path, size_t size);
  * moved onto it (TORCS shifts its coordinates; see model.c) and refused when its road does not
  * line up with the track. Returns false (message on stderr) when the file does not load. */
 bool model_load(const char *path, const grip_track *track, model *out);
+/* A car's model ([visual] of its car file, or a TORCS car's own .acc), in the car's design frame
+ * (car_file.h gives the transform). false (message on stderr) when it does not load. */
+bool model_load_car(const grip_car_visual *vis, model *out);
+/* The 3×4 row-major transform from model file coordinates to the design frame. */
+void model_car_transform(const grip_car_visual *vis, double xf[12]);
 void model_free(model *m);
 void model_draw(renderer *r, const model *m);
+/* Drawn at world position with rotation (row-major, world = R·local). */
+void model_draw_at(renderer *r, const model *m, const double position[3], const double rotation[9]);
 
 #endif

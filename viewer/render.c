@@ -3,47 +3,59 @@
 
 #include <cglm/cglm.h>
 #include <epoxy/gl.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+/* The software renderers of the tests and the benchmark (Mesa's llvmpipe) are fill-bound, so the
+ * work is moved out of the fragment shader. Lighting is per vertex: Lambert sun + hemispheric
+ * ambient, for the front and the back face (two-sided surfaces; a normal of length 2 asks for
+ * the front's light on both faces, as terrain skirts need), each a per-channel factor L on
+ * the albedo. The frame is written in sRGB (gamma 2.2); since (albedo·L)^(1/2.2) =
+ * albedo^(1/2.2)·L^(1/2.2), the vertex shader encodes L and the vertex colour, and a texture's
+ * sRGB texels are used as they are: the fragment shader only multiplies. The haze is mixed in
+ * the encoded colour, with weight 0.85·d²/(d² + F²) (half at the haze distance F; no root, no
+ * exponential per fragment). */
 static const char *lit_vs =
     "#version 330 core\n"
     "layout(location=0) in vec3 a_pos; layout(location=1) in vec3 a_normal;\n"
     "layout(location=2) in vec3 a_color; layout(location=3) in vec2 a_uv;\n"
-    "uniform mat4 u_mvp; uniform mat4 u_model;\n"
-    "out vec3 v_normal; out vec3 v_color; out vec2 v_uv; out vec3 v_rel;\n"
+    "uniform mat4 u_mvp; uniform mat4 u_model; uniform vec3 u_sun;\n"
+    "out vec3 v_front; out vec3 v_back; out vec3 v_color; out vec2 v_uv; out vec3 v_rel;\n"
+    "vec3 light(vec3 n){ float sun = max(dot(n, u_sun), 0.0); float sky = 0.5 + 0.5*n.z;\n"
+    "  return pow(vec3(1.0,0.96,0.88)*0.75*sun + vec3(0.55,0.62,0.75)*(0.25+0.25*sky), vec3(1.0/2.2)); }\n"
     "void main(){ vec4 w = u_model*vec4(a_pos,1.0); v_rel = w.xyz;\n"
-    "  v_normal = mat3(u_model)*a_normal; v_color = a_color; v_uv = a_uv; gl_Position = u_mvp*vec4(a_pos,1.0); }\n";
+    "  vec3 n = normalize(mat3(u_model)*a_normal); v_front = light(n);\n"
+    "  v_back = dot(a_normal, a_normal) > 2.0 ? v_front : light(-n);\n"
+    "  v_color = pow(a_color, vec3(1.0/2.2)); v_uv = a_uv; gl_Position = u_mvp*vec4(a_pos,1.0); }\n";
 
-/* Lambert sun + hemispheric ambient; haze towards the horizon colour with distance. */
 static const char *lit_fs =
     "#version 330 core\n"
-    "in vec3 v_normal; in vec3 v_color; in vec2 v_uv; in vec3 v_rel;\n"
-    "uniform vec3 u_tint; uniform vec3 u_emissive; uniform vec3 u_sun; uniform int u_use_texture;\n"
-    "uniform sampler2D u_texture; uniform float u_fog;\n"
+    "in vec3 v_front; in vec3 v_back; in vec3 v_color; in vec2 v_uv; in vec3 v_rel;\n"
+    "uniform vec3 u_tint; uniform vec3 u_emissive; uniform int u_use_texture;\n"
+    "uniform sampler2D u_texture; uniform float u_fog2;\n"
     "out vec4 frag;\n"
-    "void main(){ vec3 n = normalize(v_normal); if(!gl_FrontFacing) n = -n;\n"
-    "  vec3 albedo = v_color; if(u_use_texture==1) albedo = pow(texture(u_texture, v_uv).rgb, vec3(2.2));\n"
-    "  albedo *= u_tint;\n"
-    "  float sun = max(dot(n, u_sun), 0.0); float sky = 0.5 + 0.5*n.z;\n"
-    "  vec3 c = albedo*(vec3(1.0,0.96,0.88)*0.75*sun + vec3(0.55,0.62,0.75)*(0.25+0.25*sky)) + u_emissive;\n"
-    "  if(u_fog > 0.0){ float d = length(v_rel); float f = 1.0 - exp2(-d/u_fog); c = mix(c, vec3(0.72,0.80,0.90), f*0.85); }\n"
-    "  frag = vec4(pow(c, vec3(1.0/2.2)), 1.0); }\n";
+    "void main(){ vec3 albedo = u_use_texture==1 ? texture(u_texture, v_uv).rgb : v_color;\n"
+    "  vec3 c = albedo*u_tint*(gl_FrontFacing ? v_front : v_back) + u_emissive;\n"
+    "  float d2 = dot(v_rel, v_rel); float f = u_fog2 > 0.0 ? 0.85*d2/(d2 + u_fog2) : 0.0;\n"
+    "  frag = vec4(mix(c, vec3(0.87,0.90,0.95), f), 1.0); }\n";
 
+/* The sky: the view direction of each pixel interpolated from the corners of a full-screen
+ * triangle (camera-relative matrices put the eye at the origin, so the far-plane point's xyz
+ * before the division by w is a direction, linear across the screen). */
 static const char *sky_vs =
     "#version 330 core\n"
-    "out vec2 v_ndc;\n"
+    "uniform mat4 u_inv; out vec3 v_dir;\n"
     "void main(){ vec2 p = vec2((gl_VertexID==1)?3.0:-1.0, (gl_VertexID==2)?3.0:-1.0);\n"
-    "  v_ndc = p; gl_Position = vec4(p, 0.9999, 1.0); }\n";
+    "  vec4 b = u_inv*vec4(p,1.0,1.0); v_dir = b.xyz*sign(b.w); gl_Position = vec4(p, 0.9999, 1.0); }\n";
 
 static const char *sky_fs =
     "#version 330 core\n"
-    "in vec2 v_ndc; uniform mat4 u_inv; out vec4 frag;\n"
-    "void main(){ vec4 a = u_inv*vec4(v_ndc,-1.0,1.0); vec4 b = u_inv*vec4(v_ndc,1.0,1.0);\n"
-    "  vec3 d = normalize(b.xyz/b.w - a.xyz/a.w); float e = d.z;\n"
+    "in vec3 v_dir; out vec4 frag;\n"
+    "void main(){ float e = v_dir.z*inversesqrt(dot(v_dir, v_dir));\n"
     "  vec3 horizon = vec3(0.72,0.80,0.90), zenith = vec3(0.20,0.42,0.78), below = vec3(0.30,0.34,0.28);\n"
-    "  vec3 c = e >= 0.0 ? mix(horizon, zenith, pow(e, 0.6)) : mix(horizon, below, min(1.0, -e*8.0));\n"
+    "  vec3 c = e >= 0.0 ? mix(horizon, zenith, sqrt(e)) : mix(horizon, below, min(1.0, -e*8.0));\n"
     "  frag = vec4(c, 1.0); }\n";
 
 static const char *flat_vs =
@@ -108,7 +120,7 @@ bool renderer_init(renderer *r) {
   r->lit_sun = glGetUniformLocation(r->lit_program, "u_sun");
   r->lit_use_texture = glGetUniformLocation(r->lit_program, "u_use_texture");
   r->lit_texture = glGetUniformLocation(r->lit_program, "u_texture");
-  r->lit_fog = glGetUniformLocation(r->lit_program, "u_fog");
+  r->lit_fog = glGetUniformLocation(r->lit_program, "u_fog2");
   r->sky_inv_view_proj = glGetUniformLocation(r->sky_program, "u_inv");
   r->flat_screen = glGetUniformLocation(r->flat_program, "u_screen");
   r->flat_use_texture = glGetUniformLocation(r->flat_program, "u_use_texture");
@@ -218,10 +230,12 @@ void renderer_draw_mesh(renderer *r, const gpu_mesh *g, const double position[3]
   glUniformMatrix4fv(r->lit_mvp, 1, GL_FALSE, (const float *)mvp);
   glUniformMatrix4fv(r->lit_model, 1, GL_FALSE, (const float *)model);
   static const float one[3] = {1.0f, 1.0f, 1.0f}, zero[3] = {0.0f, 0.0f, 0.0f};
-  glUniform3fv(r->lit_tint, 1, tint ? tint : one);
-  glUniform3fv(r->lit_emissive, 1, emissive ? emissive : zero);
+  /* Tint and emissive are linear; the shader works in sRGB-encoded colour (see lit_vs). */
+  const float *tn = tint ? tint : one, *em = emissive ? emissive : zero;
+  glUniform3f(r->lit_tint, powf(tn[0], 1.0f / 2.2f), powf(tn[1], 1.0f / 2.2f), powf(tn[2], 1.0f / 2.2f));
+  glUniform3f(r->lit_emissive, powf(em[0], 1.0f / 2.2f), powf(em[1], 1.0f / 2.2f), powf(em[2], 1.0f / 2.2f));
   glUniform3f(r->lit_sun, 0.45f, -0.35f, 0.82f);
-  glUniform1f(r->lit_fog, r->fog_distance);
+  glUniform1f(r->lit_fog, r->fog_distance * r->fog_distance);
   glUniform1i(r->lit_use_texture, texture ? 1 : 0);
   glUniform1i(r->lit_texture, 0);
   glActiveTexture(GL_TEXTURE0);
@@ -229,6 +243,8 @@ void renderer_draw_mesh(renderer *r, const gpu_mesh *g, const double position[3]
   glBindVertexArray(g->vao);
   glDrawElements(GL_TRIANGLES, g->index_count, GL_UNSIGNED_INT, 0);
   glBindVertexArray(0);
+  r->draw_calls++;
+  r->triangles += g->index_count / 3;
 }
 
 void renderer_begin_2d(renderer *r, int width, int height) {
@@ -285,7 +301,7 @@ unsigned renderer_texture_rgba(const unsigned char *pixels, int width, int heigh
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   if (mipmaps) {
     glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_NEAREST);
   } else {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   }

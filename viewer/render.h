@@ -28,6 +28,8 @@ typedef struct renderer {
   float batch[256 * 6 * 8];
   int batch_quads;
   unsigned batch_texture;
+  /* Counted by renderer_draw_mesh since the caller last zeroed them (frame statistics). */
+  long long draw_calls, triangles;
 } renderer;
 
 /* Returns false (with a message on stderr) when a shader does not compile. */

@@ -54,16 +54,55 @@ static void locate_car(session *s, session_car *c) {
   c->lateral = loc.lateral;
   c->half_width = 0.5 * grip_track_point_at(track, loc.distance).width;
   c->off_track = loc.zone >= GRIP_TRACK_ZONE_RUNOFF;
-  /* Lap k ends when the progress passes k·L; the crossing time is interpolated in the step. */
-  while (!c->finished && c->progress >= (c->laps_done + 1) * L) {
-    double mark = (c->laps_done + 1) * L;
+  if (c->finished || !(c->progress > before)) return;
+  /* Delta profile: the time at each SESSION_DELTA_STEP m mark of the lap passed in this step,
+   * interpolated in the step as the lap's crossing is. */
+  double lap_base = c->laps_done * L;
+  for (int i = (int)fmax(0.0, floor((before - lap_base) / SESSION_DELTA_STEP) + 1.0); i < c->profile_count; ++i) {
+    double mark = lap_base + i * SESSION_DELTA_STEP;
+    if (mark > c->progress || mark >= lap_base + L) break;
+    c->profile[i] = s->time - s->dt + s->dt * (mark - before) / (c->progress - before) - c->lap_start;
+  }
+  /* Sector j of lap k ends when the progress passes (k + (j+1)/n)·L; the last one ends the lap. */
+  while (!c->finished) {
+    int j = c->last_sector + 1;
+    double mark = (c->laps_done + (double)(j + 1) / SESSION_SECTORS) * L;
+    if (j == SESSION_SECTORS - 1) mark = (c->laps_done + 1) * L;
+    if (c->progress < mark) break;
     double tc = s->time - s->dt + s->dt * (mark - before) / (c->progress - before);
+    c->split[j] = tc - c->lap_start;
+    c->last_sector = j;
+    c->last_sector_time = tc;
+    if (j < SESSION_SECTORS - 1) continue;
+    /* The lap ends. */
     c->last_lap = tc - c->lap_start;
-    if (isnan(c->best_lap) || c->last_lap < c->best_lap) c->best_lap = c->last_lap;
+    memcpy(c->last_split, c->split, sizeof c->split);
+    if (isnan(c->best_lap) || c->last_lap < c->best_lap) {
+      c->best_lap = c->last_lap;
+      memcpy(c->best_split, c->split, sizeof c->split);
+      if (c->profile) memcpy(c->best_profile, c->profile, (size_t)c->profile_count * sizeof *c->profile);
+    }
+    for (int m = 0; m < SESSION_SECTORS; ++m) c->split[m] = NAN;
+    for (int m = 0; m < c->profile_count; ++m) c->profile[m] = NAN;
+    if (c->profile_count > 0) c->profile[0] = 0.0; /* the lap starts at its line */
+    c->last_sector = -1;
     c->lap_start = tc;
     c->laps_done++;
     if (c->laps_done >= s->laps) c->finished = true;
   }
+}
+
+double session_delta_to_best(const session *s, int k) {
+  const session_car *c = &s->cars[k];
+  if (!s->sw->track || !c->best_profile || isnan(c->best_lap) || c->finished) return NAN;
+  double x = c->progress - c->laps_done * grip_track_length(s->sw->track);
+  if (!(x >= 0.0)) return NAN;
+  int i = (int)floor(x / SESSION_DELTA_STEP);
+  if (i + 1 >= c->profile_count) return NAN;
+  double a = c->best_profile[i], b = c->best_profile[i + 1];
+  if (isnan(a) || isnan(b)) return NAN;
+  double f = (x - i * SESSION_DELTA_STEP) / SESSION_DELTA_STEP;
+  return (s->time - c->lap_start) - (a + f * (b - a));
 }
 
 static void start_timing(session *s, session_car *c) {
@@ -71,6 +110,20 @@ static void start_timing(session *s, session_car *c) {
   c->lap_start = 0.0;
   c->last_lap = c->best_lap = NAN;
   c->laps_done = 0;
+  for (int j = 0; j < SESSION_SECTORS; ++j) c->split[j] = c->last_split[j] = c->best_split[j] = NAN;
+  c->last_sector = -1;
+  c->last_sector_time = -1.0;
+  if (s->sw->track && !c->profile) {
+    c->profile_count = (int)ceil(grip_track_length(s->sw->track) / SESSION_DELTA_STEP) + 1;
+    c->profile = malloc((size_t)c->profile_count * sizeof *c->profile);
+    c->best_profile = malloc((size_t)c->profile_count * sizeof *c->best_profile);
+    if (!c->profile || !c->best_profile) {
+      free(c->profile), free(c->best_profile);
+      c->profile = c->best_profile = NULL;
+      c->profile_count = 0;
+    }
+  }
+  for (int m = 0; m < c->profile_count; ++m) c->profile[m] = c->best_profile[m] = NAN;
   c->finished = false;
   c->contact_time = -1.0;
   if (!s->sw->track) return;
@@ -223,8 +276,11 @@ void session_close(session *s) {
     fclose(s->record);
   }
   if (s->cars)
-    for (int k = 0; k < s->car_count; ++k)
+    for (int k = 0; k < s->car_count; ++k) {
       if (s->cars[k].own_bot) robot_destroy(s->cars[k].bot);
+      free(s->cars[k].profile);
+      free(s->cars[k].best_profile);
+    }
   scene_world_destroy(s->sw);
   free(s->cars);
   free(s->recorded);

@@ -28,6 +28,9 @@ typedef struct session_options {
 
 session_options session_default_options(void);
 
+#define SESSION_SECTORS 3
+#define SESSION_DELTA_STEP 10.0 /* m */
+
 typedef struct session_car {
   scene_world_car *wc;         /* the scene world's car */
   const grip_vehicle_def *def; /* as created (defaults derived) */
@@ -43,6 +46,17 @@ typedef struct session_car {
   double half_width; /* m, half road width at the car */
   int laps_done;
   double lap_start, last_lap, best_lap; /* s; NAN when none */
+  /* Sectors: the lap in SESSION_SECTORS equal lengths. Splits are times from the lap's start
+   * to each sector's end (the last one is the lap time); NAN when not reached. */
+  double split[SESSION_SECTORS];      /* s, this lap so far */
+  double last_split[SESSION_SECTORS]; /* s, the last complete lap */
+  double best_split[SESSION_SECTORS]; /* s, the best lap */
+  int last_sector;                    /* sector (0-based) whose end was passed last, -1 none */
+  double last_sector_time;            /* s, session time when it was passed */
+  /* Delta to the best lap: the time from the lap's start at every SESSION_DELTA_STEP m of this
+   * lap and of the best one (profile_count entries each; NAN where not reached). */
+  double *profile, *best_profile;
+  int profile_count;
   bool finished;
   int position;      /* 1-based race position by progress */
   /* Short-message state. */
@@ -105,6 +119,10 @@ bool session_reset(session *s, int k);
 int session_advance(session *s, double *accumulator, double frame_s);
 
 uint64_t session_hash(const session *s);
+/* Car k's time against its best lap at the same distance (s; negative = ahead of it), NAN
+ * before a best lap exists or off the track's lap. */
+double session_delta_to_best(const session *s, int k);
+
 /* Interpolated pose of car k between the last two steps: alpha 0 = prev, 1 = cur. */
 grip_pose session_pose(const session *s, int k, double alpha);
 

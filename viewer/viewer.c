@@ -12,11 +12,13 @@
 
 #include "camera.h"
 #include "hud.h"
+#include "input_drive.h"
 #ifdef GRIP_HAVE_ASSIMP
 #include "model.h"
 #endif
 #include "render.h"
 #include "stb/stb_image.h"
+#include "terrain_lod.h"
 #include "stb/stb_image_write.h"
 #include "world_mesh.h"
 
@@ -29,6 +31,7 @@ viewer_options viewer_default_options(void) {
 
 typedef struct car_meshes {
   gpu_mesh body, brake_lights, wheel[GRIP_AXLE_COUNT];
+  int model; /* index into view.car_models of the car's own 3D model, -1: the generated body */
 } car_meshes;
 
 typedef struct view {
@@ -41,17 +44,19 @@ typedef struct view {
   camera cam;
   gpu_mesh world, ground, marker;
   unsigned world_texture; /* the scene's texture draped on the terrain, 0 = none */
+  terrain_lod *terrain;   /* a terrain scene's ground (chunked level of detail), else NULL */
 #ifdef GRIP_HAVE_ASSIMP
   model track_model;      /* a TORCS track's own model (part_count 0: none) */
 #endif
   car_meshes *cars;
+#ifdef GRIP_HAVE_ASSIMP
+  model *car_models; /* one per distinct car model file (cars of one kind share it) */
+#endif
+  int car_model_count;
+  drive_io *io;       /* devices, controller, force feedback, sound (input_drive.h) */
   int follow;
   int width, height;
-  /* Keyboard driving. */
-  double steer;       /* -1..1, ramped */
-  bool automatic;
-  int manual_gear;    /* manual gearbox: -1..n */
-  int auto_direction; /* automatic: 1 drive, 0 neutral, -1 reverse */
+  bool automatic;     /* the controller's gearbox mode (HUD) */
   /* Time. */
   bool paused, slow, step_once;
   double accumulator;
@@ -61,7 +66,15 @@ typedef struct view {
   double press[2];
   bool press_hit;
   double press_point[3];
+  unsigned samples_query; /* --stats: fragments that passed the depth test in the 3D scene */
 } view;
+
+/* CPU time of the whole process (every thread: Mesa's llvmpipe renders in its own), s. */
+static double cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static double now_s(void) {
   struct timespec ts;
@@ -84,6 +97,14 @@ static void mat_mul(const double a[9], const double b[9], double out[9]) {
 static const float kPalette[8][3] = {{0.80f, 0.06f, 0.05f}, {0.05f, 0.25f, 0.75f}, {0.95f, 0.70f, 0.05f},
                                      {0.10f, 0.55f, 0.20f}, {0.92f, 0.92f, 0.92f}, {0.45f, 0.10f, 0.55f},
                                      {0.95f, 0.40f, 0.05f}, {0.10f, 0.10f, 0.12f}};
+
+#ifdef GRIP_HAVE_ASSIMP
+static bool same_visual(const grip_car_visual *a, const grip_car_visual *b) {
+  return strcmp(a->model, b->model) == 0 && a->scale == b->scale && a->offset.x == b->offset.x &&
+         a->offset.y == b->offset.y && a->offset.z == b->offset.z && a->yaw == b->yaw && a->pitch == b->pitch &&
+         a->roll == b->roll && a->y_up == b->y_up;
+}
+#endif
 
 static bool build_meshes(view *v) {
   const scene_world *sw = v->s->sw;
@@ -110,9 +131,7 @@ static bool build_meshes(view *v) {
     const grip_heightfield_info *t = &sw->terrain;
     cx = t->origin_x + 0.5 * (t->cols - 1) * t->dx, cy = t->origin_y + 0.5 * (t->rows - 1) * t->dy;
     double origin[3] = {cx, cy, t->min_height};
-    int stride = 1;
-    while ((long long)(t->cols / stride) * (t->rows / stride) > 1500000) stride *= 2;
-    world_mesh_terrain(&m, sw->heightfield, 0, t->cols, 0, t->rows, stride, origin);
+    if (!(v->terrain = terrain_lod_create(sw->heightfield, origin))) return false;
     if (v->s->scene.texture[0]) {
       /* PNG or JPEG (stb_image), draped over the terrain's extent. */
       int w = 0, h = 0, n = 0;
@@ -125,7 +144,7 @@ static bool build_meshes(view *v) {
       }
     }
     ground_z = t->min_height - 1.0;
-    if (!gpu_mesh_upload(&v->world, &m, origin)) return false;
+    extent = fmax((t->cols - 1) * t->dx, (t->rows - 1) * t->dy) + 3000.0;
   } else {
     ground_z = sw->plane.offset / (sw->plane.normal.z != 0.0 ? sw->plane.normal.z : 1.0);
   }
@@ -168,12 +187,32 @@ static bool build_meshes(view *v) {
       mesh_free(&m);
     }
     if (!ok) return false;
+    cm->model = -1;
+#ifdef GRIP_HAVE_ASSIMP
+    /* The car's own model when its car file names one (or it is a TORCS car); a model that does
+     * not load leaves the generated body (model_load says why). Cars sharing a file share it. */
+    const grip_car_visual *vis = &v->s->cars[k].wc->car.visual;
+    if (!v->opt->generated_mesh && vis->model[0]) {
+      int j = 0;
+      while (j < k && !(v->cars[j].model >= 0 && same_visual(&v->s->cars[j].wc->car.visual, vis))) ++j;
+      if (j < k) {
+        cm->model = v->cars[j].model;
+      } else {
+        model *grown = realloc(v->car_models, (size_t)(v->car_model_count + 1) * sizeof *grown);
+        if (!grown) return false;
+        v->car_models = grown;
+        if (model_load_car(vis, &v->car_models[v->car_model_count])) cm->model = v->car_model_count++;
+      }
+    }
+#endif
   }
   return true;
 }
 
 static void free_meshes(view *v) {
   gpu_mesh_free(&v->world);
+  terrain_lod_destroy(v->terrain);
+  v->terrain = NULL;
 #ifdef GRIP_HAVE_ASSIMP
   model_free(&v->track_model);
 #endif
@@ -188,6 +227,12 @@ static void free_meshes(view *v) {
     }
   free(v->cars);
   v->cars = NULL;
+#ifdef GRIP_HAVE_ASSIMP
+  for (int i = 0; i < v->car_model_count; ++i) model_free(&v->car_models[i]);
+  free(v->car_models);
+  v->car_models = NULL;
+#endif
+  v->car_model_count = 0;
 }
 
 /* Angle blended along the shorter way round. */
@@ -205,10 +250,16 @@ static void draw_car(view *v, int k, double alpha) {
   double pos[3] = {pose.position.x, pose.position.y, pose.position.z}, R[9];
   quat_matrix(pose.rotation, R);
   car_meshes *cm = &v->cars[k];
-  renderer_draw_mesh(&v->r, &cm->body, pos, R, NULL, NULL, 0);
-  float glow = (float)fmin(1.0, c->input.brake * 4.0);
-  float emissive[3] = {glow * 1.0f, glow * 0.05f, glow * 0.02f};
-  renderer_draw_mesh(&v->r, &cm->brake_lights, pos, R, NULL, emissive, 0);
+  const bool body = !(v->opt->hide_body && k == v->follow);
+#ifdef GRIP_HAVE_ASSIMP
+  if (body && cm->model >= 0) model_draw_at(&v->r, &v->car_models[cm->model], pos, R);
+#endif
+  if (body && cm->model < 0) {
+    renderer_draw_mesh(&v->r, &cm->body, pos, R, NULL, NULL, 0);
+    float glow = (float)fmin(1.0, c->input.brake * 4.0);
+    float emissive[3] = {glow * 1.0f, glow * 0.05f, glow * 0.02f};
+    renderer_draw_mesh(&v->r, &cm->brake_lights, pos, R, NULL, emissive, 0);
+  }
   for (int w = 0; w < GRIP_WHEEL_COUNT; ++w) {
     const grip_axle_def *axle = &def->axles[w / 2];
     const grip_wheel_state *a = &c->prev.wheels[w], *b = &c->cur.wheels[w];
@@ -242,12 +293,14 @@ static void render_frame(view *v, double alpha) {
   renderer_set_camera(&v->r, c->eye, c->target, c->up, c->fov_y, (double)v->width / v->height, c->near_m, c->far_m);
   static const double identity[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   static const double zero[3] = {0, 0, 0};
+  if (v->opt->stats) glBeginQuery(GL_SAMPLES_PASSED, v->samples_query);
   /* Front to back, so that the depth test rejects hidden fragments before they are shaded (the
    * software renderers of the tests and the benchmark are fill-bound): cars, the world, the
    * ground plane (with a small depth bias behind the world), the sky last where nothing is. */
   for (int k = 0; k < s->car_count; ++k)
     if (!(v->opt->hide_car && k == v->follow)) draw_car(v, k, alpha);
   renderer_draw_mesh(&v->r, &v->world, zero, identity, NULL, NULL, v->world_texture);
+  if (v->terrain) terrain_lod_draw(v->terrain, &v->r, v->world_texture);
 #ifdef GRIP_HAVE_ASSIMP
   model_draw(&v->r, &v->track_model);
 #endif
@@ -256,6 +309,7 @@ static void render_frame(view *v, double alpha) {
   renderer_draw_mesh(&v->r, &v->ground, zero, identity, NULL, NULL, 0);
   glDisable(GL_POLYGON_OFFSET_FILL);
   renderer_draw_sky(&v->r);
+  if (v->opt->stats) glEndQuery(GL_SAMPLES_PASSED);
   if (v->opt->has_marker) {
     float saved = v->r.fog_distance;
     v->r.fog_distance = 0.0f;
@@ -360,63 +414,13 @@ static bool save_png(const char *path, int width, int height) {
   return ok != 0;
 }
 
-static void keyboard_input(view *v, double frame_dt) {
-  session *s = v->s;
-  if (s->human < 0) return;
-  const Uint8 *k = SDL_GetKeyboardState(NULL);
-  bool up = k[SDL_SCANCODE_UP] || k[SDL_SCANCODE_W], down = k[SDL_SCANCODE_DOWN] || k[SDL_SCANCODE_S];
-  bool left = k[SDL_SCANCODE_LEFT] || k[SDL_SCANCODE_A], right = k[SDL_SCANCODE_RIGHT] || k[SDL_SCANCODE_D];
-  /* A key is all or nothing: the steering moves towards full lock at 2.5 per s and back to the
-   * centre at 4 per s, as a keyboard driver in a racing game expects. */
-  double want = (left ? 1.0 : 0.0) - (right ? 1.0 : 0.0);
-  double rate = want == 0.0 ? 4.0 : 2.5;
-  double step = rate * frame_dt;
-  if (v->steer < want) v->steer = fmin(want, v->steer + step);
-  else v->steer = fmax(want, v->steer - step);
-  grip_vehicle_input in = grip_default_vehicle_input();
-  in.throttle = up ? 1.0 : 0.0;
-  in.brake = down ? 1.0 : 0.0;
-  in.steering = v->steer;
-  in.handbrake = k[SDL_SCANCODE_SPACE] ? 1.0 : 0.0;
-  in.clutch = k[SDL_SCANCODE_C] ? 1.0 : 0.0;
-  in.automatic = v->automatic;
-  in.gear = v->automatic ? v->auto_direction : v->manual_gear;
-  s->human_input = in;
-}
-
-static void shift(view *v, int delta) {
-  const session *s = v->s;
-  if (s->human < 0) return;
-  int top = s->cars[s->human].def->gearbox.forward_gears;
-  if (v->automatic) {
-    v->auto_direction += delta;
-    if (v->auto_direction > 1) v->auto_direction = 1;
-    if (v->auto_direction < -1) v->auto_direction = -1;
-  } else {
-    v->manual_gear += delta;
-    if (v->manual_gear > top) v->manual_gear = top;
-    if (v->manual_gear < GRIP_GEAR_REVERSE) v->manual_gear = GRIP_GEAR_REVERSE;
-  }
-}
-
 static void handle_key(view *v, SDL_Keycode key, bool *quit) {
   session *s = v->s;
   switch (key) {
+  /* Driving, gears, pause, camera and reset come from the input configuration (input_drive.h). */
   case SDLK_ESCAPE: *quit = true; break;
-  case SDLK_e: case SDLK_PAGEUP: shift(v, +1); break;
-  case SDLK_q: case SDLK_PAGEDOWN: shift(v, -1); break;
-  case SDLK_t:
-    if (s->human >= 0) {
-      int gear = s->cars[s->human].cur.gear;
-      v->automatic = !v->automatic;
-      if (!v->automatic) v->manual_gear = gear;
-      else v->auto_direction = gear < 0 ? -1 : (gear == 0 ? 0 : 1);
-    }
-    break;
-  case SDLK_p: v->paused = !v->paused; break;
   case SDLK_PERIOD: v->step_once = true; break;
   case SDLK_l: v->slow = !v->slow; break;
-  case SDLK_v: camera_set_mode(&v->cam, (camera_mode)((v->cam.mode + 1) % CAMERA_MODE_COUNT)); break;
   case SDLK_TAB:
     v->follow = (v->follow + 1) % s->car_count;
     v->cam.settled = false;
@@ -424,7 +428,6 @@ static void handle_key(view *v, SDL_Keycode key, bool *quit) {
     break;
   case SDLK_h: v->show_hud = !v->show_hud; break;
   case SDLK_m: v->place_mode = !v->place_mode; break;
-  case SDLK_r: session_reset(s, v->follow); break;
   default: break;
   }
 }
@@ -451,8 +454,6 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   v.height = o->height;
   v.show_hud = !o->no_hud;
   v.automatic = true;
-  v.auto_direction = 1;
-  v.manual_gear = 1;
   v.follow = o->follow >= 0 && o->follow < s->car_count ? o->follow : (s->human >= 0 ? s->human : 0);
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
     fprintf(stderr, "grip %s: no display: %s\n", command, SDL_GetError());
@@ -476,7 +477,9 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   SDL_GL_SetSwapInterval(o->frames > 0 ? 0 : 1);
   SDL_GL_GetDrawableSize(v.window, &v.width, &v.height);
   int rc = 1;
+  if (!(v.io = drive_io_open(s, o->input_file, o->mute || o->frames > 0, v.follow, command))) goto done;
   if (!renderer_init(&v.r)) goto done;
+  if (o->stats) glGenQueries(1, &v.samples_query);
   if (!build_meshes(&v)) {
     fprintf(stderr, "grip %s: out of memory building the meshes\n", command);
     goto done;
@@ -488,17 +491,20 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   camera_set_mode(&v.cam, mode_from_name(o->camera, sc->mode == GRIP_SCENE_CAMERA_ORBIT ? CAMERA_ORBIT : CAMERA_CHASE));
 
   long long capacity = o->frames > 0 ? o->frames : 4096;
-  double *frame_ms = malloc((size_t)capacity * sizeof *frame_ms);
+  /* Per frame: total, then the passes (physics, scene, HUD, swap). */
+  enum { PASS_COUNT = 6 };
+  double *frame_ms = malloc((size_t)capacity * PASS_COUNT * sizeof *frame_ms);
   long long frame_count = 0, steps_total = 0;
   double t_start = now_s(), t_prev = t_start, fps = 0.0, rate = 0.0, rate_window_start = t_start;
   long long rate_window_steps = 0, rate_window_frames = 0;
   bool quit = false;
   while (!quit) {
-    double t_frame = now_s();
+    double t_frame = now_s(), cpu_frame = cpu_s();
     double frame_dt = o->frames > 0 ? SESSION_FIXED_FRAME_S : fmin(t_frame - t_prev, 0.25);
     t_prev = t_frame;
     SDL_Event e;
     while (SDL_PollEvent(&e)) {
+      drive_io_event(v.io, &e);
       if (e.type == SDL_QUIT) quit = true;
       else if (e.type == SDL_KEYDOWN && !e.key.repeat) handle_key(&v, e.key.keysym.sym, &quit);
       else if (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_SIZE_CHANGED)
@@ -520,7 +526,11 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
         v.cam.range = fmax(2.0, fmin(500.0, v.cam.range * pow(0.9, e.wheel.y)));
       }
     }
-    keyboard_input(&v, frame_dt);
+    input_actions act = drive_io_update(v.io, s, frame_dt);
+    if (act.pause) v.paused = !v.paused;
+    if (act.camera) camera_set_mode(&v.cam, (camera_mode)((v.cam.mode + 1) % CAMERA_MODE_COUNT));
+    if (act.reset) session_reset(s, v.follow);
+    v.automatic = drive_io_automatic(v.io);
     /* Physics: fixed steps, at most 0.25 s of catch-up per frame. */
     double sim_dt = v.paused ? 0.0 : frame_dt * (v.slow ? 0.25 : 1.0);
     int steps = session_advance(s, &v.accumulator, sim_dt);
@@ -529,17 +539,37 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
       steps++;
     }
     v.step_once = false;
+    drive_io_feedback(v.io, s, v.follow, v.paused ? 0.0 : frame_dt);
     steps_total += steps;
     rate_window_steps += steps;
+    double t_physics = now_s();
     double alpha = v.paused ? 1.0 : v.accumulator / s->dt;
+    v.r.draw_calls = v.r.triangles = 0;
     grip_pose pose = session_pose(s, v.follow, alpha);
     camera_update(&v.cam, &pose, s->cars[v.follow].def, frame_dt, s->sw->track, grip_world_get_ground(s->sw->world));
     render_frame(&v, alpha);
+    if (o->stats) glFinish();
+    double t_scene = now_s();
+    if (o->stats) {
+      GLuint64 samples = 0;
+      glGetQueryObjectui64v(v.samples_query, GL_QUERY_RESULT, &samples);
+      result->fragments_per_pixel = (double)samples / ((double)v.width * v.height);
+    }
+    if (v.terrain) {
+      terrain_lod_stats ts = terrain_lod_get_stats(v.terrain);
+      result->terrain_nodes = ts.nodes_drawn;
+      result->terrain_finest_level = ts.finest_level;
+      result->terrain_levels = ts.levels;
+    }
+    result->draw_calls = v.r.draw_calls;
+    result->triangles = v.r.triangles;
     if (v.show_hud) {
       hud_info info = {.fps = fps, .physics_rate = rate, .paused = v.paused, .slow_motion = v.slow,
                        .place_mode = v.place_mode, .camera = camera_mode_name(v.cam.mode), .automatic = v.automatic};
       hud_draw(v.hud, &v.r, s, v.follow, &info, v.width, v.height);
     }
+    if (o->stats) glFinish();
+    double t_hud = now_s();
     bool last = o->frames > 0 && frame_count + 1 >= o->frames;
     if (last && o->screenshot && !save_png(o->screenshot, v.width, v.height)) {
       fprintf(stderr, "grip %s: %s: cannot write the screenshot\n", command, o->screenshot);
@@ -561,13 +591,24 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
         result->placed_heading = car_heading(s, v.follow);
       }
     }
+    double t_shot = now_s();
     SDL_GL_SwapWindow(v.window);
+    if (o->stats) glFinish();
     double t_end = now_s();
-    if (frame_count >= capacity) {
-      double *grown = realloc(frame_ms, (size_t)capacity * 2 * sizeof *grown);
+    if (frame_ms && frame_count >= capacity) {
+      double *grown = realloc(frame_ms, (size_t)capacity * 2 * PASS_COUNT * sizeof *grown);
       if (grown) frame_ms = grown, capacity *= 2;
     }
-    if (frame_count < capacity) frame_ms[frame_count] = 1000.0 * (t_end - t_frame);
+    if (frame_ms && frame_count < capacity) {
+      /* The screenshot and the click (last frame only) are outside every pass. */
+      double *f = &frame_ms[frame_count * PASS_COUNT];
+      f[1] = 1000.0 * (t_physics - t_frame);
+      f[2] = 1000.0 * (t_scene - t_physics);
+      f[3] = 1000.0 * (t_hud - t_scene);
+      f[4] = 1000.0 * (t_end - t_shot);
+      f[0] = f[1] + f[2] + f[3] + f[4];
+      f[5] = 1000.0 * (cpu_s() - cpu_frame);
+    }
     frame_count++;
     rate_window_frames++;
     if (t_end - rate_window_start >= 0.5) {
@@ -581,14 +622,29 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   double total = now_s() - t_start;
   long long kept = frame_count < capacity ? frame_count : capacity;
   if (frame_ms && kept > 0) {
-    qsort(frame_ms, (size_t)kept, sizeof *frame_ms, compare_double);
-    result->frame_ms_median = frame_ms[kept / 2];
-    result->frame_ms_p99 = frame_ms[(long long)floor(0.99 * (double)(kept - 1))];
+    double *column = malloc((size_t)kept * sizeof *column);
+    double *median[PASS_COUNT] = {&result->frame_ms_median, &result->pass_ms_physics, &result->pass_ms_scene,
+                                  &result->pass_ms_hud, &result->pass_ms_swap, &result->frame_cpu_ms_median};
+    for (int p = 0; column && p < PASS_COUNT; ++p) {
+      for (long long i = 0; i < kept; ++i) column[i] = frame_ms[i * PASS_COUNT + p];
+      qsort(column, (size_t)kept, sizeof *column, compare_double);
+      *median[p] = column[kept / 2];
+      if (p == 0) result->frame_ms_p99 = column[(long long)floor(0.99 * (double)(kept - 1))];
+    }
+    free(column);
   }
   free(frame_ms);
   result->frames = frame_count;
   result->physics_steps_per_s = total > 0.0 ? steps_total / total : 0.0;
   result->camera_mode = camera_mode_name(v.cam.mode);
+#ifdef GRIP_HAVE_ASSIMP
+  if (v.cars && v.cars[v.follow].model >= 0) {
+    const model *cm = &v.car_models[v.cars[v.follow].model];
+    result->car_model_triangles = cm->triangles;
+    memcpy(result->car_model_lo, cm->lo, sizeof cm->lo);
+    memcpy(result->car_model_hi, cm->hi, sizeof cm->hi);
+  }
+#endif
   memcpy(result->eye, v.cam.eye, sizeof result->eye);
   memcpy(result->target, v.cam.target, sizeof result->target);
   memcpy(result->up, v.cam.up, sizeof result->up);
@@ -599,7 +655,9 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   result->height = v.height;
   rc = 0;
 done:
+  drive_io_close(v.io);
   hud_destroy(v.hud);
+  if (v.samples_query) glDeleteQueries(1, &v.samples_query);
   free_meshes(&v);
   renderer_free(&v.r);
   SDL_GL_DeleteContext(v.gl);

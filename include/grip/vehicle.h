@@ -142,6 +142,12 @@ typedef struct grip_steering_def {
   /* Speed-sensitive reduction for games: at speed v the input is scaled by
    * 1/(1 + (v/speed_reduction_speed)²). 0 disables. */
   double speed_reduction_speed; /* m/s */
+  /* Force feedback (grip_vehicle_state.steering_torque, docs/physics.md §2). Mechanical trail:
+   * how far the steering axis meets the ground ahead of the contact patch centre (caster
+   * trail), m; road cars 0.015..0.03, the Corvette 0.02. */
+  double mechanical_trail;
+  double column_friction; /* N·m at the steering wheel, Coulomb friction of column and rack; 0.5 */
+  double column_damping;  /* N·m·s/rad at the steering wheel, viscous damping; 0.1 */
 } grip_steering_def;
 
 /* Input filter: how fast the controls may move, like a game's car controller. Rates in full
@@ -381,6 +387,11 @@ typedef struct grip_vehicle_state {
    * placed again (grip_vehicle_place / grip_vehicle_set_pose). */
   bool out_of_world;
   grip_wheel_state wheels[GRIP_WHEEL_COUNT];
+  /* N·m, torque the steering system puts on the steering wheel, positive turning it to the left
+   * (like steering input +1): the front tyres' aligning moments and lateral forces about the
+   * steering axes, through the ratio, plus column friction and damping (docs/physics.md §2).
+   * Negative in a left turn (self-centring); a few N·m in normal cornering, 0 when parked. */
+  double steering_torque;
   /* Car systems, true in a step where each changed what the driver asked for: ABS eased a
    * brake, traction control cut engine torque or braked a driven wheel, ESC braked a wheel. */
   bool abs_active;

@@ -375,7 +375,8 @@ int gpy_get_inputs(grip_world *const *worlds, int world_stride, const grip_vehic
   WHEEL_FIELDS(X, 0, "fl")                                                                       \
   WHEEL_FIELDS(X, 1, "fr")                                                                       \
   WHEEL_FIELDS(X, 2, "rl")                                                                       \
-  WHEEL_FIELDS(X, 3, "rr")
+  WHEEL_FIELDS(X, 3, "rr")                                                                       \
+  X("steering_torque", "N*m", s->steering_torque)
 
 #define FIELD_NAME(name, unit, expr) name,
 #define FIELD_UNIT(name, unit, expr) unit,

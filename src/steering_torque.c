@@ -1,0 +1,29 @@
+/* Torque at the steering wheel (force feedback), from the steered tyres' forces.
+ *
+ * Each steered wheel turns about its steering axis, which meets the ground a mechanical trail
+ * t_m ahead of the contact patch centre. About that axis the tyre's lateral force Fy (wheel
+ * frame, + left) acting at the patch centre gives −t_m·Fy, and its aligning moment Mz adds
+ * directly (Mz = −t_p·Fy in the linear range, t_p the pneumatic trail), so the kingpin moment is
+ *   M_kp = Σ_steered (Mz_i − t_m·Fy_i)          (positive turns the road wheels to the left).
+ * Through a rack of ratio r = steering-wheel angle / road-wheel angle, virtual work
+ * (T·dθ = M·dδ, dθ = r·dδ) gives T_wheel = M_kp / r. The column adds viscous damping and a
+ * regularised Coulomb friction against the steering wheel's angular velocity ω (rad/s):
+ *   T = M_kp / r − c·ω − T_f·tanh(ω / ω_f),   ω_f = 0.05 rad/s,
+ * so a still wheel (a parked car, steady cornering) feels no friction term at all: friction
+ * only resists motion, it never pushes. Ackermann's unequal wheel rates and the game aids
+ * (speed-sensitive reduction, steering assist) are left out: they are not in a real column. */
+#include <math.h>
+
+#include "vehicle_internal.h"
+
+/* rad/s, the steering-wheel speed over which the friction torque reaches 76 % (tanh 1). */
+#define COLUMN_FRICTION_SPEED 0.05
+
+double steering_wheel_torque(const grip_steering_def *steering, int count, const double *fy, const double *mz,
+                             double wheel_rate) {
+  double kingpin = 0.0;
+  for (int i = 0; i < count; ++i) kingpin += mz[i] - steering->mechanical_trail * fy[i];
+  double torque = kingpin / steering->ratio - steering->column_damping * wheel_rate -
+                  steering->column_friction * tanh(wheel_rate / COLUMN_FRICTION_SPEED);
+  return isfinite(torque) ? torque : 0.0;
+}
