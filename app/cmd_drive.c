@@ -192,6 +192,19 @@ int drive_command(int argc, char **argv, bool watch) {
     json_int(&w, "index", follow + 1);
     double p[3] = {st->pose.position.x, st->pose.position.y, st->pose.position.z};
     json_vec3(&w, "position_m", p);
+    if (!no_window) {
+      /* Where the last frame drew the car (between two steps), for picture checks. */
+      const grip_pose *dp = &vr.drawn_pose;
+      double dpos[3] = {dp->position.x, dp->position.y, dp->position.z};
+      json_vec3(&w, "drawn_position_m", dpos);
+      json_open(&w, "drawn_rotation_wxyz", '[');
+      json_number(&w, NULL, dp->rotation.w);
+      json_number(&w, NULL, dp->rotation.x);
+      json_number(&w, NULL, dp->rotation.y);
+      json_number(&w, NULL, dp->rotation.z);
+      json_close(&w, ']');
+    }
+    json_number(&w, "brake", s->cars[follow].input.brake);
     json_number(&w, "speed_kmh", 3.6 * st->speed);
     json_int(&w, "laps", s->cars[follow].laps_done);
     json_number(&w, "best_lap_s", s->cars[follow].best_lap);

@@ -89,6 +89,7 @@ typedef enum key_type {
   K_TIR,
   K_WINGS,
   K_MODEL,   /* a model file path, relative to the car file */
+  K_LAMPS,   /* "x y z radius" groups, comma-separated */
 } key_type;
 
 typedef struct key_desc {
@@ -255,6 +256,7 @@ static const key_desc keys[] = {
     DS(S_VISUAL, "pitch", grip_car_visual, pitch, DEG, "deg", "rad", -360, 360, NULL),
     DS(S_VISUAL, "roll", grip_car_visual, roll, DEG, "deg", "rad", -360, 360, NULL),
     B(S_VISUAL, "y_up", grip_car_visual, y_up),
+    X(S_VISUAL, "brake_lamps", K_LAMPS, 0, "", 0.001, 5),
     B(S_SYSTEMS, "abs", grip_systems_def, abs.enabled),
     D(S_SYSTEMS, "abs_target_slip", grip_systems_def, abs.target_slip, "", 0.02, 0.5, "systems.abs.target_slip"),
     D(S_SYSTEMS, "abs_slip_band", grip_systems_def, abs.slip_band, "", 0.005, 0.3, "systems.abs.slip_band"),
@@ -482,6 +484,20 @@ static int parse_list(parser *ps, const key_desc *k, const char *full, const cha
       if (!(r >= k->min && r <= k->max)) FAIL(full, "gear ratio %g is out of range (allowed %g .. %g)", r, k->min, k->max);
       if (ps->ratio_count >= GRIP_MAX_GEARS) FAIL(full, "more than %d forward gears", GRIP_MAX_GEARS);
       d->gearbox.ratios[ps->ratio_count++] = r;
+    } else if (k->type == K_LAMPS) {
+      double v[4];
+      const char *rest = tok;
+      for (int j = 0; j < 4; ++j)
+        if (grip_scan_number(rest, &v[j], &rest)) FAIL(full, "'%s' is not a lamp 'x y z radius' (model units)", tok);
+      while (*rest == ' ' || *rest == '\t') ++rest;
+      if (*rest) FAIL(full, "'%s' is not a lamp 'x y z radius' (model units)", tok);
+      for (int j = 0; j < 3; ++j)
+        if (!(fabs(v[j]) <= 50.0)) FAIL(full, "lamp position %g is out of range (allowed -50 .. 50)", v[j]);
+      if (!(v[3] >= k->min && v[3] <= k->max))
+        FAIL(full, "lamp radius %g is out of range (allowed %g .. %g)", v[3], k->min, k->max);
+      grip_car_visual *vis = &ps->car->visual;
+      if (vis->brake_lamp_count >= GRIP_CAR_MAX_LIGHTS) FAIL(full, "more than %d lamps", GRIP_CAR_MAX_LIGHTS);
+      vis->brake_lamps[vis->brake_lamp_count++] = (grip_car_lamp){{v[0], v[1], v[2]}, v[3]};
     } else {
       double rpm, tq;
       const char *rest;
@@ -501,6 +517,7 @@ static int parse_list(parser *ps, const key_desc *k, const char *full, const cha
       ps->torque_count++;
     }
   }
+  if (k->type == K_LAMPS && continues) FAIL(full, "the lamps stay on one line (no ',' at its end)");
   if (!items && !continues) FAIL(full, "empty list");
   ps->cont_key = continues ? (int)(k - keys) : -1;
   return 1;
@@ -652,6 +669,10 @@ static int handler(void *user, const char *section, const char *name, const char
       t->mf = &ps->car->tyre_params[inst];
       return 1;
     }
+    case K_LAMPS:
+      ps->car->visual.brake_lamp_count = 0;
+      if (!value[0]) return 1;
+      return parse_list(ps, k, full, value);
     case K_MODEL: {
       if (!value[0]) {
         ps->car->visual.model[0] = '\0';
@@ -1090,6 +1111,17 @@ static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
         break;
       case K_WINGS: fprintf(f, "wings = %d\n", d->aero.wing_count); break;
       case K_MODEL: fprintf(f, "model = %s\n", car->visual.model); break;
+      case K_LAMPS:
+        if (!car->visual.brake_lamp_count) break;
+        fprintf(f, "brake_lamps = ");
+        for (int l = 0; l < car->visual.brake_lamp_count; ++l) {
+          const grip_car_lamp *lamp = &car->visual.brake_lamps[l];
+          if (l) fputs(", ", f);
+          put_double(f, lamp->position.x), fputc(' ', f), put_double(f, lamp->position.y), fputc(' ', f);
+          put_double(f, lamp->position.z), fputc(' ', f), put_double(f, lamp->radius);
+        }
+        fputc('\n', f);
+        break;
       case K_BASE:
       case K_CURVE: break;
     }

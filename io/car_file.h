@@ -24,12 +24,25 @@
  * where A turns y-up files (AC3D, OBJ, glTF: x forward, y up, z to the right) to z up,
  * A·(x, y, z) = (x, −z, y), and is the identity for z-up files. The wheels are not part of it:
  * they are drawn at the simulated wheel positions. */
+#define GRIP_CAR_MAX_LIGHTS 8
+
+/* A lamp on a car model: a disc facing backwards, lit with the brake. */
+typedef struct grip_car_lamp {
+  grip_vec3 position; /* model units, z up, x forward, y left (before scale·A): at the lamp's centre */
+  double radius;      /* model units; ~0.1 m */
+} grip_car_lamp;
+
 typedef struct grip_car_visual {
   char model[GRIP_CAR_PATH_MAX]; /* resolved path of the model file; "" = none */
   double scale;                  /* m per model unit; 1 */
   grip_vec3 offset;              /* m, design frame: where the model's origin goes; 0 */
   double yaw, pitch, roll;       /* rad, rotations about z, y, x of the design frame; 0 */
   bool y_up;                     /* the file's axes are y up (AC3D: TORCS cars); yes */
+  /* Brake lamps drawn over the model (a TORCS car's `Graphic Objects/Light` entries of type
+   * brake/brake2). Their positions are z up whatever y_up says: design point = offset +
+   * Rz·Ry·Rx·(scale·position). */
+  int brake_lamp_count;
+  grip_car_lamp brake_lamps[GRIP_CAR_MAX_LIGHTS];
 } grip_car_visual;
 
 /* A loaded car. It owns every string and tyre parameter set def points to: def.name points to

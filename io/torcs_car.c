@@ -763,6 +763,33 @@ static void torcs_car_model(const char *car_xml, grip_car *car) {
   }
 }
 
+/* The brake lamps of a TORCS car: `Graphic Objects/Light/N` sections whose type is brake or
+ * brake2 (TORCS's own lamp types; rear, head and reverse lamps are left out), at xpos, ypos,
+ * zpos (m, TORCS car axes: x forward, y left, z up, the model's origin) with a size (m, the
+ * lamp's diameter). A lamp
+ * whose numbers do not read is skipped: the lamps only decorate the model. */
+static void torcs_brake_lamps(tparams *p, grip_car *car) {
+  car->visual.brake_lamp_count = 0;
+  for (int i = 0; i < p->n && car->visual.brake_lamp_count < GRIP_CAR_MAX_LIGHTS; ++i) {
+    const tattr *t = &p->a[i];
+    if (strncmp(t->sect, "Graphic Objects/Light/", 22) != 0 || !same_text(t->name, "type")) continue;
+    if (!same_text(t->val, "brake") && !same_text(t->val, "brake2")) continue;
+    double v[4];
+    static const char *const keys[4] = {"xpos", "ypos", "zpos", "size"};
+    bool ok = true;
+    for (int k = 0; k < 4 && ok; ++k) {
+      const tattr *a = find_attr(p, t->sect, keys[k]);
+      char *end = NULL;
+      v[k] = a ? strtod(a->val, &end) : NAN;
+      ok = a && end != a->val && isfinite(v[k]) && fabs(v[k]) < 20.0;
+    }
+    if (!ok || !(v[3] > 0.0)) continue;
+    grip_car_lamp *lamp = &car->visual.brake_lamps[car->visual.brake_lamp_count++];
+    lamp->position = (grip_vec3){v[0], v[1], v[2]};
+    lamp->radius = 0.5 * v[3]; /* TORCS's size is the lamp's diameter */
+  }
+}
+
 static int torcs_load(const char *car_xml, const char *category_xml, const char *setup_xml, grip_car *out,
                       grip_load_error *err) {
   grip_load_error local;
@@ -809,6 +836,7 @@ static int torcs_load(const char *car_xml, const char *category_xml, const char 
   if (dot && dot != car->name) *dot = '\0';
   copy_text(car->source, sizeof car->source, car_xml);
   torcs_car_model(car_xml, car);
+  if (car->visual.model[0]) torcs_brake_lamps(&p, car);
   grip_car_fix_pointers(car);
   char message[400];
   /* Whether the car can move first: it names the torque curve's line, the core's check cannot. */

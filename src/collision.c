@@ -42,7 +42,7 @@ bool collision_reserve(collision_world *c, int capacity) {
       !grow((void **)&c->end_velocity, n * sizeof *c->end_velocity) ||
       !grow((void **)&c->contacts, n * sizeof *c->contacts) || !grow((void **)&c->order, n * sizeof *c->order) ||
       !grow((void **)&c->box_min, 3 * n * sizeof *c->box_min) ||
-      !grow((void **)&c->box_max, 3 * n * sizeof *c->box_max))
+      !grow((void **)&c->box_max, 3 * n * sizeof *c->box_max) || !grow((void **)&c->active, n * sizeof *c->active))
     return false;
   for (int i = c->capacity; i < capacity; ++i) collision_reset_slot(c, i);
   c->capacity = capacity;
@@ -57,12 +57,14 @@ void collision_free(collision_world *c) {
   free(c->order);
   free(c->box_min);
   free(c->box_max);
+  free(c->active);
   memset(c, 0, sizeof *c);
 }
 
 size_t collision_bytes(const collision_world *c) {
   size_t per_slot = sizeof *c->start_position + sizeof *c->start_rotation + sizeof *c->end_velocity +
-                    sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->box_min + 3 * sizeof *c->box_max;
+                    sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->box_min + 3 * sizeof *c->box_max +
+                    sizeof *c->active;
   return (size_t)c->capacity * per_slot;
 }
 
@@ -71,16 +73,25 @@ void collision_reset_slot(collision_world *c, int slot) {
   memset(k, 0, sizeof *k);
   k->last_impact_time = -1.0;
   k->last_impact_other = GRIP_NULL_VEHICLE;
+  c->active[slot] = 0;
 }
 
-void collision_begin(collision_world *c, const vehicle *vehicles, int used) {
-  for (int i = 0; i < used; ++i) {
-    c->start_position[i] = vehicles[i].position;
-    c->start_rotation[i] = vehicles[i].rotation;
-    grip_vehicle_contacts *k = &c->contacts[i];
-    k->count = k->wall_count = k->vehicle_count = 0;
-    k->impulse = 0.0;
-  }
+void collision_begin_slot(collision_world *c, int slot, const vehicle *v) {
+  c->start_position[slot] = v->position;
+  c->start_rotation[slot] = v->rotation;
+  grip_vehicle_contacts *k = &c->contacts[slot];
+  k->count = k->wall_count = k->vehicle_count = 0;
+  k->impulse = 0.0;
+}
+
+static void swept_bounds(const collision_world *c, int slot, const vehicle *v, double *lo, double *hi);
+
+void collision_end_slot(collision_world *c, int slot, const vehicle *v) {
+  c->end_velocity[slot] = v->velocity;
+  c->contacts[slot].ground_count = v->ground_points;
+  c->contacts[slot].ground_impulse = v->ground_impulse;
+  c->active[slot] = v->alive && !v->out_of_world;
+  if (c->active[slot]) swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
 }
 
 
@@ -314,6 +325,7 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
   }
   if (!near) return;
   double rest = 0.0;
+  /* The pose changes from here on: the broad phase's bounds are taken again at the end. */
   if (first < 1.0) {
     contact_pose_between(c->start_position[slot], c->start_rotation[slot], v, first, &v->position, &v->rotation);
     rest = (1.0 - first) * dt;
@@ -342,6 +354,7 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
     if (!(depth > WALL_SLOP)) break;
     v->position = v3_mad(v->position, normal, depth - WALL_SLOP);
   }
+  swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
 }
 
 /* --- vehicle pairs ----------------------------------------------------------------------- */
@@ -453,8 +466,7 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
   int n = 0;
   double mean[2] = {0, 0}, sq[2] = {0, 0};
   for (int i = 0; i < used; ++i) {
-    if (!vs[i].alive || vs[i].out_of_world) continue;
-    swept_bounds(c, i, &vs[i], &c->box_min[3 * i], &c->box_max[3 * i]);
+    if (!c->active[i]) continue; /* bounds from collision_end_slot, or the wall pass if it moved the car */
     for (int k = 0; k < 2; ++k) {
       double m = 0.5 * (c->box_min[3 * i + k] + c->box_max[3 * i + k]);
       mean[k] += m;
@@ -492,14 +504,9 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
 
 void collision_step(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
   bool walls = def->barrier.query != NULL;
-  for (int i = 0; i < used; ++i) {
-    c->end_velocity[i] = vs[i].velocity;
-    c->contacts[i].ground_count = vs[i].ground_points;
-    c->contacts[i].ground_impulse = vs[i].ground_impulse;
-  }
   if (walls)
     for (int i = 0; i < used; ++i)
-      if (vs[i].alive && !vs[i].out_of_world) wall_pass(c, &vs[i], i, def, dt);
+      if (c->active[i]) wall_pass(c, &vs[i], i, def, dt);
   vehicle_pairs(c, vs, used, def, dt);
   /* The ground wins over the pairs' position corrections: a car pushed down by another is put
    * back on the ground. */

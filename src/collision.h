@@ -16,6 +16,7 @@ typedef struct collision_world {
   grip_vehicle_contacts *contacts; /* what grip_vehicle_get_contacts reports */
   int *order;                     /* broad phase: slots sorted along the sweep axis */
   double *box_min, *box_max;      /* broad phase: swept bounding box, 3 per slot */
+  unsigned char *active;          /* alive and in the world after its step: takes part in contacts */
 } collision_world;
 
 /* Grows the arrays to hold capacity slots, keeping their contents. False: out of memory (the
@@ -28,10 +29,16 @@ size_t collision_bytes(const collision_world *c);
 /* Clears a slot's contact record (a new vehicle). */
 void collision_reset_slot(collision_world *c, int slot);
 
-/* Before the vehicles step: remembers their poses and clears the per-step counts. */
-void collision_begin(collision_world *c, const vehicle *vehicles, int used);
+/* Per slot, around that vehicle's step (on the thread that steps it, while the vehicle is in
+ * its cache): collision_begin_slot before it remembers the pose and clears the per-step counts;
+ * collision_end_slot after it keeps what the collision pass needs of the vehicle in the
+ * compact per-slot arrays (velocity, ground counts, whether it takes part, its swept bounding
+ * box), so that the pass over all slots reads those instead of every vehicle's cache lines.
+ * Both are called for every slot below the world's used count, alive or not. */
+void collision_begin_slot(collision_world *c, int slot, const vehicle *v);
+void collision_end_slot(collision_world *c, int slot, const vehicle *v);
 
-/* After the vehicles stepped: finds and resolves wall and vehicle contacts. */
+/* After every slot's collision_end_slot: finds and resolves wall and vehicle contacts. */
 void collision_step(collision_world *c, vehicle *vehicles, int used, const grip_world_def *def, double dt);
 
 #endif

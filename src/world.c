@@ -158,16 +158,18 @@ typedef struct step_task {
 static void step_range(int start, int end, int worker, void *context) {
   (void)worker;
   step_task *t = context;
+  collision_world *c = &t->world->collision;
   for (int i = start; i < end; ++i) {
     vehicle *v = &t->world->vehicles[i];
+    collision_begin_slot(c, i, v);
     if (v->alive) vehicle_step(v, &t->world->def, t->dt);
+    collision_end_slot(c, i, v);
   }
 }
 
 grip_result grip_world_step(grip_world *world, double dt) {
   if (!world || !(dt >= 1e-4 && dt <= 0.02)) return GRIP_INVALID_ARGUMENT;
   step_task task = {world, dt};
-  collision_begin(&world->collision, world->vehicles, world->used);
   if (world->def.enqueue_task && world->def.finish_task && world->used > 1) {
     void *handle = world->def.enqueue_task(step_range, world->used, 1, &task, world->def.task_context);
     if (handle) world->def.finish_task(handle, world->def.task_context);

@@ -319,6 +319,32 @@ print('car model: %d triangles, box %s .. %s (file: %s .. %s, |diff| %.2g m), le
 ok = err < 1e-4 and abs((m['hi_m'][0] - m['lo_m'][0]) - length) < 0.05 and m['triangles'] > 1000
 sys.exit(0 if ok else 1)
 PY
+  # Its brake lamps (the XML's Graphic Objects/Light entries of type brake/brake2, read by the
+  # checker with its own XML parser) glow red at the pixels the camera puts them while the robot
+  # brakes, and not under full throttle. The first braking moment comes from the run's telemetry
+  # (no window: rendering changes no physics); a frame is 1/60 s.
+  "$grip" drive --car torcs:car1-trb1 --autopilot --no-window --frames 1200 --telemetry "$work/trb.csv" \
+    > /dev/null 2>&1 || bad "torcs car telemetry run"
+  frames=$(/usr/bin/python3 - "$work/trb.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r['car'] == '1']
+for a, b in zip(rows, rows[1:]):
+    if float(a['brake']) >= 0.3 and float(b['brake']) >= 0.3:
+        print(int(round(float(a['time_s']) * 60)) + 3, int(round(float(rows[1]['time_s']) * 60)) + 180)
+        break
+PY
+)
+  set -- $frames
+  if [ $# -eq 2 ]; then
+    run --car torcs:car1-trb1 --autopilot --frames "$1" --width 960 --height 540 --no-hud \
+      --screenshot "$work/trb-brake.png" --json > "$work/trb-brake.json" 2>/dev/null || bad "torcs car braking run"
+    $check lamps "$work/trb-brake.png" "$work/trb-brake.json" "${acc%.acc}.xml" lit || bad "TORCS car: brake lamps not lit while braking"
+    run --car torcs:car1-trb1 --autopilot --frames "$2" --width 960 --height 540 --no-hud \
+      --screenshot "$work/trb-throttle.png" --json > "$work/trb-throttle.json" 2>/dev/null || bad "torcs car throttle run"
+    $check lamps "$work/trb-throttle.png" "$work/trb-throttle.json" "${acc%.acc}.xml" dark || bad "TORCS car: brake lamps lit without the brake"
+  else
+    bad "TORCS car: no braking moment in 20 s of telemetry"
+  fi
 else
   echo "note: torcs-data not installed: the TORCS car model check is left out"
 fi

@@ -265,6 +265,10 @@ static void test_broken_corpus(void) {
       {"no lateral grip", "[tyre.front]\nlat_mu = 0\n", 2, "t.ini:2: tyre.front.lat_mu: 0 is out of range (allowed 0.05 .. 10)"},
       {"no longitudinal grip", "[tyre.rear]\nlong_mu = 0.01\n", 2, "tyre.rear.long_mu: 0.01 is out of range (allowed 0.05 .. 10)"},
       {"no stiffness", "[tyre.rear]\nlat_b = 0\n", 2, "tyre.rear.lat_b: 0 is out of range"},
+      {"lamp not four numbers", "[visual]\nbrake_lamps = 1 2 3\n", 2, "t.ini:2: visual.brake_lamps: '1 2 3' is not a lamp 'x y z radius'"},
+      {"lamp radius", "[visual]\nbrake_lamps = -2 0.5 0.6 9\n", 2, "visual.brake_lamps: lamp radius 9 is out of range (allowed 0.001 .. 5)"},
+      {"lamp position", "[visual]\nbrake_lamps = -2 0.5 60 0.1\n", 2, "visual.brake_lamps: lamp position 60 is out of range"},
+      {"lamps continued", "[visual]\nbrake_lamps = -2 0.5 0.6 0.1,\n", 2, "the lamps stay on one line"},
       {"long line", "[body]\nmass = 1000                                                                                                                                                                                                                                                 \n", 2, "line too long"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -387,7 +391,8 @@ static void test_visual(void) {
   CHECK(parse("[car]\nname = plain\n", &car_, &err) == 0);
   CHECK(car_.visual.model[0] == '\0' && car_.visual.scale == 1.0 && car_.visual.y_up);
   const char *text = "[car]\nname = looks\n[visual]\nmodel = kart.ini\nscale = 0.01\nx = 0.25 m\ny = -0.1\n"
-                     "z = 0.05\nyaw = 90 deg\npitch = -0.1 rad\nroll = 180\ny_up = no\n";
+                     "z = 0.05\nyaw = 90 deg\npitch = -0.1 rad\nroll = 180\ny_up = no\n"
+                     "brake_lamps = -2.18 0.57 0.61 0.065, -2.18 -0.57 0.61 0.065\n";
   int rc = parse(text, &car_, &err);
   if (rc) fprintf(stderr, "%s\n", err.message);
   CHECK(rc == 0);
@@ -400,6 +405,10 @@ static void test_visual(void) {
   CHECK(car_.visual.pitch == -0.1);
   CHECK(same_bits(car_.visual.roll, 180.0 * (3.14159265358979323846 / 180.0)));
   CHECK(!car_.visual.y_up);
+  CHECK(car_.visual.brake_lamp_count == 2);
+  CHECK(car_.visual.brake_lamps[0].position.x == -2.18 && car_.visual.brake_lamps[0].position.y == 0.57 &&
+        car_.visual.brake_lamps[0].position.z == 0.61 && car_.visual.brake_lamps[0].radius == 0.065);
+  CHECK(car_.visual.brake_lamps[1].position.y == -0.57);
   /* Round trip through a file in another folder: the model path stays the same file. */
   grip_load_error werr;
   CHECK(grip_car_save(&car_, TMP "_visual.ini", NULL, &werr) == 0);
@@ -409,6 +418,12 @@ static void test_visual(void) {
         same_bits(car2_.visual.offset.y, car_.visual.offset.y) && same_bits(car2_.visual.offset.z, car_.visual.offset.z));
   CHECK(same_bits(car2_.visual.yaw, car_.visual.yaw) && same_bits(car2_.visual.pitch, car_.visual.pitch) &&
         same_bits(car2_.visual.roll, car_.visual.roll) && car2_.visual.y_up == car_.visual.y_up);
+  CHECK(car2_.visual.brake_lamp_count == 2);
+  for (int l = 0; l < 2; ++l)
+    CHECK(same_bits(car2_.visual.brake_lamps[l].position.x, car_.visual.brake_lamps[l].position.x) &&
+          same_bits(car2_.visual.brake_lamps[l].position.y, car_.visual.brake_lamps[l].position.y) &&
+          same_bits(car2_.visual.brake_lamps[l].position.z, car_.visual.brake_lamps[l].position.z) &&
+          same_bits(car2_.visual.brake_lamps[l].radius, car_.visual.brake_lamps[l].radius));
   remove(TMP "_visual.ini");
   /* A car without a model writes no [visual] section. */
   grip_car_default(&car_);

@@ -240,6 +240,14 @@ static void test_real_car1_trb1(void) {
   CHECK(car.def.gearbox.forward_gears == 6);
   CHECK(car.def.drivetrain.layout == GRIP_DRIVE_RWD);
   CHECK_NEAR(car.def.engine.rev_limit_rpm, 9152, 0);
+  /* Its two brake lamps (Graphic Objects/Light/1 and 2, type brake2: xpos -2.18, ypos ±0.57,
+   * zpos 0.61, size 0.13 = the diameter); the rear, head and reverse lamps are left out. */
+  CHECK(car.visual.brake_lamp_count == 2);
+  CHECK_NEAR(car.visual.brake_lamps[0].position.x, -2.18, 0);
+  CHECK_NEAR(car.visual.brake_lamps[0].position.y, 0.57, 0);
+  CHECK_NEAR(car.visual.brake_lamps[1].position.y, -0.57, 0);
+  CHECK_NEAR(car.visual.brake_lamps[1].position.z, 0.61, 0);
+  CHECK_NEAR(car.visual.brake_lamps[1].radius, 0.065, 0);
   accel_result a = sim_accel(&car.def, 0.002, 120.0, 0.05);
   printf("  car1-trb1: 0-100 %.2f s, top %.1f km/h\n", a.t_0_100_s, a.top_speed_kmh);
   /* ~400 kW for 1244 kg: the power bound is ½·1244·27.8²/(400e3·0.86) ≈ 1.4 s and a GT car of

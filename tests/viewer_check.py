@@ -383,6 +383,60 @@ def check_wheels(with_wheels, without, json_path, car_ini, heading_deg):
         fail('a wheel is not where the car file puts it')
 
 
+def torcs_brake_lamps(car_xml):
+    """The brake lamps of a TORCS car XML (Graphic Objects/Light/N of type brake or brake2): a
+    list of (x, y, z) in the car's axes, read here with Python's own XML parser."""
+    import xml.etree.ElementTree as ET
+    root = ET.parse(car_xml).getroot()
+    lamps = []
+    for go in root.iter('section'):
+        if go.get('name') != 'Graphic Objects':
+            continue
+        for light in go.iter('section'):
+            if light.get('name') != 'Light':
+                continue
+            for lamp in light.findall('section'):
+                attrs = {a.get('name'): a.get('val') for a in lamp}
+                if attrs.get('type', '').lower() in ('brake', 'brake2'):
+                    lamps.append(tuple(float(attrs[k]) for k in ('xpos', 'ypos', 'zpos')))
+    return lamps
+
+
+def rotate(q, v):
+    w, x, y, z = q
+    r = [[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+         [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+         [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]]
+    return [sum(r[i][j] * v[j] for j in range(3)) for i in range(3)]
+
+
+def check_lamps(path, json_path, car_xml, expect):
+    """At each brake lamp of the car XML, put through the drawn pose of the followed car and the
+    camera, a 3 x 3 box is saturated red (R >= 170, R >= 2.5 x G and B) when `expect` is 'lit',
+    and is not when it is 'dark'."""
+    d = json.load(open(json_path))
+    cam, car = d['camera'], d['car']
+    pos, q = car['drawn_position_m'], car['drawn_rotation_wxyz']
+    w, h, rows = read_png(path)
+    if expect == 'lit' and not car['brake'] >= 0.25:
+        fail(f'the car is not braking hard in that frame (brake {car["brake"]})')
+    if expect == 'dark' and car['brake'] != 0:
+        fail(f'the car brakes in that frame (brake {car["brake"]})')
+    lamps = torcs_brake_lamps(car_xml)
+    if len(lamps) < 2:
+        fail('fewer than two brake lamps in ' + car_xml)
+    ok = True
+    for lamp in lamps:
+        world = [p + r for p, r in zip(pos, rotate(q, lamp))]
+        px, py = project(cam, world)
+        r, g, b = mean_colour(rows, int(px) - 1, int(px) + 2, int(py) - 1, int(py) + 2)
+        red = r >= 170 and r >= 2.5 * max(g, b)
+        print(f'lamp {lamp} at pixel ({px:.1f}, {py:.1f}): colour ({r:.0f}, {g:.0f}, {b:.0f}), brake {car["brake"]:.2f}')
+        ok = ok and (red if expect == 'lit' else not red)
+    if not ok:
+        fail(f'brake lamps: expected {expect}')
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -408,6 +462,8 @@ def main(argv):
         check_chase_wall(args[0], float(args[1]))
     elif cmd == 'chase-terrain':
         check_chase_terrain(*args)
+    elif cmd == 'lamps':
+        check_lamps(*args)
     else:
         print(__doc__)
         return 2

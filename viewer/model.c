@@ -318,6 +318,34 @@ void model_car_transform(const grip_car_visual *vis, double xf[12]) {
   }
 }
 
+int model_car_brake_lamps(const grip_car_visual *vis, mesh_data *m) {
+  static const float dark_red[3] = {0.45f, 0.02f, 0.02f};
+  grip_car_visual z_up = *vis;
+  z_up.y_up = false; /* lamp positions are given z up whatever the model's axes */
+  double xf[12];
+  model_car_transform(&z_up, xf);
+  int n = vis->brake_lamp_count < GRIP_CAR_MAX_LIGHTS ? vis->brake_lamp_count : GRIP_CAR_MAX_LIGHTS;
+  for (int l = 0; l < n; ++l) {
+    const grip_car_lamp *lamp = &vis->brake_lamps[l];
+    const double p[3] = {lamp->position.x, lamp->position.y, lamp->position.z};
+    double c[3];
+    for (int i = 0; i < 3; ++i) c[i] = xf[4 * i] * p[0] + xf[4 * i + 1] * p[1] + xf[4 * i + 2] * p[2] + xf[4 * i + 3];
+    const float r = (float)(lamp->radius * vis->scale), x = (float)(c[0] - 0.01);
+    const float centre[3] = {x, (float)c[1], (float)c[2]};
+    /* An octagon as four quads from the centre: counter-clockwise seen from behind (looking
+     * along +x), so the face's normal points to −x. */
+    for (int k = 0; k < 8; k += 2) {
+      float p3[3][3];
+      for (int j = 0; j < 3; ++j) {
+        double angle = (k + j) * (3.14159265358979323846 / 4.0);
+        p3[j][0] = x, p3[j][1] = centre[1] - r * (float)cos(angle), p3[j][2] = centre[2] + r * (float)sin(angle);
+      }
+      mesh_quad(m, centre, p3[0], p3[1], p3[2], dark_red);
+    }
+  }
+  return n;
+}
+
 bool model_load_car(const grip_car_visual *vis, model *out) {
   double xf[12];
   model_car_transform(vis, xf);

@@ -36,6 +36,12 @@ bool model_load(const char *path, const grip_track *track, model *out);
 bool model_load_car(const grip_car_visual *vis, model *out);
 /* The 3×4 row-major transform from model file coordinates to the design frame. */
 void model_car_transform(const grip_car_visual *vis, double xf[12]);
+
+/* The car's brake lamps (vis->brake_lamps, z-up positions put through the same offset, rotation
+ * and scale as the model) as octagons of that radius facing backwards, 1 cm behind each
+ * lamp's centre so that they sit on the model's tail, in dark red (their glow is the draw's
+ * emissive colour). Appends to m; returns the number of lamps. */
+int model_car_brake_lamps(const grip_car_visual *vis, mesh_data *m);
 void model_free(model *m);
 void model_draw(renderer *r, const model *m);
 /* Drawn at world position with rotation (row-major, world = R·local). */

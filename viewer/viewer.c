@@ -32,6 +32,7 @@ viewer_options viewer_default_options(void) {
 typedef struct car_meshes {
   gpu_mesh body, brake_lights, wheel[GRIP_AXLE_COUNT];
   int model; /* index into view.car_models of the car's own 3D model, -1: the generated body */
+  bool model_lamps; /* brake_lights holds the model's own brake lamps */
 } car_meshes;
 
 typedef struct view {
@@ -203,6 +204,16 @@ static bool build_meshes(view *v) {
         v->car_models = grown;
         if (model_load_car(vis, &v->car_models[v->car_model_count])) cm->model = v->car_model_count++;
       }
+      /* The model's own brake lamps take the place of the generated body's. */
+      if (cm->model >= 0 && vis->brake_lamp_count > 0) {
+        if (model_car_brake_lamps(vis, &m) > 0) {
+          gpu_mesh_free(&cm->brake_lights);
+          ok = gpu_mesh_upload(&cm->brake_lights, &m, zero);
+        }
+        mesh_free(&m);
+        if (!ok) return false;
+        cm->model_lamps = true;
+      }
     }
 #endif
   }
@@ -252,7 +263,15 @@ static void draw_car(view *v, int k, double alpha) {
   car_meshes *cm = &v->cars[k];
   const bool body = !(v->opt->hide_body && k == v->follow);
 #ifdef GRIP_HAVE_ASSIMP
-  if (body && cm->model >= 0) model_draw_at(&v->r, &v->car_models[cm->model], pos, R);
+  if (body && cm->model >= 0) {
+    model_draw_at(&v->r, &v->car_models[cm->model], pos, R);
+    /* A model shows its own tail lamps; its brake lamps are drawn only while they glow. */
+    float glow = (float)fmin(1.0, c->input.brake * 4.0);
+    if (cm->model_lamps && glow > 0.0f) {
+      float emissive[3] = {glow * 1.0f, glow * 0.05f, glow * 0.02f};
+      renderer_draw_mesh(&v->r, &cm->brake_lights, pos, R, NULL, emissive, 0);
+    }
+  }
 #endif
   if (body && cm->model < 0) {
     renderer_draw_mesh(&v->r, &cm->body, pos, R, NULL, NULL, 0);
@@ -546,6 +565,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
     double alpha = v.paused ? 1.0 : v.accumulator / s->dt;
     v.r.draw_calls = v.r.triangles = 0;
     grip_pose pose = session_pose(s, v.follow, alpha);
+    result->drawn_pose = pose;
     camera_update(&v.cam, &pose, s->cars[v.follow].def, frame_dt, s->sw->track, grip_world_get_ground(s->sw->world));
     render_frame(&v, alpha);
     if (o->stats) glFinish();

@@ -54,6 +54,8 @@ typedef struct viewer_result {
                                            passed the depth test, per pixel (1 = no overdraw) */
   const char *camera_mode;
   double eye[3], target[3], up[3];      /* camera of the last frame */
+  grip_pose drawn_pose;                 /* the followed car's pose as the last frame drew it
+                                           (interpolated between steps) */
   double fov_y_deg, near_m, far_m;
   int width, height;
   /* The followed car's own 3D model (car_model_triangles 0: the generated body is drawn). */
