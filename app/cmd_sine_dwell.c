@@ -1,6 +1,7 @@
 /* grip sine-dwell: the FMVSS 126 / UN R140 sine-with-dwell stability test (sim/sine_dwell.h). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "report.h"
 #include "sine_dwell.h"
@@ -32,11 +33,20 @@ int cmd_sine_dwell(int argc, char **argv) {
   double dt = 0.002, speed = 80.0;
   bool json = false;
   static grip_car loaded;
+  const char *esc = NULL;
   const cli_option own[] = {
       {"--speed", CLI_DOUBLE, &speed, 40.0, 200.0, "speed at the start of the steer, km/h (default 80, the standard's)"},
+      {"--esc", CLI_STRING, &esc, 0, 0, "on|off: stability control (default: the car's [systems] esc)"},
   };
   int rc = report_parse(argc, argv, own, CLI_COUNT(own), &dt, &json, &loaded);
   if (rc >= 0) return rc;
+  if (esc) {
+    if (strcmp(esc, "on") != 0 && strcmp(esc, "off") != 0) {
+      fprintf(stderr, "grip sine-dwell: --esc: '%s' is not on or off\n", esc);
+      return CLI_USAGE_ERROR;
+    }
+    loaded.def.systems.esc.enabled = strcmp(esc, "on") == 0;
+  }
   const grip_vehicle_def *car = &loaded.def;
   static sine_dwell_result r;
   if (!sim_sine_dwell(car, speed, dt, &r)) {
@@ -46,6 +56,7 @@ int cmd_sine_dwell(int argc, char **argv) {
   report rep;
   report_begin(&rep, json, "sine-dwell: %s from %.0f km/h, dt %g s (FMVSS 126 / UN R140)", car->name, speed, dt);
   report_string(&rep, "car", car->name, NULL);
+  report_bool(&rep, "esc", car->systems.esc.enabled, "ESC");
   report_number(&rep, "steer_at_0_3g_deg", r.steer_at_03g_deg, "A (0.3 g)", "%8.2f deg steering wheel");
   report_number(&rep, "steer_at_0_3g_left_deg", r.steer_at_03g_left_deg, NULL, NULL);
   report_number(&rep, "steer_at_0_3g_right_deg", r.steer_at_03g_right_deg, NULL, NULL);

@@ -44,6 +44,7 @@ typedef enum sec_kind {
   S_ASSISTS,
   S_SOUND,
   S_VISUAL, /* grip_car.visual, not the definition */
+  S_SYSTEMS,
   S_COUNT
 } sec_kind;
 
@@ -72,6 +73,7 @@ static const section_desc sections[S_COUNT] = {
     [S_ASSISTS] = {"assists", 1, {NULL}},
     [S_SOUND] = {"sound", 1, {NULL}},
     [S_VISUAL] = {"visual", 1, {NULL}},
+    [S_SYSTEMS] = {"systems", 1, {NULL}},
 };
 
 typedef enum key_type {
@@ -255,6 +257,25 @@ static const key_desc keys[] = {
     DS(S_VISUAL, "roll", grip_car_visual, roll, DEG, "deg", "rad", -360, 360, NULL),
     B(S_VISUAL, "y_up", grip_car_visual, y_up),
     X(S_VISUAL, "brake_lamps", K_LAMPS, 0, "", 0.001, 5),
+    B(S_SYSTEMS, "abs", grip_systems_def, abs.enabled),
+    D(S_SYSTEMS, "abs_target_slip", grip_systems_def, abs.target_slip, "", 0.02, 0.5, "systems.abs.target_slip"),
+    D(S_SYSTEMS, "abs_slip_band", grip_systems_def, abs.slip_band, "", 0.005, 0.3, "systems.abs.slip_band"),
+    D(S_SYSTEMS, "abs_rate", grip_systems_def, abs.modulation_rate, "1/s", 1, 1000, "systems.abs.modulation_rate"),
+    D(S_SYSTEMS, "abs_min_speed", grip_systems_def, abs.min_speed, "m/s", 0, 30, "systems.abs.min_speed"),
+    B(S_SYSTEMS, "tc", grip_systems_def, tc.enabled),
+    D(S_SYSTEMS, "tc_target_slip", grip_systems_def, tc.target_slip, "", 0.02, 1, "systems.tc.target_slip"),
+    D(S_SYSTEMS, "tc_slip_band", grip_systems_def, tc.slip_band, "", 0.005, 0.5, "systems.tc.slip_band"),
+    D(S_SYSTEMS, "tc_rate", grip_systems_def, tc.torque_rate, "1/s", 0.1, 1000, "systems.tc.torque_rate"),
+    D(S_SYSTEMS, "tc_brake_gain", grip_systems_def, tc.brake_gain, "N*m", 0, 1e6, "systems.tc.brake_gain"),
+    D(S_SYSTEMS, "tc_min_speed", grip_systems_def, tc.min_speed, "m/s", 0.5, 30, "systems.tc.min_speed"),
+    B(S_SYSTEMS, "esc", grip_systems_def, esc.enabled),
+    DS(S_SYSTEMS, "esc_understeer_gradient", grip_systems_def, esc.understeer_gradient, DEG / 9.81, "deg/g",
+       "rad*s^2/m", 0, 0.1 * 9.81 / DEG, "systems.esc.understeer_gradient"),
+    D(S_SYSTEMS, "esc_friction", grip_systems_def, esc.friction, "", 0.1, 3, "systems.esc.friction"),
+    D(S_SYSTEMS, "esc_deadband", grip_systems_def, esc.deadband, "rad/s", 0, 2, "systems.esc.deadband"),
+    D(S_SYSTEMS, "esc_gain", grip_systems_def, esc.gain, "N*m*s/rad", 0, 1e7, "systems.esc.gain"),
+    D(S_SYSTEMS, "esc_max_torque", grip_systems_def, esc.max_torque, "N*m", 0, 1e6, "systems.esc.max_torque"),
+    D(S_SYSTEMS, "esc_min_speed", grip_systems_def, esc.min_speed, "m/s", 0, 50, "systems.esc.min_speed"),
 };
 enum { KEY_COUNT = (int)(sizeof keys / sizeof keys[0]) };
 
@@ -265,7 +286,8 @@ int grip_car_key_info(int index, const char **section, const char **key, const c
       [S_GEARBOX] = "gearbox", [S_DRIVETRAIN] = "drivetrain", [S_DIFF] = "diff.front",
       [S_BRAKES] = "brakes", [S_STEERING] = "steering", [S_INPUT] = "input_filter",
       [S_AXLE] = "axle.front", [S_TYRE] = "tyre.front", [S_AERO] = "aero", [S_WING] = "wing.1",
-      [S_FUEL] = "fuel", [S_ASSISTS] = "assists", [S_SOUND] = "sound", [S_VISUAL] = "visual"};
+      [S_FUEL] = "fuel", [S_ASSISTS] = "assists", [S_SOUND] = "sound", [S_VISUAL] = "visual",
+      [S_SYSTEMS] = "systems"};
   if (section) *section = first_names[keys[index].sec];
   if (key) *key = keys[index].key;
   if (unit) *unit = keys[index].unit;
@@ -290,6 +312,7 @@ static void *section_base(grip_vehicle_def *d, sec_kind s, int inst) {
     case S_WING: return &d->aero.wings[inst];
     case S_FUEL: return &d->fuel;
     case S_ASSISTS: return &d->assists;
+    case S_SYSTEMS: return &d->systems;
     default: return NULL;
   }
 }

@@ -85,6 +85,9 @@ brake_result sim_brake(const grip_vehicle_def *car, double speed_kmh, double dt)
   grip_vehicle_get_state(world, id, &s);
   double x0 = s.pose.position.x, v_prev = s.speed, x_prev = 0.0, t = 0.0;
   bool locked[GRIP_WHEEL_COUNT] = {false};
+  /* A wheel counts as locked when it stops while the car still moves; with ABS, only above the
+   * speed where ABS hands the brakes back to the pedal (below it every ABS lets wheels lock). */
+  double lock_speed = car->systems.abs.enabled ? car->systems.abs.min_speed + 1.0 : 1.0;
   while (t < 60.0) {
     grip_world_step(world, dt);
     t += dt;
@@ -93,7 +96,7 @@ brake_result sim_brake(const grip_vehicle_def *car, double speed_kmh, double dt)
     double decel = -s.local_acceleration.x / 9.81;
     if (decel > r.peak_decel_g) r.peak_decel_g = decel;
     for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
-      if (s.wheels[i].spin == 0.0 && v > 1.0) locked[i] = true;
+      if (s.wheels[i].spin == 0.0 && v > lock_speed) locked[i] = true;
     if (v <= 0.0) {
       double f = v_prev / (v_prev - v);
       r.time_s = t - dt + f * dt;

@@ -39,12 +39,17 @@ void vehicle_reset_motion(vehicle *v) {
   v->shift_timer = 0.0;
   v->shift_cooldown = 0.0;
   for (int k = 0; k < 3; ++k) v->diffs[k] = (diff_runtime){DIFF_MODE_LOCKED, 0.0, 0.0};
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) v->abs_pressure[i] = 1.0;
+  v->tc_torque_factor = 1.0;
+  v->esc_reference = 0.0;
+  v->abs_active = v->tc_active = v->esc_active = false;
 }
 
 bool vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
   grip_vehicle_def *d = &t->def;
   t->com_design = d->body.center_of_mass;
   t->body_mass = d->body.mass;
+  t->any_system = d->systems.abs.enabled || d->systems.tc.enabled || d->systems.esc.enabled;
   t->inertia = d->body.inertia;
   if (t->inertia.x <= 0.0 || t->inertia.y <= 0.0 || t->inertia.z <= 0.0) {
     /* Uniform box: I = m/12·(a² + b²). */
@@ -567,7 +572,16 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   steering_feedback(v, previous_steering, dt);
   /* No fuel, no combustion: the engine only brakes. */
   if (v->def->engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;
-  drivetrain_step(v, scratch, dt);
+  if (systems_on(v)) {
+    /* ABS, traction control, ESC: they change this step's brake torques and may cut the engine
+     * torque (through the throttle the engine sees, the driver's kept for the filter). */
+    double driver_throttle = v->filtered.throttle;
+    v->filtered.throttle *= systems_step(v, scratch, &rot, world, dt);
+    drivetrain_step(v, scratch, dt);
+    v->filtered.throttle = driver_throttle;
+  } else {
+    drivetrain_step(v, scratch, dt);
+  }
   tyres_finish(v, scratch, dt);
   integrate_body(v, scratch, world, &rot, dt);
   ground_contact_step(v, world, start_position, start_rotation, dt);
@@ -620,6 +634,14 @@ void vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
   s->time = v->time;
   s->out_of_world = v->out_of_world;
   s->steering_torque = v->steering_torque;
+  /* What the systems did in the last step; nothing while they are all off (their runtime then
+   * keeps the values of the last step they ran). */
+  bool systems = systems_on(v);
+  s->abs_active = systems && v->abs_active;
+  s->tc_active = systems && v->tc_active;
+  s->esc_active = systems && v->esc_active;
+  s->esc_yaw_rate_reference = systems ? v->esc_reference : 0.0;
+  s->tc_torque_factor = systems ? v->tc_torque_factor : 1.0;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     grip_wheel_state *o = &s->wheels[i];

@@ -107,6 +107,7 @@ grip_vehicle_def grip_default_vehicle_def(void) {
                            .lift_coefficient_rear = 0.0, .center_of_pressure_z = 0.45, .wing_count = 0};
   d.fuel = (grip_fuel_def){.capacity = 52.0, .mass = 30.0, .position = {-0.9, 0.0, 0.35}};
   d.assists = (grip_assist_def){.grip_multiplier = 1.0};
+  d.systems = grip_default_systems_def();
   return d;
 }
 
@@ -137,6 +138,27 @@ grip_aero_coefficients grip_vehicle_aero_coefficients(const grip_vehicle_def *de
     c.drag += fabs(normal * sin(w->angle));
   }
   return c;
+}
+
+grip_systems_def grip_default_systems_def(void) {
+  grip_systems_def s;
+  memset(&s, 0, sizeof s); /* no padding bytes left undefined: car types compare definitions bytewise */
+  s.abs.target_slip = 0.12;
+  s.abs.slip_band = 0.05;
+  s.abs.modulation_rate = 40.0;
+  s.abs.min_speed = 2.0;
+  s.tc.target_slip = 0.10;
+  s.tc.slip_band = 0.05;
+  s.tc.torque_rate = 20.0;
+  s.tc.brake_gain = 5000.0;
+  s.tc.min_speed = 3.0;
+  s.esc.understeer_gradient = 1.5 * (3.14159265358979323846 / 180.0) / 9.81; /* 1.5 deg/g */
+  s.esc.friction = 0.9;
+  s.esc.deadband = 0.05;
+  s.esc.gain = 20000.0;
+  s.esc.max_torque = 3000.0;
+  s.esc.min_speed = 5.0;
+  return s;
 }
 
 grip_vehicle_input grip_default_vehicle_input(void) {
@@ -293,6 +315,22 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
   in_range(&c, d->assists.max_roll, 0, 3.2, "assists.max_roll");
   in_range(&c, d->assists.max_pitch, 0, 3.2, "assists.max_pitch");
   in_range(&c, d->assists.steering_assist, 0, 1, "assists.steering_assist");
+  const grip_systems_def *sy = &d->systems;
+  in_range(&c, sy->abs.target_slip, 0.02, 0.5, "systems.abs.target_slip");
+  in_range(&c, sy->abs.slip_band, 0.005, 0.3, "systems.abs.slip_band");
+  in_range(&c, sy->abs.modulation_rate, 1, 1000, "systems.abs.modulation_rate");
+  in_range(&c, sy->abs.min_speed, 0, 30, "systems.abs.min_speed");
+  in_range(&c, sy->tc.target_slip, 0.02, 1, "systems.tc.target_slip");
+  in_range(&c, sy->tc.slip_band, 0.005, 0.5, "systems.tc.slip_band");
+  in_range(&c, sy->tc.torque_rate, 0.1, 1000, "systems.tc.torque_rate");
+  in_range(&c, sy->tc.brake_gain, 0, 1e6, "systems.tc.brake_gain");
+  in_range(&c, sy->tc.min_speed, 0.5, 30, "systems.tc.min_speed");
+  in_range(&c, sy->esc.understeer_gradient, 0, 0.1, "systems.esc.understeer_gradient");
+  in_range(&c, sy->esc.friction, 0.1, 3, "systems.esc.friction");
+  in_range(&c, sy->esc.deadband, 0, 2, "systems.esc.deadband");
+  in_range(&c, sy->esc.gain, 0, 1e7, "systems.esc.gain");
+  in_range(&c, sy->esc.max_torque, 0, 1e6, "systems.esc.max_torque");
+  in_range(&c, sy->esc.min_speed, 0, 50, "systems.esc.min_speed");
   in_range(&c, d->fuel.capacity, 0, 1e5, "fuel.capacity");
   in_range(&c, d->fuel.mass, 0, d->fuel.capacity, "fuel.mass");
   return c.ok ? GRIP_OK : GRIP_INVALID_ARGUMENT;

@@ -125,6 +125,7 @@ typedef struct vehicle_type {
   grip_vec3 inertia;      /* kg·m², principal, body */
   grip_vec3 inv_inertia;  /* 1/(kg·m²), its reciprocals */
   double body_mass;       /* kg, without fuel */
+  bool any_system;        /* def.systems has ABS, TC or ESC on (read every step, kept near the top) */
   wheel_config wheels[GRIP_WHEEL_COUNT];
   double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
   double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
@@ -216,6 +217,12 @@ typedef struct vehicle {
 
   wheel_runtime wheels[GRIP_WHEEL_COUNT];
 
+  /* car systems (systems.c); untouched while they are off */
+  double abs_pressure[GRIP_WHEEL_COUNT]; /* 0..1, ABS brake-pressure factor per wheel */
+  double tc_torque_factor;  /* 0..1, engine torque left by traction control */
+  double esc_reference;     /* rad/s, last bounded reference yaw rate */
+  bool abs_active, tc_active, esc_active;
+
   /* cold: where grip_vehicle_set_pose / the safety net put the car back */
   grip_pose spawn_pose;     /* of the design frame */
   grip_vec3 spawn_velocity; /* m/s, world */
@@ -247,6 +254,14 @@ void vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec
 void vehicle_reset_motion(vehicle *v);
 void vehicle_step(vehicle *v, const grip_world_def *world, double dt);
 void vehicle_fill_state(const vehicle *v, grip_vehicle_state *state);
+
+struct mat3;
+/* Car systems: true when any is on (by definition or input switch). */
+bool systems_on(const vehicle *v);
+/* Adjusts this step's brake torques (scratch friction_torque) for ABS, traction control and
+ * ESC; returns the factor (0..1) traction control leaves on the throttle. */
+double systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const struct mat3 *rot, const grip_world_def *world,
+                    double dt);
 
 /* Drivetrain step: solves engine, clutch, gearbox, differentials and wheel spin implicitly. */
 void drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt);

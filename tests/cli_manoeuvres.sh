@@ -58,4 +58,25 @@ check "$PY -c 'import json; g=abs(json.load(open(\"st.json\"))[\"lateral_g\"]); 
 check "$PY -c 'import json; d=json.load(open(\"ss.json\")); exit(0 if d[\"pass\"] is True and d[\"failure\"] is None and d[\"min_lateral_displacement_m\"] >= 1.83 else 1)'"
 "$GRIP" sine-dwell > sd.txt; check "grep -q 'yaw at 1.00 s' sd.txt && ! grep -qi nan sd.txt"
 
+# Car systems. Sine with dwell with stability control: the built-in car passes every FMVSS 126
+# criterion with it (<= 35 % at 1.00 s, <= 20 % at 1.75 s, >= 1.83 m at 1.07 s) and fails
+# without; at dt 0.01 too. A value other than on/off is refused.
+for dt in 0.002 0.01; do
+  "$GRIP" sine-dwell --esc on --dt $dt --json > esc.json; check "[ $? -eq 0 ]"
+  check "$PY -c 'import json; d=json.load(open(\"esc.json\")); exit(0 if d[\"esc\"] is True and d[\"pass\"] is True and d[\"worst_yaw_ratio_1s_pct\"] <= 35 and d[\"worst_yaw_ratio_1_75s_pct\"] <= 20 and d[\"min_lateral_displacement_m\"] >= 1.83 else 1)'"
+  "$GRIP" sine-dwell --esc off --dt $dt --json > noesc.json; check "[ $? -eq 0 ]"
+  check "$PY -c 'import json; d=json.load(open(\"noesc.json\")); exit(0 if d[\"esc\"] is False and d[\"pass\"] is False and d[\"worst_yaw_ratio_1s_pct\"] > 35 else 1)'"
+done
+"$GRIP" sine-dwell --esc maybe > /dev/null 2> e.txt; check "[ $? -eq 2 ]"
+check "grep -q 'is not on or off' e.txt"
+# ABS from 100 km/h: shorter than locked wheels, within 5 % of the 38.99 m the tyres' peak mu
+# allows (load transfer, drag, rolling resistance: computed in tests/test_systems.c).
+"$GRIP" brake --from 100 --json > lock.json; check "[ $? -eq 0 ]"
+"$GRIP" brake --from 100 --abs --json > abs.json; check "[ $? -eq 0 ]"
+check "$PY -c 'import json; a=json.load(open(\"abs.json\")); l=json.load(open(\"lock.json\")); exit(0 if a[\"abs\"] is True and l[\"abs\"] is False and a[\"distance_m\"] < l[\"distance_m\"] and abs(a[\"distance_m\"] / 38.99 - 1) <= 0.05 and l[\"wheels_locked\"] is True and a[\"wheels_locked\"] is False else 1)'"
+# A [systems] value out of range is refused with file:line and the allowed range.
+printf '[systems]\nabs = yes\nabs_rate = 4000\n' > bad.ini
+"$GRIP" brake --car bad.ini > /dev/null 2> e.txt; check "[ $? -ne 0 ]"
+check "grep -q 'bad.ini:3: systems.abs_rate: 4000 is out of range (allowed 1 .. 1000 1/s)' e.txt"
+
 exit $fail

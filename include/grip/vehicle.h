@@ -226,6 +226,51 @@ typedef struct grip_assist_def {
   double steering_assist;
 } grip_assist_def;
 
+/* Car systems: anti-lock brakes, traction control and stability control, acting through the
+ * brakes and the engine torque inside the vehicle step (control laws in docs/physics.md §12).
+ * All off by default; a car with them off drives exactly as one without them. The slip ratio
+ * the systems see is the wheel's, kappa = (omega·r − vx)/max(|vx|, min_speed), from the wheel
+ * speed and the contact patch's ground speed (a real system estimates the latter). */
+typedef struct grip_abs_def {
+  bool enabled;           /* car file [systems] abs */
+  double target_slip;     /* |kappa| held under braking, 0.02..0.5; 0.12 (near the tyre's peak) */
+  double slip_band;       /* slip error that gives the full modulation rate, 0.005..0.3; 0.05 */
+  double modulation_rate; /* 1/s, fastest change of the brake-pressure factor (0..1), 1..1000; 40 */
+  double min_speed;       /* m/s, below it the brakes act unmodulated, 0..30; 2 */
+} grip_abs_def;
+
+typedef struct grip_tc_def {
+  bool enabled;           /* car file [systems] tc */
+  double target_slip;     /* driven-wheel kappa allowed, 0.02..1; 0.10 */
+  double slip_band;       /* slip error that gives the full torque-cut rate, 0.005..0.5; 0.05 */
+  double torque_rate;     /* 1/s, fastest change of the engine-torque factor (0..1), 0.1..1000; 20 */
+  /* N·m of brake on a driven wheel per unit of slip above the target (0 = engine cut only),
+   * 0..1e6; 5000 */
+  double brake_gain;
+  double min_speed;       /* m/s, slip denominator floor (a standing start), 0.5..30; 3 */
+} grip_tc_def;
+
+typedef struct grip_esc_def {
+  bool enabled;           /* car file [systems] esc */
+  /* rad/(m/s²), understeer gradient K of the single-track reference yaw rate
+   * r_ref = v·delta/(L + K·v²), 0..0.1; 0.0027 (1.5 deg/g, the built-in car's) */
+  double understeer_gradient;
+  double friction;        /* mu of the bound |r_ref| <= mu·(surface friction)·g/v, 0.1..3; 0.9 */
+  double deadband;        /* rad/s of yaw-rate error left alone, 0..2; 0.05 */
+  double gain;            /* N·m of wheel brake per rad/s of error beyond the deadband, 0..1e7; 20000 */
+  double max_torque;      /* N·m, most brake torque ESC puts on one wheel, 0..1e6; 3000 */
+  double min_speed;       /* m/s, below it ESC does nothing, 0..50; 5 */
+} grip_esc_def;
+
+typedef struct grip_systems_def {
+  grip_abs_def abs;
+  grip_tc_def tc;
+  grip_esc_def esc;
+} grip_systems_def;
+
+/* Every system off, with typical parameters (the values in the comments above). */
+GRIP_API grip_systems_def grip_default_systems_def(void);
+
 typedef struct grip_vehicle_def {
   const char *name; /* not copied; for the caller's own use */
   grip_pose pose;   /* initial pose of the design frame in the world */
@@ -243,6 +288,7 @@ typedef struct grip_vehicle_def {
   grip_fuel_def fuel;
   grip_assist_def assists;
   void *user_data;
+  grip_systems_def systems; /* ABS, traction and stability control; off by default */
 } grip_vehicle_def;
 
 /* The built-in car: a Chevrolet Corvette C5 (values and sources in docs/corvette-c5.md). */
@@ -274,6 +320,14 @@ GRIP_API grip_result grip_vehicle_def_validate(const grip_vehicle_def *def, char
 #define GRIP_GEAR_REVERSE (-1)
 #define GRIP_GEAR_NEUTRAL 0
 
+/* Run-time switch of one car system (grip_vehicle_input): the definition's setting, or forced
+ * on (with the definition's parameters) or off. */
+typedef enum grip_system_switch {
+  GRIP_SYSTEM_AS_DEFINED = 0,
+  GRIP_SYSTEM_ON,
+  GRIP_SYSTEM_OFF,
+} grip_system_switch;
+
 typedef struct grip_vehicle_input {
   double throttle;  /* 0..1 */
   double brake;     /* 0..1 */
@@ -284,6 +338,9 @@ typedef struct grip_vehicle_input {
    * 0 neutral, -1 reverse. */
   int gear;
   bool automatic;   /* automatic shifting */
+  grip_system_switch abs_switch; /* ABS; GRIP_SYSTEM_AS_DEFINED (0) = the car's setting */
+  grip_system_switch tc_switch;  /* traction control */
+  grip_system_switch esc_switch; /* stability control */
 } grip_vehicle_input;
 
 /* Throttle, brakes and steering at rest; first gear in automatic mode. */
@@ -335,6 +392,13 @@ typedef struct grip_vehicle_state {
    * steering axes, through the ratio, plus column friction and damping (docs/physics.md §2).
    * Negative in a left turn (self-centring); a few N·m in normal cornering, 0 when parked. */
   double steering_torque;
+  /* Car systems, true in a step where each changed what the driver asked for: ABS eased a
+   * brake, traction control cut engine torque or braked a driven wheel, ESC braked a wheel. */
+  bool abs_active;
+  bool tc_active;
+  bool esc_active;
+  double esc_yaw_rate_reference; /* rad/s, ESC's bounded single-track reference (0 when off) */
+  double tc_torque_factor;       /* 0..1, engine torque left by traction control (1 when off) */
 } grip_vehicle_state;
 
 #ifdef __cplusplus

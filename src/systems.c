@@ -1,0 +1,141 @@
+/* Car systems: anti-lock brakes, traction control and stability control (ESC). They run in the
+ * vehicle step between the tyres and the drivetrain solve and act only through the brake torque
+ * of each wheel and the engine torque, as the real systems do (brake pressure, throttle/ignition
+ * cut). The control laws and their sources are in docs/physics.md §12. */
+#include <math.h>
+
+#include "gmath.h"
+#include "vehicle_internal.h"
+
+static bool switched(grip_system_switch s, bool defined) {
+  return s == GRIP_SYSTEM_ON || (s != GRIP_SYSTEM_OFF && defined);
+}
+
+bool systems_on(const vehicle *v) {
+  const grip_vehicle_input *in = &v->input;
+  /* The common case, every system off by definition and no switch set, from hot data only. */
+  if (!v->type->any_system && in->abs_switch == GRIP_SYSTEM_AS_DEFINED && in->tc_switch == GRIP_SYSTEM_AS_DEFINED &&
+      in->esc_switch == GRIP_SYSTEM_AS_DEFINED)
+    return false;
+  const grip_systems_def *d = &v->def->systems;
+  return switched(in->abs_switch, d->abs.enabled) || switched(in->tc_switch, d->tc.enabled) ||
+         switched(in->esc_switch, d->esc.enabled);
+}
+
+/* The wheel's slip ratio from its speed and its contact patch's ground speed. */
+static double wheel_slip(const wheel_runtime *w, const wheel_config *c, double vx, double floor_speed) {
+  return (w->spin * c->radius - vx) / maxd(fabs(vx), maxd(floor_speed, 0.1)); /* 0.1 m/s: min_speed may be 0 */
+}
+
+/* ESC: brake torque per wheel from the yaw-rate error against the single-track reference. */
+static void esc_torques(vehicle *v, const grip_esc_def *e, const mat3 *rot, const grip_world_def *world,
+                        double extra[GRIP_WHEEL_COUNT]) {
+  grip_vec3 up = mat3_column(rot, 2);
+  double speed = v3_dot(v->velocity, mat3_column(rot, 0));
+  double r = v3_dot(v->angular_velocity, up);
+  v->esc_reference = 0.0;
+  if (!(speed > e->min_speed) || !isfinite(v->steer_delta)) return;
+  /* Surface friction under the wheels on the ground, their mean. */
+  double mu = 0.0;
+  int n = 0;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
+    if (v->wheels[i].in_contact) {
+      mu += v->wheels[i].surface.friction;
+      ++n;
+    }
+  if (n == 0) return;
+  mu = e->friction * mu / n;
+  double length = v->def->axles[0].x - v->def->axles[1].x;
+  double reference = speed * v->steer_delta / (length + e->understeer_gradient * speed * speed);
+  double bound = mu * v3_length(world->gravity) / speed;
+  reference = clampd(reference, -bound, bound);
+  v->esc_reference = reference;
+  double error = r - reference;
+  double excess = fabs(error) - e->deadband;
+  if (excess <= 0.0) return;
+  /* Oversteer (turning more than the reference, or against it): brake the outer front wheel;
+   * understeer: the inner rear. Braking a right wheel yaws the car to the right (negative), so
+   * the side braked is the right one when the error is positive. */
+  bool oversteer = fabs(r) > fabs(reference) || r * reference < 0.0;
+  int axle = oversteer ? GRIP_AXLE_FRONT : GRIP_AXLE_REAR;
+  int wheel = 2 * axle + (error > 0.0 ? 1 : 0);
+  extra[wheel] = mind(e->gain * excess, e->max_torque);
+  v->esc_active = true;
+}
+
+double systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *rot, const grip_world_def *world,
+                    double dt) {
+  const grip_systems_def *d = &v->def->systems;
+  const grip_vehicle_input *in = &v->input;
+  bool abs_on = switched(in->abs_switch, d->abs.enabled);
+  bool tc_on = switched(in->tc_switch, d->tc.enabled);
+  bool esc_on = switched(in->esc_switch, d->esc.enabled);
+  double pedal = v->filtered.brake;
+  v->abs_active = v->tc_active = v->esc_active = false;
+
+  /* Brake torque asked of each wheel on top of the pedal's: ESC's and traction control's. */
+  double extra[GRIP_WHEEL_COUNT] = {0.0, 0.0, 0.0, 0.0};
+  if (esc_on) esc_torques(v, &d->esc, rot, world, extra);
+  else v->esc_reference = 0.0;
+
+  double tc_factor = 1.0;
+  if (tc_on) {
+    /* Engine torque: the factor falls while the most-slipping driven wheel is above the target
+     * and recovers below it, at most torque_rate per second (an integral law on slip). */
+    const grip_tc_def *t = &d->tc;
+    double worst = -INFINITY;
+    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+      const wheel_config *c = &v->type->wheels[i];
+      if (!c->driven || !v->wheels[i].in_contact) continue;
+      double kappa = wheel_slip(&v->wheels[i], c, sc[i].vx, t->min_speed);
+      if (kappa > worst) worst = kappa;
+      /* Brake on a spinning wheel (an open differential's only way to move torque across). */
+      if (t->brake_gain > 0.0 && kappa > t->target_slip) {
+        extra[i] += t->brake_gain * (kappa - t->target_slip);
+        v->tc_active = true;
+      }
+    }
+    if (v->filtered.throttle <= 0.0 || worst == -INFINITY) {
+      v->tc_torque_factor = 1.0;
+    } else {
+      double error = clampd((worst - t->target_slip) / t->slip_band, -1.0, 1.0);
+      v->tc_torque_factor = clampd(v->tc_torque_factor - t->torque_rate * dt * error, 0.0, 1.0);
+    }
+    tc_factor = v->tc_torque_factor;
+    if (tc_factor < 1.0) v->tc_active = true;
+  } else {
+    v->tc_torque_factor = 1.0;
+  }
+
+  const grip_abs_def *a = &d->abs;
+  double applied[GRIP_WHEEL_COUNT];
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    const wheel_config *c = &v->type->wheels[i];
+    wheel_runtime *w = &v->wheels[i];
+    double asked = c->brake_torque * pedal + extra[i];
+    applied[i] = asked;
+    if (abs_on) {
+      /* Pressure factor p: an integral law on the slip error, dp/dt = −rate·clamp(e/band, −1, 1)
+       * with e = |kappa| − target; released to 1 when the brake is off or the car is slow. */
+      double vx = sc[i].vx;
+      if (asked <= 0.0 || !w->in_contact || fabs(vx) < a->min_speed) {
+        v->abs_pressure[i] = 1.0;
+      } else {
+        double kappa = wheel_slip(w, c, vx, a->min_speed) * signd(vx);
+        double error = clampd((-kappa - a->target_slip) / a->slip_band, -1.0, 1.0);
+        v->abs_pressure[i] = clampd(v->abs_pressure[i] - a->modulation_rate * dt * error, 0.0, 1.0);
+      }
+      applied[i] = asked * v->abs_pressure[i];
+      if (v->abs_pressure[i] < 1.0 && asked > 0.0) v->abs_active = true;
+    }
+  }
+  /* Select-low on the rear axle: both rear wheels get the lower of their two ABS pressures, so
+   * that on split mu the rear never adds a yaw moment and keeps its side grip (the usual ABS
+   * layout, Bosch Automotive Handbook). ESC's own braking of one rear wheel is left alone. */
+  if (abs_on && extra[2] == 0.0 && extra[3] == 0.0) {
+    double p = mind(v->abs_pressure[2], v->abs_pressure[3]);
+    for (int i = 2; i < 4; ++i) applied[i] = v->type->wheels[i].brake_torque * pedal * p;
+  }
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) sc[i].friction_torque += applied[i] - v->type->wheels[i].brake_torque * pedal;
+  return tc_factor;
+}
