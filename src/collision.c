@@ -34,7 +34,7 @@ static bool grow(void **p, size_t size) {
   return true;
 }
 
-bool collision_reserve(collision_world *c, int capacity) {
+bool grip_collision_reserve(collision_world *c, int capacity) {
   if (capacity <= c->capacity) return true;
   size_t n = (size_t)capacity;
   if (!grow((void **)&c->start_position, n * sizeof *c->start_position) ||
@@ -44,12 +44,12 @@ bool collision_reserve(collision_world *c, int capacity) {
       !grow((void **)&c->box_min, 3 * n * sizeof *c->box_min) ||
       !grow((void **)&c->box_max, 3 * n * sizeof *c->box_max) || !grow((void **)&c->active, n * sizeof *c->active))
     return false;
-  for (int i = c->capacity; i < capacity; ++i) collision_reset_slot(c, i);
+  for (int i = c->capacity; i < capacity; ++i) grip_collision_reset_slot(c, i);
   c->capacity = capacity;
   return true;
 }
 
-void collision_free(collision_world *c) {
+void grip_collision_free(collision_world *c) {
   free(c->start_position);
   free(c->start_rotation);
   free(c->end_velocity);
@@ -61,14 +61,14 @@ void collision_free(collision_world *c) {
   memset(c, 0, sizeof *c);
 }
 
-size_t collision_bytes(const collision_world *c) {
+size_t grip_collision_bytes(const collision_world *c) {
   size_t per_slot = sizeof *c->start_position + sizeof *c->start_rotation + sizeof *c->end_velocity +
                     sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->box_min + 3 * sizeof *c->box_max +
                     sizeof *c->active;
   return (size_t)c->capacity * per_slot;
 }
 
-void collision_reset_slot(collision_world *c, int slot) {
+void grip_collision_reset_slot(collision_world *c, int slot) {
   grip_vehicle_contacts *k = &c->contacts[slot];
   memset(k, 0, sizeof *k);
   k->last_impact_time = -1.0;
@@ -76,7 +76,7 @@ void collision_reset_slot(collision_world *c, int slot) {
   c->active[slot] = 0;
 }
 
-void collision_begin_slot(collision_world *c, int slot, const vehicle *v) {
+void grip_collision_begin_slot(collision_world *c, int slot, const vehicle *v) {
   c->start_position[slot] = v->position;
   c->start_rotation[slot] = v->rotation;
   grip_vehicle_contacts *k = &c->contacts[slot];
@@ -86,7 +86,7 @@ void collision_begin_slot(collision_world *c, int slot, const vehicle *v) {
 
 static void swept_bounds(const collision_world *c, int slot, const vehicle *v, double *lo, double *hi);
 
-void collision_end_slot(collision_world *c, int slot, const vehicle *v) {
+void grip_collision_end_slot(collision_world *c, int slot, const vehicle *v) {
   c->end_velocity[slot] = v->velocity;
   c->contacts[slot].ground_count = v->ground_points;
   c->contacts[slot].ground_impulse = v->ground_impulse;
@@ -327,7 +327,7 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
   double rest = 0.0;
   /* The pose changes from here on: the broad phase's bounds are taken again at the end. */
   if (first < 1.0) {
-    contact_pose_between(c->start_position[slot], c->start_rotation[slot], v, first, &v->position, &v->rotation);
+    grip_contact_pose_between(c->start_position[slot], c->start_rotation[slot], v, first, &v->position, &v->rotation);
     rest = (1.0 - first) * dt;
   }
 
@@ -341,11 +341,11 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
       ks[n++] = (contact){.point = v3_mad(p, hi.normal, -0.5 * hi.distance), .normal = hi.normal};
   }
   if (n > 0) {
-    body wall = contact_make_body(NULL), car = contact_make_body(v);
-    solve_result res = contact_solve(&wall, &car, ks, n, def->restitution, def->friction);
+    body wall = grip_contact_make_body(NULL), car = grip_contact_make_body(v);
+    solve_result res = grip_contact_solve(&wall, &car, ks, n, def->restitution, def->friction);
     record(c, slot, v, n, res, GRIP_NULL_VEHICLE);
   }
-  contact_advance(v, rest);
+  grip_contact_advance(v, rest);
 
   /* Position correction: translate out along the deepest wall's normal down to the slop. */
   for (int pass = 0; pass < 2; ++pass) {
@@ -363,8 +363,8 @@ static bool pair_overlaps_at(const collision_world *c, int ia, const vehicle *a,
                              double s) {
   grip_vec3 pa, pb;
   grip_quat qa, qb;
-  contact_pose_between(c->start_position[ia], c->start_rotation[ia], a, s, &pa, &qa);
-  contact_pose_between(c->start_position[ib], c->start_rotation[ib], b, s, &pb, &qb);
+  grip_contact_pose_between(c->start_position[ia], c->start_rotation[ia], a, s, &pa, &qa);
+  grip_contact_pose_between(c->start_position[ib], c->start_rotation[ib], b, s, &pb, &qb);
   obb oa = make_obb(a, pa, qa), ob = make_obb(b, pb, qb);
   double depth;
   grip_vec3 n;
@@ -408,8 +408,8 @@ static void pair_pass(collision_world *c, vehicle *vs, int ia, int ib, const gri
   }
   double rest = 0.0;
   if (first < 1.0) {
-    contact_pose_between(c->start_position[ia], c->start_rotation[ia], a, first, &a->position, &a->rotation);
-    contact_pose_between(c->start_position[ib], c->start_rotation[ib], b, first, &b->position, &b->rotation);
+    grip_contact_pose_between(c->start_position[ia], c->start_rotation[ia], a, first, &a->position, &a->rotation);
+    grip_contact_pose_between(c->start_position[ib], c->start_rotation[ib], b, first, &b->position, &b->rotation);
     rest = (1.0 - first) * dt;
   }
   obb oa = make_obb(a, a->position, a->rotation), ob = make_obb(b, b->position, b->rotation);
@@ -419,13 +419,13 @@ static void pair_pass(collision_world *c, vehicle *vs, int ia, int ib, const gri
   if (obb_overlap(&oa, &ob, &depth, &n, &id)) {
     contact ks[MAX_CONTACTS];
     int count = obb_contacts(&oa, &ob, n, id, ks);
-    body ba = contact_make_body(a), bb = contact_make_body(b);
-    solve_result res = contact_solve(&ba, &bb, ks, count, def->restitution, def->friction);
+    body ba = grip_contact_make_body(a), bb = grip_contact_make_body(b);
+    solve_result res = grip_contact_solve(&ba, &bb, ks, count, def->restitution, def->friction);
     record(c, ia, a, count, res, (grip_vehicle_id){(uint32_t)ib + 1, b->generation});
     record(c, ib, b, count, res, (grip_vehicle_id){(uint32_t)ia + 1, a->generation});
   }
-  contact_advance(a, rest);
-  contact_advance(b, rest);
+  grip_contact_advance(a, rest);
+  grip_contact_advance(b, rest);
 
   /* Position correction: push the boxes apart along the least-penetration axis, split by
    * mass so that the pair's centre of mass stays put. */
@@ -502,7 +502,7 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
   }
 }
 
-void collision_step(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
+void grip_collision_step(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
   bool walls = def->barrier.query != NULL;
   if (walls)
     for (int i = 0; i < used; ++i)
@@ -511,7 +511,7 @@ void collision_step(collision_world *c, vehicle *vs, int used, const grip_world_
   /* The ground wins over the pairs' position corrections: a car pushed down by another is put
    * back on the ground. */
   for (int i = 0; i < used; ++i)
-    if (c->contacts[i].vehicle_count > 0 && vs[i].alive && !vs[i].out_of_world) ground_contact_push_out(&vs[i], def);
+    if (c->contacts[i].vehicle_count > 0 && vs[i].alive && !vs[i].out_of_world) grip_ground_contact_push_out(&vs[i], def);
   /* Walls win over the pairs' position corrections. */
   if (walls)
     for (int i = 0; i < used; ++i) {

@@ -21,13 +21,13 @@ typedef struct collision_world {
 
 /* Grows the arrays to hold capacity slots, keeping their contents. False: out of memory (the
  * old arrays stay valid). */
-bool collision_reserve(collision_world *c, int capacity);
-void collision_free(collision_world *c);
+bool grip_collision_reserve(collision_world *c, int capacity);
+void grip_collision_free(collision_world *c);
 /* Heap bytes held by the per-slot arrays. */
-size_t collision_bytes(const collision_world *c);
+size_t grip_collision_bytes(const collision_world *c);
 
 /* Clears a slot's contact record (a new vehicle). */
-void collision_reset_slot(collision_world *c, int slot);
+void grip_collision_reset_slot(collision_world *c, int slot);
 
 /* Per slot, around that vehicle's step (on the thread that steps it, while the vehicle is in
  * its cache): collision_begin_slot before it remembers the pose and clears the per-step counts;
@@ -35,10 +35,10 @@ void collision_reset_slot(collision_world *c, int slot);
  * compact per-slot arrays (velocity, ground counts, whether it takes part, its swept bounding
  * box), so that the pass over all slots reads those instead of every vehicle's cache lines.
  * Both are called for every slot below the world's used count, alive or not. */
-void collision_begin_slot(collision_world *c, int slot, const vehicle *v);
-void collision_end_slot(collision_world *c, int slot, const vehicle *v);
+void grip_collision_begin_slot(collision_world *c, int slot, const vehicle *v);
+void grip_collision_end_slot(collision_world *c, int slot, const vehicle *v);
 
 /* After every slot's collision_end_slot: finds and resolves wall and vehicle contacts. */
-void collision_step(collision_world *c, vehicle *vehicles, int used, const grip_world_def *def, double dt);
+void grip_collision_step(collision_world *c, vehicle *vehicles, int used, const grip_world_def *def, double dt);
 
 #endif

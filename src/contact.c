@@ -8,7 +8,7 @@
 
 #define SOLVER_ITERATIONS 24
 
-body contact_make_body(vehicle *v) {
+body grip_contact_make_body(vehicle *v) {
   body b;
   memset(&b, 0, sizeof b);
   if (!v) return b;
@@ -44,7 +44,7 @@ static double inverse_mass_along(const body *b, grip_vec3 r, grip_vec3 d) {
 }
 
 /* Pose at fraction s of the step, between the start pose (p0, q0) and the vehicle's current one. */
-void contact_pose_between(grip_vec3 p0, grip_quat q0, const vehicle *v, double s, grip_vec3 *p, grip_quat *q) {
+void grip_contact_pose_between(grip_vec3 p0, grip_quat q0, const vehicle *v, double s, grip_vec3 *p, grip_quat *q) {
   grip_quat q1 = v->rotation;
   double dot = q0.w * q1.w + q0.x * q1.x + q0.y * q1.y + q0.z * q1.z;
   double sign = dot < 0.0 ? -1.0 : 1.0;
@@ -54,7 +54,7 @@ void contact_pose_between(grip_vec3 p0, grip_quat q0, const vehicle *v, double s
 }
 
 /* Moves the body on for tau seconds at its current velocities. */
-void contact_advance(vehicle *v, double tau) {
+void grip_contact_advance(vehicle *v, double tau) {
   if (!(tau > 0.0)) return;
   v->position = v3_mad(v->position, v->velocity, tau);
   grip_vec3 w = v->angular_velocity;
@@ -70,7 +70,7 @@ static grip_vec3 relative_velocity(const body *a, const body *b, const contact *
   return v3_sub(point_velocity(b, k->rb), point_velocity(a, k->ra));
 }
 
-solve_result contact_solve(body *a, body *b, contact *ks, int n, double restitution, double mu) {
+solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double restitution, double mu) {
   solve_result r = {0.0, 0.0};
   for (int i = 0; i < n; ++i) {
     contact *k = &ks[i];

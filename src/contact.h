@@ -34,16 +34,16 @@ typedef struct solve_result {
 } solve_result;
 
 /* The body of a vehicle at its current pose; NULL gives the static world. */
-body contact_make_body(vehicle *v);
+body grip_contact_make_body(vehicle *v);
 
 /* Solves the n contacts between a and b (b must be a vehicle) with the given restitution
  * (applied above CONTACT_RESTITUTION_SPEED) and friction coefficient; changes velocities only. */
-solve_result contact_solve(body *a, body *b, contact *ks, int n, double restitution, double mu);
+solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double restitution, double mu);
 
 /* Pose at fraction s (0..1) of the step, between a start pose and the vehicle's current pose. */
-void contact_pose_between(grip_vec3 p0, grip_quat q0, const vehicle *v, double s, grip_vec3 *p, grip_quat *q);
+void grip_contact_pose_between(grip_vec3 p0, grip_quat q0, const vehicle *v, double s, grip_vec3 *p, grip_quat *q);
 
 /* Moves the body on for tau seconds at its current velocities. */
-void contact_advance(vehicle *v, double tau);
+void grip_contact_advance(vehicle *v, double tau);
 
 #endif

@@ -21,7 +21,7 @@
 
 /* --- differentials --------------------------------------------------------------------- */
 
-admittance diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s,
+admittance grip_diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s,
                        admittance l, admittance r, torque_split *t) {
   double qsum = l.q + r.q;
   bool locked = def->type == GRIP_DIFF_LOCKED ||
@@ -101,7 +101,7 @@ void grip_gearbox_shift_rpm(const grip_gearbox_def *g, const grip_engine_def *e,
   }
 }
 
-void drivetrain_type_init(vehicle_type *t) {
+void grip_drivetrain_type_init(vehicle_type *t) {
   grip_gearbox_shift_rpm(&t->def.gearbox, &t->def.engine, t->upshift_rpm, t->downshift_rpm);
 }
 
@@ -121,7 +121,7 @@ static double driveline_omega(const vehicle *v) {
   return 0.0;
 }
 
-void drivetrain_match_speed(vehicle *v) {
+void grip_drivetrain_match_speed(vehicle *v) {
   const grip_gearbox_def *g = &v->def->gearbox;
   double omega = driveline_omega(v);
   if (v->input.automatic && v->input.gear > 0 && omega > 0.0) {
@@ -241,10 +241,10 @@ static void solve_once(vehicle *v, solve_context *c, double engagement, double e
   bool driven[2] = {d->layout != GRIP_DRIVE_RWD, d->layout != GRIP_DRIVE_FWD};
   for (int a = 0; a < 2; ++a)
     if (driven[a])
-      axle_in[a] = diff_reduce(axle_def[a], &v->diffs[a], 0.5, w[2 * a], w[2 * a + 1], &axle_split[a]);
+      axle_in[a] = grip_diff_reduce(axle_def[a], &v->diffs[a], 0.5, w[2 * a], w[2 * a + 1], &axle_split[a]);
   admittance out;
   if (d->layout == GRIP_DRIVE_AWD)
-    out = diff_reduce(&d->centre, &v->diffs[2], d->centre.front_split, axle_in[0], axle_in[1],
+    out = grip_diff_reduce(&d->centre, &v->diffs[2], d->centre.front_split, axle_in[0], axle_in[1],
                       &centre_split);
   else
     out = driven[0] ? axle_in[0] : axle_in[1];
@@ -338,12 +338,12 @@ static bool update_modes(vehicle *v, solve_context *c) {
   return changed;
 }
 
-void drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt) {
+void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt) {
   const grip_gearbox_def *g = &v->def->gearbox;
   select_gear(v, dt);
   double engagement = clutch_engagement(v);
   v->clutch_engagement = engagement;
-  engine_output eo = engine_torque(&v->def->engine, v->engine_omega, v->filtered.throttle);
+  engine_output eo = grip_engine_torque(&v->def->engine, v->engine_omega, v->filtered.throttle);
   v->engine_torque = eo.torque;
   /* Efficiency loses torque in the direction power flows: engine -> wheels: eta; wheels ->
    * engine (engine braking): 1/eta. The direction is taken from the last step. */

@@ -38,7 +38,7 @@ grip_result grip_engine_curve_from_params(grip_engine_def *e, const grip_torque_
  * engine settles about 1 % under idle_rpm (docs/physics.md). */
 #define IDLE_GOVERNOR_GAIN 10.0
 
-engine_output engine_torque(const grip_engine_def *e, double omega, double throttle) {
+engine_output grip_engine_torque(const grip_engine_def *e, double omega, double throttle) {
   double rpm = omega * RAD_PER_S_TO_RPM;
   double governor = clampd(IDLE_GOVERNOR_GAIN * (e->idle_rpm - rpm) / e->idle_rpm, 0.0, 1.0);
   double thr = maxd(throttle, governor);

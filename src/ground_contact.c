@@ -165,7 +165,7 @@ static void push_out(vehicle *v, const ground_plane *planes, int n) {
   }
 }
 
-void ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
+void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
                          double dt) {
   v->ground_points = 0;
   v->ground_impulse = 0.0;
@@ -179,7 +179,7 @@ void ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 star
 
   double rest = 0.0;
   if (first < 1.0) {
-    contact_pose_between(start_position, start_rotation, v, first, &v->position, &v->rotation);
+    grip_contact_pose_between(start_position, start_rotation, v, first, &v->position, &v->rotation);
     rest = (1.0 - first) * dt;
   }
   mat3 r = mat3_from_quat(v->rotation);
@@ -191,16 +191,16 @@ void ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 star
     if (d > -GROUND_TOUCH) ks[count++] = (contact){.point = v3_mad(p, planes[i].normal, 0.5 * d), .normal = planes[i].normal};
   }
   if (count > 0) {
-    body ground_body = contact_make_body(NULL), car = contact_make_body(v);
-    solve_result res = contact_solve(&ground_body, &car, ks, count, world->restitution, world->friction);
+    body ground_body = grip_contact_make_body(NULL), car = grip_contact_make_body(v);
+    solve_result res = grip_contact_solve(&ground_body, &car, ks, count, world->restitution, world->friction);
     v->ground_points = count;
     v->ground_impulse = res.impulse;
   }
-  contact_advance(v, rest);
+  grip_contact_advance(v, rest);
   push_out(v, planes, n);
 }
 
-void ground_contact_push_out(vehicle *v, const grip_world_def *world) {
+void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
   if (!world->ground.raycast) return;
   ground_plane planes[GROUND_POINTS];
   double first;
@@ -209,7 +209,7 @@ void ground_contact_push_out(vehicle *v, const grip_world_def *world) {
   push_out(v, planes, n);
 }
 
-bool ground_left_world(const vehicle *v, const grip_world_def *world) {
+bool grip_ground_left_world(const vehicle *v, const grip_world_def *world) {
   grip_vec3 p = v->position, lo = world->bounds_min, hi = world->bounds_max;
   if (!(p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z)) return true;
   if (v->ground_points > 0) return false;

@@ -6,15 +6,15 @@
 
 /* After the body was integrated: pushes the body box out of the ground with impulses (swept from
  * the step's start pose) and sets v->ground_points and v->ground_impulse. */
-void ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
+void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
                          double dt);
 
 /* Position only: moves the body box out of the ground down to the slop (after another vehicle
  * pushed it). */
-void ground_contact_push_out(vehicle *v, const grip_world_def *world);
+void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world);
 
 /* True when the vehicle has left the world: its centre of mass is outside the world's bounds, or
  * nothing of it touches the ground and there is no ground within world->void_depth below it. */
-bool ground_left_world(const vehicle *v, const grip_world_def *world);
+bool grip_ground_left_world(const vehicle *v, const grip_world_def *world);
 
 #endif

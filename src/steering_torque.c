@@ -19,7 +19,7 @@
 /* rad/s, the steering-wheel speed over which the friction torque reaches 76 % (tanh 1). */
 #define COLUMN_FRICTION_SPEED 0.05
 
-double steering_wheel_torque(const grip_steering_def *steering, int count, const double *fy, const double *mz,
+double grip_steering_wheel_torque(const grip_steering_def *steering, int count, const double *fy, const double *mz,
                              double wheel_rate) {
   double kingpin = 0.0;
   for (int i = 0; i < count; ++i) kingpin += mz[i] - steering->mechanical_trail * fy[i];

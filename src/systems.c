@@ -11,7 +11,7 @@ static bool switched(grip_system_switch s, bool defined) {
   return s == GRIP_SYSTEM_ON || (s != GRIP_SYSTEM_OFF && defined);
 }
 
-bool systems_on(const vehicle *v) {
+bool grip_systems_on(const vehicle *v) {
   const grip_vehicle_input *in = &v->input;
   /* The common case, every system off by definition and no switch set, from hot data only. */
   if (!v->type->any_system && in->abs_switch == GRIP_SYSTEM_AS_DEFINED && in->tc_switch == GRIP_SYSTEM_AS_DEFINED &&
@@ -63,7 +63,7 @@ static void esc_torques(vehicle *v, const grip_esc_def *e, const mat3 *rot, cons
   v->esc_active = true;
 }
 
-double systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *rot, const grip_world_def *world,
+double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *rot, const grip_world_def *world,
                     double dt) {
   const grip_systems_def *d = &v->def->systems;
   const grip_vehicle_input *in = &v->input;

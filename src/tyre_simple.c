@@ -99,7 +99,7 @@ static double curve_y(const grip_simple_mf_def *def, double tan_alpha_peak, doub
   return g;
 }
 
-bool simple_mf_cache_init(simple_mf_cache *c, const grip_simple_mf_def *def) {
+bool grip_simple_mf_cache_init(simple_mf_cache *c, const grip_simple_mf_def *def) {
   c->kappa_peak = grip_magic_formula_peak_slip(&def->longitudinal);
   c->tan_alpha_peak = tan(grip_magic_formula_peak_slip(&def->lateral));
   c->inv_kappa_peak = 1.0 / c->kappa_peak;
@@ -140,7 +140,7 @@ bool simple_mf_cache_init(simple_mf_cache *c, const grip_simple_mf_def *def) {
   return true;
 }
 
-void simple_mf_cache_free(simple_mf_cache *c) {
+void grip_simple_mf_cache_free(simple_mf_cache *c) {
   free(c->x);
   c->x = c->y = NULL;
   c->intervals = 0;
@@ -231,7 +231,7 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
   out->mz = -trail * out->fy;
 }
 
-void simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
+void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
                               const double fz[], const double kappa[], const double tan_alpha[],
                               const double friction_scale[], grip_tyre_output out[]) {
   /* grip_simple_mf_evaluate_tan's cached path a phase at a time, so that the wheels' square

@@ -12,7 +12,7 @@ static double total_mass(const vehicle *v) { return v->body_mass + v->fuel_mass;
 
 static double wheelbase(const vehicle *v) { return v->def->axles[0].x - v->def->axles[1].x; }
 
-void vehicle_reset_motion(vehicle *v) {
+void grip_vehicle_reset_motion(vehicle *v) {
   const grip_vehicle_def *d = v->def;
   v->rotation = quat_normalize(v->spawn_pose.rotation);
   v->position = v3_add(v->spawn_pose.position, quat_rotate(v->rotation, v->com_design));
@@ -45,7 +45,7 @@ void vehicle_reset_motion(vehicle *v) {
   v->abs_active = v->tc_active = v->esc_active = false;
 }
 
-bool vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
+bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
   grip_vehicle_def *d = &t->def;
   t->com_design = d->body.center_of_mass;
   t->body_mass = d->body.mass;
@@ -93,22 +93,22 @@ bool vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
     w->driven = layout == GRIP_DRIVE_AWD || (a == 0 && layout == GRIP_DRIVE_FWD) ||
                 (a == 1 && layout == GRIP_DRIVE_RWD);
   }
-  drivetrain_type_init(t);
+  grip_drivetrain_type_init(t);
   for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
     if (t->mf[a]) continue; /* full MF: no tables */
-    if (!simple_mf_cache_init(&t->tyre_cache[a], &d->axles[a].tyre.simple)) {
-      vehicle_type_free(t);
+    if (!grip_simple_mf_cache_init(&t->tyre_cache[a], &d->axles[a].tyre.simple)) {
+      grip_vehicle_type_free(t);
       return false;
     }
   }
   return true;
 }
 
-void vehicle_type_free(vehicle_type *t) {
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) simple_mf_cache_free(&t->tyre_cache[a]);
+void grip_vehicle_type_free(vehicle_type *t) {
+  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) grip_simple_mf_cache_free(&t->tyre_cache[a]);
 }
 
-void vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec3 velocity) {
+void grip_vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec3 velocity) {
   v->type = type;
   v->def = &type->def;
   const grip_vehicle_def *d = v->def;
@@ -127,7 +127,7 @@ void vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec
   v->filtered = v->input;
   v->time = 0.0;
   v->steer_delta = NAN; /* no wheel angles yet */
-  vehicle_reset_motion(v);
+  grip_vehicle_reset_motion(v);
 }
 
 /* --- inputs and steering --------------------------------------------------------------- */
@@ -365,7 +365,7 @@ static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *ro
   /* Tyre forces: the simple MF for all the wheels on it at once, the full MF one by one. */
   grip_tyre_output out[GRIP_WHEEL_COUNT];
   if (!v->type->mf[0] && !v->type->mf[1]) {
-    simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
+    grip_simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
   } else {
     for (int j = 0; j < n; ++j) {
       const wheel_scratch *ws = &sc[contact[j]];
@@ -554,10 +554,10 @@ static void steering_feedback(vehicle *v, double previous_steering, double dt) {
     ++count;
   }
   double rate = (v->filtered.steering - previous_steering) * v->def->steering.max_wheel_angle / dt;
-  v->steering_torque = steering_wheel_torque(&v->def->steering, count, fy, mz, rate);
+  v->steering_torque = grip_steering_wheel_torque(&v->def->steering, count, fy, mz, rate);
 }
 
-void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
+void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   if (v->out_of_world) return;
   grip_vec3 start_position = v->position;
   grip_quat start_rotation = v->rotation;
@@ -572,19 +572,19 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   steering_feedback(v, previous_steering, dt);
   /* No fuel, no combustion: the engine only brakes. */
   if (v->def->engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;
-  if (systems_on(v)) {
+  if (grip_systems_on(v)) {
     /* ABS, traction control, ESC: they change this step's brake torques and may cut the engine
      * torque (through the throttle the engine sees, the driver's kept for the filter). */
     double driver_throttle = v->filtered.throttle;
-    v->filtered.throttle *= systems_step(v, scratch, &rot, world, dt);
-    drivetrain_step(v, scratch, dt);
+    v->filtered.throttle *= grip_systems_step(v, scratch, &rot, world, dt);
+    grip_drivetrain_step(v, scratch, dt);
     v->filtered.throttle = driver_throttle;
   } else {
-    drivetrain_step(v, scratch, dt);
+    grip_drivetrain_step(v, scratch, dt);
   }
   tyres_finish(v, scratch, dt);
   integrate_body(v, scratch, world, &rot, dt);
-  ground_contact_step(v, world, start_position, start_rotation, dt);
+  grip_ground_contact_step(v, world, start_position, start_rotation, dt);
 
   double work = v->engine_torque * v->engine_omega * dt;
   if (work > 0.0) v->fuel_mass = maxd(0.0, v->fuel_mass - v->def->engine.fuel_per_joule * work);
@@ -608,12 +608,12 @@ void vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
     v->spawn_pose.position = v3_sub(start_position, quat_rotate(start_rotation, v->com_design));
     v->spawn_pose.rotation = start_rotation;
     v->spawn_velocity = v3(0, 0, 0);
-    vehicle_reset_motion(v);
+    grip_vehicle_reset_motion(v);
   }
-  if (ground_left_world(v, world)) hold_out_of_world(v);
+  if (grip_ground_left_world(v, world)) hold_out_of_world(v);
 }
 
-void vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
+void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
   memset(s, 0, sizeof *s);
   s->pose.rotation = v->rotation;
   s->pose.position = v3_sub(v->position, quat_rotate(v->rotation, v->com_design));
@@ -636,7 +636,7 @@ void vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
   s->steering_torque = v->steering_torque;
   /* What the systems did in the last step; nothing while they are all off (their runtime then
    * keeps the values of the last step they ran). */
-  bool systems = systems_on(v);
+  bool systems = grip_systems_on(v);
   s->abs_active = systems && v->abs_active;
   s->tc_active = systems && v->tc_active;
   s->esc_active = systems && v->esc_active;

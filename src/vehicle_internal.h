@@ -34,8 +34,8 @@ typedef struct simple_mf_cache {
 } simple_mf_cache;
 
 /* Fills the cache (allocates its tables); false when out of memory. */
-bool simple_mf_cache_init(simple_mf_cache *cache, const grip_simple_mf_def *def);
-void simple_mf_cache_free(simple_mf_cache *cache);
+bool grip_simple_mf_cache_init(simple_mf_cache *cache, const grip_simple_mf_def *def);
+void grip_simple_mf_cache_free(simple_mf_cache *cache);
 
 /* Simple MF taking tan(alpha) directly (the relaxation state gives it without a trigonometric
  * round trip); cache may be NULL (direct evaluation, slower). */
@@ -44,7 +44,7 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
 
 /* The cached simple MF for n <= GRIP_WHEEL_COUNT tyres at once (the same results as
  * grip_simple_mf_evaluate_tan with a cache, tyre k from def[k], cache[k] and the k-th inputs). */
-void simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
+void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
                               const double fz[], const double kappa[], const double tan_alpha[],
                               const double friction_scale[], grip_tyre_output out[]);
 
@@ -57,14 +57,14 @@ typedef struct engine_output {
 
 /* Crank torque at engine speed omega (rad/s) for a throttle 0..1, with the idle governor and
  * the rev limiter applied. */
-engine_output engine_torque(const grip_engine_def *def, double omega, double throttle);
+engine_output grip_engine_torque(const grip_engine_def *def, double omega, double throttle);
 
 /* --- steering feedback ----------------------------------------------------------------- */
 
 /* N·m at the steering wheel (+ turns it left) from the lateral forces fy (N) and aligning
  * moments mz (N·m) of the `count` steered wheels in contact and the steering wheel's angular
  * velocity (rad/s); see steering_torque.c. Finite always (0 when it would not be). */
-double steering_wheel_torque(const grip_steering_def *steering, int count, const double *fy, const double *mz,
+double grip_steering_wheel_torque(const grip_steering_def *steering, int count, const double *fy, const double *mz,
                              double wheel_rate);
 
 /* --- drivetrain ------------------------------------------------------------------------ */
@@ -91,7 +91,7 @@ typedef struct diff_runtime {
 
 /* Reduces a differential with split s (share of torque to the left/front side) to the
  * admittance of its input shaft; fills *split to recover the side torques. */
-admittance diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s,
+admittance grip_diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s,
                        admittance left, admittance right, torque_split *split);
 
 /* --- vehicle runtime ------------------------------------------------------------------- */
@@ -164,7 +164,7 @@ typedef struct wheel_runtime {
 } wheel_runtime;
 
 /* What one step passes from the tyres to the drivetrain and the chassis, per wheel; on the
- * stack of vehicle_step, not in the vehicle. */
+ * stack of grip_vehicle_step, not in the vehicle. */
 typedef struct wheel_scratch {
   grip_vec3 long_dir, lat_dir; /* tyre frame on the ground */
   double vx, vy;          /* m/s contact-patch velocity in the tyre frame */
@@ -238,36 +238,36 @@ typedef struct vehicle_type_registry {
 } vehicle_type_registry;
 
 /* The shared type for def (created on first use, derived for gravity); NULL when out of memory. */
-const vehicle_type *vehicle_type_acquire(vehicle_type_registry *r, const grip_vehicle_def *def, grip_vec3 gravity);
+const vehicle_type *grip_vehicle_type_acquire(vehicle_type_registry *r, const grip_vehicle_def *def, grip_vec3 gravity);
 /* Drops one vehicle's reference; the type is freed with its last vehicle. */
-void vehicle_type_release(vehicle_type_registry *r, const vehicle_type *type);
-void vehicle_type_registry_free(vehicle_type_registry *r);
+void grip_vehicle_type_release(vehicle_type_registry *r, const vehicle_type *type);
+void grip_vehicle_type_registry_free(vehicle_type_registry *r);
 /* Heap bytes held by the registry and its types. */
-size_t vehicle_type_registry_bytes(const vehicle_type_registry *r);
+size_t grip_vehicle_type_registry_bytes(const vehicle_type_registry *r);
 
 /* Derives a type's constants from its definition (type->def, mf already set up); false when
  * out of memory (nothing left allocated). vehicle_type_free releases what it allocated. */
-bool vehicle_type_init(vehicle_type *t, grip_vec3 gravity);
-void vehicle_type_free(vehicle_type *t);
+bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity);
+void grip_vehicle_type_free(vehicle_type *t);
 /* Sets up a vehicle of the given type and puts it at rest at pose with velocity. */
-void vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec3 velocity);
-void vehicle_reset_motion(vehicle *v);
-void vehicle_step(vehicle *v, const grip_world_def *world, double dt);
-void vehicle_fill_state(const vehicle *v, grip_vehicle_state *state);
+void grip_vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec3 velocity);
+void grip_vehicle_reset_motion(vehicle *v);
+void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt);
+void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *state);
 
 struct mat3;
 /* Car systems: true when any is on (by definition or input switch). */
-bool systems_on(const vehicle *v);
+bool grip_systems_on(const vehicle *v);
 /* Adjusts this step's brake torques (scratch friction_torque) for ABS, traction control and
  * ESC; returns the factor (0..1) traction control leaves on the throttle. */
-double systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const struct mat3 *rot, const grip_world_def *world,
+double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const struct mat3 *rot, const grip_world_def *world,
                     double dt);
 
 /* Drivetrain step: solves engine, clutch, gearbox, differentials and wheel spin implicitly. */
-void drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt);
+void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt);
 /* After a teleport to a speed: the automatic's gear for it, engine locked to the driveline. */
-void drivetrain_match_speed(vehicle *v);
+void grip_drivetrain_match_speed(vehicle *v);
 /* Derives automatic shift points from the engine curve and gear ratios. */
-void drivetrain_type_init(vehicle_type *t);
+void grip_drivetrain_type_init(vehicle_type *t);
 
 #endif

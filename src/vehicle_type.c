@@ -87,7 +87,7 @@ static bool table_reserve(vehicle_type_registry *r) {
   return true;
 }
 
-const vehicle_type *vehicle_type_acquire(vehicle_type_registry *r, const grip_vehicle_def *def, grip_vec3 gravity) {
+const vehicle_type *grip_vehicle_type_acquire(vehicle_type_registry *r, const grip_vehicle_def *def, grip_vec3 gravity) {
   keyed_type *fresh = malloc(sizeof *fresh);
   if (!fresh) return NULL;
   make_key(def, &fresh->key, fresh->key_mf);
@@ -117,7 +117,7 @@ const vehicle_type *vehicle_type_acquire(vehicle_type_registry *r, const grip_ve
     t->mf[a] = &t->mf_params[a];
     t->def.axles[a].tyre.mf = t->mf[a]; /* the definition points at the type's own copy */
   }
-  if (!vehicle_type_init(t, gravity)) {
+  if (!grip_vehicle_type_init(t, gravity)) {
     free(fresh);
     return NULL;
   }
@@ -128,7 +128,7 @@ const vehicle_type *vehicle_type_acquire(vehicle_type_registry *r, const grip_ve
   return t;
 }
 
-void vehicle_type_release(vehicle_type_registry *r, const vehicle_type *type) {
+void grip_vehicle_type_release(vehicle_type_registry *r, const vehicle_type *type) {
   if (!type) return;
   for (int i = (int)(type->key_hash & (uint64_t)(r->capacity - 1)); r->slots[i]; i = (i + 1) & (r->capacity - 1)) {
     vehicle_type *t = r->slots[i];
@@ -137,23 +137,23 @@ void vehicle_type_release(vehicle_type_registry *r, const vehicle_type *type) {
     r->slots[i] = TOMBSTONE;
     r->count--;
     r->deleted++;
-    vehicle_type_free(t);
+    grip_vehicle_type_free(t);
     free((keyed_type *)t);
     return;
   }
 }
 
-void vehicle_type_registry_free(vehicle_type_registry *r) {
+void grip_vehicle_type_registry_free(vehicle_type_registry *r) {
   for (int i = 0; i < r->capacity; ++i)
     if (r->slots[i] && r->slots[i] != TOMBSTONE) {
-      vehicle_type_free(r->slots[i]);
+      grip_vehicle_type_free(r->slots[i]);
       free((keyed_type *)r->slots[i]);
     }
   free(r->slots);
   memset(r, 0, sizeof *r);
 }
 
-size_t vehicle_type_registry_bytes(const vehicle_type_registry *r) {
+size_t grip_vehicle_type_registry_bytes(const vehicle_type_registry *r) {
   size_t bytes = (size_t)r->capacity * sizeof *r->slots;
   for (int i = 0; i < r->capacity; ++i) {
     const vehicle_type *t = r->slots[i];

@@ -49,8 +49,8 @@ grip_world *grip_create_world(const grip_world_def *def) {
   if (!w->def.ground.raycast) w->def.ground = grip_plane_ground(&w->default_plane);
   w->capacity = def->vehicle_capacity > 0 ? def->vehicle_capacity : 16;
   w->vehicles = calloc((size_t)w->capacity, sizeof *w->vehicles);
-  if (!w->vehicles || !collision_reserve(&w->collision, w->capacity)) {
-    collision_free(&w->collision);
+  if (!w->vehicles || !grip_collision_reserve(&w->collision, w->capacity)) {
+    grip_collision_free(&w->collision);
     free(w->vehicles);
     free(w);
     return NULL;
@@ -62,8 +62,8 @@ void grip_destroy_world(grip_world *world) {
   if (!world) return;
   for (int i = 0; i < world->used; ++i)
     if (world->vehicles[i].alive) grip_destroy_vehicle(world, (grip_vehicle_id){(uint32_t)i + 1, world->vehicles[i].generation});
-  collision_free(&world->collision);
-  vehicle_type_registry_free(&world->types);
+  grip_collision_free(&world->collision);
+  grip_vehicle_type_registry_free(&world->types);
   free(world->vehicles);
   free(world);
 }
@@ -92,7 +92,7 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   if (!world || !def || grip_vehicle_def_validate(def, NULL, 0) != GRIP_OK) return GRIP_NULL_VEHICLE;
   /* The car type (definition, derived constants, tyre tables, full MF parameters) is shared by
    * every vehicle created from an equal definition; a new one is the only allocation. */
-  const vehicle_type *type = vehicle_type_acquire(&world->types, def, world->def.gravity);
+  const vehicle_type *type = grip_vehicle_type_acquire(&world->types, def, world->def.gravity);
   if (!type) return GRIP_NULL_VEHICLE;
   int slot = -1;
   if (world->alive < world->used) /* a free slot to reuse (else creating N cars costs N²) */
@@ -104,13 +104,13 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   if (slot < 0) {
     if (world->used == world->capacity) {
       int grown = world->capacity * 2;
-      if (!collision_reserve(&world->collision, grown)) {
-        vehicle_type_release(&world->types, type);
+      if (!grip_collision_reserve(&world->collision, grown)) {
+        grip_vehicle_type_release(&world->types, type);
         return GRIP_NULL_VEHICLE;
       }
       vehicle *more = realloc(world->vehicles, (size_t)grown * sizeof *more);
       if (!more) {
-        vehicle_type_release(&world->types, type);
+        grip_vehicle_type_release(&world->types, type);
         return GRIP_NULL_VEHICLE;
       }
       memset(more + world->capacity, 0, (size_t)(grown - world->capacity) * sizeof *more);
@@ -124,8 +124,8 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   memset(v, 0, sizeof *v);
   v->generation = generation;
   v->alive = true;
-  vehicle_init(v, type, def->pose, def->velocity);
-  collision_reset_slot(&world->collision, slot);
+  grip_vehicle_init(v, type, def->pose, def->velocity);
+  grip_collision_reset_slot(&world->collision, slot);
   world->alive++;
   return (grip_vehicle_id){(uint32_t)slot + 1, generation};
 }
@@ -133,7 +133,7 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
 void grip_destroy_vehicle(grip_world *world, grip_vehicle_id id) {
   vehicle *v = lookup(world, id);
   if (!v) return;
-  vehicle_type_release(&world->types, v->type);
+  grip_vehicle_type_release(&world->types, v->type);
   v->type = NULL;
   v->def = NULL;
   v->alive = false;
@@ -142,10 +142,10 @@ void grip_destroy_vehicle(grip_world *world, grip_vehicle_id id) {
 
 size_t grip_world_memory(const grip_world *world, size_t *shared) {
   if (!world) return 0;
-  size_t types = vehicle_type_registry_bytes(&world->types);
+  size_t types = grip_vehicle_type_registry_bytes(&world->types);
   if (shared) *shared = types;
   return sizeof *world + (size_t)world->capacity * sizeof *world->vehicles +
-         collision_bytes(&world->collision) + types;
+         grip_collision_bytes(&world->collision) + types;
 }
 
 /* --- stepping -------------------------------------------------------------------------- */
@@ -161,9 +161,9 @@ static void step_range(int start, int end, int worker, void *context) {
   collision_world *c = &t->world->collision;
   for (int i = start; i < end; ++i) {
     vehicle *v = &t->world->vehicles[i];
-    collision_begin_slot(c, i, v);
-    if (v->alive) vehicle_step(v, &t->world->def, t->dt);
-    collision_end_slot(c, i, v);
+    grip_collision_begin_slot(c, i, v);
+    if (v->alive) grip_vehicle_step(v, &t->world->def, t->dt);
+    grip_collision_end_slot(c, i, v);
   }
 }
 
@@ -176,7 +176,7 @@ grip_result grip_world_step(grip_world *world, double dt) {
   } else {
     step_range(0, world->used, 0, &task);
   }
-  collision_step(&world->collision, world->vehicles, world->used, &world->def, dt);
+  grip_collision_step(&world->collision, world->vehicles, world->used, &world->def, dt);
   return GRIP_OK;
 }
 
@@ -203,7 +203,7 @@ grip_vehicle_input grip_vehicle_get_input(const grip_world *world, grip_vehicle_
 grip_result grip_vehicle_get_state(const grip_world *world, grip_vehicle_id id, grip_vehicle_state *state) {
   vehicle *v = lookup(world, id);
   if (!v || !state) return GRIP_INVALID_ID;
-  vehicle_fill_state(v, state);
+  grip_vehicle_fill_state(v, state);
   return GRIP_OK;
 }
 
@@ -220,7 +220,7 @@ grip_result grip_vehicle_set_pose(grip_world *world, grip_vehicle_id id, grip_po
     return GRIP_INVALID_ARGUMENT;
   v->spawn_pose = pose;
   v->spawn_velocity = v3(0, 0, 0);
-  vehicle_reset_motion(v);
+  grip_vehicle_reset_motion(v);
   return GRIP_OK;
 }
 
@@ -234,7 +234,7 @@ grip_result grip_vehicle_set_velocity(grip_world *world, grip_vehicle_id id, gri
     v->wheels[i].spin = forward / v->type->wheels[i].radius;
     v->wheels[i].deflection_x = 0.0;
   }
-  drivetrain_match_speed(v);
+  grip_drivetrain_match_speed(v);
   return GRIP_OK;
 }
 

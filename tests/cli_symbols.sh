@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # libgrip links cleanly into someone else's program:
 # - libgrip.so exports only grip_* symbols, and each is a function declared in include/grip;
-# - a program with its own `vehicle_step` and `engine_torque` (names grip uses inside) links
-#   against libgrip.so and calls its own, while grip's step still moves the car;
+# - a program with its own `vehicle_step` and `engine_torque` (names grip used inside before its
+#   internal functions took the grip_ prefix) links against libgrip.so and against libgrip.a
+#   and calls its own, while grip's step still moves the car; libgrip.a's globals are all grip_;
 # - the public headers compile as C++ with g++ -Wall -Wextra -Werror -pedantic.
 # Usage: bash cli_symbols.sh PATH-TO-GRIP SOURCE-DIR
 set -u
@@ -33,6 +34,13 @@ unmarked=$(grep -hE "^(const )?[a-z_0-9]+[ *]+grip_[a-z0-9_]*\(" "$src"/include/
 missing=$(comm -23 "$work/declared" "$work/exported")
 [ -z "$missing" ] || bad "declared GRIP_API but not exported: $missing"
 
+# The static library: its internal functions are hidden from libgrip.so but a static link sees
+# every global symbol, so each must carry grip's prefix too.
+if [ -f "$build/libgrip.a" ]; then
+  stat_bad=$(nm --defined-only "$build/libgrip.a" 2>/dev/null | awk '$2 ~ /^[TDBRVWG]$/ {print $3}' | grep -v '^grip_' | sort -u | tr '\n' ' ')
+  [ -z "$stat_bad" ] || bad "libgrip.a has global symbols without the grip_ prefix: $stat_bad"
+fi
+
 cat > "$work/clash.c" <<'C'
 #include <grip/grip.h>
 #include <stdio.h>
@@ -62,6 +70,12 @@ cc $extra -std=c11 -Wall -Werror -I"$src/include" -o "$work/clash" "$work/clash.
   2> "$work/cc.log" || bad "a program with its own vehicle_step/engine_torque does not link: $(cat "$work/cc.log")"
 if [ -x "$work/clash" ]; then
   out="$(LD_LIBRARY_PATH="$build" "$work/clash")" || bad "clash program failed: $out"
+fi
+# The same program linked against the static library.
+if [ -f "$build/libgrip.a" ]; then
+  cc $extra -std=c11 -Wall -Werror -I"$src/include" -o "$work/clash-static" "$work/clash.c" "$build/libgrip.a" -lm \
+    2> "$work/cc-static.log" || bad "with libgrip.a, a program with its own vehicle_step/engine_torque does not link: $(cat "$work/cc-static.log")"
+  [ -x "$work/clash-static" ] && { "$work/clash-static" > /dev/null || bad "static clash program failed"; }
 fi
 
 # The public headers as C++.

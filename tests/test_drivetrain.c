@@ -98,7 +98,7 @@ static void differential_equations(void) {
   admittance l = {10.0, 0.02}, r = {14.0, 0.05};
   torque_split t;
   grip_diff_def d = {.type = GRIP_DIFF_OPEN};
-  admittance in = diff_reduce(&d, &st, 0.5, l, r, &t);
+  admittance in = grip_diff_reduce(&d, &st, 0.5, l, r, &t);
   double T = 300.0;
   double tl = t.a_left * T + t.b_left, tr = t.a_right * T + t.b_right;
   CHECK_NEAR(tl, 150.0, 1e-9); /* open: equal torque */
@@ -106,7 +106,7 @@ static void differential_equations(void) {
   CHECK_NEAR(in.p + in.q * T, 0.5 * ((l.p + l.q * tl) + (r.p + r.q * tr)), 1e-9); /* mean speed */
 
   d.type = GRIP_DIFF_LOCKED;
-  in = diff_reduce(&d, &st, 0.5, l, r, &t);
+  in = grip_diff_reduce(&d, &st, 0.5, l, r, &t);
   tl = t.a_left * T + t.b_left;
   tr = t.a_right * T + t.b_right;
   CHECK_NEAR(tl + tr, T, 1e-9);
@@ -115,7 +115,7 @@ static void differential_equations(void) {
 
   d.type = GRIP_DIFF_VISCOUS;
   d.viscous_coefficient = 40.0;
-  in = diff_reduce(&d, &st, 0.5, l, r, &t);
+  in = grip_diff_reduce(&d, &st, 0.5, l, r, &t);
   tl = t.a_left * T + t.b_left;
   tr = t.a_right * T + t.b_right;
   double wl = l.p + l.q * tl, wr = r.p + r.q * tr;
@@ -126,14 +126,14 @@ static void differential_equations(void) {
   d.preload = 50.0;
   d.locking_coefficient = 0.25;
   st = (diff_runtime){DIFF_MODE_SLIPPING, 1.0, T};
-  in = diff_reduce(&d, &st, 0.5, l, r, &t);
+  in = grip_diff_reduce(&d, &st, 0.5, l, r, &t);
   tl = t.a_left * T + t.b_left;
   tr = t.a_right * T + t.b_right;
   CHECK_NEAR(tl - tr, 2.0 * (50.0 + 0.25 * T), 1e-9); /* transfer at its limit */
 
   /* Centre differential with a 40/60 split: open -> 40 % of torque to the front. */
   d.type = GRIP_DIFF_OPEN;
-  in = diff_reduce(&d, &st, 0.4, l, r, &t);
+  in = grip_diff_reduce(&d, &st, 0.4, l, r, &t);
   CHECK_NEAR(t.a_left * T + t.b_left, 0.4 * T, 1e-9);
   (void)in;
 }
