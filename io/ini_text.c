@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Directory part of path ("." when none) into dir. */
+/* One number within [min, max] and nothing after it (ini_text.h). */
 int grip_ini_number_in_range(const char *value, double min, double max, const char *unit, double *out,
                              char *why, size_t why_size) {
   double v;
@@ -25,6 +25,7 @@ int grip_ini_number_in_range(const char *value, double min, double max, const ch
   return 1;
 }
 
+/* Directory part of path ("." when none) into dir. */
 void grip_dir_of(const char *path, char *dir, size_t n) {
   const char *slash = strrchr(path, '/');
   if (!slash) {
