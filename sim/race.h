@@ -74,6 +74,10 @@ typedef struct race_config {
   FILE *telemetry;            /* CSV, or NULL */
   double telemetry_rate;      /* Hz */
   FILE *progress;             /* per-lap progress lines, or NULL */
+  /* Tyre state for every car: 0 the car's setting, 1 on, -1 off; and its starting temperature
+   * (K, every node; 0 = the car's initial_temperature). */
+  int tyre_state;
+  double tyre_temperature;
 } race_config;
 
 race_config race_default_config(void);
@@ -99,6 +103,18 @@ typedef struct race_car_result {
   double wall_contact_s;  /* s with the body's box within 5 cm of a barrier (touching it) */
   double plan_lap_s;      /* s, the robot's predicted flying lap at the start (robot_plan_lap_time) */
   double progress_m;      /* m along the track from the start line at the end (or retirement) */
+  /* Tyre state (the car's grip_tyre_state_def on; otherwise tyre_state is false and these 0):
+   * per wheel (fl, fr, rl, rr) at the finish, retirement or end; per lap the four tyres' mean
+   * tread depth and grip factor as the lap was completed. */
+  bool tyre_state;
+  double tyre_surface_temperature[GRIP_WHEEL_COUNT]; /* K */
+  double tyre_carcass_temperature[GRIP_WHEEL_COUNT]; /* K */
+  double tyre_gas_temperature[GRIP_WHEEL_COUNT];     /* K */
+  double tyre_pressure[GRIP_WHEEL_COUNT];            /* Pa, gauge */
+  double tread_depth[GRIP_WHEEL_COUNT];              /* m */
+  double tyre_grip[GRIP_WHEEL_COUNT];                /* friction multiplier */
+  double lap_tread_depth[RACE_MAX_LAPS];             /* m */
+  double lap_tyre_grip[RACE_MAX_LAPS];
 } race_car_result;
 
 typedef struct race_result {
