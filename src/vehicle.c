@@ -359,8 +359,9 @@ static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *ro
     fz[j] = w->load;
     kappa[j] = u_pred[j] * c->inv_relax_x;
     tan_alpha[j] = defl_y[j] * c->inv_relax_y;
-    scale[j] = w->surface.friction * grip;
-    if (v->type->tyre_state_on) scale[j] *= w->tyre_grip; /* temperature window and wear */
+    /* The tyre state's temperature-window and wear factor: exactly 1 while it is off, and
+     * x·1.0 is x, so a car without it keeps its figures bit for bit. */
+    scale[j] = w->surface.friction * grip * w->tyre_grip;
     mf_def[j] = &t->simple;
     mf_cache[j] = &v->type->tyre_cache[c->axle];
   }
