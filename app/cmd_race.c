@@ -115,7 +115,7 @@ int cmd_race(int argc, char **argv) {
   double dt = 0.01, rate = 10.0, time_cap = 0.0;
   bool json = false, quiet = false, no_fuel = false;
   const char *tyre_state = NULL;
-  double tyre_temp_c = NAN;
+  double tyre_temp_c = NAN, tyre_pressure_kpa = NAN;
   cli_option options[] = {
       {"--track", CLI_STRING, &track_spec, 0, 0, "default, a .track file, a TORCS .xml or torcs:NAME (default: default)"},
       CLI_OPTION_CAR(car_spec),
@@ -130,6 +130,7 @@ int cmd_race(int argc, char **argv) {
       {"--no-fuel", CLI_FLAG, &no_fuel, 0, 0, "no fuel use: the tanks never run dry"},
       {"--tyre-state", CLI_STRING, &tyre_state, 0, 0, "on|off: tyre temperature, pressure and wear (default: the car's [tyre_state])"},
       {"--tyre-temp", CLI_DOUBLE, &tyre_temp_c, -70.0, 200.0, "degC, the tyres' starting temperature (tyre state on)"},
+      {"--tyre-pressure", CLI_DOUBLE, &tyre_pressure_kpa, 10.0, 1000.0, "kPa gauge, the tyres' cold pressure (set at the car's pressure_temperature)"},
       {"--quiet", CLI_FLAG, &quiet, 0, 0, "no per-lap progress on stderr"},
       CLI_OPTION_JSON(json),
   };
@@ -211,6 +212,7 @@ int cmd_race(int argc, char **argv) {
   cfg.no_fuel = no_fuel;
   cfg.tyre_state = tyre_switch;
   cfg.tyre_temperature = isfinite(tyre_temp_c) ? tyre_temp_c + 273.15 : 0.0;
+  cfg.tyre_pressure = isfinite(tyre_pressure_kpa) ? 1e3 * tyre_pressure_kpa : 0.0;
   cfg.progress = (!quiet && laps * cars >= 10) ? stderr : NULL;
   race_result res;
   double load_s = wall_now_s() - load0;

@@ -13,7 +13,7 @@ race_config race_default_config(void) {
                        .no_fuel = false, .on_lap = NULL,
                        .on_period = NULL, .period_s = 0.0, .callback_user = NULL, .telemetry = NULL,
                        .telemetry_rate = 10.0, .progress = NULL, .tyre_state = 0,
-                       .tyre_temperature = 0.0};
+                       .tyre_temperature = 0.0, .tyre_pressure = 0.0};
 }
 
 const char *race_car_status_name(race_car_status s) {
@@ -207,11 +207,12 @@ int race_run(const race_config *cfg, race_result *out) {
       rc = -1;
       goto done;
     }
-    if (cfg->no_fuel || cfg->tyre_state != 0 || cfg->tyre_temperature > 0.0) {
+    if (cfg->no_fuel || cfg->tyre_state != 0 || cfg->tyre_temperature > 0.0 || cfg->tyre_pressure > 0.0) {
       c->own_def = *c->def;
       if (cfg->no_fuel) c->own_def.engine.fuel_per_joule = 0.0;
       if (cfg->tyre_state != 0) c->own_def.tyre_state.enabled = cfg->tyre_state > 0;
       if (cfg->tyre_temperature > 0.0) c->own_def.tyre_state.initial_temperature = cfg->tyre_temperature;
+      if (cfg->tyre_pressure > 0.0) c->own_def.tyre_state.pressure = cfg->tyre_pressure;
       c->def = &c->own_def;
     }
     if (e && e->name) snprintf(r->name, sizeof r->name, "%s", e->name);

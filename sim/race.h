@@ -78,6 +78,7 @@ typedef struct race_config {
    * (K, every node; 0 = the car's initial_temperature). */
   int tyre_state;
   double tyre_temperature;
+  double tyre_pressure;       /* Pa, gauge cold pressure (set at pressure_temperature); 0 = the car's */
 } race_config;
 
 race_config race_default_config(void);

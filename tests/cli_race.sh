@@ -40,6 +40,9 @@ check "/usr/bin/python3 -c 'import json,sys; t=json.load(open(\"t.json\"))[\"car
   ok=all(293.15<s<450 for s in t[\"surface_temperature_k\"]) and \
   all(abs((p+101325)-(220000+101325)*g/293.15)<1e-3 for p,g in zip(t[\"pressure_pa\"],t[\"gas_temperature_k\"])) and \
   all(0<d<0.008 for d in t[\"tread_depth_m\"]) and len(t[\"lap_grip\"])==1; sys.exit(0 if ok else 1)'"
+"$GRIP" race --laps 1 --tyre-state on --tyre-temp 20 --tyre-pressure 180 --no-fuel --json > p.json; check "[ $? -eq 0 ]"
+check "/usr/bin/python3 -c 'import json,sys; t=json.load(open(\"p.json\"))[\"cars\"][0][\"tyres\"]; \
+  sys.exit(0 if all(abs((p+101325)-(180000+101325)*g/293.15)<1e-3 for p,g in zip(t[\"pressure_pa\"],t[\"gas_temperature_k\"])) else 1)'"
 "$GRIP" race --laps 1 --tyre-state maybe >/dev/null 2>&1; check "[ $? -eq 2 ]"
 "$GRIP" race --laps 1 --tyre-temp 500 >/dev/null 2>&1; check "[ $? -eq 2 ]"
 
