@@ -93,7 +93,8 @@ typedef struct grip_tyre_state_def {
   double window_width;          /* K, Gaussian half-width of the grip window; 45 */
   double window_floor;          /* 0..1, grip factor far outside the window; 0.85 */
   /* Pa, gauge inflation pressure set at pressure_temperature; 0 = the .tir's INFLPRES for a
-   * full MF tyre, 220000 for the simple tyre (which has no pressure term); 0 (typical set pressures 180000..260000) */
+   * full MF tyre, 220000 for the simple tyre (which has no pressure term). Default 0; road
+   * tyres are set at 180000..260000. */
   double pressure;
   double pressure_temperature;  /* K, gas temperature at which pressure was set; 293.15 */
   double tread_depth;           /* m, new tread; 0.008 */
