@@ -3,7 +3,6 @@
 #include "grip/track.h"
 
 #include <math.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -787,7 +786,7 @@ static void locate_at(const grip_track *track, double x, double y, int hint, loc
     locate_full_at(track, x, y, out);
     return;
   }
-  /* A hint far from the point (another car's, on a shared ground context) is no use: the walk
+  /* A hint far from the point (after a jump, or one given for another point) is no use: the walk
    * would end in the exhaustive search after TRACK_WALK_STEPS projections. The walk starts
    * instead from the grid cell's candidate nearest the point. */
   if (track->circle) {
@@ -884,15 +883,21 @@ grip_track_barrier grip_track_barrier_at(const grip_track *track, const grip_tra
 
 grip_ground grip_track_ground(grip_track_ground_context *context, const grip_track *track) {
   context->track = track;
-  atomic_store_explicit(&context->hint, -1, memory_order_relaxed);
   return (grip_ground){.raycast = grip_track_raycast, .context = context};
 }
 
-bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, double max_distance,
-                        grip_ground_hit *hit) {
-  grip_track_ground_context *ctx = context;
+/* The asking wheel's last segment, or -1 (no vehicle asks). */
+static int query_hint(const grip_ground_query *query) { return query && query->hint ? *query->hint : -1; }
+
+static void keep_hint(const grip_ground_query *query, int segment) {
+  if (query && query->hint) *query->hint = segment;
+}
+
+bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
+                        double max_distance, grip_ground_hit *hit) {
+  const grip_track_ground_context *ctx = context;
   const grip_track *track = ctx->track;
-  int hint = atomic_load_explicit(&ctx->hint, memory_order_relaxed);
+  int hint = query_hint(query);
   /* Start below the origin, then slide along the ray to the local tangent plane: each pass
    * locates the current (x, y) and intersects the ray with the plane there. */
   grip_vec3 p = origin;
@@ -915,7 +920,7 @@ bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, do
     p = v3_mad(origin, direction, dist);
     ok = true;
   }
-  atomic_store_explicit(&ctx->hint, hint, memory_order_relaxed);
+  keep_hint(query, hint);
   if (!ok || dist < 0.0 || dist > max_distance) return false;
   /* report the surface under the final point */
   if (!(p.x == at_x && p.y == at_y)) loc = grip_track_locate(track, p.x, p.y, hint);
@@ -930,19 +935,18 @@ bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, do
 
 grip_barrier grip_track_barriers(grip_track_ground_context *context, const grip_track *track) {
   context->track = track;
-  atomic_store_explicit(&context->hint, -1, memory_order_relaxed);
   return (grip_barrier){.query = grip_track_barrier_query, .context = context};
 }
 
-bool grip_track_barrier_query(void *context, double x, double y, grip_barrier_hit *hit) {
-  grip_track_ground_context *ctx = context;
+bool grip_track_barrier_query(void *context, const grip_ground_query *query, double x, double y,
+                              grip_barrier_hit *hit) {
+  const grip_track_ground_context *ctx = context;
   const grip_track *track = ctx->track;
   if (!isfinite(x) || !isfinite(y)) return false;
-  int hint = atomic_load_explicit(&ctx->hint, memory_order_relaxed);
   located at;
-  locate_at(track, x, y, hint, &at);
+  locate_at(track, x, y, query_hint(query), &at);
   grip_track_location loc = at.loc;
-  atomic_store_explicit(&ctx->hint, loc.segment, memory_order_relaxed);
+  keep_hint(query, loc.segment);
   /* grip_track_barrier_at from the frame the locate found (no trigonometry) */
   grip_track_barrier b = barrier_from(&track->seg[loc.segment], &at.frame, &at.sec, loc.lateral,
                                       loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
