@@ -206,7 +206,10 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
   ground_plane planes[GROUND_POINTS];
   double first;
   mat3 rot = mat3_from_quat(v->rotation);
-  int n = probe(v, world, v->position, v->rotation, &rot, false, planes, &first);
+  /* Gated as in the step: a car standing on its wheels whose box points all stand well clear of
+   * the wheels' contact planes cannot have been pushed into the ground (in a crowded race this
+   * is most cars touching another; 12 rays each otherwise). */
+  int n = probe(v, world, v->position, v->rotation, &rot, standing_on_wheels(v, &rot), planes, &first);
   push_out(v, planes, n);
 }
 
