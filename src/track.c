@@ -910,21 +910,22 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
    * wheel's ray, tilted by the body's pitch and roll (~1 %), moves ~1 cm in the first pass and
    * ~1e-7 m in the second: two locates instead of four. A vertical ray needs one. */
   grip_vec3 p = origin;
-  grip_track_location loc;
+  located at; /* filled in place (no copies of the location) */
+  const grip_track_location *loc = &at.loc;
   double dist = 0.0, at_x = NAN, at_y = NAN; /* where loc was found */
   bool ok = false, settled = false;
   for (int pass = 0; pass < RAY_PASSES; ++pass) {
-    loc = grip_track_locate(track, p.x, p.y, hint);
+    locate_at(track, p.x, p.y, hint, &at);
     at_x = p.x;
     at_y = p.y;
-    hint = loc.segment;
-    grip_vec3 q = v3(p.x, p.y, loc.z);
-    double denom = v3_dot(loc.normal, direction);
+    hint = loc->segment;
+    grip_vec3 q = v3(p.x, p.y, loc->z);
+    double denom = v3_dot(loc->normal, direction);
     if (denom > -1e-9) {
       ok = false;
       break;
     }
-    dist = v3_dot(loc.normal, v3_sub(q, origin)) / denom;
+    dist = v3_dot(loc->normal, v3_sub(q, origin)) / denom;
     p = v3_mad(origin, direction, dist);
     ok = true;
     double mx = p.x - at_x, my = p.y - at_y;
@@ -936,11 +937,11 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
   keep_hint(query, hint);
   if (!ok || dist < 0.0 || dist > max_distance) return false;
   /* report the surface under the final point */
-  if (!settled) loc = grip_track_locate(track, p.x, p.y, hint);
+  if (!settled) locate_at(track, p.x, p.y, hint, &at);
   hit->point = v3(p.x, p.y, p.z);
-  hit->normal = loc.normal;
+  hit->normal = loc->normal;
   hit->distance = dist;
-  hit->surface = loc.surface;
+  hit->surface = loc->surface;
   return true;
 }
 
@@ -965,10 +966,10 @@ bool grip_track_barrier_query(void *context, const grip_ground_query *query, dou
                                       loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
   /* The wall's foot lies `distance` away against the inward normal; its height there is the
    * surface height at the barrier. */
-  grip_track_location foot = grip_track_locate(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance,
-                                               loc.segment);
+  located foot;
+  locate_at(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance, loc.segment, &foot);
   hit->distance = b.distance;
   hit->normal = b.normal;
-  hit->top = foot.z + b.height;
+  hit->top = foot.loc.z + b.height;
   return isfinite(hit->distance) && isfinite(hit->top);
 }
