@@ -172,6 +172,7 @@ int drive_command(int argc, char **argv, bool watch) {
       if (vr.car_model_triangles > 0) {
         json_open(&w, "car_model", '{');
         json_int(&w, "triangles", vr.car_model_triangles);
+        json_int(&w, "translucent_triangles", vr.car_model_translucent_triangles);
         json_vec3(&w, "lo_m", vr.car_model_lo);
         json_vec3(&w, "hi_m", vr.car_model_hi);
         json_close(&w, '}');

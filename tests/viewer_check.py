@@ -14,6 +14,8 @@ usage: viewer_check.py sky PNG
        viewer_check.py write-quadrants PNG N       (a test texture: NW red, NE blue, SW yellow, SE green)
        viewer_check.py drape PNG JSON BT
        viewer_check.py wheels WITH.png WITHOUT.png JSON CAR.ini HEADING_DEG  (wheels where the car puts them)
+       viewer_check.py write-glass-model DIR        (glass.ac + pane.png: panes in front of a green wall)
+       viewer_check.py glass PNG JSON               (what is behind a translucent pane shows through it)
        viewer_check.py chase-wall JSON WALL_Y      (eye on the track side of the wall y = WALL_Y)
        viewer_check.py chase-terrain JSON BT       (eye above the terrain)
 Exit 0 when the check holds, 1 (with the figures) when not.
@@ -366,6 +368,106 @@ def check_georef(path, json_path, bt_path, left, right, bottom, top):
             fail(f'the {name} quadrant is not where the world file puts it')
 
 
+def write_png(path, width, height, rgba_rows):
+    """An 8-bit RGBA PNG; rgba_rows[y] is a bytes object of width RGBA quadruples, y = 0 at the top."""
+    raw = b''.join(b'\x00' + bytes(r) for r in rgba_rows)
+    def chunk(kind, body):
+        return struct.pack('>I', len(body)) + kind + body + struct.pack('>I', zlib.crc32(kind + body) & 0xffffffff)
+    png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 6, 0, 0, 0))
+    png += chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b'')
+    open(path, 'wb').write(png)
+
+
+# The glass test model, in the car's design frame (x forward, y left, z up), m. Seen from the
+# chase camera behind the car: a green wall at x = +1 and, 2 m nearer at x = -1, panes facing
+# backwards like it (same normal, so the same light):
+#   - a textured pane at z 1.0..1.8 of two quads: y 0..1 takes the texture's left part (u 0..0.45,
+#     opaque), y -1..0 its right part (u 0.55..1, alpha 64/255); the texture is one colour;
+#   - at z 2.0..2.6, y 0..1 an opaque red pane, y -1..0 a pane of the same red with AC3D's
+#     trans 0.5 (assimp: opacity 0.5).
+GLASS_TEXTURE_RGB = (200, 160, 40)
+GLASS_ALPHA = 64
+GLASS_QUADS = [  # (name, material, texture, x, y0, y1, z0, z1, u0, u1)
+    ('wall', 0, None, 1.0, -2.5, 2.5, 0.8, 3.4, 0, 0),
+    ('pane-opaque', 1, 'pane.png', -1.0, 0.0, 1.0, 1.0, 1.8, 0.0, 0.45),
+    ('pane-glass', 1, 'pane.png', -1.0, -1.0, 0.0, 1.0, 1.8, 0.55, 1.0),
+    ('red-opaque', 2, None, -1.0, 0.0, 1.0, 2.0, 2.6, 0, 0),
+    ('red-glass', 3, None, -1.0, -1.0, 0.0, 2.0, 2.6, 0, 0),
+]
+
+
+def write_glass_model(directory):
+    n = 16
+    rows = []
+    for y in range(n):
+        row = bytearray()
+        for x in range(n):
+            row += bytes(GLASS_TEXTURE_RGB) + bytes([255 if x < n // 2 else GLASS_ALPHA])
+        rows.append(row)
+    write_png(directory + '/pane.png', n, n, rows)
+    out = ['AC3Db',
+           'MATERIAL "wall" rgb 0.15 0.6 0.15  amb 0.2 0.2 0.2  emis 0 0 0  spec 0 0 0  shi 10  trans 0',
+           'MATERIAL "white" rgb 1 1 1  amb 0.2 0.2 0.2  emis 0 0 0  spec 0 0 0  shi 10  trans 0',
+           'MATERIAL "red" rgb 0.8 0.1 0.1  amb 0.2 0.2 0.2  emis 0 0 0  spec 0 0 0  shi 10  trans 0',
+           'MATERIAL "red glass" rgb 0.8 0.1 0.1  amb 0.2 0.2 0.2  emis 0 0 0  spec 0 0 0  shi 10  trans 0.5',
+           'OBJECT world', 'kids %d' % len(GLASS_QUADS)]
+    for name, mat, tex, x, y0, y1, z0, z1, u0, u1 in GLASS_QUADS:
+        out += ['OBJECT poly', 'name "%s"' % name]
+        if tex:
+            out.append('texture "%s"' % tex)
+        # Corners counter-clockwise seen from behind (from -x): the normal points backwards.
+        corners = [(x, y1, z0, u0, 0), (x, y0, z0, u1, 0), (x, y0, z1, u1, 1), (x, y1, z1, u0, 1)]
+        out.append('numvert 4')
+        # AC3D is y up: the design point (X, Y, Z) is the file point (X, Z, -Y).
+        out += ['%g %g %g' % (X, Z, -Y) for X, Y, Z, _, _ in corners]
+        out += ['numsurf 1', 'SURF 0x00', 'mat %d' % mat, 'refs 4']
+        out += ['%d %g %g' % (i, c[3], c[4]) for i, c in enumerate(corners)]
+        out.append('kids 0')
+    open(directory + '/glass.ac', 'w').write('\n'.join(out) + '\n')
+
+
+def check_glass(path, json_path):
+    """Each translucent pane shows what is behind it: its pixel is a·(the same pane opaque) +
+    (1 - a)·(the wall seen directly), all with the same normal and so the same light, a = 64/255
+    for the texture's alpha and 0.5 for the material's; within 4 levels per channel. The JSON
+    counts 4 translucent triangles (the two translucent quads) of the model's 10."""
+    d = json.load(open(json_path))
+    cam, car, m = d['camera'], d['car'], d.get('car_model')
+    if not m:
+        fail('no car_model in the JSON: the model was not drawn')
+    w, h, rows = read_png(path)
+    pos, q = car['drawn_position_m'], car['drawn_rotation_wxyz']
+
+    def colour(X, Y, Z):
+        world = [p + r for p, r in zip(pos, rotate(q, [X - 0.001, Y, Z]))]
+        px, py = project(cam, world)
+        if not (2 <= px < w - 2 and 2 <= py < h - 2):
+            fail(f'design point ({X}, {Y}, {Z}) is off the picture')
+        return mean_colour(rows, int(px) - 1, int(px) + 2, int(py) - 1, int(py) + 2), (px, py)
+
+    ok = True
+    print(f'model: {m["triangles"]} triangles, {m.get("translucent_triangles")} translucent')
+    if m.get('translucent_triangles') != 4 or m['triangles'] != 10:
+        print('FAIL: expected 10 triangles, 4 of them translucent')
+        ok = False
+    wall, at = colour(1.0, 2.0, 1.4)
+    wall_high, _ = colour(1.0, -2.0, 2.3)
+    print(f'wall seen directly: {[round(c) for c in wall]} at ({at[0]:.0f}, {at[1]:.0f}), {[round(c) for c in wall_high]}')
+    for opaque_y, glass_y, z, a, what in ((0.5, -0.5, 1.4, GLASS_ALPHA / 255, 'texture alpha'),
+                                          (0.5, -0.5, 2.3, 0.5, 'material trans 0.5')):
+        front, _ = colour(-1.0, opaque_y, z)
+        got, at = colour(-1.0, glass_y, z)
+        want = [a * f + (1 - a) * b for f, b in zip(front, wall)]
+        err = max(abs(g - x) for g, x in zip(got, want))
+        print(f'{what}: opaque pane {[round(c) for c in front]}, translucent pane {[round(c) for c in got]} at '
+              f'({at[0]:.0f}, {at[1]:.0f}), expected {a:.3f}·pane + {1 - a:.3f}·wall = {[round(c) for c in want]}: '
+              f'max |diff| {err:.1f}')
+        if err > 4:
+            ok = False
+    if not ok:
+        fail('a translucent pane does not show what is behind it')
+
+
 def check_chase_wall(json_path, wall_y):
     """The chase camera's eye stays on the track side of a straight wall along y = wall_y
     (the default track's start straight: docs/tracks.md, barrier at ±(w/2 + kerb + run-off)),
@@ -495,6 +597,10 @@ def main(argv):
         check_drape(*args)
     elif cmd == 'wheels':
         check_wheels(args[0], args[1], args[2], args[3], float(args[4]))
+    elif cmd == 'write-glass-model':
+        write_glass_model(*args)
+    elif cmd == 'glass':
+        check_glass(*args)
     elif cmd == 'chase-wall':
         check_chase_wall(args[0], float(args[1]))
     elif cmd == 'chase-terrain':

@@ -365,6 +365,53 @@ static void draw_car(view *v, int k, double alpha) {
   }
 }
 
+#ifdef GRIP_HAVE_ASSIMP
+typedef struct car_distance {
+  double distance2; /* m², from the eye */
+  int car;
+} car_distance;
+
+static int farther_car_first(const void *a, const void *b) {
+  double x = ((const car_distance *)a)->distance2, y = ((const car_distance *)b)->distance2;
+  return (x < y) - (x > y);
+}
+
+/* The car models' translucent triangles (windows), after everything opaque and the sky: blended
+ * over what is drawn (source alpha), depth-tested but not written, so that what is behind a
+ * window shows through it and a window hides nothing. Cars far to near, each car's triangles far
+ * to near (model_draw_translucent_at). */
+static void draw_translucent(view *v, double alpha) {
+  const session *s = v->s;
+  car_distance *order = malloc((size_t)s->car_count * sizeof *order);
+  if (!order) return;
+  int n = 0;
+  for (int k = 0; k < s->car_count; ++k) {
+    if ((v->opt->hide_car || v->opt->hide_body) && k == v->follow) continue;
+    if (v->cars[k].model < 0 || v->car_models[v->cars[k].model].translucent_triangles == 0) continue;
+    grip_pose pose = session_pose(v->s, k, alpha);
+    double dx = pose.position.x - v->r.eye[0], dy = pose.position.y - v->r.eye[1], dz = pose.position.z - v->r.eye[2];
+    order[n++] = (car_distance){dx * dx + dy * dy + dz * dz, k};
+  }
+  qsort(order, (size_t)n, sizeof *order, farther_car_first);
+  if (n > 0) {
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+  }
+  for (int i = 0; i < n; ++i) {
+    grip_pose pose = session_pose(v->s, order[i].car, alpha);
+    double pos[3] = {pose.position.x, pose.position.y, pose.position.z}, R[9];
+    quat_matrix(pose.rotation, R);
+    model_draw_translucent_at(&v->r, &v->car_models[v->cars[order[i].car].model], pos, R);
+  }
+  if (n > 0) {
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+  }
+  free(order);
+}
+#endif
+
 static void render_frame(view *v, double alpha) {
   const session *s = v->s;
   glViewport(0, 0, v->width, v->height);
@@ -392,6 +439,9 @@ static void render_frame(view *v, double alpha) {
   renderer_draw_mesh(&v->r, &v->ground, zero, identity, NULL, NULL, 0);
   glDisable(GL_POLYGON_OFFSET_FILL);
   renderer_draw_sky(&v->r);
+#ifdef GRIP_HAVE_ASSIMP
+  draw_translucent(v, alpha);
+#endif
   if (v->opt->stats) glEndQuery(GL_SAMPLES_PASSED);
   if (v->opt->has_marker) {
     float saved = v->r.fog_distance;
@@ -725,6 +775,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   if (v.cars && v.cars[v.follow].model >= 0) {
     const model *cm = &v.car_models[v.cars[v.follow].model];
     result->car_model_triangles = cm->triangles;
+    result->car_model_translucent_triangles = cm->translucent_triangles;
     memcpy(result->car_model_lo, cm->lo, sizeof cm->lo);
     memcpy(result->car_model_hi, cm->hi, sizeof cm->hi);
   }

@@ -60,6 +60,7 @@ typedef struct viewer_result {
   int width, height;
   /* The followed car's own 3D model (car_model_triangles 0: the generated body is drawn). */
   int car_model_triangles;
+  int car_model_translucent_triangles;  /* of them, drawn blended (windows) */
   double car_model_lo[3], car_model_hi[3]; /* m, its bounding box in the car's design frame */
   bool click_hit;                       /* the click's ray met the ground */
   double click_point[3];                /* m, where */
