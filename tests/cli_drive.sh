@@ -228,6 +228,32 @@ grep -q "quad.pgw: a world file holds six numbers, this one 3" "$work/badwf.err"
 $check drape "$work/badwf.png" "$work/badwf.json" "$work/hills.bt" || bad "bad world file: not draped over the extent"
 rm -f "$work/quad.pgw"
 
+# --- textures GDAL reads: a GeoTIFF placed by its own geotransform (gdal_translate -a_ullr: the
+# same extent as the world file above, none beside it), and an SGI .rgb (no georeference: over
+# the terrain's extent). Without GDAL the tool says the type needs it, naming the file.
+if command -v gdal_translate >/dev/null; then
+  gdal_translate -q -of GTiff -a_ullr -90 70 50 -50 "$work/quad.png" "$work/quad.tif" || bad "gdal_translate GTiff"
+  gdal_translate -q -of SGI "$work/quad.png" "$work/quad.rgb" || bad "gdal_translate SGI"
+  for kind in tif rgb; do
+    sed "s/^texture = quad.png/texture = quad.$kind/" "$work/textured.ini" > "$work/textured-$kind.ini"
+    run --scene "$work/textured-$kind.ini" --frames 2 --camera map --width $W --height $H --no-hud --hide-car \
+      --screenshot "$work/gdal-$kind.png" --json > "$work/gdal-$kind.json" 2> "$work/gdal-$kind.err" || bad "$kind texture run"
+    if grep -q "needs GDAL" "$work/gdal-$kind.err"; then
+      grep -q "quad.$kind: this texture type needs GDAL" "$work/gdal-$kind.err" || bad "$kind: message without the file name"
+      echo "note: grip built without GDAL: the $kind texture is refused with a message, as it should be"
+      continue
+    fi
+    [ -s "$work/gdal-$kind.err" ] && bad "$kind texture: unexpected messages: $(cat "$work/gdal-$kind.err")"
+    if [ $kind = tif ]; then
+      $check georef "$work/gdal-tif.png" "$work/gdal-tif.json" "$work/hills.bt" -90 50 -50 70 || bad "GeoTIFF not placed by its geotransform"
+    else
+      $check drape "$work/gdal-rgb.png" "$work/gdal-rgb.json" "$work/hills.bt" || bad "SGI texture not draped over the extent"
+    fi
+  done
+else
+  echo "note: gdal_translate missing (apt-get install gdal-bin): the GeoTIFF and SGI texture checks are left out"
+fi
+
 # --- the wheels are drawn where the car puts them: the built-in car at rest on the start
 # straight, heading 30 degrees, front wheels steered, its body hidden; each wheel centre from
 # data/cars/corvette-c5.ini (axle x, half track, radius), projected through the printed pose.
