@@ -59,7 +59,7 @@ int drive_command(int argc, char **argv, bool watch) {
       {"--screenshot", CLI_STRING, &vo.screenshot, 0, 0, "save the last frame as a PNG"},
       {"--width", CLI_INT, &vo.width, 64, 8192, "window width, px (default 1280)"},
       {"--height", CLI_INT, &vo.height, 64, 8192, "window height, px (default 720)"},
-      {"--camera", CLI_STRING, &vo.camera, 0, 0, "first camera: chase, bonnet, orbit, tv, map"},
+      {"--camera", CLI_STRING, &vo.camera, 0, 0, "first camera: chase, bonnet, orbit, tv, map, fixed (the scene's)"},
       {"--follow", CLI_INT, &vo.follow, 1, 64, "car followed first (1-based)"},
       {"--hide-car", CLI_FLAG, &vo.hide_car, 0, 0, "do not draw the followed car (tests)"},
       {"--hide-body", CLI_FLAG, &vo.hide_body, 0, 0, "draw only the followed car's wheels (tests)"},
@@ -203,6 +203,32 @@ int drive_command(int argc, char **argv, bool watch) {
       json_number(&w, NULL, dp->rotation.x);
       json_number(&w, NULL, dp->rotation.y);
       json_number(&w, NULL, dp->rotation.z);
+      json_close(&w, ']');
+      /* The wheels' state at the last two steps, and where between them the frame was drawn
+       * (docs/viewer.md: the wheel meshes follow steer_angle, rotation and compression). */
+      json_number(&w, "drawn_step_fraction", vr.drawn_alpha);
+      json_open(&w, "wheels", '[');
+      for (int k = 0; k < GRIP_WHEEL_COUNT; ++k) {
+        const grip_wheel_state *a = &s->cars[follow].prev.wheels[k], *b = &s->cars[follow].cur.wheels[k];
+        json_open(&w, NULL, '{');
+        json_open(&w, "steer_rad", '[');
+        json_number(&w, NULL, a->steer_angle);
+        json_number(&w, NULL, b->steer_angle);
+        json_close(&w, ']');
+        json_open(&w, "rotation_rad", '[');
+        json_number(&w, NULL, a->rotation);
+        json_number(&w, NULL, b->rotation);
+        json_close(&w, ']');
+        json_open(&w, "compression_m", '[');
+        json_number(&w, NULL, a->compression);
+        json_number(&w, NULL, b->compression);
+        json_close(&w, ']');
+        json_open(&w, "spin_radps", '[');
+        json_number(&w, NULL, a->spin);
+        json_number(&w, NULL, b->spin);
+        json_close(&w, ']');
+        json_close(&w, '}');
+      }
       json_close(&w, ']');
     }
     json_number(&w, "brake", s->cars[follow].input.brake);

@@ -255,7 +255,7 @@ else
 fi
 
 # --- the wheels are drawn where the car puts them: the built-in car at rest on the start
-# straight, heading 30 degrees, front wheels steered, its body hidden; each wheel centre from
+# straight, heading 30 degrees (grip drive: its steer key is the keyboard's, so unsteered), its body hidden; each wheel centre from
 # data/cars/corvette-c5.ini (axle x, half track, radius), projected through the printed pose.
 printf '[scene]\ntrack = default\n[camera]\nmode = chase\n[car w]\nfile = builtin\nx = 60\ny = 2\nheading_deg = 30\nsteer = 1\n' \
   > "$work/wheels.ini"
@@ -265,6 +265,35 @@ run --scene "$work/wheels.ini" --frames 60 --camera orbit --width $W --height $H
   --screenshot "$work/nowheels.png" > /dev/null || bad "wheels run without the car"
 $check wheels "$work/wheels.png" "$work/nowheels.png" "$work/wheels.json" "$src/data/cars/corvette-c5.ini" 30 \
   || bad "wheels not where the car file puts them"
+
+# --- ... and turned, spun and lifted by the state. grip watch keeps a scene car's constant
+# inputs (grip drive would give car 1 to the keyboard). Steer: the built-in car at rest, heading
+# 30 degrees, steer input 1 held, seen from the scene's fixed camera 25 m straight above (fov 11
+# degrees: nearly orthographic); each wheel's outline must lie along heading + its steer angle.
+# Spin and suspension: the car dropped from 0.3 m rolling at 1 m/s, a fixed camera looking along
+# the left rear wheel's axle; at 0.09, 0.19 s (airborne, full droop), 0.29, 0.39 s (landing) and
+# 0.49 s the wheel's centre is where its compression puts it and its red mark where its
+# rotation puts it, and it turns by spin x time between frames.
+car_ini="$src/data/cars/corvette-c5.ini"
+printf '[scene]\ntrack = default\n[camera]\nmode = fixed\nposition = 60.5, 2.3, 25\ntarget = 60.5, 2.3, 0\nfov_deg = 11\n[car w]\nfile = builtin\nx = 60\ny = 2\nheading_deg = 30\nsteer = 1\n' \
+  > "$work/steer.ini"
+watch() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" xvfb-run -a -s "-screen 0 1024x768x24" "$grip" watch "$@"; }
+watch --scene "$work/steer.ini" --frames 60 --width 960 --height 540 --no-hud --hide-body \
+  --screenshot "$work/steer.png" --json > "$work/steer.json" || bad "steer run"
+watch --scene "$work/steer.ini" --frames 60 --width 960 --height 540 --no-hud --hide-car \
+  --screenshot "$work/steer-nocar.png" > /dev/null || bad "steer run without the car"
+$check wheel-steer "$work/steer.png" "$work/steer-nocar.png" "$work/steer.json" "$car_ini" || bad "wheels not turned by their steer angles"
+printf '[scene]\ntrack = default\n[camera]\nmode = fixed\nposition = 58.85, 5.2885, 0.45\ntarget = 58.85, 2.7885, 0.45\nfov_deg = 45\n[car w]\nfile = builtin\nx = 60\ny = 2\nz = 0.3\nheading_deg = 0\nspeed_kmh = 3.6\n' \
+  > "$work/spin.ini"
+watch --scene "$work/spin.ini" --frames 6 --width 960 --height 540 --no-hud --hide-car \
+  --screenshot "$work/spin-nocar.png" > /dev/null || bad "spin run without the car"
+spin_args=""
+for f in 6 12 18 24 30; do
+  watch --scene "$work/spin.ini" --frames $f --width 960 --height 540 --no-hud --hide-body \
+    --screenshot "$work/spin$f.png" --json > "$work/spin$f.json" || bad "spin run $f"
+  spin_args="$spin_args $work/spin$f.png $work/spin$f.json"
+done
+$check wheel-spin "$car_ini" "$work/spin-nocar.png" $spin_args || bad "wheels do not follow their suspension and rotation"
 
 # --- translucent model parts (windows): a car file whose [visual] model (written here: a green
 # wall behind panes, tests/viewer_check.py) has a pane whose texture has alpha 64/255 and one

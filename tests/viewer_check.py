@@ -14,6 +14,8 @@ usage: viewer_check.py sky PNG
        viewer_check.py write-quadrants PNG N       (a test texture: NW red, NE blue, SW yellow, SE green)
        viewer_check.py drape PNG JSON BT
        viewer_check.py wheels WITH.png WITHOUT.png JSON CAR.ini HEADING_DEG  (wheels where the car puts them)
+       viewer_check.py wheel-steer WITH.png WITHOUT.png JSON CAR.ini   (wheels turned by their steer angles, seen from above)
+       viewer_check.py wheel-spin CAR.ini WITHOUT.png PNG JSON [PNG JSON ...]  (wheel centre height and spin mark)
        viewer_check.py write-glass-model DIR        (glass.ac + pane.png: panes in front of a green wall)
        viewer_check.py glass PNG JSON               (what is behind a translucent pane shows through it)
        viewer_check.py chase-wall JSON WALL_Y      (eye on the track side of the wall y = WALL_Y)
@@ -368,6 +370,186 @@ def check_georef(path, json_path, bt_path, left, right, bottom, top):
             fail(f'the {name} quadrant is not where the world file puts it')
 
 
+def car_axles(car_ini):
+    """{'axle.front': (x, half_track, radius, width, droop_travel), 'axle.rear': ...} from a grip car file."""
+    import configparser
+    ini = configparser.ConfigParser(inline_comment_prefixes=(';', '#'))
+    ini.read(car_ini)
+    num = lambda sec, key: float(ini[sec][key].split()[0])
+    return {a: tuple(num(a, k) for k in ('x', 'half_track', 'wheel_radius', 'wheel_width', 'droop_travel'))
+            for a in ('axle.front', 'axle.rear')}
+
+
+def lerp_angle(a, b, t):
+    d = math.fmod(b - a, 2 * math.pi)
+    if d > math.pi:
+        d -= 2 * math.pi
+    if d < -math.pi:
+        d += 2 * math.pi
+    return a + t * d
+
+
+def wheel_states(d):
+    """Per wheel (FL, FR, RL, RR): steer, rotation, compression as drawn: the last two steps'
+    states blended by the frame's step fraction (docs/viewer.md: linearly, angles the short way)."""
+    car, t = d['car'], d['car']['drawn_step_fraction']
+    out = []
+    for wh in car['wheels']:
+        s0, s1 = wh['steer_rad']
+        r0, r1 = wh['rotation_rad']
+        c0, c1 = wh['compression_m']
+        out.append((s0 + t * (s1 - s0), lerp_angle(r0, r1, t), c0 + t * (c1 - c0), wh['spin_radps']))
+    return out
+
+
+def wheel_centre(d, axles, k, compression):
+    """World centre of wheel k: drawn pose + R·(axle x, ±half track, r - droop + compression)."""
+    car = d['car']
+    x, ht, r, _, droop = axles['axle.front' if k < 2 else 'axle.rear']
+    local = [x, ht if k % 2 == 0 else -ht, r - droop + compression]
+    return [p + q for p, q in zip(car['drawn_position_m'], rotate(car['drawn_rotation_wxyz'], local))]
+
+
+def diff_pixels(a, b, cx, cy, radius, threshold=24):
+    pts = []
+    for y in range(max(0, int(cy - radius)), min(len(a), int(cy + radius) + 1)):
+        for x in range(max(0, int(cx - radius)), min(len(a[0]) // 3, int(cx + radius) + 1)):
+            if (x - cx) ** 2 + (y - cy) ** 2 > radius * radius:
+                continue
+            pa, pb = pixel(a, x, y), pixel(b, x, y)
+            if max(abs(pa[i] - pb[i]) for i in range(3)) > threshold:
+                pts.append((x + 0.5, y + 0.5))
+    return pts
+
+
+def check_wheel_steer(with_wheels, without, json_path, car_ini):
+    """Seen from straight above, each wheel's outline (pixels that differ from the frame without
+    the car, within 0.55 m of its projected centre) has its long principal axis along the car's
+    heading turned by the wheel's steer angle from the state: within 2 degrees. The steered
+    wheels must be turned at least 10 degrees (so that an unsteered drawing fails)."""
+    d = json.load(open(json_path))
+    cam = d['camera']
+    axles = car_axles(car_ini)
+    w, h, a = read_png(with_wheels)
+    _, _, b = read_png(without)
+    ok, steered = True, 0
+    for k, (steer, _, comp, _) in enumerate(wheel_states(d)):
+        c = wheel_centre(d, axles, k, comp)
+        direction = rotate(d['car']['drawn_rotation_wxyz'], [math.cos(steer), math.sin(steer), 0])
+        p0 = project(cam, c)
+        p1 = project(cam, [c[i] + 0.3 * direction[i] for i in range(3)])
+        px_per_m = math.hypot(p1[0] - p0[0], p1[1] - p0[1]) / 0.3
+        want = math.degrees(math.atan2(p1[1] - p0[1], p1[0] - p0[0]))
+        pts = diff_pixels(a, b, p0[0], p0[1], 0.55 * px_per_m)
+        if len(pts) < 50:
+            print(f'wheel {k}: only {len(pts)} pixels near ({p0[0]:.0f}, {p0[1]:.0f})')
+            ok = False
+            continue
+        mx = sum(p[0] for p in pts) / len(pts)
+        my = sum(p[1] for p in pts) / len(pts)
+        sxx = sum((p[0] - mx) ** 2 for p in pts)
+        syy = sum((p[1] - my) ** 2 for p in pts)
+        sxy = sum((p[0] - mx) * (p[1] - my) for p in pts)
+        got = math.degrees(0.5 * math.atan2(2 * sxy, sxx - syy))
+        err = (got - want + 90) % 180 - 90
+        steered += abs(math.degrees(steer)) >= 10
+        print(f'wheel {k}: steer {math.degrees(steer):.2f} deg; axis drawn {got:.2f} deg, from the state {want:.2f} deg '
+              f'(image, {len(pts)} px, centroid {math.hypot(mx - p0[0], my - p0[1]):.1f} px from the centre): '
+              f'{err:+.2f} deg')
+        ok = ok and abs(err) <= 2.0
+    if steered < 2:
+        print('FAIL: fewer than two wheels steered by 10 degrees or more')
+        ok = False
+    if not ok:
+        fail('a wheel is not turned by its steer angle')
+
+
+def filled_centroid(pts):
+    """Centroid of a blob with each row's span filled from its leftmost to its rightmost pixel
+    (a wheel seen along its axle: a disc, whatever its rim shows inside)."""
+    rows = {}
+    for x, y in pts:
+        lo, hi = rows.get(y, (x, x))
+        rows[y] = (min(lo, x), max(hi, x))
+    n = sx = sy = 0.0
+    for y, (lo, hi) in rows.items():
+        m = hi - lo + 1
+        n += m
+        sx += m * (lo + hi) / 2
+        sy += m * y
+    return sx / n, sy / n
+
+
+def check_wheel_spin(car_ini, without, *frames):
+    """A camera looking along the axle of the left rear wheel (fixed, horizontal), each frame:
+    - the centre of the wheel's face towards the camera (the filled outline's centroid) is where
+      the state's suspension compression puts it (within 1.5 px), and the same wheel drawn at design ride height would
+      be at least 5 px away in the airborne frames (so that the check can tell);
+    - the red mark's angle about the centre is the wheel's rotation from the state (within 4
+      degrees): seen from the left, forward is to the left of the screen and the mark at rotation
+      θ is at (−sin θ, cos θ) (right, up) from the centre;
+    - between consecutive frames the mark turns by the mean of the two spins × the time between
+      them (within 4 degrees)."""
+    axles = car_axles(car_ini)
+    _, _, b = read_png(without)
+    k = 2  # left rear
+    ok = True
+    prev = None
+    for png, json_path in zip(frames[0::2], frames[1::2]):
+        d = json.load(open(json_path))
+        cam = d['camera']
+        _, _, a = read_png(png)
+        steer, rot, comp, spin = wheel_states(d)[k]
+        r = axles['axle.rear'][2]
+        droop = axles['axle.rear'][4]
+        # The outline is the disc of the face towards the camera (the far face's disc projects
+        # smaller and inside it): its centre is half the wheel's width out along the axle.
+        out = rotate(d['car']['drawn_rotation_wxyz'], [-math.sin(steer) * axles['axle.rear'][3] / 2,
+                                                         math.cos(steer) * axles['axle.rear'][3] / 2, 0])
+        c = [a + o for a, o in zip(wheel_centre(d, axles, k, comp), out)]
+        c_rigid = [a + o for a, o in zip(wheel_centre(d, axles, k, droop), out)]
+        p = project(cam, c)
+        p_rigid = project(cam, c_rigid)
+        top = project(cam, [c[0], c[1], c[2] + r])
+        r_px = math.hypot(top[0] - p[0], top[1] - p[1])
+        pts = diff_pixels(a, b, p[0], p[1], 1.15 * r_px)
+        if len(pts) < 100:
+            fail(f'{png}: the wheel is not drawn near ({p[0]:.0f}, {p[1]:.0f})')
+        mx, my = filled_centroid(pts)
+        err = math.hypot(mx - p[0], my - p[1])
+        rigid = math.hypot(p_rigid[0] - p[0], p_rigid[1] - p[1])
+        red = [(x + 0.5, y + 0.5) for y in range(int(my - r_px), int(my + r_px) + 1)
+               for x in range(int(mx - r_px), int(mx + r_px) + 1)
+               if (x + 0.5 - mx) ** 2 + (y + 0.5 - my) ** 2 < (0.98 * r_px) ** 2
+               and (lambda c: c[0] > 100 and c[0] > 2.5 * max(c[1], c[2]))(pixel(a, x, y))]
+        if len(red) < 10:
+            fail(f'{png}: no red mark on the wheel ({len(red)} px)')
+        rx = sum(q[0] for q in red) / len(red) - mx
+        ry = sum(q[1] for q in red) / len(red) - my
+        got = math.atan2(-rx, -ry)
+        ang = (math.degrees(got - rot) + 180) % 360 - 180
+        t = (d['steps'] - 1 + d['car']['drawn_step_fraction']) * d['dt_s']
+        print(f'{png}: t {t:.4f} s, compression {comp:.4f} m: centre drawn ({mx:.1f}, {my:.1f}) px, from the state '
+              f'({p[0]:.1f}, {p[1]:.1f}): {err:.2f} px (at design ride height it would be {rigid:.1f} px away); '
+              f'mark at {math.degrees(got) % 360:.1f} deg, rotation {math.degrees(rot) % 360:.1f} deg: {ang:+.2f} deg; '
+              f'spin {spin[1]:.3f} rad/s')
+        ok = ok and err <= 1.5 and abs(ang) <= 4.0
+        if comp < 0.5 * droop and rigid < 5.0:
+            print('FAIL: the compression differs too little from design ride height to be seen')
+            ok = False
+        if prev:
+            t0, got0, spin0 = prev
+            want = 0.5 * (spin0 + spin[1]) * (t - t0)
+            turned = got - got0
+            e = (math.degrees(turned - want) + 180) % 360 - 180
+            print(f'  turned {math.degrees(turned):.2f} deg in {t - t0:.4f} s; spin x time {math.degrees(want):.2f} deg: '
+                  f'{e:+.2f} deg')
+            ok = ok and abs(e) <= 4.0
+        prev = (t, got, spin[1])
+    if not ok:
+        fail('the wheel does not follow its suspension and rotation')
+
+
 def write_png(path, width, height, rgba_rows):
     """An 8-bit RGBA PNG; rgba_rows[y] is a bytes object of width RGBA quadruples, y = 0 at the top."""
     raw = b''.join(b'\x00' + bytes(r) for r in rgba_rows)
@@ -597,6 +779,10 @@ def main(argv):
         check_drape(*args)
     elif cmd == 'wheels':
         check_wheels(args[0], args[1], args[2], args[3], float(args[4]))
+    elif cmd == 'wheel-steer':
+        check_wheel_steer(*args)
+    elif cmd == 'wheel-spin':
+        check_wheel_spin(*args)
     elif cmd == 'write-glass-model':
         write_glass_model(*args)
     elif cmd == 'glass':

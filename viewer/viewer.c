@@ -742,7 +742,19 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   const grip_scene_camera *sc = &s->scene.camera;
   camera_init(&v.cam, sc->fov_deg > 0.0 ? sc->fov_deg : 60.0, sc->distance > 0.0 ? sc->distance : 6.0,
               sc->line ? sc->height : 2.0);
-  camera_set_mode(&v.cam, mode_from_name(o->camera, sc->mode == GRIP_SCENE_CAMERA_ORBIT ? CAMERA_ORBIT : CAMERA_CHASE));
+  if (sc->mode == GRIP_SCENE_CAMERA_FIXED && sc->has_position) {
+    v.cam.has_fixed = true;
+    v.cam.fixed_eye[0] = sc->position.x, v.cam.fixed_eye[1] = sc->position.y, v.cam.fixed_eye[2] = sc->position.z;
+    v.cam.fixed_has_target = sc->has_target;
+    v.cam.fixed_target[0] = sc->target.x, v.cam.fixed_target[1] = sc->target.y, v.cam.fixed_target[2] = sc->target.z;
+  }
+  camera_mode first = v.cam.has_fixed ? CAMERA_FIXED : sc->mode == GRIP_SCENE_CAMERA_ORBIT ? CAMERA_ORBIT : CAMERA_CHASE;
+  first = mode_from_name(o->camera, first);
+  if (first == CAMERA_FIXED && !v.cam.has_fixed) {
+    fprintf(stderr, "grip %s: --camera fixed: the scene has no fixed camera (the chase camera is used)\n", command);
+    first = CAMERA_CHASE;
+  }
+  camera_set_mode(&v.cam, first);
 
   long long capacity = o->frames > 0 ? o->frames : 4096;
   /* Per frame: total, then the passes (physics, scene, HUD, swap). */
@@ -782,7 +794,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
     }
     input_actions act = drive_io_update(v.io, s, frame_dt);
     if (act.pause) v.paused = !v.paused;
-    if (act.camera) camera_set_mode(&v.cam, (camera_mode)((v.cam.mode + 1) % CAMERA_MODE_COUNT));
+    if (act.camera) camera_set_mode(&v.cam, camera_next_mode(&v.cam, v.cam.mode));
     if (act.reset) session_reset(s, v.follow);
     v.automatic = drive_io_automatic(v.io);
     /* Physics: fixed steps, at most 0.25 s of catch-up per frame. */
@@ -801,6 +813,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
     v.r.draw_calls = v.r.triangles = 0;
     grip_pose pose = session_pose(s, v.follow, alpha);
     result->drawn_pose = pose;
+    result->drawn_alpha = alpha;
     camera_update(&v.cam, &pose, s->cars[v.follow].def, frame_dt, s->sw->track, grip_world_get_ground(s->sw->world));
     render_frame(&v, alpha);
     if (o->stats) glFinish();

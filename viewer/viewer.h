@@ -56,6 +56,8 @@ typedef struct viewer_result {
   double eye[3], target[3], up[3];      /* camera of the last frame */
   grip_pose drawn_pose;                 /* the followed car's pose as the last frame drew it
                                            (interpolated between steps) */
+  double drawn_alpha;                   /* where between the last two steps the last frame was
+                                           drawn: 0 = the previous step, 1 = the current one */
   double fov_y_deg, near_m, far_m;
   int width, height;
   /* The followed car's own 3D model (car_model_triangles 0: the generated body is drawn). */
