@@ -411,6 +411,13 @@ ok = err < 1e-4 and abs((m['hi_m'][0] - m['lo_m'][0]) - length) < 0.05 and m['tr
 ok = ok and 50 <= m['translucent_triangles'] < m['triangles'] // 4
 sys.exit(0 if ok else 1)
 PY
+  # Its windows are translucent: where the rear glass of the .acc file (texels of alpha < 100,
+  # the SGI texture converted by gdal_translate) projects, the car's inside shows, not the
+  # glass's black texels.
+  if command -v gdal_translate >/dev/null; then
+    gdal_translate -q -of PNG "${acc%.acc}.rgb" "$work/trb-texture.png" || bad "gdal_translate of car1-trb1.rgb"
+    $check torcs-windows "$work/trb.png" "$work/trb.json" "$acc" "$work/trb-texture.png" || bad "TORCS car: windows drawn black"
+  fi
   # Its brake lamps (the XML's Graphic Objects/Light entries of type brake/brake2, read by the
   # checker with its own XML parser) glow red at the pixels the camera puts them while the robot
   # brakes, and not under full throttle. The first braking moment comes from the run's telemetry

@@ -16,6 +16,7 @@ usage: viewer_check.py sky PNG
        viewer_check.py wheels WITH.png WITHOUT.png JSON CAR.ini HEADING_DEG  (wheels where the car puts them)
        viewer_check.py wheel-steer WITH.png WITHOUT.png JSON CAR.ini   (wheels turned by their steer angles, seen from above)
        viewer_check.py wheel-spin CAR.ini WITHOUT.png PNG JSON [PNG JSON ...]  (wheel centre height and spin mark)
+       viewer_check.py torcs-windows PNG JSON CAR.acc TEXTURE-RGBA.png  (a TORCS car's windows show its inside)
        viewer_check.py write-glass-model DIR        (glass.ac + pane.png: panes in front of a green wall)
        viewer_check.py glass PNG JSON               (what is behind a translucent pane shows through it)
        viewer_check.py chase-wall JSON WALL_Y      (eye on the track side of the wall y = WALL_Y)
@@ -29,8 +30,9 @@ import sys
 import zlib
 
 
-def read_png(path):
-    """(width, height, rows): rows[y] is a bytes object of RGB triples, y = 0 at the top."""
+def read_png(path, keep_alpha=False):
+    """(width, height, rows): rows[y] is a bytes object of RGB triples (RGBA quadruples with
+    keep_alpha, from an RGBA file), y = 0 at the top."""
     data = open(path, 'rb').read()
     if data[:8] != b'\x89PNG\r\n\x1a\n':
         raise SystemExit(f'{path}: not a PNG')
@@ -67,8 +69,10 @@ def read_png(path):
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         prev = line
-        if channels == 4:
+        if channels == 4 and not keep_alpha:
             line = bytearray(v for k, v in enumerate(line) if k % 4 != 3)
+        elif keep_alpha and channels != 4:
+            raise SystemExit(f'{path}: no alpha channel')
         rows.append(bytes(line))
     return width, height, rows
 
@@ -550,6 +554,70 @@ def check_wheel_spin(car_ini, without, *frames):
         fail('the wheel does not follow its suspension and rotation')
 
 
+def check_torcs_windows(path, json_path, acc_path, texture_png):
+    """A TORCS car's windows, seen from the chase camera behind it: the .acc file's triangles
+    (triangle strips, SURF 0x14) whose texel at the centroid's texture coordinates has alpha <
+    100 (the texture converted to an RGBA PNG by gdal_translate) are its glass; at the pixels
+    where the centroids of those in the rear half of the car (x < -0.3 m) project, drawn opaque
+    the glass shows its own near-black texels (max channel <= 30: 47 of 56 such pixels on
+    main before translucency); drawn translucent what is behind it shows. At most 40 % of them
+    may be that black, their mean brightest channel at least 40; the tool counts at least as many
+    translucent triangles as the test finds glass (its rule: any texel under the triangle with
+    alpha < 250)."""
+    d = json.load(open(json_path))
+    cam, car, m = d['camera'], d['car'], d.get('car_model')
+    if not m:
+        fail('no car_model in the JSON')
+    tw, th, tex = read_png(texture_png, keep_alpha=True)
+    lines = open(acc_path, errors='replace').read().split('\n')
+    verts, glass, total, i = [], [], 0, 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith('numvert'):
+            n = int(line.split()[1])
+            verts = [tuple(float(t) for t in lines[i + 1 + j].split()[:3]) for j in range(n)]
+            i += n
+        elif line.startswith('refs'):
+            n = int(line.split()[1])
+            refs = [lines[i + 1 + j].split() for j in range(n)]
+            refs = [(int(r[0]), float(r[1]), float(r[2])) for r in refs]
+            i += n
+            for k in range(n - 2):
+                tri = refs[k:k + 3]
+                if len({r[0] for r in tri}) < 3:
+                    continue
+                total += 1
+                u = sum(r[1] for r in tri) / 3
+                v = sum(r[2] for r in tri) / 3
+                u, v = u - math.floor(u), v - math.floor(v)
+                alpha = tex[min(th - 1, int((1 - v) * th))][4 * min(tw - 1, int(u * tw)) + 3]
+                if alpha < 100:
+                    p = [verts[r[0]] for r in tri]
+                    c = [sum(q[a] for q in p) / 3 for a in range(3)]
+                    glass.append((c[0], -c[2], c[1]))  # AC3D y up -> z up
+        i += 1
+    w, h, rows = read_png(path)
+    samples = []
+    for c in glass:
+        if c[0] > -0.3:
+            continue
+        world = [p + r for p, r in zip(car['drawn_position_m'], rotate(car['drawn_rotation_wxyz'], list(c)))]
+        px, py = project(cam, world)
+        if 0 <= px < w and 0 <= py < h:
+            samples.append(pixel(rows, int(px), int(py)))
+    if len(samples) < 20:
+        fail(f'only {len(samples)} rear glass points on the picture')
+    dark = sum(1 for s in samples if max(s) <= 30)
+    brightest = sum(max(s) for s in samples) / len(samples)
+    print(f'glass: {len(glass)} of {total} triangles by the test, {m.get("translucent_triangles", 0)} translucent by the tool; '
+          f'{len(samples)} rear glass pixels: {dark} black ({100 * dark / len(samples):.0f} %), mean brightest '
+          f'channel {brightest:.1f}')
+    if m.get("translucent_triangles", 0) < len(glass) or len(glass) < 50:
+        fail('the tool draws fewer translucent triangles than the file has glass')
+    if dark > 0.4 * len(samples) or brightest < 40:
+        fail('the windows are drawn black')
+
+
 def write_png(path, width, height, rgba_rows):
     """An 8-bit RGBA PNG; rgba_rows[y] is a bytes object of width RGBA quadruples, y = 0 at the top."""
     raw = b''.join(b'\x00' + bytes(r) for r in rgba_rows)
@@ -783,6 +851,8 @@ def main(argv):
         check_wheel_steer(*args)
     elif cmd == 'wheel-spin':
         check_wheel_spin(*args)
+    elif cmd == 'torcs-windows':
+        check_torcs_windows(*args)
     elif cmd == 'write-glass-model':
         write_glass_model(*args)
     elif cmd == 'glass':
