@@ -134,6 +134,7 @@ int drive_command(int argc, char **argv, bool watch) {
     return 1;
   }
   int follow = vo.follow >= 0 && vo.follow < s->car_count ? vo.follow : (s->human >= 0 ? s->human : 0);
+  if (!no_window && vr.follow >= 0 && vr.follow < s->car_count) follow = vr.follow; /* the car the window followed last */
   const grip_vehicle_state *st = &s->cars[follow].cur;
   char hash[20];
   snprintf(hash, sizeof hash, "%016" PRIx64, session_hash(s));

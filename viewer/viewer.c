@@ -709,6 +709,11 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   v.show_hud = !o->no_hud;
   v.automatic = true;
   v.follow = o->follow >= 0 && o->follow < s->car_count ? o->follow : (s->human >= 0 ? s->human : 0);
+  if (o->follow < 0 && s->human < 0 && s->scene.camera.follow[0]) {
+    /* grip watch: the car the scene's camera follows (or looks at) first. */
+    int k = grip_scene_find_car(&s->scene, s->scene.camera.follow);
+    if (k >= 0 && k < s->car_count) v.follow = k;
+  }
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
     fprintf(stderr, "grip %s: no display: %s\n", command, SDL_GetError());
     return 1;
@@ -903,6 +908,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   }
   free(frame_ms);
   result->frames = frame_count;
+  result->follow = v.follow;
   result->physics_steps_per_s = total > 0.0 ? steps_total / total : 0.0;
   result->camera_mode = camera_mode_name(v.cam.mode);
 #ifdef GRIP_HAVE_ASSIMP

@@ -35,6 +35,7 @@ viewer_options viewer_default_options(void);
 
 typedef struct viewer_result {
   long long frames;
+  int follow;                           /* the car followed in the last frame (0-based) */
   double frame_ms_median, frame_ms_p99; /* wall-clock frame times */
   double physics_steps_per_s;           /* steps per wall-clock s over the run */
   double frame_cpu_ms_median;           /* CPU time of the process per frame, all threads (a
