@@ -181,6 +181,7 @@ static unsigned char *gdal_image(const char *path, int max_side, int *cols, int 
   const size_t n = (size_t)bw * (size_t)bh;
   unsigned char *rgba = malloc(4 * n), *band = malloc(n);
   bool ok = rgba && band;
+  if (!ok) snprintf(why, why_size, "%s: out of memory for a %d × %d image", path, bw, bh);
   GDALRasterBandH first = ok ? GDALGetRasterBand(ds, 1) : NULL;
   GDALColorTableH palette = first && bands == 1 && GDALGetRasterColorInterpretation(first) == GCI_PaletteIndex
                                 ? GDALGetRasterColorTable(first)
