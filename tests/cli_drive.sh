@@ -255,8 +255,9 @@ else
 fi
 
 # --- the wheels are drawn where the car puts them: the built-in car at rest on the start
-# straight, heading 30 degrees (grip drive: its steer key is the keyboard's, so unsteered), its body hidden; each wheel centre from
-# data/cars/corvette-c5.ini (axle x, half track, radius), projected through the printed pose.
+# straight, heading 30 degrees (grip drive gives car 1's steering to the keyboard: unsteered),
+# its body hidden; each wheel centre from data/cars/corvette-c5.ini (axle x, half track,
+# radius), projected through the printed pose.
 printf '[scene]\ntrack = default\n[camera]\nmode = chase\n[car w]\nfile = builtin\nx = 60\ny = 2\nheading_deg = 30\nsteer = 1\n' \
   > "$work/wheels.ini"
 run --scene "$work/wheels.ini" --frames 60 --camera orbit --width $W --height $H --no-hud --hide-body \
