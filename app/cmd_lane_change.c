@@ -22,9 +22,12 @@ static void report_run(report *rep, const char *key, const lane_change_run *r) {
     json_int(&rep->w, "gear", r->gear);
     json_close(&rep->w, '}');
   } else {
-    printf("  %-10s %6.1f km/h in, %6.1f km/h out  clearance %6.3f m  steer %5.0f deg  %4.2f g  slip %4.1f deg"
+    char out[32];
+    if (isnan(r->exit_speed_kmh)) snprintf(out, sizeof out, "%s", "     -");
+    else snprintf(out, sizeof out, "%6.1f", r->exit_speed_kmh);
+    printf("  %-10s %6.1f km/h in, %s km/h out  clearance %6.3f m  steer %5.0f deg  %4.2f g  slip %4.1f deg"
            "  gear %d%s  %s",
-           key, r->entry_speed_kmh, r->exit_speed_kmh, r->min_clearance_m, r->max_steer_deg, r->max_lateral_g,
+           key, r->entry_speed_kmh, out, r->min_clearance_m, r->max_steer_deg, r->max_lateral_g,
            r->max_body_slip_deg, r->gear, r->esc_acted ? "  ESC acted" : "", r->passed ? "pass" : "FAIL");
     if (!r->passed) {
       if (r->failed_section) printf(" (cone in section %d)", r->failed_section);

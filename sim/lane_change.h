@@ -11,8 +11,8 @@
  *   section 5 (exit lane)    1.3·W + 0.25 m, at least 3 m; its right edge lies on section 1's
  *                            right edge
  * Sections 2 and 4 are free. The vehicle enters section 1 at the test speed and the
- * accelerator is released at the entry gate; it coasts through in gear, the clutch engaged: the
- * highest gear with the engine at 2000 rpm or more at the entry speed, held from the run-up on. It passes when no cone is touched: the body's rectangle (length and width from the
+ * accelerator is released at the entry gate; it coasts through in gear, the clutch engaged (the
+ * gear the automatic box chose for the run-up, then held, as in sine_dwell.c). It passes when no cone is touched: the body's rectangle (length and width from the
  * car definition, projected on the ground) stays within each lane while any of it is inside
  * that lane's section. */
 #ifndef GRIP_LANE_CHANGE_H
@@ -68,8 +68,8 @@ bool lane_change_path(sim_path *p, const lane_change_track *t, double x_gate, do
  * towards ratio·angle at most max_wheel_rate. The driver knows what a driver knows of the car:
  * wheelbase, steering ratio and lock (and the speed-sensitive reduction a game car may have). */
 typedef struct path_follower_def {
-  double preview_time;   /* s, 0.05..2; 0.5 */
-  double min_preview;    /* m, 1..30; 4 */
+  double preview_time;   /* s, 0.05..2; 0.45 */
+  double min_preview;    /* m, 1..30; 3.5 */
   double max_wheel_rate; /* rad/s, fastest steering-wheel rate, 1..50; 12.6 (720 deg/s) */
 } path_follower_def;
 
@@ -102,7 +102,7 @@ typedef struct lane_change_run {
   double max_lateral_g;     /* g, largest lateral acceleration through the track */
   double max_body_slip_deg; /* deg, largest body slip angle through the track */
   bool esc_acted;           /* stability control braked a wheel at some step in the track */
-  int gear;                 /* gear held through the run */
+  int gear;                 /* gear held from the entry gate on */
 } lane_change_run;
 
 /* One run at target_kmh (km/h at the entry gate). */
