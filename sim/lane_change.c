@@ -161,6 +161,7 @@ void lane_change_rear_axle(const grip_vehicle_def *car, const grip_vehicle_state
 
 double path_follower_steer(path_follower *f, const grip_vehicle_def *car, const grip_vehicle_state *s, double dt) {
   const sim_path *p = f->path;
+  if (p->count < 2) return f->steering;
   double rx, ry;
   lane_change_rear_axle(car, s, &rx, &ry);
   double psi = sim_heading(s);
@@ -267,7 +268,10 @@ lane_change_run sim_lane_change_run(const grip_vehicle_def *car, double target_k
     y0 = ry;
   }
   sim_path path;
-  lane_change_path(&path, &track, gate, RUN_UP + 10.0, RUN_OUT, PATH_SPACING);
+  if (!lane_change_path(&path, &track, gate, RUN_UP + 10.0, RUN_OUT, PATH_SPACING)) {
+    grip_destroy_world(world);
+    return r;
+  }
   for (int i = 0; i < path.count; ++i) path.y[i] += y0;
   path_follower_def fd = default_path_follower_def();
   path_follower driver;
