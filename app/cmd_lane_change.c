@@ -45,7 +45,7 @@ int cmd_lane_change(int argc, char **argv) {
   const char *esc = NULL;
   const cli_option own[] = {
       {"--speed", CLI_DOUBLE, &speed, 10.0, 250.0, "one run at this entry speed, km/h (default: search the highest passing speed)"},
-      {"--from", CLI_DOUBLE, &low, 10.0, 250.0, "search: lowest speed, km/h, must pass (default 30)"},
+      {"--from", CLI_DOUBLE, &low, 10.0, 250.0, "search: lowest speed tried, km/h (default 30)"},
       {"--to", CLI_DOUBLE, &high, 10.0, 300.0, "search: highest speed tried, km/h (default 200)"},
       {"--esc", CLI_STRING, &esc, 0, 0, "on|off: stability control (default: the car's [systems] esc)"},
   };
