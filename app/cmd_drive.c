@@ -54,6 +54,7 @@ int drive_command(int argc, char **argv, bool watch) {
       CLI_OPTION_DT(so.dt, "0.01"),
       {"--autopilot", CLI_FLAG, &so.autopilot, 0, 0, "the robot drives your car"},
       {"--record", CLI_STRING, &so.record, 0, 0, "write a replay FILE (docs/replay.md)"},
+      {"--toggle", CLI_STRING, &so.toggles, 0, 0, "SYSTEM@S,...: press the abs, tc or esc key at S s of simulated time (tests)"},
       {"--telemetry", CLI_STRING, &telemetry, 0, 0, "write telemetry CSV to FILE (10 rows per s per car)"},
       {"--frames", CLI_INT, &vo.frames, 1, 1e7, "render N frames of 1/60 s, then stop (tests, benchmark)"},
       {"--screenshot", CLI_STRING, &vo.screenshot, 0, 0, "save the last frame as a PNG"},
@@ -248,6 +249,17 @@ int drive_command(int argc, char **argv, bool watch) {
     json_close(&w, ']');
     json_number(&w, "delta_to_best_s", session_delta_to_best(s, follow));
     json_int(&w, "position", s->cars[follow].position);
+    /* Car systems: on or off now, acting in the last step, and in how many steps each acted. */
+    json_open(&w, "systems", '{');
+    const bool acting[SESSION_SYSTEM_COUNT] = {st->abs_active, st->tc_active, st->esc_active};
+    for (int j = 0; j < SESSION_SYSTEM_COUNT; ++j) {
+      json_open(&w, session_system_names[j], '{');
+      json_bool(&w, "on", session_system_on(s, follow, (session_system)j));
+      json_bool(&w, "acting", acting[j]);
+      json_int(&w, "active_steps", s->cars[follow].system_active_steps[j]);
+      json_close(&w, '}');
+    }
+    json_close(&w, '}');
     json_close(&w, '}');
     if (vo.has_click) {
       json_open(&w, "click", '{');

@@ -53,6 +53,42 @@ PY
   [ $? = 1 ] || bad "a truncated replay did not exit 1"
   grep -q "c2.replay:" "$work/c2.err" || bad "truncated replay: no file:line message: $(cat "$work/c2.err")"
 
+  # --- car systems in drives and replays: the person's ESC key pressed at 1 s and again at
+  # 3.5 s (--toggle, the keys' path). The drive reports ESC off at the end, and that it acted only
+  # while on (at most the 250 steps from 1 to 3.5 s); the recording (version 2) holds exactly the
+  # two switch lines at steps 100 and 350; it replays to its hash; flipping the first switch
+  # record (on -> off) changes the hash; the same drive without the key presses ends elsewhere.
+  "$grip" drive --no-window --frames 300 --autopilot --toggle esc@1,esc@3.5 --record "$work/sys.replay" --json \
+    > "$work/sys.json" || bad "drive --toggle failed"
+  [ "$(field "$work/sys.json" "d['car']['systems']['esc']['on']")" = False ] || bad "ESC not off after two presses"
+  esc_steps=$(field "$work/sys.json" "d['car']['systems']['esc']['active_steps']")
+  [ "$esc_steps" -gt 0 ] && [ "$esc_steps" -le 250 ] || bad "ESC acted in $esc_steps steps, expected 1 .. 250"
+  [ "$(head -1 "$work/sys.replay")" = "grip-replay 2" ] || bad "the recording is not format version 2"
+  [ "$(grep '^s ' "$work/sys.replay" | tr '\n' ';')" = "s 100 0 0 0 1;s 350 0 0 0 2;" ] \
+    || bad "switch records: $(grep '^s ' "$work/sys.replay" | tr '\n' ';')"
+  "$grip" replay "$work/sys.replay" --no-window --json > "$work/sysrep.json" || bad "the drive with ESC switches does not replay"
+  [ "$(field "$work/sysrep.json" "d['state_hash']")" = "$(field "$work/sys.json" "d['state_hash']")" ] \
+    || bad "replay hash of the ESC drive differs"
+  sed 's/^s 100 0 0 0 1$/s 100 0 0 0 2/' "$work/sys.replay" > "$work/sysflip.replay"
+  "$grip" replay "$work/sysflip.replay" --no-window > /dev/null 2> "$work/sysflip.err"
+  [ $? = 1 ] || bad "a replay with its ESC switch flipped did not exit 1"
+  grep -q "differs" "$work/sysflip.err" || bad "flipped switch: no 'differs' message: $(cat "$work/sysflip.err")"
+  "$grip" drive --no-window --frames 300 --autopilot --json > "$work/nosys.json" || bad "drive without toggles failed"
+  [ "$(field "$work/nosys.json" "d['state_hash']")" != "$(field "$work/sys.json" "d['state_hash']")" ] \
+    || bad "switching ESC on for 2.5 s left the drive's hash unchanged"
+  [ "$(field "$work/nosys.json" "d['car']['systems']['esc']['active_steps']")" = 0 ] || bad "ESC acted while off"
+  "$grip" drive --no-window --frames 10 --toggle warp@1 > /dev/null 2> "$work/tog.err"
+  [ $? != 0 ] && grep -q -- "--toggle" "$work/tog.err" || bad "a bad --toggle was not refused"
+  # Version 1 files are still read: the first recording (no switches) as version 1 replays to its
+  # hash; a switch line in a version 1 file is refused with file:line.
+  sed '1s/.*/grip-replay 1/' "$work/run.replay" > "$work/v1.replay"
+  "$grip" replay "$work/v1.replay" --no-window --json > "$work/v1.json" || bad "a version 1 replay does not replay"
+  [ "$(field "$work/v1.json" "d['state_hash']")" = "$want" ] || bad "version 1 replay hash differs"
+  sed '1s/.*/grip-replay 1/' "$work/sys.replay" > "$work/v1s.replay"
+  "$grip" replay "$work/v1s.replay" --no-window > /dev/null 2> "$work/v1s.err"
+  [ $? = 1 ] && grep -q "v1s.replay:[0-9]*: s: system switches need format version 2" "$work/v1s.err" \
+    || bad "a switch line in a version 1 file: $(cat "$work/v1s.err")"
+
   # --- sector splits and the delta to the best lap, against the telemetry: the times at which
   # the car's distance passes L/3, 2L/3 and the line, interpolated between its 10 Hz rows. 80 s:
   # a standing first lap (the best so far), then part of a faster flying lap (delta < 0).
@@ -174,6 +210,25 @@ PY
 run --frames 30 --width 1280 --height 720 --screenshot "$work/hud.png" > /dev/null || bad "HUD run"
 run --frames 30 --width 1280 --height 720 --no-hud --screenshot "$work/nohud.png" > /dev/null || bad "no-HUD run"
 $check hud "$work/hud.png" "$work/nohud.png" || bad "HUD region"
+
+# --- car systems on the HUD (top right): the person's ABS and ESC keys pressed (--toggle): ABS
+# and ESC green (on), TC grey (off); untouched, all grey. A second car with ABS in its car file,
+# braking hard from 100 km/h, followed: its ABS amber (acting in that step), and the person's
+# ESC key changes the person's car, not the followed one. The JSON says the same.
+run --frames 60 --autopilot --width 1280 --height 720 --toggle abs@0.2,esc@0.3 --screenshot "$work/sys-on.png" \
+  --json > "$work/sys-on.json" || bad "HUD systems run"
+$check systems "$work/sys-on.png" on,off,on || bad "HUD: ABS and ESC switched on"
+[ "$(field "$work/sys-on.json" "[d['car']['systems'][k]['on'] for k in ('abs', 'tc', 'esc')]")" = "[True, False, True]" ] \
+  || bad "JSON systems after the ABS and ESC keys"
+$check systems "$work/hud.png" off,off,off || bad "HUD: systems off by default"
+{ cat "$src/data/cars/corvette-c5.ini"; printf '\n[systems]\nabs = yes\n'; } > "$work/abs.ini"
+printf '[scene]\ntrack = default\n[camera]\nmode = chase\n[car me]\nfile = builtin\nx = 20\ny = -4\n[car braking]\nfile = abs.ini\ndriver = none\nx = 60\ny = 4\nspeed_kmh = 100\nbrake = 1\n' \
+  > "$work/abs-scene.ini"
+run --scene "$work/abs-scene.ini" --follow 2 --frames 40 --width 1280 --height 720 --toggle esc@0 \
+  --screenshot "$work/sys-acting.png" --json > "$work/sys-acting.json" || bad "HUD ABS acting run"
+$check systems "$work/sys-acting.png" acting,off,off || bad "HUD: the braking car's ABS acting"
+[ "$(field "$work/sys-acting.json" "d['car']['systems']['abs']['acting'] and d['car']['systems']['abs']['active_steps'] > 0")" = True ] \
+  || bad "JSON: ABS not acting on the braking car"
 
 # --- rendering changes no physics: the windowed run's hash equals the headless one. ------------
 for opts in "--autopilot" "--autopilot --opponents 3 --dt 0.005"; do

@@ -21,6 +21,7 @@ usage: viewer_check.py sky PNG
        viewer_check.py glass PNG JSON               (what is behind a translucent pane shows through it)
        viewer_check.py chase-wall JSON WALL_Y      (eye on the track side of the wall y = WALL_Y)
        viewer_check.py chase-terrain JSON BT       (eye above the terrain)
+       viewer_check.py systems PNG on,off,acting   (the HUD's ABS/TC/ESC labels: green, grey, amber)
 Exit 0 when the check holds, 1 (with the figures) when not.
 """
 import json
@@ -826,6 +827,31 @@ def check_lamps(path, json_path, car_xml, expect):
         fail(f'brake lamps: expected {expect}')
 
 
+def check_systems(path, expect):
+    """The HUD's car-systems line (viewer/hud.c: top right, y 84..102, ABS/TC/ESC labels 66 px
+    apart from x = width - 216): each label's colour, green on, amber acting, grey off, against
+    expect, e.g. "on,off,acting"."""
+    w, h, rows = read_png(path)
+    want = expect.split(',')
+    got = []
+    for j in range(3):
+        x0 = w - 216 + 66 * j
+        counts = {'on': 0, 'acting': 0, 'off': 0}
+        for y in range(84, 103):
+            for x in range(x0, x0 + 60):
+                r, g, b = pixel(rows, x, y)[:3]
+                if g > 150 and r < 110 and b < 140:
+                    counts['on'] += 1
+                elif r > 200 and 130 < g < 225 and b < 90:
+                    counts['acting'] += 1
+                elif min(r, g, b) > 170 and max(r, g, b) - min(r, g, b) < 40:
+                    counts['off'] += 1
+        got.append(max(counts, key=counts.get) if max(counts.values()) >= 15 else 'none')
+        print(f'systems label {j}: {counts} -> {got[-1]}')
+    if got != want:
+        fail(f'car systems on the HUD: {",".join(got)}, expected {expect}')
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -867,6 +893,8 @@ def main(argv):
         write_world_file(*args)
     elif cmd == 'georef':
         check_georef(*args)
+    elif cmd == 'systems':
+        check_systems(*args)
     else:
         print(__doc__)
         return 2

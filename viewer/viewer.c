@@ -803,6 +803,9 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
     if (act.pause) v.paused = !v.paused;
     if (act.camera) camera_set_mode(&v.cam, camera_next_mode(&v.cam, v.cam.mode));
     if (act.reset) session_reset(s, v.follow);
+    if (act.toggle_abs) session_toggle_system(s, SESSION_ABS);
+    if (act.toggle_tc) session_toggle_system(s, SESSION_TC);
+    if (act.toggle_esc) session_toggle_system(s, SESSION_ESC);
     v.automatic = drive_io_automatic(v.io);
     /* Physics: fixed steps, at most 0.25 s of catch-up per frame. */
     double sim_dt = v.paused ? 0.0 : frame_dt * (v.slow ? 0.25 : 1.0);
