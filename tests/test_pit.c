@@ -3,8 +3,10 @@
  * own track and TORCS's e-track-4 when torcs-data is installed), the strategy's arithmetic, the
  * robot's routes, and a short race that must stop, checked against TORCS's stop-time rule and a
  * race of the same car without a stop. */
+#include <dirent.h>
 #include <string.h>
 
+#include "car_file.h"
 #include "fuel_strategy.h"
 #include "pit.h"
 #include "race.h"
@@ -163,6 +165,54 @@ static void torcs_e_track_4(void) {
   grip_track_destroy(t);
 }
 
+/* Every installed TORCS track with a Pits section: the lane builds, its boxes fit between the
+ * road's edge and the barrier (TORCS's box centre box_width/2 inside the outer edge), and the
+ * robot's routes into the first and last box build. */
+static void torcs_every_pit_lane(void) {
+  static const char *categories[] = {"road", "oval", "dirt"};
+  int with_pits = 0, tracks = 0;
+  for (int c = 0; c < 3; ++c) {
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/%s", GRIP_TORCS_TRACK_DIR, categories[c]);
+    DIR *d = opendir(dir);
+    if (!d) continue;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      if (e->d_name[0] == '.') continue;
+      char spec[300];
+      snprintf(spec, sizeof spec, "torcs:%s", e->d_name);
+      grip_track *t = NULL;
+      grip_track_pit pit;
+      grip_load_error err;
+      grip_load_error_clear(&err);
+      if (grip_track_open_pit(spec, &t, NULL, 0, &pit, &err) != 0) continue;
+      tracks++;
+      if (pit.present) {
+        with_pits++;
+        pit_lane lane;
+        CHECK(pit_lane_init(&lane, t, &pit) == 0);
+        int last = lane.boxes - 1;
+        double edge0 = pit_outer_edge(&lane, pit_box_distance(&lane, 0));
+        double road0 = 0.5 * grip_track_point_at(t, pit_box_distance(&lane, 0)).width;
+        printf("  %-14s %s side, entry %7.1f start %7.1f end %7.1f exit %7.1f, %2d boxes, box 0 at %.2f m "
+               "(road edge %.2f, barrier %.2f)\n",
+               e->d_name, pit.side == GRIP_TRACK_SIDE_LEFT ? "left " : "right", pit.entry, pit.start, pit.end,
+               pit.exit, lane.boxes, pit_box_lateral(&lane, 0), road0, edge0);
+        CHECK(lane.boxes >= 1);
+        CHECK(fabs(pit_box_lateral(&lane, 0)) < edge0);
+        pit_route in, out;
+        CHECK(pit_route_in(&in, &lane, last, 2.0, 6.0, 4.0) == 0);
+        CHECK(pit_route_out(&out, &lane, last, 2.0, 4.0) == 0);
+        pit_route_free(&in);
+        pit_route_free(&out);
+      }
+      grip_track_destroy(t);
+    }
+    closedir(d);
+  }
+  printf("  %d TORCS tracks, %d with a pit lane\n", tracks, with_pits);
+}
+
 static void strategy_arithmetic(void) {
   /* 30 laps at 3.9 kg a lap in a 94 kg tank: 30 laps need 3.9·(30·1.03 + 0.15) = 121.1 kg, too
    * much; two stints of 15 laps need 3.9·(15·1.03 + 0.15) = 60.84 kg each: one stop. */
@@ -291,6 +341,63 @@ static void race_with_a_stop(double dt) {
   grip_track_destroy(t);
 }
 
+/* TORCS's car1-trb1 on e-track-4 (torcs-data), the 30-lap race's car and track, made
+ * affordable: 2 laps at dt 0.01 with 6 kg (a lap burns ~4 kg), so it must stop once. Its fuel
+ * charge against TORCS's simuv2 at full throttle at the power peak (8000 rpm, 483 N·m; revs
+ * maxi 10000, brake coefficient 0.33 by default, fuel cons factor 1.19):
+ * 0.75·(1 + 0.33·(0.1 + 0.9·0.8))·1.19e-7 = 1.1339e-7 kg/J. */
+static void torcs_race_with_a_stop(void) {
+  char path[1024];
+  if (grip_torcs_find_track("e-track-4", path, sizeof path) != 0) {
+    printf("  (torcs-data not installed: skipped)\n");
+    return;
+  }
+  static grip_car car;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  grip_track *t = NULL;
+  grip_track_pit pit;
+  if (grip_car_open("torcs:car1-trb1", &car, &err) != 0 ||
+      grip_track_open_pit("torcs:e-track-4", &t, NULL, 0, &pit, &err) != 0) {
+    fprintf(stderr, "%s\n", err.message);
+    CHECK(0);
+    return;
+  }
+  CHECK_NEAR(car.def.engine.fuel_per_joule, 0.75 * (1.0 + 0.33 * (0.1 + 0.9 * 0.8)) * 1.19e-7, 1e-15);
+  race_config cfg = race_default_config();
+  cfg.track = t;
+  cfg.car = &car.def;
+  cfg.laps = 2;
+  cfg.pit = &pit;
+  cfg.fuel_mode = RACE_FUEL_FULL;
+  race_result full, res;
+  CHECK(race_run(&cfg, &full) == 0);
+  cfg.fuel_mode = RACE_FUEL_KG;
+  cfg.fuel_kg = 6.0;
+  CHECK(race_run(&cfg, &res) == 0);
+  const race_car_result *f = &full.results[0], *r = &res.results[0];
+  double per_lap = f->fuel_used_kg / 2.0;
+  printf("  %.3f kg a lap; %d stop(s), %.3f kg refuelled, %.3f s served, %.2f s in the pit lane, race %.2f s "
+         "against %.2f s without, off %.2f s, wall %.2f s\n",
+         per_lap, r->pit_stops, r->refuelled_kg, r->pit_service_s, r->pit_lane_s, r->total_time_s, f->total_time_s,
+         r->off_track_s, r->wall_contact_s);
+  CHECK(f->finished && f->pit_stops == 0);
+  CHECK(r->finished && r->pit_stops == 1);
+  CHECK_NEAR(r->pit_service_s, 2.0 + r->refuelled_kg / 8.0, 0.0101);
+  double end_fuel = r->start_fuel_kg + r->refuelled_kg - r->fuel_used_kg;
+  CHECK(end_fuel > 0.0 && end_fuel < 0.5 * per_lap);
+  /* the lane (from 150 m before the line to 150 m after it) at most at 25 m/s: 12 s */
+  CHECK(r->pit_lane_s >= 300.0 / 25.0 + r->pit_service_s);
+  double lost = r->total_time_s - f->total_time_s;
+  CHECK(lost > r->pit_service_s && lost < r->pit_service_s + 40.0);
+  CHECK(r->pit_limit_excess <= 0.0);
+  CHECK(r->off_track_s == 0.0 && r->wall_contact_s == 0.0);
+  race_result_free(&res);
+  race_result_free(&full);
+  grip_track_destroy(t);
+
+}
+
 static void race_with_a_stop_dt_001(void) { race_with_a_stop(0.001); }
 static void race_with_a_stop_dt_0002(void) { race_with_a_stop(0.002); }
 static void race_with_a_stop_dt_001x(void) { race_with_a_stop(0.01); }
@@ -299,10 +406,12 @@ int main(void) {
   RUN_TEST(native_pit_statement);
   RUN_TEST(native_pit_errors);
   RUN_TEST(torcs_e_track_4);
+  RUN_TEST(torcs_every_pit_lane);
   RUN_TEST(strategy_arithmetic);
   RUN_TEST(routes);
   RUN_TEST(race_with_a_stop_dt_001x);
   RUN_TEST(race_with_a_stop_dt_0002);
+  RUN_TEST(torcs_race_with_a_stop);
 #ifndef GRIP_SANITIZED
   RUN_TEST(race_with_a_stop_dt_001);
 #endif
