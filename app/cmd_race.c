@@ -64,9 +64,11 @@ static void print_results(const race_result *res, const char *track_name, int la
   for (int k = 0; k < res->cars; ++k) {
     const race_car_result *r = &res->results[k];
     if (!pit_lane && r->pit_stops == 0) continue;
-    printf("fuel %s: %.1f kg at the start, %.1f kg used; %d pit stop(s), %.2f s in the pit lane (%.2f s in the box, "
-           "%.1f kg refuelled)\n",
-           r->name, r->start_fuel_kg, r->fuel_used_kg, r->pit_stops, r->pit_lane_s, r->pit_service_s, r->refuelled_kg);
+    printf("fuel %s: %.1f kg at the start, ", r->name, r->start_fuel_kg);
+    if (isfinite(r->fuel_used_kg)) printf("%.1f kg used", r->fuel_used_kg);
+    else printf("retired");
+    printf("; %d pit stop(s), %.2f s in the pit lane (%.2f s in the box, %.1f kg refuelled)\n", r->pit_stops,
+           r->pit_lane_s, r->pit_service_s, r->refuelled_kg);
   }
   printf("simulated %.1f s in %.2f s wall: %.0f x real time\n", res->sim_time_s, res->wall_time_s,
          res->realtime_factor);

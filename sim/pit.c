@@ -241,6 +241,10 @@ bool pit_car_update(pit_car *pc, robot *bot, grip_world *world, grip_vehicle_id 
        * behind it). */
       double dp = pc->decision_point;
       bool crossed = progress > 0.0 && floor((prev_progress - dp) / L) != floor((progress - dp) / L);
+      if (crossed) {
+        pc->decision_progress = progress;
+        pc->decision_used = pc->start_fuel + pc->refuelled - st->fuel_mass;
+      }
       if (crossed && laps_to_go > 0.0 && fuel_strategy_pit_now(&pc->strategy, st->fuel_mass, laps_to_go)) {
         pc->phase = PIT_GOING_IN;
         robot_set_route(bot, &pc->in.route);
@@ -254,6 +258,10 @@ bool pit_car_update(pit_car *pc, robot *bot, grip_world *world, grip_vehicle_id 
       if (pit_car_in_box(lane, pc->box, s, lateral, width, vx, vy)) {
         double tank = def ? def->fuel.capacity : pc->strategy.tank;
         double to_go_from_box = race_distance > 0.0 ? (race_distance - progress) / L : 1.0e6;
+        /* A stop before a whole lap was measured: the consumption per lap up to the decision
+         * (racing; the slow pit road after it would make it look smaller). */
+        if (!pc->measured && pc->decision_progress > 0.3 * L)
+          fuel_strategy_measure(&pc->strategy, pc->decision_used / pc->decision_progress * L);
         pc->refuel = fmin(fuel_strategy_refuel(&pc->strategy, st->fuel_mass, to_go_from_box), tank - st->fuel_mass);
         if (pc->refuel < 0.0) pc->refuel = 0.0;
         pc->service_end = t + pit_stop_time(pc->refuel);
@@ -301,7 +309,10 @@ bool pit_car_update(pit_car *pc, robot *bot, grip_world *world, grip_vehicle_id 
 }
 
 void pit_car_lap(pit_car *pc, double fuel) {
-  if (!isnan(pc->lap_fuel)) fuel_strategy_measure(&pc->strategy, pc->lap_fuel + pc->refuelled_in_lap - fuel);
+  if (!isnan(pc->lap_fuel)) {
+    fuel_strategy_measure(&pc->strategy, pc->lap_fuel + pc->refuelled_in_lap - fuel);
+    pc->measured = true;
+  }
   pc->lap_fuel = fuel;
   pc->refuelled_in_lap = 0.0;
 }

@@ -100,6 +100,9 @@ typedef struct pit_car {
   double refuelled;       /* kg added over the race */
   double limit_excess;    /* m/s, the largest speed over the limit in the limited zone on a stop */
   double stand_time;      /* s standing still on the way in */
+  double start_fuel;      /* kg on board at the start (set by the race) */
+  bool measured;          /* a whole lap's consumption measured */
+  double decision_progress, decision_used; /* m raced and kg burnt at the last decision point */
   int missed;             /* stops abandoned (the car not accepted in its box) */
 } pit_car;
 
