@@ -810,7 +810,8 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double road_friction = interp(r, s, offsetof(line_sample, friction));
   double surface_scale = 1.0;
   /* A route (the pit road): its speed cap here and a controller's lag ahead; where it has
-   * taken over (weight > 0), the road's edge no longer bounds the target. */
+   * taken over (weight > 0), the road's edge no longer bounds the target (a pit lane on a
+   * slippery run-off still slows the car, below). */
   double route_lat = 0.0, route_w = 0.0, route_v = INFINITY;
   bool on_route = route_at(r, s, &route_lat, &route_w, &route_v) && route_w > 0.0;
   {
@@ -819,7 +820,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     if (route_at(r, s + fmax(v, 0.0) * r->p.speed_preview, &la, &w, &vc)) v_t = fmin(v_t, vc);
   }
   if (on_route) bound = 1e3;
-  if (!on_route && r->surface_friction < road_friction && road_friction > 0.0) {
+  if (r->surface_friction < road_friction && road_friction > 0.0) {
     surface_scale = sqrt(fmax(0.0, r->surface_friction) / road_friction);
     v_t *= surface_scale;
   }

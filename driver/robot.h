@@ -96,8 +96,9 @@ robot *robot_clone(const robot *original);
  * sim/pit.c): samples every `step` m of centre-line distance from `start`. At each sample the
  * lateral target is line + weight·(lateral − line) (weight 0: the racing line, 1: lateral
  * alone, which may lie beyond the road edge), and the target speed is at most `speed`. On a
- * route with weight > 0 the robot drops the road-edge bound, the running-wide lift, the
- * off-road slow-down and the grip learning: the route is where it must drive. */
+ * route with weight > 0 the robot drops the road-edge bound, the running-wide lift and the grip
+ * learning: the route is where it must drive (the off-road slow-down stays: a pit lane on
+ * grass is driven at grass speeds). */
 typedef struct robot_route {
   double start;          /* m along the centre line of sample 0, [0, track length) */
   double step;           /* m between samples, > 0 */

@@ -695,14 +695,15 @@ int grip_track_pit_check(const grip_track_pit *pit, double length, const char *f
                         pit->box_length, pit->box_width, pit->speed_limit);
     return -1;
   }
-  /* entry -> start -> end -> exit in driving order, the whole pit road under half a lap */
+  /* entry -> start -> end -> exit in driving order, the whole pit road under 70 % of a lap (the
+   * robot's way in starts up to a quarter lap before the entry: the two stay within one lap) */
   double to_start = ahead(pit->entry, pit->start, length), lane = ahead(pit->start, pit->end, length);
   double to_exit = ahead(pit->end, pit->exit, length);
-  if (!(to_start + lane + to_exit < 0.5 * length)) {
+  if (!(to_start + lane + to_exit < 0.7 * length)) {
     grip_load_error_set(err, file, pit->line, "pit",
                         "entry %.6g, start %.6g, end %.6g, exit %.6g m: the pit road (entry to exit in driving "
-                        "order) is %.6g m, not under half the lap (%.6g m)",
-                        pit->entry, pit->start, pit->end, pit->exit, to_start + lane + to_exit, 0.5 * length);
+                        "order) is %.6g m, not under 70 %% of the lap (%.6g m)",
+                        pit->entry, pit->start, pit->end, pit->exit, to_start + lane + to_exit, 0.7 * length);
     return -1;
   }
   if (lane < pit->box_length) {

@@ -101,7 +101,7 @@ int grip_track_open_pit(const char *spec, grip_track **out, char *name, size_t n
 
 /* Checks a pit lane against its track's length: distances in [0, length), box length 1..100 m,
  * width 1..50 m, speed limit 1..150 m/s, at least one box between start and end, and the
- * entry-start-end-exit order along the track with the whole pit road shorter than half a
+ * entry-start-end-exit order along the track with the whole pit road shorter than 70 % of a
  * lap. Returns 0, or -1 with err set ("file:line: pit: what is wrong (allowed range)"). */
 int grip_track_pit_check(const grip_track_pit *pit, double length, const char *file, grip_load_error *err);
 
