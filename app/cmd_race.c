@@ -26,7 +26,7 @@ static void time_column(double v, int width, int decimals) {
 
 /* The result table, with a status column and a legend for every mark it uses. */
 static void print_results(const race_result *res, const char *track_name, int laps, int cars, double dt,
-                          double load_s, bool pit_lane) {
+                          double load_s, bool has_pit_lane) {
   printf("race: %s, %d lap(s), %d car(s), dt %g s\n", track_name, laps, cars, dt);
   printf("pos  name        car              laps    total s   best lap s  top km/h  off track s  status\n");
   bool any_dnf = false, any_running = false, any_dash = false;
@@ -63,7 +63,7 @@ static void print_results(const race_result *res, const char *track_name, int la
     printf("the race ended at its time cap (%.0f s) with car(s) still running\n", res->max_time_s);
   for (int k = 0; k < res->cars; ++k) {
     const race_car_result *r = &res->results[k];
-    if (!pit_lane && r->pit_stops == 0) continue;
+    if (!has_pit_lane && r->pit_stops == 0) continue;
     printf("fuel %s: %.1f kg at the start, ", r->name, r->start_fuel_kg);
     if (isfinite(r->fuel_used_kg)) printf("%.1f kg used", r->fuel_used_kg);
     else printf("retired");

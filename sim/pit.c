@@ -327,3 +327,11 @@ void pit_car_input(const pit_car *pc, grip_vehicle_input *in, const grip_vehicle
   if (pc->phase != PIT_RACING && pit_in_limit_zone(pc->lane, s) && st->speed > pc->lane->def.speed_limit)
     in->throttle = 0.0;
 }
+
+bool pit_lane_limiter(const pit_lane *lane, grip_vehicle_input *in, double s, double lateral, double speed) {
+  if (!pit_in_limit_zone(lane, s) || speed <= lane->def.speed_limit) return false;
+  double half_road = 0.5 * grip_track_point_at(lane->track, s).width;
+  if (lane->sign * lateral <= half_road) return false;
+  in->throttle = 0.0;
+  return true;
+}

@@ -124,6 +124,11 @@ void pit_car_lap(pit_car *pc, double fuel);
 /* The inputs while held (brake, neutral throttle), and the lane's speed limiter: in the
  * limited zone on a stop, no throttle above the limit. */
 void pit_car_input(const pit_car *pc, grip_vehicle_input *in, const grip_vehicle_state *st, double s, bool held);
+/* The pit limiter of a car someone drives (grip drive): in the speed-limited zone, on the
+ * pit side beyond the road's edge (the lane), no throttle while faster than the limit. s and
+ * lateral locate the car, speed its forward speed (m/s). Returns true when it cut the throttle. */
+bool pit_lane_limiter(const pit_lane *lane, grip_vehicle_input *in, double s, double lateral, double speed);
+
 /* Whether the car is on the pit road on a stop (for the race's off-track count). */
 bool pit_car_on_pit_road(const pit_car *pc, double s);
 

@@ -85,6 +85,16 @@ static void native_pit_statement(void) {
   CHECK(!pit_car_in_box(&lane, 0, 27.5, -17.99, 2.0, 0.0, 0.0)); /* 4.01 m */
   CHECK(!pit_car_in_box(&lane, 0, 27.5, 19.5, 2.0, 0.0, 0.0));   /* the other side */
   CHECK(!pit_car_in_box(&lane, 0, 27.5, -19.5, 2.0, 1.1, 0.0));  /* still rolling */
+  /* the limiter of a driven car: no throttle above 20 m/s in the lane (beyond the road's right
+   * edge at 6 m, between 20 m and 320 m), nowhere else */
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.throttle = 1.0;
+  CHECK(pit_lane_limiter(&lane, &in, 100.0, -14.5, 25.0) && in.throttle == 0.0);
+  in.throttle = 1.0;
+  CHECK(!pit_lane_limiter(&lane, &in, 100.0, -14.5, 19.0) && in.throttle == 1.0); /* under the limit */
+  CHECK(!pit_lane_limiter(&lane, &in, 100.0, -5.9, 25.0) && in.throttle == 1.0);  /* on the road */
+  CHECK(!pit_lane_limiter(&lane, &in, 100.0, 14.5, 25.0) && in.throttle == 1.0);  /* the other side */
+  CHECK(!pit_lane_limiter(&lane, &in, 330.0, -14.5, 25.0) && in.throttle == 1.0); /* past the end */
   /* TORCS's stop time: 2 s + fuel / 8 l/s */
   CHECK_NEAR(pit_stop_time(0.0), 2.0, 0);
   CHECK_NEAR(pit_stop_time(40.0), 7.0, 1e-12);
