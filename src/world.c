@@ -5,6 +5,7 @@
 
 #include "collision.h"
 #include "gmath.h"
+#include "timer.h"
 #include "vehicle_internal.h"
 
 struct grip_world {
@@ -16,6 +17,8 @@ struct grip_world {
   int alive;
   collision_world collision; /* contacts and their scratch space, per slot */
   vehicle_type_registry types; /* car types shared by the vehicles (vehicle_type.c) */
+  bool profiling;               /* grip_world_enable_profile */
+  grip_profile profile;         /* zeros while not profiling */
 };
 
 grip_world_def grip_default_world_def(void) {
@@ -167,17 +170,52 @@ static void step_range(int start, int end, int worker, void *context) {
   }
 }
 
+static void record_profile(grip_world *world, double t0, double t1, double t2);
+
 grip_result grip_world_step(grip_world *world, double dt) {
   if (!world || !(dt >= 1e-4 && dt <= 0.02)) return GRIP_INVALID_ARGUMENT;
   step_task task = {world, dt};
+  double t0 = world->profiling ? grip_timer_now() : 0.0;
   if (world->def.enqueue_task && world->def.finish_task && world->used > 1) {
     void *handle = world->def.enqueue_task(step_range, world->used, 1, &task, world->def.task_context);
     if (handle) world->def.finish_task(handle, world->def.task_context);
   } else {
     step_range(0, world->used, 0, &task);
   }
+  double t1 = world->profiling ? grip_timer_now() : 0.0;
   grip_collision_step(&world->collision, world->vehicles, world->used, &world->def, dt);
+  if (world->profiling) record_profile(world, t0, t1, grip_timer_now());
   return GRIP_OK;
+}
+
+/* --- profile ---------------------------------------------------------------------------- */
+
+static void record_profile(grip_world *world, double t0, double t1, double t2) {
+  grip_profile *p = &world->profile;
+  p->step = t2 - t0;
+  p->vehicles = t1 - t0;
+  p->collisions = t2 - t1;
+  p->vehicles_stepped = world->alive;
+  p->wall_contacts = p->vehicle_contacts = 0;
+  for (int i = 0; i < world->used; ++i) {
+    if (!world->vehicles[i].alive) continue;
+    p->wall_contacts += world->collision.contacts[i].wall_count;
+    p->vehicle_contacts += world->collision.contacts[i].vehicle_count;
+  }
+  p->steps++;
+  p->total_step += p->step;
+  p->total_vehicles += p->vehicles;
+  p->total_collisions += p->collisions;
+}
+
+void grip_world_enable_profile(grip_world *world, bool enabled) {
+  if (!world) return;
+  world->profiling = enabled;
+  world->profile = (grip_profile){0};
+}
+
+grip_profile grip_world_get_profile(const grip_world *world) {
+  return world ? world->profile : (grip_profile){0};
 }
 
 /* --- inputs and state ------------------------------------------------------------------ */
