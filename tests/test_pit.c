@@ -409,6 +409,62 @@ static void torcs_race_with_a_stop(void) {
 
 }
 
+/* The 30-lap race of issue 13 at dt 0.01 s (~3 s of wall time; the documented run at TORCS's
+ * dt 0.002 s is in docs/driver.md): car1-trb1 alone on e-track-4, --fuel auto, finishes with
+ * one stop, never off the road or at a wall, its total within 3 % of TORCS's bt on the same
+ * race (tests/data/torcs-reference/race-30-laps.txt). */
+static void torcs_30_laps(void) {
+  char path[1024];
+  if (grip_torcs_find_track("e-track-4", path, sizeof path) != 0) {
+    printf("  (torcs-data not installed: skipped)\n");
+    return;
+  }
+  double bt_time = NAN;
+  int bt_pits = -1;
+  FILE *f = fopen(GRIP_SOURCE_DIR "/tests/data/torcs-reference/race-30-laps.txt", "r");
+  CHECK(f != NULL);
+  if (!f) return;
+  char line[512];
+  while (fgets(line, sizeof line, f)) {
+    const char *t = strstr(line, "time="), *p = strstr(line, "pits=");
+    if (strncmp(line, "bt 2 car1-trb1 e-track-4 ", 25) == 0 && t && p) {
+      bt_time = atof(t + 5);
+      bt_pits = atoi(p + 5);
+    }
+  }
+  fclose(f);
+  CHECK_NEAR(bt_time, 3250.54, 1e-9); /* the figure issue 13 quotes */
+  static grip_car car;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  grip_track *t = NULL;
+  grip_track_pit pit;
+  if (grip_car_open("torcs:car1-trb1", &car, &err) != 0 ||
+      grip_track_open_pit("torcs:e-track-4", &t, NULL, 0, &pit, &err) != 0) {
+    CHECK(0);
+    return;
+  }
+  race_config cfg = race_default_config();
+  cfg.track = t;
+  cfg.car = &car.def;
+  cfg.laps = 30;
+  cfg.pit = &pit;
+  cfg.fuel_mode = RACE_FUEL_AUTO;
+  race_result res;
+  CHECK(race_run(&cfg, &res) == 0);
+  const race_car_result *r = &res.results[0];
+  printf("  30 laps in %.2f s (TORCS bt %.2f s: %+.2f %%), best %.3f s, %d stop(s) (bt %d), %.1f kg refuelled, "
+         "off %.2f s, wall %.2f s\n",
+         r->total_time_s, bt_time, 100.0 * (r->total_time_s / bt_time - 1.0), r->best_lap_s, r->pit_stops, bt_pits,
+         r->refuelled_kg, r->off_track_s, r->wall_contact_s);
+  CHECK(r->finished && r->laps == 30);
+  CHECK(r->pit_stops == bt_pits);
+  CHECK(fabs(r->total_time_s / bt_time - 1.0) < 0.03);
+  CHECK(r->off_track_s == 0.0 && r->wall_contact_s == 0.0 && r->pit_limit_excess <= 0.0);
+  race_result_free(&res);
+  grip_track_destroy(t);
+}
+
 static void race_with_a_stop_dt_001(void) { race_with_a_stop(0.001); }
 static void race_with_a_stop_dt_0002(void) { race_with_a_stop(0.002); }
 static void race_with_a_stop_dt_001x(void) { race_with_a_stop(0.01); }
@@ -425,6 +481,7 @@ int main(void) {
   RUN_TEST(torcs_race_with_a_stop);
 #ifndef GRIP_SANITIZED
   RUN_TEST(race_with_a_stop_dt_001);
+  RUN_TEST(torcs_30_laps);
 #endif
   return TEST_RESULT();
 }
