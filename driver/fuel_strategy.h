@@ -24,7 +24,7 @@ fuel_strategy fuel_strategy_plan(double tank, double per_lap, int laps);
 /* kg, fuel for `laps_to_go` laps (may be fractional) with the margin and the reserve. */
 double fuel_strategy_need(const fuel_strategy *f, double laps_to_go);
 
-/* kg, the fuel to start with: one stint's need, at most the tank. */
+/* kg, the fuel to start with: one stint's need × 1.25, at most the tank. */
 double fuel_strategy_start_fuel(const fuel_strategy *f);
 
 /* Whether to take the pit road now, at the point where it leaves the track: the fuel on board

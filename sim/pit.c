@@ -244,6 +244,13 @@ bool pit_car_update(pit_car *pc, robot *bot, grip_world *world, grip_vehicle_id 
       if (crossed) {
         pc->decision_progress = progress;
         pc->decision_used = pc->start_fuel + pc->refuelled - st->fuel_mass;
+        /* Before a whole lap is measured, the consumption so far (from a standing start: on the
+         * safe side) when it is more than the plan's estimate: on dirt the plan's was 20 % low
+         * and the car ran dry. */
+        if (!pc->measured && progress > 0.3 * L) {
+          double so_far = pc->decision_used / progress * L;
+          if (so_far > pc->strategy.per_lap) fuel_strategy_measure(&pc->strategy, so_far);
+        }
       }
       if (crossed && laps_to_go > 0.0 && fuel_strategy_pit_now(&pc->strategy, st->fuel_mass, laps_to_go)) {
         pc->phase = PIT_GOING_IN;

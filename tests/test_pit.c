@@ -228,7 +228,7 @@ static void strategy_arithmetic(void) {
    * much; two stints of 15 laps need 3.9·(15·1.03 + 0.15) = 60.84 kg each: one stop. */
   fuel_strategy f = fuel_strategy_plan(94.0, 3.9, 30);
   CHECK(f.stops == 1 && f.stint_laps == 15);
-  CHECK_NEAR(fuel_strategy_start_fuel(&f), 3.9 * (15 * 1.03 + 0.15), 1e-9);
+  CHECK_NEAR(fuel_strategy_start_fuel(&f), 1.25 * 3.9 * (15 * 1.03 + 0.15), 1e-9);
   /* 100 laps: stints of ceil(100 / 5) = 20 laps (3.9·20.75 = 80.9 kg); 4 stints of 25 laps need
    * 101 kg: four stops */
   f = fuel_strategy_plan(94.0, 3.9, 100);
@@ -236,7 +236,7 @@ static void strategy_arithmetic(void) {
   /* short race: no stop, fuel for the distance */
   f = fuel_strategy_plan(94.0, 3.9, 10);
   CHECK(f.stops == 0 && f.stint_laps == 10);
-  CHECK_NEAR(fuel_strategy_start_fuel(&f), 3.9 * (10 * 1.03 + 0.15), 1e-9);
+  CHECK_NEAR(fuel_strategy_start_fuel(&f), 1.25 * 3.9 * (10 * 1.03 + 0.15), 1e-9);
   /* pit when the fuel would not come round again and does not reach the finish */
   CHECK(!fuel_strategy_pit_now(&f, 3.9 * (5 * 1.03 + 0.15), 5.0)); /* reaches the finish */
   CHECK(!fuel_strategy_pit_now(&f, 3.9 * (1 * 1.03 + 0.15) + 0.01, 5.0));
