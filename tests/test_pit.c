@@ -223,6 +223,30 @@ static void torcs_every_pit_lane(void) {
   printf("  %d TORCS tracks, %d with a pit lane\n", tracks, with_pits);
 }
 
+/* grip_vehicle_set_fuel: 0 .. the tank's capacity, else refused and nothing changed; the mass
+ * follows. */
+static void set_fuel(void) {
+  grip_plane plane = grip_default_plane();
+  grip_world_def wd = grip_default_world_def();
+  wd.ground = grip_plane_ground(&plane);
+  grip_world *w = grip_create_world(&wd);
+  grip_vehicle_def car = grip_default_vehicle_def(); /* 52 kg tank, 30 kg in it */
+  grip_vehicle_id id = grip_create_vehicle(w, &car);
+  grip_vehicle_state st;
+  CHECK(grip_vehicle_set_fuel(w, id, 12.5) == GRIP_OK);
+  grip_vehicle_get_state(w, id, &st);
+  CHECK_NEAR(st.fuel_mass, 12.5, 0);
+  CHECK_NEAR(st.mass, car.body.mass + 12.5, 1e-9);
+  CHECK(grip_vehicle_set_fuel(w, id, 52.0) == GRIP_OK);
+  CHECK(grip_vehicle_set_fuel(w, id, 52.001) == GRIP_INVALID_ARGUMENT);
+  CHECK(grip_vehicle_set_fuel(w, id, -0.001) == GRIP_INVALID_ARGUMENT);
+  CHECK(grip_vehicle_set_fuel(w, id, NAN) == GRIP_INVALID_ARGUMENT);
+  grip_vehicle_get_state(w, id, &st);
+  CHECK_NEAR(st.fuel_mass, 52.0, 0);
+  CHECK(grip_vehicle_set_fuel(w, GRIP_NULL_VEHICLE, 1.0) == GRIP_INVALID_ID);
+  grip_destroy_world(w);
+}
+
 static void strategy_arithmetic(void) {
   /* 30 laps at 3.9 kg a lap in a 94 kg tank: 30 laps need 3.9·(30·1.03 + 0.15) = 121.1 kg, too
    * much; two stints of 15 laps need 3.9·(15·1.03 + 0.15) = 60.84 kg each: one stop. */
@@ -476,6 +500,7 @@ int main(void) {
   RUN_TEST(native_pit_errors);
   RUN_TEST(torcs_e_track_4);
   RUN_TEST(torcs_every_pit_lane);
+  RUN_TEST(set_fuel);
   RUN_TEST(strategy_arithmetic);
   RUN_TEST(routes);
   RUN_TEST(race_with_a_stop_dt_001x);
