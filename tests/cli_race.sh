@@ -80,7 +80,9 @@ check "/usr/bin/python3 -c 'import json; d=json.load(open(\"auto.json\")); c=d[\
 printf 'name Pit Oval\nwidth 12\nkerb 1\nrunoff 15\nrunoff-surface asphalt\nstraight 500\narc left radius 100 angle 180\nstraight 500\narc left radius 100 angle 180\npit side right entry 1478.3 start 20 end 320 exit 450 speed-limit 20\n' > pit.track
 "$GRIP" race --track pit.track --laps 3 --fuel 0.7 --json > pit.json; check "[ $? -eq 0 ]"
 check "/usr/bin/python3 -c 'import json; d=json.load(open(\"pit.json\")); c=d[\"cars\"][0]; exit(0 if d[\"pit_lane\"] is True and c[\"finished\"] and c[\"pit_stops\"]==1 and abs(c[\"pit_service_s\"] - 2 - c[\"refuelled_kg\"]/8) < 0.011 and c[\"pit_lane_s\"] > 15 and c[\"pit_limit_excess_ms\"] <= 0 and c[\"off_track_s\"]==0 and c[\"wall_contact_s\"]==0 else 1)'"
-"$GRIP" race --track pit.track --laps 3 --fuel 0.7 > pit.txt
+"$GRIP" race --track pit.track --laps 3 --fuel 0.7 --telemetry pit1.csv > pit.txt
+"$GRIP" race --track pit.track --laps 3 --fuel 0.7 --telemetry pit2.csv > /dev/null
+check "cmp -s pit1.csv pit2.csv" # a race with a stop is deterministic too
 check "grep -q '^fuel robot-1: 0.7 kg at the start, .* kg used; 1 pit stop(s), .* s in the pit lane' pit.txt"
 printf 'straight 500\narc left radius 100 angle 180\nstraight 500\narc left radius 100 angle 180\npit side right entry 1478.3 start 20 end 320\n' > nopit.track
 "$GRIP" race --track nopit.track >/dev/null 2>err.txt; check "[ $? -eq 1 ]"; check "grep -q 'nopit.track:5: pit: missing exit' err.txt"
