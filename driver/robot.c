@@ -850,7 +850,8 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     double left = o->lateral + clear, right = o->lateral - clear;
     bool left_ok = left <= b_there, right_ok = right >= -b_there;
     double closing = v - o->speed;
-    if ((left_ok || right_ok) && closing > -1.0) {
+    /* On a route (the pit lane) there is no passing: the boxes and the barrier are beside it. */
+    if ((left_ok || right_ok) && closing > -1.0 && !on_route) {
       double target = (left_ok && (!right_ok || fabs(left - my_lat_there) < fabs(right - my_lat_there))) ? left : right;
       double sh = target - interp(r, s + ds, offsetof(line_sample, offset));
       if (fabs(sh) > fabs(want_shift)) want_shift = sh;
@@ -1014,8 +1015,10 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     double la, w, vc;
     if (route_at(r, st_s, &la, &w, &vc) && w > 0.0) lat_t += w * (la - lat_t);
   }
-  /* Cars alongside bound the target near us (the range is for our own position). */
-  if (lat_hi >= lat_lo) lat_t = clampd(lat_t, lat_lo - 0.0, lat_hi);
+  /* Cars alongside bound the target near us (the range is for our own position); not on a
+   * route, whose target is the only room there is (a car standing in its box beside the lane
+   * pushed the next one into the pit wall). */
+  if (lat_hi >= lat_lo && !on_route) lat_t = clampd(lat_t, lat_lo - 0.0, lat_hi);
   double tx = interp(r, st_s, offsetof(line_sample, px)) + lat_t * interp(r, st_s, offsetof(line_sample, nx));
   double ty = interp(r, st_s, offsetof(line_sample, py)) + lat_t * interp(r, st_s, offsetof(line_sample, ny));
   double rx = x + r->rear_x * hx, ry = y + r->rear_x * hy;

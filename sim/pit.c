@@ -9,7 +9,8 @@
 #define PIT_PI 3.14159265358979323846
 #define PIT_NO_CAP 1.0e3      /* m/s: "no speed cap" in a route sample */
 #define PIT_BARRIER_CLEAR 0.6 /* m kept between the car's side and the pit side's barrier */
-#define PIT_STOP_DECEL 3.0    /* m/s², the gentle braking into the box */
+#define PIT_STOP_DECEL 2.0    /* m/s², the gentle braking into the box */
+#define PIT_BOX_SPEED 6.0     /* m/s, turning into and out of the box (within its length) */
 #define PIT_BEFORE_ENTRY 800.0 /* m of route before the entry (racing line, braking cap only) */
 #define PIT_GIVE_UP 5.0        /* s standing on the way in, not accepted in the box, before leaving */
 
@@ -127,9 +128,11 @@ int pit_route_in(pit_route *out, const pit_lane *lane, int k, double car_width, 
   double start = fmod(d->entry - pre + lane->length, lane->length);
   if (route_alloc(out, start, pre + to_box)) return -1;
   double lane_mag = fabs(pit_lane_lateral(lane, box)), box_mag = fabs(pit_box_lateral(lane, k));
-  /* The turn from the lane into the box: over three box lengths, done half a box before the
-   * box's centre, so the car stands square in it. */
-  double approach = 3.0 * d->box_length, approach_end = to_box - 0.5 * d->box_length;
+  /* The turn from the lane into the box, as TORCS's bt turns in (within its own box's length):
+   * from a box length before the centre to a quarter box before it, at walking pace, so the
+   * car stands square in its box and passes the cars standing in the boxes before it in the
+   * lane (a turn over three box lengths drove through them). */
+  double approach = 0.75 * d->box_length, approach_end = to_box - 0.25 * d->box_length;
   double limit = fmax(1.0, d->speed_limit - PIT_LIMIT_MARGIN);
   for (int i = 0; i < out->route.count; ++i) {
     double u = i * out->route.step, s = fmod(start + u, lane->length);
@@ -145,6 +148,7 @@ int pit_route_in(pit_route *out, const pit_lane *lane, int k, double car_width, 
         w = 1.0;
         v = limit;
       }
+      if (past > approach_end - approach) v = fmin(v, PIT_BOX_SPEED);
       v = fmin(v, sqrt(2.0 * PIT_STOP_DECEL * fmax(0.0, to_box - past)));
     }
     out->lateral[i] = lane->sign * mag;
@@ -163,22 +167,23 @@ int pit_route_out(pit_route *out, const pit_lane *lane, int k, double car_width,
   double start = fmod(box - back + lane->length, lane->length);
   if (route_alloc(out, start, back + to_exit)) return -1;
   double lane_mag = fabs(pit_lane_lateral(lane, box)), box_mag = fabs(pit_box_lateral(lane, k));
-  double leave = 2.0 * d->box_length;
+  /* out of the box within its own length, at walking pace, clear of the next box's car */
+  double leave_start = 0.25 * d->box_length, leave = 0.75 * d->box_length;
   double limit = fmax(1.0, d->speed_limit - PIT_LIMIT_MARGIN);
   for (int i = 0; i < out->route.count; ++i) {
     double u = i * out->route.step, s = fmod(start + u, lane->length);
     double past = u - back; /* m past the box's centre */
     double w = 1.0, mag, v = PIT_NO_CAP;
     double lane_here = fmin(lane_mag, room(lane, s, car_width));
-    if (past < 0.0) {
+    if (past < leave_start) {
       mag = box_mag;
-    } else if (past < leave) {
-      mag = box_mag + blend(past / leave) * (lane_here - box_mag);
+    } else if (past < leave_start + leave) {
+      mag = box_mag + blend((past - leave_start) / leave) * (lane_here - box_mag);
     } else {
       mag = lane_here;
     }
     if (past < to_end) {
-      v = limit;
+      v = past < leave_start + leave ? fmin(limit, PIT_BOX_SPEED) : limit;
     } else {
       w = 1.0 - blend((past - to_end) / fmax(to_exit - to_end, 1.0));
     }

@@ -490,6 +490,49 @@ static void torcs_30_laps(void) {
   grip_track_destroy(t);
 }
 
+/* Pit lane traffic: four car1-trb1 on e-track-4 with 6 kg for 2 laps all stop on the same lap,
+ * in boxes 0-3 side by side, each passing the cars already standing in the boxes before its
+ * own: every car is served once (2 s + fuel / 8) and finishes, none over the limit. (Contact
+ * between the cars on the track is the robots' racing, as without stops.) */
+static void torcs_four_cars_stop(void) {
+  char path[1024];
+  if (grip_torcs_find_track("e-track-4", path, sizeof path) != 0) {
+    printf("  (torcs-data not installed: skipped)\n");
+    return;
+  }
+  static grip_car car;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  grip_track *t = NULL;
+  grip_track_pit pit;
+  if (grip_car_open("torcs:car1-trb1", &car, &err) != 0 ||
+      grip_track_open_pit("torcs:e-track-4", &t, NULL, 0, &pit, &err) != 0) {
+    CHECK(0);
+    return;
+  }
+  race_config cfg = race_default_config();
+  cfg.track = t;
+  cfg.car = &car.def;
+  cfg.laps = 2;
+  cfg.cars = 4;
+  cfg.pit = &pit;
+  cfg.fuel_mode = RACE_FUEL_KG;
+  cfg.fuel_kg = 6.0;
+  race_result res;
+  CHECK(race_run(&cfg, &res) == 0);
+  for (int k = 0; k < res.cars; ++k) {
+    const race_car_result *r = &res.results[k];
+    printf("  %s: %s, %d stop(s), served %.3f s for %.3f kg, %.2f s in the pit lane, race %.2f s\n", r->name,
+           race_car_status_name(r->status), r->pit_stops, r->pit_service_s, r->refuelled_kg, r->pit_lane_s,
+           r->total_time_s);
+    CHECK(r->finished && r->pit_stops == 1);
+    CHECK_NEAR(r->pit_service_s, 2.0 + r->refuelled_kg / 8.0, 0.0101);
+    CHECK(r->pit_limit_excess <= 0.0);
+  }
+  race_result_free(&res);
+  grip_track_destroy(t);
+}
+
 static void race_with_a_stop_dt_001(void) { race_with_a_stop(0.001); }
 #endif
 static void race_with_a_stop_dt_0002(void) { race_with_a_stop(0.002); }
@@ -509,6 +552,7 @@ int main(void) {
 #ifndef GRIP_SANITIZED
   RUN_TEST(race_with_a_stop_dt_001);
   RUN_TEST(torcs_30_laps);
+  RUN_TEST(torcs_four_cars_stop);
 #endif
   return TEST_RESULT();
 }
