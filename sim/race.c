@@ -368,6 +368,10 @@ int race_run(const race_config *cfg, race_result *out) {
         c->next_mark++;
       }
       if (c->next_mark == marks_total) {
+        /* its cool-down lap on the racing line (a stop's way out may still be set) */
+        robot_set_route(c->bot, NULL);
+        c->pit.phase = PIT_RACING;
+        c->held = false;
         c->finish_time = r->total_time_s;
         r->finished = true;
         r->status = RACE_CAR_FINISHED;
