@@ -50,8 +50,12 @@ int cli_parse(int argc, char **argv, const cli_option *options, int option_count
               const char **positional, int max_positional, int *positional_count) {
   const char *command = argv[0];
   int npos = 0;
+  bool has_output = false;
+  for (int k = 0; k < option_count; ++k) has_output = has_output || strcmp(options[k].name, "--output") == 0;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
+    /* -o is the short form of --output in every command that has one. */
+    if (has_output && strcmp(arg, "-o") == 0) arg = "--output";
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
       cli_print_help(stdout, command, NULL, options, option_count);
       return 1;

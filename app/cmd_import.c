@@ -13,15 +13,9 @@ int cmd_import_torcs(int argc, char **argv) {
       {"--setup", CLI_STRING, &setup, 0, 0, "robot setup XML applied on top of the car"},
       {"--category", CLI_STRING, &category, 0, 0, "category XML (default: the car's own, from ../../categories)"},
   };
-  char *args[64];
-  if (argc > 64) {
-    fprintf(stderr, "grip import-torcs: too many arguments\n");
-    return CLI_USAGE_ERROR;
-  }
-  for (int i = 0; i < argc; ++i) args[i] = strcmp(argv[i], "-o") == 0 ? (char *)"--output" : argv[i];
   const char *positional[1] = {NULL};
   int npos = 0;
-  int rc = cli_parse(argc, args, options, CLI_COUNT(options), positional, 1, &npos);
+  int rc = cli_parse(argc, argv, options, CLI_COUNT(options), positional, 1, &npos);
   if (rc) return rc == 1 ? 0 : rc;
   if (npos != 1) {
     fprintf(stderr, "grip import-torcs: expected one TORCS car directory, car XML or torcs:NAME\n");

@@ -68,12 +68,12 @@ int cmd_plot(int argc, char **argv) {
     fprintf(stderr, "grip plot %s: too many arguments\n", kind->name);
     return CLI_USAGE_ERROR;
   }
-  /* The kind sees "plot KIND" as its command name, and -o as --output. */
+  /* The kind sees "plot KIND" as its command name. */
   char name[32];
   snprintf(name, sizeof name, "plot %s", kind->name);
   char *args[MAX_ARGS + 1];
   args[0] = name;
-  for (int i = 2; i < argc; ++i) args[i - 1] = strcmp(argv[i], "-o") == 0 ? (char *)"--output" : argv[i];
+  for (int i = 2; i < argc; ++i) args[i - 1] = argv[i];
   args[argc - 1] = NULL;
   return kind->run(argc - 1, args);
 }

@@ -23,13 +23,7 @@ int cmd_sound(int argc, char **argv) {
       {"--output", CLI_STRING, &output, 0, 0, "output FILE.wav, 16-bit PCM mono (required; -o FILE too)"},
       CLI_OPTION_JSON(json),
   };
-  /* -o is the short form of --output. */
-  char **args = malloc((size_t)(argc + 1) * sizeof *args);
-  if (!args) return 1;
-  for (int i = 0; i < argc; ++i) args[i] = strcmp(argv[i], "-o") == 0 ? (char *)"--output" : argv[i];
-  args[argc] = NULL;
-  int rc = cli_parse(argc, args, options, CLI_COUNT(options), NULL, 0, NULL);
-  free(args);
+  int rc = cli_parse(argc, argv, options, CLI_COUNT(options), NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
   double from = 0.0, to = 0.0;
   char junk;

@@ -771,6 +771,15 @@ static void adapt_grip(robot *r, const grip_vehicle_state *st, double s, double 
   plan_speed(r);
 }
 
+/* The windows of robot_drive's three passes over the others: a car close ahead (gap <
+ * 2·max(v, 10 m/s)), alongside (|ds| < half the two lengths + 1 m) or ahead within look_cars,
+ * and traffic (|ds| < 30 m). */
+void robot_view_window(const robot *r, double speed, double max_length, double *ahead, double *behind) {
+  double alongside = 0.5 * (r->car_length + max_length) + 1.0;
+  *behind = fmax(30.0, alongside);
+  *ahead = fmax(fmax(2.0 * fmax(speed, 10.0), r->p.look_cars), *behind);
+}
+
 grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const robot_car_view *others,
                                int other_count, double dt) {
   grip_vehicle_input in = grip_default_vehicle_input();
@@ -854,7 +863,9 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     if ((left_ok || right_ok) && closing > -1.0 && !on_route) {
       double target = (left_ok && (!right_ok || fabs(left - my_lat_there) < fabs(right - my_lat_there))) ? left : right;
       double sh = target - interp(r, s + ds, offsetof(line_sample, offset));
-      if (fabs(sh) > fabs(want_shift)) want_shift = sh;
+      /* the largest shift; of two equally large, the one to the left, so the order of the
+       * others does not matter */
+      if (fabs(sh) > fabs(want_shift) || (fabs(sh) == fabs(want_shift) && sh > want_shift)) want_shift = sh;
     } else {
       /* No room: keep a time gap behind it. */
       double gap = ds - half_len - r->p.follow_time * fmax(v, 0.0);

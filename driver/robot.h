@@ -92,6 +92,13 @@ void robot_destroy(robot *r);
  * it before the original has driven (its control state is copied too). NULL without memory. */
 robot *robot_clone(const robot *original);
 
+/* How far along the track another car may be and still change what robot_drive does, for the
+ * robot's car at forward speed `speed` (m/s) with other cars up to max_length (m) long: a car
+ * whose distance lies more than *ahead in front or more than *behind back (both m, along the
+ * track, wrapped to half a lap) is ignored by robot_drive, so a caller may leave it out of
+ * `others` with the same result bit for bit; the order of `others` does not matter either. */
+void robot_view_window(const robot *r, double speed, double max_length, double *ahead, double *behind);
+
 /* A route that takes over from the racing line on a stretch of track (the pit road,
  * sim/pit.c): samples every `step` m of centre-line distance from `start`. At each sample the
  * lateral target is line + weight·(lateral − line) (weight 0: the racing line, 1: lateral

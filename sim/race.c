@@ -192,8 +192,12 @@ int race_run(const race_config *cfg, race_result *out) {
   race_car_result *res = calloc((size_t)K, sizeof *res);
   robot_car_view *views = calloc((size_t)K, sizeof *views);
   robot_car_view *others = calloc((size_t)K, sizeof *others);
+  grip_vehicle_state *states = calloc((size_t)K, sizeof *states); /* each car's, after the last step */
+  int *order = calloc((size_t)K, sizeof *order); /* running cars by distance along the track */
+  int *near = calloc((size_t)K, sizeof *near);
+  int *rank = calloc((size_t)K, sizeof *rank); /* a car's index in order[] */
   int rc = 0;
-  if (!world || !cars || !res || !views || !others) {
+  if (!world || !cars || !res || !views || !others || !states || !order || !near || !rank) {
     rc = -1;
     goto done;
   }
@@ -254,7 +258,12 @@ int race_run(const race_config *cfg, race_result *out) {
     c->finish_time = NAN;
     views[k] = (robot_car_view){.distance = p.distance, .lateral = lat, .speed = 0.0,
                                 .length = c->def->body.dimensions.x, .width = c->def->body.dimensions.y};
+    grip_vehicle_get_state(world, c->id, &states[k]);
+    order[k] = k;
   }
+  double max_length = 0.0;
+  for (int k = 0; k < K; ++k) max_length = fmax(max_length, cars[k].def->body.dimensions.x);
+  int running = K; /* entries of order[] */
   if (cfg->telemetry) telemetry_header(cfg->telemetry);
   double dt = cfg->dt;
   /* Default cap: 300 s per lap, or three times the slowest robot's planned lap where that is
@@ -271,25 +280,62 @@ int race_run(const race_config *cfg, race_result *out) {
   double t = 0.0, wall0 = now_s(), next_period = cfg->period_s;
   long long step = 0, car_steps = 0;
   out->setup_wall_s = wall0 - setup0;
-  grip_vehicle_state st;
   while (done_cars < K && t < max_time) {
     car_steps += K - removed_cars;
+    /* The running cars in order along the track (distance, then index): insertion sort, as the
+     * order changes by a swap or a car crossing the line from one step to the next. */
+    int m = 0;
+    for (int i = 0; i < running; ++i)
+      if (!cars[order[i]].removed) order[m++] = order[i];
+    running = m;
+    for (int i = 1; i < running; ++i) {
+      int k = order[i], j = i;
+      while (j > 0 && (views[order[j - 1]].distance > views[k].distance ||
+                       (views[order[j - 1]].distance == views[k].distance && order[j - 1] > k))) {
+        order[j] = order[j - 1];
+        --j;
+      }
+      order[j] = k;
+    }
+    for (int i = 0; i < running; ++i) rank[order[i]] = i;
     /* Drive: each robot sees the others on the track as they were after the previous step.
-     * A finished car drives on (a cool-down lap, untimed); a retired one is gone. */
+     * A finished car drives on (a cool-down lap, untimed); a retired one is gone. Each robot is
+     * given only the cars within its view window (robot_view_window, + 1 m for rounding), those
+     * ahead nearest first, then those behind: what it does is the same as with all of them in
+     * any order, and a step costs O(cars × cars nearby) instead of O(cars²). */
     for (int k = 0; k < K; ++k) {
       race_car *c = &cars[k];
       if (c->removed) continue;
+      int i = rank[k];
+      double ahead, behind;
+      robot_view_window(c->bot, states[k].speed, max_length, &ahead, &behind);
       int n = 0;
-      for (int j = 0; j < K; ++j)
-        if (j != k && !cars[j].removed) others[n++] = views[j];
-      grip_vehicle_get_state(world, c->id, &st);
-      c->input = robot_drive(c->bot, &st, others, n, dt);
-      pit_car_input(&c->pit, &c->input, &st, robot_get_status(c->bot).distance, c->held);
+      const double here = views[k].distance;
+      for (int q = 1, a = i; q < running; ++q) { /* forwards along the track, wrapping past the line */
+        a = a + 1 == running ? 0 : a + 1;
+        int j = order[a];
+        double d = views[j].distance - here;
+        if (d < 0.0) d += L;
+        if (d > ahead + 1.0) break;
+        near[n++] = j;
+      }
+      for (int q = 1, b = i, ahead_n = n; q < running - ahead_n; ++q) { /* backwards, to the cars not yet taken */
+        b = b == 0 ? running - 1 : b - 1;
+        int j = order[b];
+        double d = here - views[j].distance;
+        if (d < 0.0) d += L;
+        if (d > behind + 1.0) break;
+        near[n++] = j;
+      }
+      for (int a = 0; a < n; ++a) others[a] = views[near[a]];
+      const grip_vehicle_state *sk = &states[k];
+      c->input = robot_drive(c->bot, sk, others, n, dt);
+      pit_car_input(&c->pit, &c->input, sk, robot_get_status(c->bot).distance, c->held);
       grip_vehicle_set_input(world, c->id, &c->input);
       if (tel_every && cfg->telemetry && step % tel_every == 0) {
         robot_status rs = robot_get_status(c->bot);
         int lap = (int)floor(c->progress / L) + 1;
-        telemetry_row(cfg->telemetry, t, k + 1, lap < 1 ? 1 : lap, &rs, &st, &c->input);
+        telemetry_row(cfg->telemetry, t, k + 1, lap < 1 ? 1 : lap, &rs, sk, &c->input);
       }
     }
     grip_world_step(world, dt);
@@ -300,19 +346,20 @@ int race_run(const race_config *cfg, race_result *out) {
       race_car *c = &cars[k];
       race_car_result *r = &res[k];
       if (c->removed) continue;
-      grip_vehicle_get_state(world, c->id, &st);
+      grip_vehicle_get_state(world, c->id, &states[k]);
+      const grip_vehicle_state *st = &states[k];
       /* Where the car is now (the robot's own locate, with its segment hint). */
-      robot_status loc = robot_locate(c->bot, &st);
+      robot_status loc = robot_locate(c->bot, st);
       double d = loc.distance - c->last_s;
       if (d > 0.5 * L) d -= L;
       if (d < -0.5 * L) d += L;
       double prev = c->progress;
       c->progress += d;
       c->last_s = loc.distance;
-      views[k] = (robot_car_view){.distance = loc.distance, .lateral = loc.lateral, .speed = st.speed,
+      views[k] = (robot_car_view){.distance = loc.distance, .lateral = loc.lateral, .speed = st->speed,
                                   .length = c->def->body.dimensions.x, .width = c->def->body.dimensions.y};
       if (c->out) continue;
-      c->held = pit_car_update(&c->pit, c->bot, world, c->id, &st, prev, c->progress, loc.distance, loc.lateral,
+      c->held = pit_car_update(&c->pit, c->bot, world, c->id, st, prev, c->progress, loc.distance, loc.lateral,
                                cfg->laps > 0 ? cfg->laps * L : 0.0, t, dt);
       bool pit_road = pit_car_on_pit_road(&c->pit, loc.distance);
       double excess = fabs(loc.lateral) - loc.half_width;
@@ -321,10 +368,10 @@ int race_run(const race_config *cfg, race_result *out) {
         if (!pit_road) r->off_track_s += dt;
         /* Off the road: touching the barrier on that side? The body box's reach towards it is
          * ½W·cos ψ + ½L·|sin ψ|, ψ the car's heading relative to the barrier's line. */
-        grip_track_location tl = grip_track_locate(track, st.pose.position.x, st.pose.position.y, loc.segment);
+        grip_track_location tl = grip_track_locate(track, st->pose.position.x, st->pose.position.y, loc.segment);
         grip_track_barrier b =
             grip_track_barrier_at(track, &tl, loc.lateral > 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
-        const grip_quat q = st.pose.rotation;
+        const grip_quat q = st->pose.rotation;
         double fx = 1.0 - 2.0 * (q.y * q.y + q.z * q.z), fy = 2.0 * (q.x * q.y + q.w * q.z);
         double fn = hypot(fx, fy);
         double sin_psi = fn > 0.0 ? fabs(fx * b.normal.x + fy * b.normal.y) / fn : 0.0;
@@ -332,7 +379,7 @@ int race_run(const race_config *cfg, race_result *out) {
         double reach = 0.5 * c->def->body.dimensions.y * cos_psi + 0.5 * c->def->body.dimensions.x * sin_psi;
         if (b.distance < reach + 0.05) r->wall_contact_s += dt;
       }
-      if (3.6 * st.speed > r->top_speed_kmh) r->top_speed_kmh = 3.6 * st.speed;
+      if (3.6 * st->speed > r->top_speed_kmh) r->top_speed_kmh = 3.6 * st->speed;
       while (c->next_mark < marks_total && c->progress >= (double)(c->next_mark + 1) * L / 3.0) {
         double mark = (double)(c->next_mark + 1) * L / 3.0;
         double tc = t - dt + dt * (mark - prev) / (c->progress - prev); /* interpolated crossing */
@@ -351,7 +398,7 @@ int race_run(const race_config *cfg, race_result *out) {
           r->last_lap_s = lap_time;
           if (isnan(r->best_lap_s) || lap_time < r->best_lap_s) r->best_lap_s = lap_time;
           r->total_time_s = tc;
-          pit_car_lap(&c->pit, st.fuel_mass);
+          pit_car_lap(&c->pit, st->fuel_mass);
           if (cfg->on_lap) cfg->on_lap(cfg->callback_user, k, r->laps, lap_time, tc);
           if (r->laps > leader_laps) {
             leader_laps = r->laps;
@@ -384,12 +431,12 @@ int race_run(const race_config *cfg, race_result *out) {
         c->best_progress = c->progress;
         c->best_progress_time = t;
       }
-      bool finite = isfinite(st.pose.position.x) && isfinite(st.pose.position.y) && isfinite(st.pose.position.z) &&
-                    isfinite(st.speed);
+      bool finite = isfinite(st->pose.position.x) && isfinite(st->pose.position.y) && isfinite(st->pose.position.z) &&
+                    isfinite(st->speed);
       race_retire_reason why = RACE_RETIRE_NONE;
       if (!finite) why = RACE_RETIRE_NUMERICAL;
-      else if (st.out_of_world) why = RACE_RETIRE_LEFT_WORLD;
-      else if (c->def->engine.fuel_per_joule > 0.0 && st.fuel_mass <= 0.0 && fabs(st.speed) < 0.5)
+      else if (st->out_of_world) why = RACE_RETIRE_LEFT_WORLD;
+      else if (c->def->engine.fuel_per_joule > 0.0 && st->fuel_mass <= 0.0 && fabs(st->speed) < 0.5)
         why = RACE_RETIRE_OUT_OF_FUEL;
       else if (t - c->best_progress_time > stuck_time) why = RACE_RETIRE_STUCK;
       if (why != RACE_RETIRE_NONE) {
@@ -422,7 +469,8 @@ int race_run(const race_config *cfg, race_result *out) {
     r->refuelled_kg = pc->refuelled;
     r->pit_limit_excess = pc->limit_excess;
     double fuel_end = r->start_fuel_kg;
-    if (!cars[k].removed && grip_vehicle_get_state(world, cars[k].id, &st) == GRIP_OK) fuel_end = st.fuel_mass;
+    grip_vehicle_state end_state;
+    if (!cars[k].removed && grip_vehicle_get_state(world, cars[k].id, &end_state) == GRIP_OK) fuel_end = end_state.fuel_mass;
     r->fuel_used_kg = cars[k].removed ? NAN : r->start_fuel_kg + pc->refuelled - fuel_end;
   }
   qsort(res, (size_t)K, sizeof *res, compare_results);
@@ -444,6 +492,10 @@ done:
   free(res);
   free(views);
   free(others);
+  free(states);
+  free(order);
+  free(near);
+  free(rank);
   if (world) grip_destroy_world(world);
   return rc;
 }

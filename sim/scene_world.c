@@ -303,7 +303,8 @@ bool scene_world_ground_height(const scene_world *sw, double x, double y, double
   if (!g.raycast) return false;
   const double top = 1e5;
   grip_ground_hit hit;
-  if (!g.raycast(g.context, (grip_vec3){x, y, top}, (grip_vec3){0.0, 0.0, -1.0}, 2.0 * top, &hit)) return false;
+  grip_ground_query query = grip_no_vehicle_query();
+  if (!g.raycast(g.context, &query, (grip_vec3){x, y, top}, (grip_vec3){0.0, 0.0, -1.0}, 2.0 * top, &hit)) return false;
   *z = hit.point.z;
   return true;
 }

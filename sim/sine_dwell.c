@@ -15,6 +15,13 @@
 #define SIS_RATE_DEG 13.5      /* °/s, S7.6.1 */
 #define SIS_FIT_LOW_G 0.1      /* g, S7.6.2: the fit's range */
 #define SIS_FIT_HIGH_G 0.375
+#define SIS_TARGET_G 0.3       /* g, S7.6.2: A is the steering-wheel angle that gives this */
+#define SWD_FIRST_AMPLITUDE 1.5 /* × A, S7.9.3: the first run's amplitude, */
+#define SWD_AMPLITUDE_STEP 0.5  /* × A, then raised by this per run */
+#define SWD_LAST_AMPLITUDE 6.5  /* × A, S7.9.4: up to the greater of this and */
+#define SWD_LAST_MIN_DEG 270.0  /* °, this, */
+#define SWD_LAST_MAX_DEG 300.0  /* °, capped at this */
+#define SWD_LATERAL_FROM 5.0    /* × A, S5.2.3: the lateral criterion applies from this amplitude */
 #define SWD_YAW_AFTER_1 1.0    /* s after the steer ends, S5.2.1: ≤ 35 % */
 #define SWD_YAW_AFTER_2 1.75   /* s after the steer ends, S5.2.2: ≤ 20 % */
 #define SWD_YAW_LIMIT_1 35.0   /* % */
@@ -84,7 +91,7 @@ static double slowly_increasing_steer(const grip_vehicle_def *car, double speed,
   double den = n * sxx - sx * sx;
   if (!reached || n < 10.0 || !(den > 0.0)) return NAN;
   double b = (n * sxy - sx * sy) / den, a = (sy - b * sx) / n;
-  return b > 0.0 ? (0.3 - a) / b : NAN;
+  return b > 0.0 ? (SIS_TARGET_G - a) / b : NAN;
 }
 
 double sim_steer_for_lateral_g(const grip_vehicle_def *car, double speed_kmh, double dt, double *left_deg,
@@ -173,7 +180,7 @@ sine_dwell_run sim_sine_dwell_run(const grip_vehicle_def *car, double speed_kmh,
     r.yaw_ratio_175s_pct = 100.0 * yaw_2 / peak;
   }
   double lateral_min = car->body.mass + car->fuel.mass > SWD_HEAVY_MASS ? SWD_LATERAL_MIN_HEAVY : SWD_LATERAL_MIN;
-  bool lateral_applies = amp >= 5.0 * steer_at_03g_deg - 1e-9;
+  bool lateral_applies = amp >= SWD_LATERAL_FROM * steer_at_03g_deg - 1e-9;
   r.passed = peak_found && !r.spun && r.yaw_ratio_1s_pct <= SWD_YAW_LIMIT_1 &&
              r.yaw_ratio_175s_pct <= SWD_YAW_LIMIT_2 &&
              (!lateral_applies || r.lateral_displacement_m >= lateral_min);
@@ -194,9 +201,9 @@ bool sim_sine_dwell(const grip_vehicle_def *car, double speed_kmh, double dt, si
   }
   /* S7.9.4: the last run's amplitude is the greater of 6.5·A and 270°, at most 300°. */
   double lock_deg = car->steering.max_wheel_angle * DEG;
-  double last = fmin(fmin(fmax(6.5 * a, 270.0), 300.0), lock_deg);
+  double last = fmin(fmin(fmax(SWD_LAST_AMPLITUDE * a, SWD_LAST_MIN_DEG), SWD_LAST_MAX_DEG), lock_deg);
   int count = 0;
-  for (double k = 1.5; count < SINE_DWELL_MAX_RUNS; k += 0.5) {
+  for (double k = SWD_FIRST_AMPLITUDE; count < SINE_DWELL_MAX_RUNS; k += SWD_AMPLITUDE_STEP) {
     double amp = fmin(k * a, last);
     for (int side = 0; side < 2; ++side) {
       sine_dwell_run run = sim_sine_dwell_run(car, speed_kmh, side == 0 ? amp : -amp, a, dt);
@@ -204,7 +211,7 @@ bool sim_sine_dwell(const grip_vehicle_def *car, double speed_kmh, double dt, si
       /* fmax/fmin skip a run without figures (NAN): that run fails below. */
       out->worst_yaw_ratio_1s_pct = fmax(out->worst_yaw_ratio_1s_pct, run.yaw_ratio_1s_pct);
       out->worst_yaw_ratio_175s_pct = fmax(out->worst_yaw_ratio_175s_pct, run.yaw_ratio_175s_pct);
-      if (amp >= 5.0 * a - 1e-9)
+      if (amp >= SWD_LATERAL_FROM * a - 1e-9)
         out->min_lateral_displacement_m = fmin(out->min_lateral_displacement_m, run.lateral_displacement_m);
       if (!run.passed && !out->failure) {
         if (run.spun)

@@ -89,7 +89,13 @@ task_pool *task_pool_create(int workers) {
     free(p);
     return NULL;
   }
-  if (pthread_cond_init(&p->wake, NULL) != 0 || pthread_cond_init(&p->done, NULL) != 0) {
+  if (pthread_cond_init(&p->wake, NULL) != 0) {
+    pthread_mutex_destroy(&p->lock);
+    free(p);
+    return NULL;
+  }
+  if (pthread_cond_init(&p->done, NULL) != 0) {
+    pthread_cond_destroy(&p->wake);
     pthread_mutex_destroy(&p->lock);
     free(p);
     return NULL;

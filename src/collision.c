@@ -252,7 +252,8 @@ static int obb_contacts(const obb *a, const obb *b, grip_vec3 n, int axis_id, co
  * of the 6 vertical edges through them crosses the height of the wall's top, the point just
  * below that top (so that a car rolled over the top of a wall still meets it). Returns the
  * count. */
-static int wall_points(const grip_barrier *bar, const vehicle *v, grip_vec3 *out) {
+static int wall_points(const grip_barrier *bar, vehicle *v, grip_vec3 *out) {
+  grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
   grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = box_offset(v);
   mat3 r = mat3_from_quat(v->rotation);
   int n = 0;
@@ -263,7 +264,7 @@ static int wall_points(const grip_barrier *bar, const vehicle *v, grip_vec3 *out
     out[n++] = hi;
     grip_vec3 wl = v3_add(v->position, mat3_mul(&r, lo)), wh = v3_add(v->position, mat3_mul(&r, hi));
     grip_barrier_hit hit;
-    if (!bar->query(bar->context, wl.x, wl.y, &hit) || !isfinite(hit.top)) continue;
+    if (!bar->query(bar->context, &query, wl.x, wl.y, &hit) || !isfinite(hit.top)) continue;
     double top = hit.top - 1e-3;
     if ((wl.z < top) != (wh.z < top)) {
       double t = clampd((top - wl.z) / (wh.z - wl.z), 0.0, 1.0);
@@ -274,14 +275,23 @@ static int wall_points(const grip_barrier *bar, const vehicle *v, grip_vec3 *out
 }
 
 /* Barrier query for a world point: true when the point is below the wall's top. */
-static bool wall_query(const grip_barrier *bar, grip_vec3 p, grip_barrier_hit *hit) {
-  if (!bar->query(bar->context, p.x, p.y, hit)) return false;
+static bool wall_query(const grip_barrier *bar, vehicle *v, grip_vec3 p, grip_barrier_hit *hit) {
+  grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
+  if (!bar->query(bar->context, &query, p.x, p.y, hit)) return false;
   if (!isfinite(hit->distance) || !finite3_ok(hit->normal) || isnan(hit->top)) return false;
   return p.z < hit->top;
 }
 
-/* Deepest penetration of the box into the walls at the current pose; *normal is that wall's. */
-static double wall_depth(const grip_barrier *bar, const vehicle *v, grip_vec3 *normal) {
+/* Deepest penetration of the box into the walls at the current pose; *normal is that wall's.
+ * -INFINITY (none) without asking for every box point when the wall is further from the centre
+ * of mass than any box point reaches, + 0.1 m (the wall distance changes by at most the
+ * distance moved, as in wall_pass's first test). */
+static double wall_depth(const grip_barrier *bar, vehicle *v, grip_vec3 *normal) {
+  double reach = v3_length(box_offset(v)) + 0.5 * v3_length(v->def->body.dimensions);
+  grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
+  grip_barrier_hit near;
+  if (bar->query(bar->context, &query, v->position.x, v->position.y, &near) && near.distance > reach + 0.1)
+    return -INFINITY;
   mat3 r = mat3_from_quat(v->rotation);
   double deepest = -INFINITY;
   grip_vec3 pts[WALL_POINTS];
@@ -289,7 +299,7 @@ static double wall_depth(const grip_barrier *bar, const vehicle *v, grip_vec3 *n
   for (int i = 0; i < n; ++i) {
     grip_vec3 p = v3_add(v->position, mat3_mul(&r, pts[i]));
     grip_barrier_hit h;
-    if (wall_query(bar, p, &h) && -h.distance > deepest) {
+    if (wall_query(bar, v, p, &h) && -h.distance > deepest) {
       deepest = -h.distance;
       *normal = h.normal;
     }
@@ -303,7 +313,8 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
   double reach = v3_length(box_offset(v)) + 0.5 * v3_length(v->def->body.dimensions);
   double travel = v3_length(v3_sub(v->position, p0)) + v3_length(v->angular_velocity) * reach * dt;
   grip_barrier_hit h;
-  if (!bar->query(bar->context, v->position.x, v->position.y, &h) || !(h.distance <= reach + travel + 0.1))
+  grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
+  if (!bar->query(bar->context, &query, v->position.x, v->position.y, &h) || !(h.distance <= reach + travel + 0.1))
     return;
 
   /* Swept test: each point's signed distance, linear along its path over the step. */
@@ -315,10 +326,10 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
   for (int i = 0; i < count; ++i) {
     grip_vec3 b = pts[i];
     grip_barrier_hit h1, h0;
-    if (!wall_query(bar, v3_add(v->position, mat3_mul(&r1, b)), &h1) || h1.distance >= WALL_TOUCH) continue;
+    if (!wall_query(bar, v, v3_add(v->position, mat3_mul(&r1, b)), &h1) || h1.distance >= WALL_TOUCH) continue;
     near = true;
     if (h1.distance >= 0.0) continue;
-    if (wall_query(bar, v3_add(p0, mat3_mul(&r0, b)), &h0) && h0.distance > 0.0) {
+    if (wall_query(bar, v, v3_add(p0, mat3_mul(&r0, b)), &h0) && h0.distance > 0.0) {
       double s = h0.distance / (h0.distance - h1.distance);
       if (s < first) first = s;
     }
@@ -337,7 +348,7 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
   for (int i = 0; i < count; ++i) {
     grip_vec3 p = v3_add(v->position, mat3_mul(&r, pts[i]));
     grip_barrier_hit hi;
-    if (wall_query(bar, p, &hi) && hi.distance < WALL_TOUCH)
+    if (wall_query(bar, v, p, &hi) && hi.distance < WALL_TOUCH)
       ks[n++] = (contact){.point = v3_mad(p, hi.normal, -0.5 * hi.distance), .normal = hi.normal};
   }
   if (n > 0) {

@@ -1,6 +1,8 @@
 /* The ground interface's built-in infinite plane. */
 #include "grip/ground.h"
 
+#include <stddef.h>
+
 #include "gmath.h"
 
 grip_surface grip_default_surface(void) {
@@ -19,8 +21,13 @@ grip_plane grip_slope_plane(double grade_x, double grade_y) {
   return p;
 }
 
-bool grip_plane_raycast(void *context, grip_vec3 origin, grip_vec3 direction, double max_distance,
-                        grip_ground_hit *hit) {
+grip_ground_query grip_no_vehicle_query(void) {
+  return (grip_ground_query){.user_data = NULL, .wheel = GRIP_GROUND_QUERY_BODY, .hint = NULL};
+}
+
+bool grip_plane_raycast(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
+                        double max_distance, grip_ground_hit *hit) {
+  (void)query; /* a plane needs no memory of earlier queries */
   const grip_plane *plane = context;
   double denom = v3_dot(plane->normal, direction);
   if (denom > -1e-12) return false; /* parallel, or hitting the plane from below */

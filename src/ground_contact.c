@@ -110,7 +110,7 @@ static double deepest(const vehicle *v, const ground_plane *g, int n, grip_vec3 
 /* The ground under each box point that is in or near it, as tangent planes; *first receives the
  * fraction of the step (from the start pose to the current one) at which the first of them
  * touched. gated: skip points the wheels show to be well clear. Returns the count. */
-static int probe(const vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
+static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
                  const mat3 *rot, bool gated, ground_plane planes[GROUND_POINTS], double *first) {
   const grip_ground *ground = &world->ground;
   mat3 r1 = *rot; /* of v->rotation */
@@ -142,7 +142,8 @@ static int probe(const vehicle *v, const grip_world_def *world, grip_vec3 start_
     if (!cast[i]) continue;
     grip_vec3 p1 = end[i], p0 = start[i];
     grip_ground_hit hit;
-    if (!ground->raycast(ground->context, v3(p1.x, p1.y, top), v3(0, 0, -1), top - p1.z + PROBE_BELOW, &hit))
+    grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
+    if (!ground->raycast(ground->context, &query, v3(p1.x, p1.y, top), v3(0, 0, -1), top - p1.z + PROBE_BELOW, &hit))
       continue;
     if (!(hit.normal.z >= MIN_GROUND_NORMAL_Z) || !finite3_ok(hit.point)) continue;
     ground_plane g = {local[i], hit.point, hit.normal};
@@ -205,11 +206,14 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
   ground_plane planes[GROUND_POINTS];
   double first;
   mat3 rot = mat3_from_quat(v->rotation);
-  int n = probe(v, world, v->position, v->rotation, &rot, false, planes, &first);
+  /* Gated as in the step: a car standing on its wheels whose box points all stand well clear of
+   * the wheels' contact planes cannot have been pushed into the ground (in a crowded race this
+   * is most cars touching another; 12 rays each otherwise). */
+  int n = probe(v, world, v->position, v->rotation, &rot, standing_on_wheels(v, &rot), planes, &first);
   push_out(v, planes, n);
 }
 
-bool grip_ground_left_world(const vehicle *v, const grip_world_def *world) {
+bool grip_ground_left_world(vehicle *v, const grip_world_def *world) {
   grip_vec3 p = v->position, lo = world->bounds_min, hi = world->bounds_max;
   if (!(p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z)) return true;
   if (v->ground_points > 0) return false;
@@ -218,5 +222,6 @@ bool grip_ground_left_world(const vehicle *v, const grip_world_def *world) {
   /* Airborne: is there any ground below at all? */
   const grip_ground *ground = &world->ground;
   grip_ground_hit hit;
-  return !ground->raycast || !ground->raycast(ground->context, p, v3(0, 0, -1), world->void_depth, &hit);
+  grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
+  return !ground->raycast || !ground->raycast(ground->context, &query, p, v3(0, 0, -1), world->void_depth, &hit);
 }

@@ -15,6 +15,6 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world);
 
 /* True when the vehicle has left the world: its centre of mass is outside the world's bounds, or
  * nothing of it touches the ground and there is no ground within world->void_depth below it. */
-bool grip_ground_left_world(const vehicle *v, const grip_world_def *world);
+bool grip_ground_left_world(vehicle *v, const grip_world_def *world);
 
 #endif

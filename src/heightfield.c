@@ -414,8 +414,9 @@ static double smooth_raycast(const grip_heightfield *hf, grip_vec3 o, grip_vec3 
   return INFINITY;
 }
 
-bool grip_heightfield_raycast(void *context, grip_vec3 o, grip_vec3 d, double max_distance,
-                              grip_ground_hit *hit) {
+bool grip_heightfield_raycast(void *context, const grip_ground_query *query, grip_vec3 o, grip_vec3 d,
+                              double max_distance, grip_ground_hit *hit) {
+  (void)query; /* the grid is found in O(1) from (x, y): no memory of earlier queries needed */
   const grip_heightfield *hf = context;
   if (!hf || !isfinite(o.x) || !isfinite(o.y) || !isfinite(o.z) || !isfinite(d.x) ||
       !isfinite(d.y) || !isfinite(d.z) || !(max_distance >= 0.0))

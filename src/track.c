@@ -3,7 +3,6 @@
 #include "grip/track.h"
 
 #include <math.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +13,10 @@
 #define TRACK_WALK_STEPS 12
 /* m: a hint whose segment lies further than this beyond the point's reach is not walked from. */
 #define TRACK_HINT_SLACK 50.0
+/* Plane passes of a ray at most, and the horizontal move (m) of a pass below which the ray has
+ * settled (grip_track_raycast). */
+#define RAY_PASSES 4
+#define RAY_SETTLED 1e-6
 
 /* A built segment: the definition plus its placement. */
 typedef struct track_seg {
@@ -787,7 +790,7 @@ static void locate_at(const grip_track *track, double x, double y, int hint, loc
     locate_full_at(track, x, y, out);
     return;
   }
-  /* A hint far from the point (another car's, on a shared ground context) is no use: the walk
+  /* A hint far from the point (after a jump, or one given for another point) is no use: the walk
    * would end in the exhaustive search after TRACK_WALK_STEPS projections. The walk starts
    * instead from the grid cell's candidate nearest the point. */
   if (track->circle) {
@@ -884,45 +887,61 @@ grip_track_barrier grip_track_barrier_at(const grip_track *track, const grip_tra
 
 grip_ground grip_track_ground(grip_track_ground_context *context, const grip_track *track) {
   context->track = track;
-  atomic_store_explicit(&context->hint, -1, memory_order_relaxed);
   return (grip_ground){.raycast = grip_track_raycast, .context = context};
 }
 
-bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, double max_distance,
-                        grip_ground_hit *hit) {
-  grip_track_ground_context *ctx = context;
+/* The asking wheel's last segment, or -1 (no vehicle asks). */
+static int query_hint(const grip_ground_query *query) { return query && query->hint ? *query->hint : -1; }
+
+static void keep_hint(const grip_ground_query *query, int segment) {
+  if (query && query->hint) *query->hint = segment;
+}
+
+bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
+                        double max_distance, grip_ground_hit *hit) {
+  const grip_track_ground_context *ctx = context;
   const grip_track *track = ctx->track;
-  int hint = atomic_load_explicit(&ctx->hint, memory_order_relaxed);
+  int hint = query_hint(query);
   /* Start below the origin, then slide along the ray to the local tangent plane: each pass
-   * locates the current (x, y) and intersects the ray with the plane there. */
+   * locates the current (x, y) and intersects the ray with the plane there. The passes stop when
+   * a pass moves the point by at most RAY_SETTLED horizontally: the plane found there is then
+   * that of the final point (to within the surface's curvature times that move, ~1e-9 m of
+   * height on a track), and its surface and normal are reported without locating again. A
+   * wheel's ray, tilted by the body's pitch and roll (~1 %), moves ~1 cm in the first pass and
+   * ~1e-7 m in the second: two locates instead of four. A vertical ray needs one. */
   grip_vec3 p = origin;
-  grip_track_location loc;
+  located at; /* filled in place (no copies of the location) */
+  const grip_track_location *loc = &at.loc;
   double dist = 0.0, at_x = NAN, at_y = NAN; /* where loc was found */
-  bool ok = false;
-  for (int pass = 0; pass < 3; ++pass) {
-    /* A vertical ray stays at the same (x, y): its location is found once. */
-    if (!(p.x == at_x && p.y == at_y)) loc = grip_track_locate(track, p.x, p.y, hint);
+  bool ok = false, settled = false;
+  for (int pass = 0; pass < RAY_PASSES; ++pass) {
+    locate_at(track, p.x, p.y, hint, &at);
     at_x = p.x;
     at_y = p.y;
-    hint = loc.segment;
-    grip_vec3 q = v3(p.x, p.y, loc.z);
-    double denom = v3_dot(loc.normal, direction);
+    hint = loc->segment;
+    grip_vec3 q = v3(p.x, p.y, loc->z);
+    double denom = v3_dot(loc->normal, direction);
     if (denom > -1e-9) {
       ok = false;
       break;
     }
-    dist = v3_dot(loc.normal, v3_sub(q, origin)) / denom;
+    dist = v3_dot(loc->normal, v3_sub(q, origin)) / denom;
     p = v3_mad(origin, direction, dist);
     ok = true;
+    double mx = p.x - at_x, my = p.y - at_y;
+    if (mx * mx + my * my <= RAY_SETTLED * RAY_SETTLED) {
+      settled = true;
+      break;
+    }
   }
-  atomic_store_explicit(&ctx->hint, hint, memory_order_relaxed);
+  keep_hint(query, hint);
   if (!ok || dist < 0.0 || dist > max_distance) return false;
   /* report the surface under the final point */
-  if (!(p.x == at_x && p.y == at_y)) loc = grip_track_locate(track, p.x, p.y, hint);
+  if (!settled) locate_at(track, p.x, p.y, hint, &at);
   hit->point = v3(p.x, p.y, p.z);
-  hit->normal = loc.normal;
+  hit->normal = loc->normal;
   hit->distance = dist;
-  hit->surface = loc.surface;
+  hit->surface = loc->surface;
   return true;
 }
 
@@ -930,28 +949,27 @@ bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, do
 
 grip_barrier grip_track_barriers(grip_track_ground_context *context, const grip_track *track) {
   context->track = track;
-  atomic_store_explicit(&context->hint, -1, memory_order_relaxed);
   return (grip_barrier){.query = grip_track_barrier_query, .context = context};
 }
 
-bool grip_track_barrier_query(void *context, double x, double y, grip_barrier_hit *hit) {
-  grip_track_ground_context *ctx = context;
+bool grip_track_barrier_query(void *context, const grip_ground_query *query, double x, double y,
+                              grip_barrier_hit *hit) {
+  const grip_track_ground_context *ctx = context;
   const grip_track *track = ctx->track;
   if (!isfinite(x) || !isfinite(y)) return false;
-  int hint = atomic_load_explicit(&ctx->hint, memory_order_relaxed);
   located at;
-  locate_at(track, x, y, hint, &at);
+  locate_at(track, x, y, query_hint(query), &at);
   grip_track_location loc = at.loc;
-  atomic_store_explicit(&ctx->hint, loc.segment, memory_order_relaxed);
+  keep_hint(query, loc.segment);
   /* grip_track_barrier_at from the frame the locate found (no trigonometry) */
   grip_track_barrier b = barrier_from(&track->seg[loc.segment], &at.frame, &at.sec, loc.lateral,
                                       loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
   /* The wall's foot lies `distance` away against the inward normal; its height there is the
    * surface height at the barrier. */
-  grip_track_location foot = grip_track_locate(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance,
-                                               loc.segment);
+  located foot;
+  locate_at(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance, loc.segment, &foot);
   hit->distance = b.distance;
   hit->normal = b.normal;
-  hit->top = foot.z + b.height;
+  hit->top = foot.loc.z + b.height;
   return isfinite(hit->distance) && isfinite(hit->top);
 }

@@ -214,8 +214,9 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
      * compression past the bump stop is still seen. */
     origins[i] = v3_add(v->position, mat3_mul(rot, v3_add(c->hardpoint, v3(0, 0, c->ray_lift))));
     double reach = c->ray_lift + c->radius + c->max_length;
+    grip_ground_query query = grip_vehicle_ground_query(v, i);
     found[i] = world->ground.raycast &&
-               world->ground.raycast(world->ground.context, origins[i], down, reach, &hits[i]);
+               world->ground.raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
   }
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     wheel_runtime *w = &v->wheels[i];

@@ -197,6 +197,8 @@ typedef struct vehicle {
   double time;
   int ground_points;        /* body-box points touching the ground in the last step */
   double ground_impulse;    /* N·s, their normal impulse in the last step */
+  int ground_hint[GRIP_WHEEL_COUNT + 1]; /* the ground's memory per wheel, then the chassis
+                                            (grip_ground_query.hint); -1 when placed */
 
   /* controls */
   double steer_delta;          /* rad, bicycle-model angle the wheels' steer was derived from */
@@ -269,5 +271,17 @@ void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], 
 void grip_drivetrain_match_speed(vehicle *v);
 /* Derives automatic shift points from the engine curve and gear ratios. */
 void grip_drivetrain_type_init(vehicle_type *t);
+
+/* The ground query for wheel 0..GRIP_WHEEL_COUNT-1 of v, or its chassis (GRIP_GROUND_QUERY_BODY). */
+static inline grip_ground_query grip_vehicle_ground_query(vehicle *v, int wheel) {
+  int slot = wheel >= 0 && wheel < GRIP_WHEEL_COUNT ? wheel : GRIP_WHEEL_COUNT;
+  return (grip_ground_query){.user_data = v->def->user_data, .wheel = slot < GRIP_WHEEL_COUNT ? wheel : GRIP_GROUND_QUERY_BODY,
+                             .hint = &v->ground_hint[slot]};
+}
+
+/* Forgets what the ground kept for v (a new vehicle, or one put elsewhere). */
+static inline void grip_vehicle_forget_ground(vehicle *v) {
+  for (int i = 0; i <= GRIP_WHEEL_COUNT; ++i) v->ground_hint[i] = -1;
+}
 
 #endif

@@ -128,6 +128,7 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   v->generation = generation;
   v->alive = true;
   grip_vehicle_init(v, type, def->pose, def->velocity);
+  grip_vehicle_forget_ground(v);
   grip_collision_reset_slot(&world->collision, slot);
   world->alive++;
   return (grip_vehicle_id){(uint32_t)slot + 1, generation};
@@ -259,6 +260,7 @@ grip_result grip_vehicle_set_pose(grip_world *world, grip_vehicle_id id, grip_po
   v->spawn_pose = pose;
   v->spawn_velocity = v3(0, 0, 0);
   grip_vehicle_reset_motion(v);
+  grip_vehicle_forget_ground(v);
   return GRIP_OK;
 }
 
@@ -291,7 +293,9 @@ grip_result grip_vehicle_place(grip_world *world, grip_vehicle_id id, double x, 
   grip_ground g = world->def.ground;
   const double top = 1e4;
   grip_ground_hit hit;
-  if (!g.raycast(g.context, v3(x, y, top), v3(0, 0, -1), 2.0 * top, &hit)) return GRIP_INVALID_ARGUMENT;
+  grip_ground_query query = grip_no_vehicle_query();
+  query.user_data = v->def->user_data;
+  if (!g.raycast(g.context, &query, v3(x, y, top), v3(0, 0, -1), 2.0 * top, &hit)) return GRIP_INVALID_ARGUMENT;
   /* Yaw by heading, then tilt world z onto the ground normal (shortest arc). */
   grip_quat yaw = quat_from_axis_angle(v3(0, 0, 1), heading);
   grip_vec3 n = hit.normal;

@@ -16,7 +16,8 @@ typedef struct wall {
   double top; /* m, world z of its top */
 } wall;
 
-static bool wall_query(void *context, double x, double y, grip_barrier_hit *hit) {
+static bool wall_query(void *context, const grip_ground_query *query, double x, double y, grip_barrier_hit *hit) {
+  (void)query;
   (void)y;
   const wall *w = context;
   hit->distance = w->x - x;
@@ -400,11 +401,11 @@ static void track_barrier(void) {
   grip_track_ground_context gctx, bctx;
   grip_barrier bar = grip_track_barriers(&bctx, track);
   grip_barrier_hit h;
-  CHECK(bar.query(bar.context, 100.0, 10.0, &h));
+  CHECK(bar.query(bar.context, NULL, 100.0, 10.0, &h));
   CHECK_NEAR(h.distance, 5.0, 1e-9);
   CHECK_NEAR(h.normal.y, -1.0, 1e-12);
   CHECK_NEAR(h.top, 1.0, 1e-9);
-  CHECK(bar.query(bar.context, 100.0, -16.5, &h));
+  CHECK(bar.query(bar.context, NULL, 100.0, -16.5, &h));
   CHECK_NEAR(h.distance, -1.5, 1e-9);
   CHECK_NEAR(h.normal.y, 1.0, 1e-12);
 

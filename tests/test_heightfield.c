@@ -208,7 +208,7 @@ static void test_rays_tilted(void) {
   for (int k = 0; k < 300; ++k) {
     grip_vec3 o = {rnd_range(ox, xmax), rnd_range(oy, ymax), 20.0};
     grip_vec3 d = {0, 0, -1};
-    CHECK(g.raycast(g.context, o, d, 100.0, &hit));
+    CHECK(g.raycast(g.context, NULL, o, d, 100.0, &hit));
     CHECK_NEAR(hit.distance, 20.0 - tilted(o.x, o.y), 1e-11);
     CHECK_NEAR(hit.point.z, tilted(o.x, o.y), 1e-11);
     CHECK_NEAR(hit.point.x, o.x, 0.0);
@@ -218,7 +218,7 @@ static void test_rays_tilted(void) {
   for (int k = 0; k < 300; ++k) {
     grip_vec3 o = {rnd_range(ox + 1, xmax - 1), rnd_range(oy + 1, ymax - 1), 12.0};
     grip_vec3 d = unit(rnd_range(-1e-3, 1e-3), rnd_range(-1e-3, 1e-3), -1.0);
-    CHECK(grip_heightfield_raycast(hf, o, d, 50.0, &hit));
+    CHECK(grip_heightfield_raycast(hf, NULL, o, d, 50.0, &hit));
     double t = tilted_t(o, d);
     CHECK_NEAR(hit.distance, t, 1e-10);
     CHECK_NEAR(hit.point.x, o.x + d.x * t, 1e-10);
@@ -234,7 +234,7 @@ static void test_rays_tilted(void) {
     double t = tilted_t(o, d);
     grip_vec3 p = {o.x + d.x * t, o.y + d.y * t, o.z + d.z * t};
     bool inside = p.x >= ox && p.x <= xmax && p.y >= oy && p.y <= ymax;
-    bool got = grip_heightfield_raycast(hf, o, d, 200.0, &hit);
+    bool got = grip_heightfield_raycast(hf, NULL, o, d, 200.0, &hit);
     CHECK(got == inside);
     if (got && inside) {
       CHECK_NEAR(hit.distance, t, 1e-9);
@@ -247,15 +247,15 @@ static void test_rays_tilted(void) {
   CHECK(crossed_many > 50);
   /* Misses: pointing up, too short, parallel above, outside and going away. */
   grip_vec3 o = {20.0, 0.0, 30.0};
-  CHECK(!grip_heightfield_raycast(hf, o, (grip_vec3){0, 0, 1}, 100.0, &hit));
-  CHECK(!grip_heightfield_raycast(hf, o, (grip_vec3){0, 0, -1}, 30.0 - tilted(20, 0) - 0.01, &hit));
-  CHECK(grip_heightfield_raycast(hf, o, (grip_vec3){0, 0, -1}, 30.0 - tilted(20, 0) + 0.01, &hit));
-  CHECK(!grip_heightfield_raycast(hf, o, (grip_vec3){1, 0, 0}, 100.0, &hit));
-  CHECK(!grip_heightfield_raycast(hf, (grip_vec3){0.0, 0.0, 30.0}, (grip_vec3){0, 0, -1}, 100.0,
+  CHECK(!grip_heightfield_raycast(hf, NULL, o, (grip_vec3){0, 0, 1}, 100.0, &hit));
+  CHECK(!grip_heightfield_raycast(hf, NULL, o, (grip_vec3){0, 0, -1}, 30.0 - tilted(20, 0) - 0.01, &hit));
+  CHECK(grip_heightfield_raycast(hf, NULL, o, (grip_vec3){0, 0, -1}, 30.0 - tilted(20, 0) + 0.01, &hit));
+  CHECK(!grip_heightfield_raycast(hf, NULL, o, (grip_vec3){1, 0, 0}, 100.0, &hit));
+  CHECK(!grip_heightfield_raycast(hf, NULL, (grip_vec3){0.0, 0.0, 30.0}, (grip_vec3){0, 0, -1}, 100.0,
                                   &hit)); /* west of the grid, no ground there */
-  CHECK(!grip_heightfield_raycast(hf, (grip_vec3){5.0, 0.0, 30.0}, unit(-1, 0, -1), 100.0, &hit));
+  CHECK(!grip_heightfield_raycast(hf, NULL, (grip_vec3){5.0, 0.0, 30.0}, unit(-1, 0, -1), 100.0, &hit));
   /* Starting under the ground: no hit from inside. */
-  CHECK(!grip_heightfield_raycast(hf, (grip_vec3){20.0, 0.0, tilted(20, 0) - 0.5},
+  CHECK(!grip_heightfield_raycast(hf, NULL, (grip_vec3){20.0, 0.0, tilted(20, 0) - 0.5},
                                   (grip_vec3){0, 0, -1}, 100.0, &hit));
   /* Starting outside the grid and entering it. */
   for (int k = 0; k < 100; ++k) {
@@ -264,7 +264,7 @@ static void test_rays_tilted(void) {
     double t = tilted_t(os, ds);
     grip_vec3 p = {os.x + ds.x * t, os.y + ds.y * t, os.z + ds.z * t};
     bool inside = p.x >= ox && p.x <= xmax && p.y >= oy && p.y <= ymax;
-    CHECK(grip_heightfield_raycast(hf, os, ds, 500.0, &hit) == inside);
+    CHECK(grip_heightfield_raycast(hf, NULL, os, ds, 500.0, &hit) == inside);
     if (inside) CHECK_NEAR(hit.distance, t, 1e-9);
   }
   grip_heightfield_destroy(hf);
@@ -276,14 +276,14 @@ static void test_rays_clamped(void) {
   grip_ground_hit hit;
   /* West of the grid the ground is z = TA + TB·ox + TC·y: a vertical ray lands on it. */
   grip_vec3 o = {-100.0, 1.0, 40.0};
-  CHECK(grip_heightfield_raycast(hf, o, (grip_vec3){0, 0, -1}, 100.0, &hit));
+  CHECK(grip_heightfield_raycast(hf, NULL, o, (grip_vec3){0, 0, -1}, 100.0, &hit));
   CHECK_NEAR(hit.point.z, tilted(ox, 1.0), 1e-12);
   check_unit_normal(hit.normal, 0.0, -TC, 1.0, 1e-12);
   /* A slanted ray from far west that lands on the extension: plane z = TA + TB·ox + TC·y. */
   grip_vec3 d = unit(1.0, 0.05, -0.5);
   double zc = TA + TB * ox;
   double t = (zc + TC * o.y - o.z) / (d.z - TC * d.y);
-  CHECK(grip_heightfield_raycast(hf, o, d, 1000.0, &hit));
+  CHECK(grip_heightfield_raycast(hf, NULL, o, d, 1000.0, &hit));
   CHECK_NEAR(hit.distance, t, 1e-9);
   CHECK(o.x + d.x * t < ox); /* it really is outside */
   /* A ray from outside that skims over the extension and lands inside the grid. */
@@ -291,15 +291,15 @@ static void test_rays_clamped(void) {
   grip_vec3 d2 = unit(1.0, 0.0, -0.55);
   double t2 = tilted_t(o2, d2);
   CHECK(o2.x + d2.x * t2 > ox);
-  CHECK(grip_heightfield_raycast(hf, o2, d2, 1000.0, &hit));
+  CHECK(grip_heightfield_raycast(hf, NULL, o2, d2, 1000.0, &hit));
   CHECK_NEAR(hit.distance, t2, 1e-9);
   /* Level rays with an infinite range going east. West of the grid the ground is at
    * TA + TB·ox − TC·0 = 4.5 at y = 0, so a ray at z = 3 starts under it: no hit. At z = 6 it
    * passes over the extension and meets the plane where TA + TB·x = 6, x = 15. */
   grip_vec3 o3 = {-1000.0, 0.0, 3.0};
-  CHECK(!grip_heightfield_raycast(hf, o3, (grip_vec3){1, 0, 0}, INFINITY, &hit));
+  CHECK(!grip_heightfield_raycast(hf, NULL, o3, (grip_vec3){1, 0, 0}, INFINITY, &hit));
   o3.z = 6.0;
-  CHECK(grip_heightfield_raycast(hf, o3, (grip_vec3){1, 0, 0}, INFINITY, &hit));
+  CHECK(grip_heightfield_raycast(hf, NULL, o3, (grip_vec3){1, 0, 0}, INFINITY, &hit));
   CHECK_NEAR(hit.point.x, (6.0 - TA) / TB, 1e-9);
   CHECK_NEAR(hit.distance, (6.0 - TA) / TB + 1000.0, 1e-9);
   grip_heightfield_destroy(hf);
@@ -354,7 +354,7 @@ static void test_rays_brute_force(void) {
       double maxd = rnd_range(1.0, 25.0);
       double expect = brute_ray(fns[f], ox, oy, dx, dy, rows, cols, o, d, maxd);
       grip_ground_hit hit;
-      bool got = grip_heightfield_raycast(hf, o, d, maxd, &hit);
+      bool got = grip_heightfield_raycast(hf, NULL, o, d, maxd, &hit);
       if (expect < INFINITY) {
         hits++;
         CHECK(got);
@@ -449,16 +449,16 @@ static void test_surface_map_and_roughness(void) {
                     -0.02 * k * sin(k * x) * cos(k * y), 1.0, 1e-12);
   /* A vertical ray lands on the bump exactly; a near-vertical one on the bumpy surface. */
   grip_ground_hit hit;
-  CHECK(grip_heightfield_raycast(hf, (grip_vec3){x, y, 1.0}, (grip_vec3){0, 0, -1}, 2.0, &hit));
+  CHECK(grip_heightfield_raycast(hf, NULL, (grip_vec3){x, y, 1.0}, (grip_vec3){0, 0, -1}, 2.0, &hit));
   CHECK_NEAR(hit.point.z, 0.02 * sin(k * x) * sin(k * y), 1e-12);
   CHECK_NEAR(hit.distance, 1.0 - hit.point.z, 1e-12);
   CHECK_NEAR(hit.surface.rolling_resistance, 0.08, 0.0);
   grip_vec3 d = unit(0.05, -0.03, -1.0);
-  CHECK(grip_heightfield_raycast(hf, (grip_vec3){x, y, 1.0}, d, 2.0, &hit));
+  CHECK(grip_heightfield_raycast(hf, NULL, (grip_vec3){x, y, 1.0}, d, 2.0, &hit));
   CHECK_NEAR(hit.point.z, 0.02 * sin(k * hit.point.x) * sin(k * hit.point.y), 1e-12);
   CHECK_NEAR(hit.point.x, x + d.x * hit.distance, 1e-12);
   /* Ice cell: smooth. */
-  CHECK(grip_heightfield_raycast(hf, (grip_vec3){5.0, 1.0, 1.0}, (grip_vec3){0, 0, -1}, 2.0, &hit));
+  CHECK(grip_heightfield_raycast(hf, NULL, (grip_vec3){5.0, 1.0, 1.0}, (grip_vec3){0, 0, -1}, 2.0, &hit));
   CHECK_NEAR(hit.point.z, 0.0, 1e-15);
   CHECK_NEAR(hit.surface.friction, 0.1, 0.0);
   grip_heightfield_destroy(hf);
@@ -487,7 +487,7 @@ static void test_invalid(void) {
   def.cell_surface = NULL;
   CHECK(grip_heightfield_create(&def, &hf) == GRIP_OK);
   grip_ground_hit hit;
-  CHECK(!grip_heightfield_raycast(hf, (grip_vec3){NAN, 0, 1}, (grip_vec3){0, 0, -1}, 2, &hit));
+  CHECK(!grip_heightfield_raycast(hf, NULL, (grip_vec3){NAN, 0, 1}, (grip_vec3){0, 0, -1}, 2, &hit));
   grip_heightfield_destroy(hf);
   grip_heightfield_destroy(NULL);
 }

@@ -14,7 +14,8 @@ static double seconds_now(void) {
 }
 
 /* A wall x = 20 facing -x. */
-static bool wall_query(void *context, double x, double y, grip_barrier_hit *hit) {
+static bool wall_query(void *context, const grip_ground_query *query, double x, double y, grip_barrier_hit *hit) {
+  (void)query;
   (void)context;
   (void)y;
   hit->distance = 20.0 - x;

@@ -28,8 +28,9 @@ static double wave_height(double x, double y) { return 0.4 * sin(x / 9.0) * cos(
 /* The user callback's ground: a different function, raycast by marching and bisection here. */
 static double callback_height(double x, double y) { return 1.5 + 0.3 * sin(0.25 * x + 0.1 * y); }
 
-static bool callback_raycast(void *context, grip_vec3 o, grip_vec3 d, double max_distance, grip_ground_hit *hit) {
+static bool callback_raycast(void *context, const grip_ground_query *query, grip_vec3 o, grip_vec3 d, double max_distance, grip_ground_hit *hit) {
   (void)context;
+  (void)query;
   double f0 = o.z - callback_height(o.x, o.y);
   if (f0 < 0.0) return false; /* starts below the ground */
   const double step = 0.02;

@@ -117,11 +117,11 @@ static void abs_keeps_steering(void) {
 }
 
 /* Split mu: friction 1.0 left of y = 0, 0.3 right of it. */
-static bool split_mu_raycast(void *context, grip_vec3 origin, grip_vec3 direction, double max_distance,
+static bool split_mu_raycast(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction, double max_distance,
                              grip_ground_hit *hit) {
   (void)context;
   grip_plane plane = grip_default_plane();
-  if (!grip_plane_raycast(&plane, origin, direction, max_distance, hit)) return false;
+  if (!grip_plane_raycast(&plane, query, origin, direction, max_distance, hit)) return false;
   hit->surface.friction = hit->point.y > 0.0 ? 1.0 : 0.3;
   return true;
 }
@@ -222,11 +222,11 @@ static void esc_in_steady_cornering(void) {
 }
 
 /* A road of friction 0.3. */
-static bool low_mu_raycast(void *context, grip_vec3 origin, grip_vec3 direction, double max_distance,
+static bool low_mu_raycast(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction, double max_distance,
                            grip_ground_hit *hit) {
   (void)context;
   grip_plane plane = grip_default_plane();
-  if (!grip_plane_raycast(&plane, origin, direction, max_distance, hit)) return false;
+  if (!grip_plane_raycast(&plane, query, origin, direction, max_distance, hit)) return false;
   hit->surface.friction = 0.3;
   return true;
 }

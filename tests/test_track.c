@@ -1,5 +1,4 @@
 /* Track geometry and queries against hand-computed and analytic figures. */
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -183,21 +182,23 @@ static void test_heights(void) {
    * z = 0.05·x where 10 - k = 0.05·(40 + 0.01·k), k = 8/1.0005 */
   grip_track_ground_context ctx;
   grip_ground g = grip_track_ground(&ctx, t);
+  int wheel_hint = -1; /* what a vehicle keeps for one wheel */
+  grip_ground_query query = {.user_data = NULL, .wheel = 0, .hint = &wheel_hint};
   double dn = sqrt(1.0001);
   grip_vec3 dir = {0.01 / dn, 0.0, -1.0 / dn};
   grip_ground_hit hit;
-  CHECK(g.raycast(g.context, (grip_vec3){40.0, 0.0, 10.0}, dir, 20.0, &hit));
+  CHECK(g.raycast(g.context, &query, (grip_vec3){40.0, 0.0, 10.0}, dir, 20.0, &hit));
   double k = 8.0 / 1.0005;
   CHECK_NEAR(hit.point.x, 40.0 + 0.01 * k, 1e-9);
   CHECK_NEAR(hit.point.z, 10.0 - k, 1e-9);
   CHECK_NEAR(hit.distance, k * dn, 1e-9);
   CHECK_NEAR(hit.normal.x, -0.05 / n, 1e-12);
   CHECK_NEAR(hit.surface.friction, 1.0, 0.0);
-  CHECK(atomic_load(&ctx.hint) == 0);
-  CHECK(!g.raycast(g.context, (grip_vec3){40.0, 0.0, 10.0}, dir, 5.0, &hit)); /* too short */
-  CHECK(!g.raycast(g.context, (grip_vec3){40.0, 0.0, 10.0}, (grip_vec3){0, 0, 1}, 50.0, &hit));
+  CHECK(wheel_hint == 0); /* the segment found, kept for the next query of that wheel */
+  CHECK(!g.raycast(g.context, &query, (grip_vec3){40.0, 0.0, 10.0}, dir, 5.0, &hit)); /* too short */
+  CHECK(!g.raycast(g.context, &query, (grip_vec3){40.0, 0.0, 10.0}, (grip_vec3){0, 0, 1}, 50.0, &hit));
   /* on the kerb the hit reports the kerb's surface */
-  CHECK(g.raycast(g.context, (grip_vec3){40.0, 5.5, 3.0}, (grip_vec3){0, 0, -1}, 5.0, &hit));
+  CHECK(g.raycast(g.context, &query, (grip_vec3){40.0, 5.5, 3.0}, (grip_vec3){0, 0, -1}, 5.0, &hit));
   CHECK_NEAR(hit.point.z, 2.0, 1e-12);
   CHECK_NEAR(hit.surface.friction, 0.9, 0.0);
   grip_track_destroy(t);
@@ -215,7 +216,7 @@ static void test_heights(void) {
   CHECK_NEAR(l.normal.x, -0.06 / sqrt(1.0036), 1e-12);
   /* ray straight down at x = 25: the iterated plane intersection lands on the curve */
   g = grip_track_ground(&ctx, t);
-  CHECK(g.raycast(g.context, (grip_vec3){25.0, 0.0, 5.0}, (grip_vec3){0.0, 0.0, -1.0}, 10.0,
+  CHECK(g.raycast(g.context, &query, (grip_vec3){25.0, 0.0, 5.0}, (grip_vec3){0.0, 0.0, -1.0}, 10.0,
                   &hit));
   CHECK_NEAR(hit.point.z, 0.625, 1e-12);
   /* a tilted ray from (20, 0, 5) along (0.1, 0, -1)/|.|: bisection on 5 - k = z(20 + 0.1·k)
@@ -231,7 +232,7 @@ static void test_heights(void) {
         hi = mid;
     }
     double kk = 0.5 * (lo + hi), dn2 = sqrt(1.01);
-    CHECK(g.raycast(g.context, (grip_vec3){20.0, 0.0, 5.0},
+    CHECK(g.raycast(g.context, &query, (grip_vec3){20.0, 0.0, 5.0},
                     (grip_vec3){0.1 / dn2, 0.0, -1.0 / dn2}, 10.0, &hit));
     CHECK_NEAR(hit.point.x, 20.0 + 0.1 * kk, 1e-9);
     CHECK_NEAR(hit.point.z, 5.0 - kk, 1e-9);

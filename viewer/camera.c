@@ -45,7 +45,8 @@ static void rotate(grip_quat q, const double v[3], double out[3]) {
 static double ground_height(grip_ground g, double x, double y, double fallback) {
   if (!g.raycast) return fallback;
   grip_ground_hit hit;
-  if (g.raycast(g.context, (grip_vec3){x, y, 1e5}, (grip_vec3){0.0, 0.0, -1.0}, 2e5, &hit)) return hit.point.z;
+  grip_ground_query query = grip_no_vehicle_query();
+  if (g.raycast(g.context, &query, (grip_vec3){x, y, 1e5}, (grip_vec3){0.0, 0.0, -1.0}, 2e5, &hit)) return hit.point.z;
   return fallback;
 }
 

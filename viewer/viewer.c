@@ -430,7 +430,8 @@ static bool ground_pick(const session *s, const double o[3], const double d[3], 
   const double max_distance = 3000.0;
   if (!s->sw->track) {
     grip_ground_hit h;
-    if (!g.raycast(g.context, (grip_vec3){o[0], o[1], o[2]}, (grip_vec3){d[0], d[1], d[2]}, max_distance, &h))
+    grip_ground_query query = grip_no_vehicle_query();
+    if (!g.raycast(g.context, &query, (grip_vec3){o[0], o[1], o[2]}, (grip_vec3){d[0], d[1], d[2]}, max_distance, &h))
       return false;
     hit[0] = h.point.x, hit[1] = h.point.y, hit[2] = h.point.z;
     return true;

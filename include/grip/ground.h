@@ -30,11 +30,34 @@ typedef struct grip_ground_hit {
   grip_surface surface;
 } grip_ground_hit;
 
+/* Which vehicle and wheel asks the ground, and an int the ground may keep for that wheel.
+ * grip passes one with every raycast and barrier query it makes; a query not made for a vehicle
+ * (grip_vehicle_place, a tool's own call) has user_data NULL, wheel GRIP_GROUND_QUERY_BODY and
+ * hint NULL. A ground that keeps what it found last (a track keeps its last segment) keeps it
+ * in *hint, never in its context: each vehicle is stepped by one thread at a time, so the
+ * answers then depend neither on the order vehicles are stepped in nor on the thread count. */
+typedef struct grip_ground_query {
+  void *user_data; /* the asking vehicle's grip_vehicle_def.user_data; NULL for none */
+  int wheel;       /* 0..GRIP_WHEEL_COUNT-1 (front left, front right, rear left, rear right) for
+                      a wheel's ray; GRIP_GROUND_QUERY_BODY for the chassis box, the walls and
+                      the airborne test */
+  int *hint;       /* the ground's own int for this vehicle and wheel: -1 when the vehicle is
+                      created or placed (grip_vehicle_set_pose), then whatever the ground wrote;
+                      NULL when no vehicle asks */
+} grip_ground_query;
+
+/* grip_ground_query.wheel for queries made for the chassis rather than a wheel. */
+#define GRIP_GROUND_QUERY_BODY (-1)
+
+/* A query from no vehicle (user_data NULL, body, no hint). */
+GRIP_API grip_ground_query grip_no_vehicle_query(void);
+
 /* Casts a ray from origin along the unit vector direction, up to max_distance (m). Returns true
- * and fills *hit for the first hit; false for none. Must be thread-safe for concurrent reads
- * when the world steps vehicles on several threads. */
-typedef bool grip_raycast_fn(void *context, grip_vec3 origin, grip_vec3 direction,
-                             double max_distance, grip_ground_hit *hit);
+ * and fills *hit for the first hit; false for none. query says who asks (never NULL when grip
+ * calls; the grounds grip ships also take NULL, as no vehicle). Must be thread-safe for
+ * concurrent calls for different vehicles when the world steps vehicles on several threads. */
+typedef bool grip_raycast_fn(void *context, const grip_ground_query *query, grip_vec3 origin,
+                             grip_vec3 direction, double max_distance, grip_ground_hit *hit);
 
 typedef struct grip_ground {
   grip_raycast_fn *raycast; /* NULL: no ground (the car falls) */
@@ -58,8 +81,8 @@ GRIP_API grip_plane grip_slope_plane(double grade_x, double grade_y);
 GRIP_API grip_ground grip_plane_ground(const grip_plane *plane);
 
 /* The raycast used by grip_plane_ground, exposed so other grounds can fall back on it. */
-GRIP_API bool grip_plane_raycast(void *plane, grip_vec3 origin, grip_vec3 direction, double max_distance,
-                        grip_ground_hit *hit);
+GRIP_API bool grip_plane_raycast(void *plane, const grip_ground_query *query, grip_vec3 origin,
+                                 grip_vec3 direction, double max_distance, grip_ground_hit *hit);
 
 /* ---- Barriers (walls the chassis collides with) ------------------------------------------ */
 
@@ -72,9 +95,11 @@ typedef struct grip_barrier_hit {
   double top;       /* m, world z of the wall's top edge; the wall has no bottom */
 } grip_barrier_hit;
 
-/* Fills *hit for the wall nearest to (x, y) (m, world); false when there is none near. Must be
- * thread-safe for concurrent reads (like grip_raycast_fn). */
-typedef bool grip_barrier_fn(void *context, double x, double y, grip_barrier_hit *hit);
+/* Fills *hit for the wall nearest to (x, y) (m, world); false when there is none near. query
+ * says who asks, as for grip_raycast_fn (grip asks for the chassis: wheel
+ * GRIP_GROUND_QUERY_BODY). Must be thread-safe like grip_raycast_fn. */
+typedef bool grip_barrier_fn(void *context, const grip_ground_query *query, double x, double y,
+                             grip_barrier_hit *hit);
 
 typedef struct grip_barrier {
   grip_barrier_fn *query; /* NULL: no walls */

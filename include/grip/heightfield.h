@@ -107,8 +107,8 @@ GRIP_API bool grip_heightfield_height(const grip_heightfield *hf, double x, doub
  * the part of the ray whose height lies between the lowest and highest ground. With roughness,
  * the hit on the smooth triangles is refined by Newton steps onto the bumpy surface (exact for
  * vertical rays). A grip_raycast_fn: context is a const grip_heightfield *. */
-GRIP_API bool grip_heightfield_raycast(void *heightfield, grip_vec3 origin, grip_vec3 direction,
-                              double max_distance, grip_ground_hit *hit);
+GRIP_API bool grip_heightfield_raycast(void *heightfield, const grip_ground_query *query, grip_vec3 origin,
+                                       grip_vec3 direction, double max_distance, grip_ground_hit *hit);
 
 /* A ground for the world that uses *hf (which must outlive it). */
 GRIP_API grip_ground grip_heightfield_ground(const grip_heightfield *hf);

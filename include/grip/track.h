@@ -150,7 +150,7 @@ typedef struct grip_track_location {
 /* Locates (x, y). hint is a segment index from a previous call (or -1): the search walks to
  * neighbours from it (amortised O(1) for a moving car) and falls back to a full search when the
  * walk does not end inside the barriers. A hint whose segment lies more than 50 m beyond its
- * barriers' reach from (x, y) (another car's) is replaced by the nearest segment of the point's
+ * barriers' reach from (x, y) (a car that jumped, or a hint from elsewhere) is replaced by the nearest segment of the point's
  * cell in the track's search grid. The full search looks only at the segments listed in that
  * cell (exactly the exhaustive answer), so neither costs O(segments). Beyond the barrier the surface continues flat at the
  * height of the barrier's foot (normal straight up). */
@@ -173,20 +173,21 @@ GRIP_API grip_track_barrier grip_track_barrier_at(const grip_track *track, const
                                          int side);
 
 /* The ground adapter: rays (near vertical, pointing down) hit the track surface; see
- * grip_track_locate for the surface beyond the barriers. The context keeps the last segment as
- * a hint (an atomic int, so concurrent raycasts are safe; one context per vehicle keeps the hint
- * useful). */
+ * grip_track_locate for the surface beyond the barriers. The segment found last for a vehicle's
+ * wheel (or its chassis) is kept in that query's hint (grip_ground_query), so a wheel's next
+ * locate walks from its own segment: on a track crossing itself (a bridge) each wheel stays on
+ * the level it is on, whatever the other cars do, and concurrent queries share nothing
+ * mutable. A query without a hint searches from the grid (grip_track_locate with hint -1). */
 typedef struct grip_track_ground_context {
   const grip_track *track; /* must outlive the ground */
-  _Atomic int hint;        /* last segment found; -1 initially */
 } grip_track_ground_context;
 
 /* Fills *context and returns a ground that raycasts against the track. */
 GRIP_API grip_ground grip_track_ground(grip_track_ground_context *context, const grip_track *track);
 
 /* The raycast used by grip_track_ground (context is a grip_track_ground_context). */
-GRIP_API bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 direction, double max_distance,
-                        grip_ground_hit *hit);
+GRIP_API bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3 origin,
+                                 grip_vec3 direction, double max_distance, grip_ground_hit *hit);
 
 /* The barrier adapter for the world (grip_world_set_barrier): the wall on the side of the
  * centre line where (x, y) lies; top = height of the track surface at the barrier's foot +
@@ -194,7 +195,8 @@ GRIP_API bool grip_track_raycast(void *context, grip_vec3 origin, grip_vec3 dire
 GRIP_API grip_barrier grip_track_barriers(grip_track_ground_context *context, const grip_track *track);
 
 /* The query used by grip_track_barriers (context is a grip_track_ground_context). */
-GRIP_API bool grip_track_barrier_query(void *context, double x, double y, grip_barrier_hit *hit);
+GRIP_API bool grip_track_barrier_query(void *context, const grip_ground_query *query, double x, double y,
+                                       grip_barrier_hit *hit);
 
 #ifdef __cplusplus
 }
