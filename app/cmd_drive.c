@@ -54,12 +54,13 @@ int drive_command(int argc, char **argv, bool watch) {
       CLI_OPTION_DT(so.dt, "0.01"),
       {"--autopilot", CLI_FLAG, &so.autopilot, 0, 0, "the robot drives your car"},
       {"--record", CLI_STRING, &so.record, 0, 0, "write a replay FILE (docs/replay.md)"},
+      {"--toggle", CLI_STRING, &so.toggles, 0, 0, "SYSTEM@S,...: press the abs, tc or esc key at S s of simulated time (tests)"},
       {"--telemetry", CLI_STRING, &telemetry, 0, 0, "write telemetry CSV to FILE (10 rows per s per car)"},
       {"--frames", CLI_INT, &vo.frames, 1, 1e7, "render N frames of 1/60 s, then stop (tests, benchmark)"},
       {"--screenshot", CLI_STRING, &vo.screenshot, 0, 0, "save the last frame as a PNG"},
       {"--width", CLI_INT, &vo.width, 64, 8192, "window width, px (default 1280)"},
       {"--height", CLI_INT, &vo.height, 64, 8192, "window height, px (default 720)"},
-      {"--camera", CLI_STRING, &vo.camera, 0, 0, "first camera: chase, bonnet, orbit, tv, map"},
+      {"--camera", CLI_STRING, &vo.camera, 0, 0, "first camera: chase, bonnet, orbit, tv, map, fixed (the scene's)"},
       {"--follow", CLI_INT, &vo.follow, 1, 64, "car followed first (1-based)"},
       {"--hide-car", CLI_FLAG, &vo.hide_car, 0, 0, "do not draw the followed car (tests)"},
       {"--hide-body", CLI_FLAG, &vo.hide_body, 0, 0, "draw only the followed car's wheels (tests)"},
@@ -134,6 +135,7 @@ int drive_command(int argc, char **argv, bool watch) {
     return 1;
   }
   int follow = vo.follow >= 0 && vo.follow < s->car_count ? vo.follow : (s->human >= 0 ? s->human : 0);
+  if (!no_window && vr.follow >= 0 && vr.follow < s->car_count) follow = vr.follow; /* the car the window followed last */
   const grip_vehicle_state *st = &s->cars[follow].cur;
   char hash[20];
   snprintf(hash, sizeof hash, "%016" PRIx64, session_hash(s));
@@ -172,6 +174,7 @@ int drive_command(int argc, char **argv, bool watch) {
       if (vr.car_model_triangles > 0) {
         json_open(&w, "car_model", '{');
         json_int(&w, "triangles", vr.car_model_triangles);
+        json_int(&w, "translucent_triangles", vr.car_model_translucent_triangles);
         json_vec3(&w, "lo_m", vr.car_model_lo);
         json_vec3(&w, "hi_m", vr.car_model_hi);
         json_close(&w, '}');
@@ -203,6 +206,32 @@ int drive_command(int argc, char **argv, bool watch) {
       json_number(&w, NULL, dp->rotation.y);
       json_number(&w, NULL, dp->rotation.z);
       json_close(&w, ']');
+      /* The wheels' state at the last two steps, and where between them the frame was drawn
+       * (docs/viewer.md: the wheel meshes follow steer_angle, rotation and compression). */
+      json_number(&w, "drawn_step_fraction", vr.drawn_alpha);
+      json_open(&w, "wheels", '[');
+      for (int k = 0; k < GRIP_WHEEL_COUNT; ++k) {
+        const grip_wheel_state *a = &s->cars[follow].prev.wheels[k], *b = &s->cars[follow].cur.wheels[k];
+        json_open(&w, NULL, '{');
+        json_open(&w, "steer_rad", '[');
+        json_number(&w, NULL, a->steer_angle);
+        json_number(&w, NULL, b->steer_angle);
+        json_close(&w, ']');
+        json_open(&w, "rotation_rad", '[');
+        json_number(&w, NULL, a->rotation);
+        json_number(&w, NULL, b->rotation);
+        json_close(&w, ']');
+        json_open(&w, "compression_m", '[');
+        json_number(&w, NULL, a->compression);
+        json_number(&w, NULL, b->compression);
+        json_close(&w, ']');
+        json_open(&w, "spin_radps", '[');
+        json_number(&w, NULL, a->spin);
+        json_number(&w, NULL, b->spin);
+        json_close(&w, ']');
+        json_close(&w, '}');
+      }
+      json_close(&w, ']');
     }
     json_number(&w, "brake", s->cars[follow].input.brake);
     json_number(&w, "speed_kmh", 3.6 * st->speed);
@@ -220,6 +249,17 @@ int drive_command(int argc, char **argv, bool watch) {
     json_close(&w, ']');
     json_number(&w, "delta_to_best_s", session_delta_to_best(s, follow));
     json_int(&w, "position", s->cars[follow].position);
+    /* Car systems: on or off now, acting in the last step, and in how many steps each acted. */
+    json_open(&w, "systems", '{');
+    const bool acting[SESSION_SYSTEM_COUNT] = {st->abs_active, st->tc_active, st->esc_active};
+    for (int j = 0; j < SESSION_SYSTEM_COUNT; ++j) {
+      json_open(&w, session_system_names[j], '{');
+      json_bool(&w, "on", session_system_on(s, follow, (session_system)j));
+      json_bool(&w, "acting", acting[j]);
+      json_int(&w, "active_steps", s->cars[follow].system_active_steps[j]);
+      json_close(&w, '}');
+    }
+    json_close(&w, '}');
     json_close(&w, '}');
     if (vo.has_click) {
       json_open(&w, "click", '{');

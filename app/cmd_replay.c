@@ -26,7 +26,7 @@ int cmd_replay(int argc, char **argv) {
 #ifdef GRIP_HAVE_VIEWER
       {"--frames", CLI_INT, &vo.frames, 1, 1e7, "show N frames of 1/60 s, then finish without the window"},
       {"--screenshot", CLI_STRING, &vo.screenshot, 0, 0, "save the last shown frame as a PNG"},
-      {"--camera", CLI_STRING, &vo.camera, 0, 0, "first camera: chase, bonnet, orbit, tv, map"},
+      {"--camera", CLI_STRING, &vo.camera, 0, 0, "first camera: chase, bonnet, orbit, tv, map, fixed (the scene's)"},
 #endif
       CLI_OPTION_JSON(json),
   };

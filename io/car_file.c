@@ -1068,6 +1068,13 @@ static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
     if (k->sec != s) continue;
     switch (k->type) {
       case K_DOUBLE:
+        /* Traction control's target left at 0 means "the driven tyres' peak slip" (found when the
+         * car type is built), which a file says by not setting the key. */
+        if (s == S_SYSTEMS && strcmp(k->key, "tc_target_slip") == 0 &&
+            *(const double *)((const char *)base + k->offset) == 0.0) {
+          fprintf(f, "; tc_target_slip not set: the driven tyres' peak slip\n");
+          break;
+        }
         fprintf(f, "%s = ", k->key);
         write_number(f, k, *(const double *)((const char *)base + k->offset));
         fputc('\n', f);

@@ -279,7 +279,10 @@ static int handler(void *user, const char *section, const char *name, const char
     if (!strcmp(name, "reset")) return button_list(ps, name, value, &c->reset);
     if (!strcmp(name, "camera")) return button_list(ps, name, value, &c->camera);
     if (!strcmp(name, "pause")) return button_list(ps, name, value, &c->pause);
-    FAIL(name, "unknown key in [buttons] (allowed: reset, camera, pause)");
+    if (!strcmp(name, "abs")) return button_list(ps, name, value, &c->abs_toggle);
+    if (!strcmp(name, "tc")) return button_list(ps, name, value, &c->tc_toggle);
+    if (!strcmp(name, "esc")) return button_list(ps, name, value, &c->esc_toggle);
+    FAIL(name, "unknown key in [buttons] (allowed: reset, camera, pause, abs, tc, esc)");
   case SEC_FFB:
     if (!strcmp(name, "gain")) return number(ps, name, value, 0.0, 2.0, "", &c->ffb_gain);
     if (!strcmp(name, "max_torque")) return number(ps, name, value, 0.1, 100.0, "N*m", &c->ffb_max_torque);

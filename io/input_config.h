@@ -91,6 +91,8 @@ typedef struct grip_input_config {
   bool combined_pedals;    /* [throttle] combined: the throttle axis is centred, brake below */
   grip_input_buttons gear_up, gear_down, automatic, reverse, gear[GRIP_MAX_GEARS];
   grip_input_buttons reset, camera, pause;
+  /* Car systems on/off for the person's car (ABS, traction control, stability control). */
+  grip_input_buttons abs_toggle, tc_toggle, esc_toggle;
   /* Force feedback (a wheel with SDL_Haptic), rumble fallback on gamepads. */
   double ffb_gain;       /* 0..2, multiplies the force; 1 */
   double ffb_max_torque; /* N·m at the car's steering wheel that gives the device's full force; 15 */

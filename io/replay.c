@@ -104,11 +104,11 @@ int grip_replay_parse(const char *text, size_t size, const char *name, grip_repl
   if (!next_line(&c, &s, &n)) FAIL("empty file: expected \"grip-replay %d\"", GRIP_REPLAY_VERSION);
   {
     int k = split_words(s, n, buf, sizeof buf, w, 2);
-    int version = 0;
     if (k != 2 || strcmp(w[0], "grip-replay") != 0)
       FAIL("not a grip replay: expected \"grip-replay %d\"", GRIP_REPLAY_VERSION);
-    if (!parse_int(w[1], 1, 1000000, &version) || version != GRIP_REPLAY_VERSION)
-      FAIL("version %s: this grip reads version %d", w[1], GRIP_REPLAY_VERSION);
+    if (!parse_int(w[1], 1, 1000000, &r.version) || r.version < GRIP_REPLAY_MIN_VERSION ||
+        r.version > GRIP_REPLAY_VERSION)
+      FAIL("version %s: this grip reads versions %d .. %d", w[1], GRIP_REPLAY_MIN_VERSION, GRIP_REPLAY_VERSION);
   }
   long long last_step = 0;
   while (next_line(&c, &s, &n)) {
@@ -165,15 +165,18 @@ int grip_replay_parse(const char *text, size_t size, const char *name, grip_repl
       memcpy(r.scene_text, first, bytes);
       r.scene_text[bytes] = '\0';
       if (memchr(r.scene_text, '\0', bytes)) FAIL("scene: contains a NUL byte");
-    } else if (strcmp(key, "i") == 0 || strcmp(key, "p") == 0) {
+    } else if (strcmp(key, "i") == 0 || strcmp(key, "p") == 0 || strcmp(key, "s") == 0) {
       if (!have_cars || !r.scene_text || !have_dt)
         FAIL("%s: events must follow dt, cars and scene", key);
       grip_replay_event e;
       memset(&e, 0, sizeof e);
-      bool input = key[0] == 'i';
+      bool input = key[0] == 'i', systems = key[0] == 's';
+      if (systems && r.version < 2) FAIL("s: system switches need format version 2 (this file is version %d)", r.version);
       if (k != (input ? 10 : 6))
         FAIL("%s: expected %s", key,
-             input ? "step car throttle brake steering handbrake clutch gear automatic" : "step car x y heading");
+             input     ? "step car throttle brake steering handbrake clutch gear automatic"
+             : systems ? "step car abs tc esc"
+                       : "step car x y heading");
       if (!parse_ll(w[1], 0, (long long)1 << 40, &e.step)) FAIL("%s: step: expected 0 .. 2^40", key);
       if (e.step < last_step) FAIL("%s: step %lld is before step %lld: events must be in step order", key, e.step, last_step);
       last_step = e.step;
@@ -190,6 +193,17 @@ int grip_replay_parse(const char *text, size_t size, const char *name, grip_repl
         if (!parse_int(w[8], -1, GRIP_MAX_GEARS, &in->gear)) FAIL("i: gear: expected -1 .. %d", GRIP_MAX_GEARS);
         if (!parse_int(w[9], 0, 1, &automatic)) FAIL("i: automatic: expected 0 or 1");
         in->automatic = automatic != 0;
+      } else if (systems) {
+        /* Each switch: 0 as the car defines it, 1 forced on, 2 forced off (grip_system_switch). */
+        e.kind = GRIP_REPLAY_SYSTEMS;
+        int sw[3];
+        static const char *const names[3] = {"abs", "tc", "esc"};
+        for (int j = 0; j < 3; ++j)
+          if (!parse_int(w[3 + j], GRIP_SYSTEM_AS_DEFINED, GRIP_SYSTEM_OFF, &sw[j]))
+            FAIL("s: %s: expected 0 (as defined), 1 (on) or 2 (off)", names[j]);
+        e.input.abs_switch = (grip_system_switch)sw[0];
+        e.input.tc_switch = (grip_system_switch)sw[1];
+        e.input.esc_switch = (grip_system_switch)sw[2];
       } else {
         e.kind = GRIP_REPLAY_PLACE;
         if (!parse_double(w[3], &e.x) || fabs(e.x) > 1e7) FAIL("p: x: expected a finite m (|x| <= 1e7)");
@@ -264,6 +278,10 @@ void grip_replay_write_input(FILE *f, long long step, int car, const grip_vehicl
 
 void grip_replay_write_place(FILE *f, long long step, int car, double x, double y, double heading) {
   fprintf(f, "p %lld %d %.17g %.17g %.17g\n", step, car, x, y, heading);
+}
+
+void grip_replay_write_systems(FILE *f, long long step, int car, const grip_vehicle_input *in) {
+  fprintf(f, "s %lld %d %d %d %d\n", step, car, (int)in->abs_switch, (int)in->tc_switch, (int)in->esc_switch);
 }
 
 void grip_replay_write_end(FILE *f, long long steps, uint64_t hash) {

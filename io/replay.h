@@ -1,7 +1,8 @@
 /* Replay files (docs/replay.md): the initial conditions of a drive (the scene it was built from,
  * the fixed step, the number of cars) and every car's inputs per step, written as they change,
- * plus the places where a car was put by hand, and the final world state hash. A text file,
- * versioned by its first line ("grip-replay 1"). Numbers are written with 17 significant digits
+ * plus the places where a car was put by hand, its car systems switched on or off (version 2),
+ * and the final world state hash. A text file, versioned by its first line ("grip-replay 2";
+ * version 1 files, without system switches, are read too). Numbers are written with 17 significant digits
  * so that every double reads back bit-identical.
  *
  * The reader checks everything and reports the first problem as "file:line: what is wrong";
@@ -16,24 +17,29 @@
 #include "grip/vehicle.h"
 #include "load_error.h"
 
-#define GRIP_REPLAY_VERSION 1
+#define GRIP_REPLAY_VERSION 2     /* written */
+#define GRIP_REPLAY_MIN_VERSION 1 /* oldest read */
 #define GRIP_REPLAY_MAX_CARS 64
 #define GRIP_REPLAY_MAX_SCENE_BYTES (1 << 20)
 
 typedef enum grip_replay_event_kind {
   GRIP_REPLAY_INPUT = 0, /* the car's input from this step on */
   GRIP_REPLAY_PLACE = 1, /* the car placed by hand (grip_vehicle_place) before this step */
+  /* The car's system switches from this step on (input.abs_switch, tc_switch, esc_switch; the
+   * other input fields are left as the last GRIP_REPLAY_INPUT set them). Version 2. */
+  GRIP_REPLAY_SYSTEMS = 2,
 } grip_replay_event_kind;
 
 typedef struct grip_replay_event {
   grip_replay_event_kind kind;
   long long step;             /* 0-based index of the step it applies before */
   int car;                    /* 0-based index in the scene's car order */
-  grip_vehicle_input input;   /* GRIP_REPLAY_INPUT */
+  grip_vehicle_input input;   /* GRIP_REPLAY_INPUT; GRIP_REPLAY_SYSTEMS: its three switches */
   double x, y, heading;       /* GRIP_REPLAY_PLACE: m, m, rad */
 } grip_replay_event;
 
 typedef struct grip_replay {
+  int version;        /* format version of the file read, 1..GRIP_REPLAY_VERSION */
   double dt;          /* s, fixed step; 0.01 */
   int cars;           /* 1..64 */
   int human;          /* 0-based car the person drove, -1 for none (a watched race) */
@@ -60,6 +66,8 @@ void grip_replay_write_header(FILE *f, double dt, int cars, int human, int laps,
                               const char *scene_text);
 void grip_replay_write_input(FILE *f, long long step, int car, const grip_vehicle_input *in);
 void grip_replay_write_place(FILE *f, long long step, int car, double x, double y, double heading);
+/* The car's system switches (in's abs_switch, tc_switch, esc_switch) from this step on. */
+void grip_replay_write_systems(FILE *f, long long step, int car, const grip_vehicle_input *in);
 void grip_replay_write_end(FILE *f, long long steps, uint64_t hash);
 
 #endif

@@ -27,6 +27,42 @@ static double wheel_slip(const wheel_runtime *w, const wheel_config *c, double v
   return (w->spin * c->radius - vx) / maxd(fabs(vx), maxd(floor_speed, 0.1)); /* 0.1 m/s: min_speed may be 0 */
 }
 
+/* The slip ratio at a tyre's longitudinal force peak, free rolling and upright at load fz (N).
+ * The simple model has it in closed form; a full MF tyre is searched on a 0.001 grid over
+ * 0.005..0.5 (the peak of a road tyre lies at 0.05..0.25), then refined by a parabola. */
+static double tyre_peak_slip(const grip_tyre_def *tyre, const grip_mf_params *mf, double fz) {
+  if (tyre->model != GRIP_TYRE_FULL_MF || !mf) return grip_magic_formula_peak_slip(&tyre->simple.longitudinal);
+  grip_mf_output o;
+  double best_kappa = 0.005, best = -INFINITY;
+  for (double kappa = 0.005; kappa <= 0.5; kappa += 0.001) {
+    grip_mf_evaluate_full(mf, fz, kappa, 0.0, 0.0, 20.0, 0.0, &o);
+    if (o.fx > best) best = o.fx, best_kappa = kappa;
+  }
+  double f[3];
+  for (int k = 0; k < 3; ++k) {
+    grip_mf_evaluate_full(mf, fz, best_kappa + (k - 1) * 0.001, 0.0, 0.0, 20.0, 0.0, &o);
+    f[k] = o.fx;
+  }
+  double den = f[0] - 2.0 * f[1] + f[2];
+  return den < 0.0 ? best_kappa + 0.001 * 0.5 * (f[0] - f[2]) / den : best_kappa;
+}
+
+void grip_systems_type_init(vehicle_type *t) {
+  double target = t->def.systems.tc.target_slip;
+  if (target <= 0.0) {
+    /* 0: the lowest peak slip of the driven tyres at their static load, so that no driven tyre
+     * is held past its peak (the peak gives the most traction; docs/physics.md §12). */
+    target = INFINITY;
+    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+      const wheel_config *c = &t->wheels[i];
+      if (!c->driven) continue;
+      target = mind(target, tyre_peak_slip(&t->def.axles[c->axle].tyre, t->mf[c->axle], c->static_load));
+    }
+    if (!isfinite(target)) target = 0.10; /* no driven wheel: traction control has nothing to do */
+  }
+  t->tc_target_slip = target;
+}
+
 /* ESC: brake torque per wheel from the yaw-rate error against the single-track reference. */
 static void esc_torques(vehicle *v, const grip_esc_def *e, const mat3 *rot, const grip_world_def *world,
                         double extra[GRIP_WHEEL_COUNT]) {
@@ -83,6 +119,7 @@ double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const m
     /* Engine torque: the factor falls while the most-slipping driven wheel is above the target
      * and recovers below it, at most torque_rate per second (an integral law on slip). */
     const grip_tc_def *t = &d->tc;
+    const double target = v->type->tc_target_slip;
     double worst = -INFINITY;
     for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
       const wheel_config *c = &v->type->wheels[i];
@@ -90,15 +127,15 @@ double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const m
       double kappa = wheel_slip(&v->wheels[i], c, sc[i].vx, t->min_speed);
       if (kappa > worst) worst = kappa;
       /* Brake on a spinning wheel (an open differential's only way to move torque across). */
-      if (t->brake_gain > 0.0 && kappa > t->target_slip) {
-        extra[i] += t->brake_gain * (kappa - t->target_slip);
+      if (t->brake_gain > 0.0 && kappa > target) {
+        extra[i] += t->brake_gain * (kappa - target);
         v->tc_active = true;
       }
     }
     if (v->filtered.throttle <= 0.0 || worst == -INFINITY) {
       v->tc_torque_factor = 1.0;
     } else {
-      double error = clampd((worst - t->target_slip) / t->slip_band, -1.0, 1.0);
+      double error = clampd((worst - target) / t->slip_band, -1.0, 1.0);
       v->tc_torque_factor = clampd(v->tc_torque_factor - t->torque_rate * dt * error, 0.0, 1.0);
     }
     tc_factor = v->tc_torque_factor;

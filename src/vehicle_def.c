@@ -147,7 +147,7 @@ grip_systems_def grip_default_systems_def(void) {
   s.abs.slip_band = 0.05;
   s.abs.modulation_rate = 40.0;
   s.abs.min_speed = 2.0;
-  s.tc.target_slip = 0.10;
+  s.tc.target_slip = 0.0; /* the driven tyres' peak slip, found when the car type is built */
   s.tc.slip_band = 0.05;
   s.tc.torque_rate = 20.0;
   s.tc.brake_gain = 5000.0;
@@ -320,7 +320,7 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
   in_range(&c, sy->abs.slip_band, 0.005, 0.3, "systems.abs.slip_band");
   in_range(&c, sy->abs.modulation_rate, 1, 1000, "systems.abs.modulation_rate");
   in_range(&c, sy->abs.min_speed, 0, 30, "systems.abs.min_speed");
-  in_range(&c, sy->tc.target_slip, 0.02, 1, "systems.tc.target_slip");
+  if (sy->tc.target_slip != 0.0) in_range(&c, sy->tc.target_slip, 0.02, 1, "systems.tc.target_slip");
   in_range(&c, sy->tc.slip_band, 0.005, 0.5, "systems.tc.slip_band");
   in_range(&c, sy->tc.torque_rate, 0.1, 1000, "systems.tc.torque_rate");
   in_range(&c, sy->tc.brake_gain, 0, 1e6, "systems.tc.brake_gain");

@@ -126,6 +126,8 @@ typedef struct vehicle_type {
   grip_vec3 inv_inertia;  /* 1/(kg·m²), its reciprocals */
   double body_mass;       /* kg, without fuel */
   bool any_system;        /* def.systems has ABS, TC or ESC on (read every step, kept near the top) */
+  double tc_target_slip;  /* traction control's target slip: def's, or the driven tyres' peak slip
+                             when def's is 0 (grip_systems_type_init) */
   wheel_config wheels[GRIP_WHEEL_COUNT];
   double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
   double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
@@ -258,6 +260,8 @@ void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt);
 void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *state);
 
 struct mat3;
+/* Car systems: what they derive once per car type (traction control's target slip). */
+void grip_systems_type_init(vehicle_type *t);
 /* Car systems: true when any is on (by definition or input switch). */
 bool grip_systems_on(const vehicle *v);
 /* Adjusts this step's brake torques (scratch friction_torque) for ABS, traction control and

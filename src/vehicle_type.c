@@ -121,6 +121,7 @@ const vehicle_type *grip_vehicle_type_acquire(vehicle_type_registry *r, const gr
     free(fresh);
     return NULL;
   }
+  grip_systems_type_init(t);
   t->key_hash = h;
   t->refs = 1;
   table_put(r->slots, r->capacity, t);

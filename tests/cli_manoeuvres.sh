@@ -74,6 +74,19 @@ check "grep -q 'is not on or off' e.txt"
 "$GRIP" brake --from 100 --json > lock.json; check "[ $? -eq 0 ]"
 "$GRIP" brake --from 100 --abs --json > abs.json; check "[ $? -eq 0 ]"
 check "$PY -c 'import json; a=json.load(open(\"abs.json\")); l=json.load(open(\"lock.json\")); exit(0 if a[\"abs\"] is True and l[\"abs\"] is False and a[\"distance_m\"] < l[\"distance_m\"] and abs(a[\"distance_m\"] / 38.99 - 1) <= 0.05 and l[\"wheels_locked\"] is True and a[\"wheels_locked\"] is False else 1)'"
+# ISO 3888-2 lane change: the lane widths of Table 1 for the built-in car (W 1.87 m: 2.307,
+# 2.87, 3 m); 40 km/h passes with no cone touched, 150 km/h does not; the search's result is
+# bracketed (a pass there, a failure 0.5 km/h above); with ESC and without. Bad --esc refused.
+"$GRIP" lane-change --speed 40 --json > lc40.json; check "[ $? -eq 0 ]"
+check "$PY -c 'import json; d=json.load(open(\"lc40.json\")); r=d[\"run\"]; exit(0 if d[\"pass\"] is True and r[\"min_clearance_m\"] >= 0 and abs(r[\"entry_speed_kmh\"] - 40) < 0.5 and abs(d[\"lane_1_width_m\"] - 2.307) < 1e-9 and abs(d[\"lane_3_width_m\"] - 2.87) < 1e-9 and d[\"lane_5_width_m\"] == 3 else 1)'"
+"$GRIP" lane-change --speed 150 --json > lc150.json; check "[ $? -eq 0 ]"
+check "$PY -c 'import json; d=json.load(open(\"lc150.json\")); r=d[\"run\"]; exit(0 if d[\"pass\"] is False and r[\"failed_section\"] in (1, 3, 5) and r[\"min_clearance_m\"] < 0 else 1)'"
+for esc in off on; do
+  "$GRIP" lane-change --esc $esc --json > lc.json; check "[ $? -eq 0 ]"
+  check "$PY -c 'import json; d=json.load(open(\"lc.json\")); a=d[\"at_max\"]; b=d[\"above\"]; exit(0 if d[\"esc\"] is (\"$esc\" == \"on\") and d[\"capped\"] is False and a[\"pass\"] is True and b[\"pass\"] is False and b[\"target_kmh\"] - a[\"target_kmh\"] == 0.5 and a[\"target_kmh\"] == d[\"max_speed_kmh\"] > 40 else 1)'"
+done
+"$GRIP" lane-change --esc maybe > /dev/null 2> e.txt; check "[ $? -eq 2 ]"
+"$GRIP" lane-change > lc.txt; check "grep -q 'highest pass' lc.txt && ! grep -qi nan lc.txt"
 # A [systems] value out of range is refused with file:line and the allowed range.
 printf '[systems]\nabs = yes\nabs_rate = 4000\n' > bad.ini
 "$GRIP" brake --car bad.ini > /dev/null 2> e.txt; check "[ $? -ne 0 ]"

@@ -274,7 +274,8 @@ static void combined_and_separate_pedals(void) {
 static void gears_and_buttons(void) {
   grip_input_config cfg = parse_ok("[gears]\nup = joy:button4\ndown = joy:button5\nautomatic = joy:button7\n"
                                    "1 = joy:button12\n2 = joy:button13\n3 = joy:button14\nreverse = joy:button11\n"
-                                   "[buttons]\nreset = joy:button2\ncamera = pad:x\npause = key:P\n");
+                                   "[buttons]\nreset = joy:button2\ncamera = pad:x\npause = key:P\n"
+                                   "abs = key:1, joy:button8\ntc = key:2\nesc = key:3, pad:dpright\n");
   input_controller c;
   input_controller_init(&c, &cfg, true);
   fake f;
@@ -342,6 +343,22 @@ static void gears_and_buttons(void) {
     resets += act.reset, cameras += act.camera, pauses += act.pause;
   }
   CHECK(resets == 1 && cameras == 1 && pauses == 1);
+  /* Car systems: one toggle per press of each system's key or button, none from the others;
+   * held keys do not repeat; the vehicle input's switches stay as defined (the session applies
+   * the toggles). */
+  int abs_presses = 0, tc_presses = 0, esc_presses = 0;
+  for (int i = 0; i < 60; ++i) {
+    hold_key(&f, "1", i >= 2 && i < 12);
+    f.joy_button[8] = i >= 30 && i < 33;
+    hold_key(&f, "2", i == 40);
+    hold_key(&f, "3", i >= 45 && i < 50);
+    f.pad_button[14] = i == 55; /* pad:dpright = SDL button 14 */
+    in = input_controller_update(&c, fake_read, &f, &car, 0.01, &act);
+    abs_presses += act.toggle_abs, tc_presses += act.toggle_tc, esc_presses += act.toggle_esc;
+    CHECK(in.abs_switch == GRIP_SYSTEM_AS_DEFINED && in.esc_switch == GRIP_SYSTEM_AS_DEFINED);
+  }
+  CHECK(abs_presses == 2 && tc_presses == 1 && esc_presses == 2);
+  CHECK(resets == 1); /* unchanged: no other action fired */
 }
 
 int main(void) {

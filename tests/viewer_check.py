@@ -14,8 +14,14 @@ usage: viewer_check.py sky PNG
        viewer_check.py write-quadrants PNG N       (a test texture: NW red, NE blue, SW yellow, SE green)
        viewer_check.py drape PNG JSON BT
        viewer_check.py wheels WITH.png WITHOUT.png JSON CAR.ini HEADING_DEG  (wheels where the car puts them)
+       viewer_check.py wheel-steer WITH.png WITHOUT.png JSON CAR.ini   (wheels turned by their steer angles, seen from above)
+       viewer_check.py wheel-spin CAR.ini WITHOUT.png PNG JSON [PNG JSON ...]  (wheel centre height and spin mark)
+       viewer_check.py torcs-windows PNG JSON CAR.acc TEXTURE-RGBA.png  (a TORCS car's windows show its inside)
+       viewer_check.py write-glass-model DIR        (glass.ac + pane.png: panes in front of a green wall)
+       viewer_check.py glass PNG JSON               (what is behind a translucent pane shows through it)
        viewer_check.py chase-wall JSON WALL_Y      (eye on the track side of the wall y = WALL_Y)
        viewer_check.py chase-terrain JSON BT       (eye above the terrain)
+       viewer_check.py systems PNG on,off,acting   (the HUD's ABS/TC/ESC labels: green, grey, amber)
 Exit 0 when the check holds, 1 (with the figures) when not.
 """
 import json
@@ -25,8 +31,9 @@ import sys
 import zlib
 
 
-def read_png(path):
-    """(width, height, rows): rows[y] is a bytes object of RGB triples, y = 0 at the top."""
+def read_png(path, keep_alpha=False):
+    """(width, height, rows): rows[y] is a bytes object of RGB triples (RGBA quadruples with
+    keep_alpha, from an RGBA file), y = 0 at the top."""
     data = open(path, 'rb').read()
     if data[:8] != b'\x89PNG\r\n\x1a\n':
         raise SystemExit(f'{path}: not a PNG')
@@ -63,8 +70,10 @@ def read_png(path):
                 pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
                 line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
         prev = line
-        if channels == 4:
+        if channels == 4 and not keep_alpha:
             line = bytearray(v for k, v in enumerate(line) if k % 4 != 3)
+        elif keep_alpha and channels != 4:
+            raise SystemExit(f'{path}: no alpha channel')
         rows.append(bytes(line))
     return width, height, rows
 
@@ -366,6 +375,350 @@ def check_georef(path, json_path, bt_path, left, right, bottom, top):
             fail(f'the {name} quadrant is not where the world file puts it')
 
 
+def car_axles(car_ini):
+    """{'axle.front': (x, half_track, radius, width, droop_travel), 'axle.rear': ...} from a grip car file."""
+    import configparser
+    ini = configparser.ConfigParser(inline_comment_prefixes=(';', '#'))
+    ini.read(car_ini)
+    num = lambda sec, key: float(ini[sec][key].split()[0])
+    return {a: tuple(num(a, k) for k in ('x', 'half_track', 'wheel_radius', 'wheel_width', 'droop_travel'))
+            for a in ('axle.front', 'axle.rear')}
+
+
+def lerp_angle(a, b, t):
+    d = math.fmod(b - a, 2 * math.pi)
+    if d > math.pi:
+        d -= 2 * math.pi
+    if d < -math.pi:
+        d += 2 * math.pi
+    return a + t * d
+
+
+def wheel_states(d):
+    """Per wheel (FL, FR, RL, RR): steer, rotation, compression as drawn: the last two steps'
+    states blended by the frame's step fraction (docs/viewer.md: linearly, angles the short way)."""
+    car, t = d['car'], d['car']['drawn_step_fraction']
+    out = []
+    for wh in car['wheels']:
+        s0, s1 = wh['steer_rad']
+        r0, r1 = wh['rotation_rad']
+        c0, c1 = wh['compression_m']
+        out.append((s0 + t * (s1 - s0), lerp_angle(r0, r1, t), c0 + t * (c1 - c0), wh['spin_radps']))
+    return out
+
+
+def wheel_centre(d, axles, k, compression):
+    """World centre of wheel k: drawn pose + R·(axle x, ±half track, r - droop + compression)."""
+    car = d['car']
+    x, ht, r, _, droop = axles['axle.front' if k < 2 else 'axle.rear']
+    local = [x, ht if k % 2 == 0 else -ht, r - droop + compression]
+    return [p + q for p, q in zip(car['drawn_position_m'], rotate(car['drawn_rotation_wxyz'], local))]
+
+
+def diff_pixels(a, b, cx, cy, radius, threshold=24):
+    pts = []
+    for y in range(max(0, int(cy - radius)), min(len(a), int(cy + radius) + 1)):
+        for x in range(max(0, int(cx - radius)), min(len(a[0]) // 3, int(cx + radius) + 1)):
+            if (x - cx) ** 2 + (y - cy) ** 2 > radius * radius:
+                continue
+            pa, pb = pixel(a, x, y), pixel(b, x, y)
+            if max(abs(pa[i] - pb[i]) for i in range(3)) > threshold:
+                pts.append((x + 0.5, y + 0.5))
+    return pts
+
+
+def check_wheel_steer(with_wheels, without, json_path, car_ini):
+    """Seen from straight above, each wheel's outline (pixels that differ from the frame without
+    the car, within 0.55 m of its projected centre) has its long principal axis along the car's
+    heading turned by the wheel's steer angle from the state: within 2 degrees. The steered
+    wheels must be turned at least 10 degrees (so that an unsteered drawing fails)."""
+    d = json.load(open(json_path))
+    cam = d['camera']
+    axles = car_axles(car_ini)
+    w, h, a = read_png(with_wheels)
+    _, _, b = read_png(without)
+    ok, steered = True, 0
+    for k, (steer, _, comp, _) in enumerate(wheel_states(d)):
+        c = wheel_centre(d, axles, k, comp)
+        direction = rotate(d['car']['drawn_rotation_wxyz'], [math.cos(steer), math.sin(steer), 0])
+        p0 = project(cam, c)
+        p1 = project(cam, [c[i] + 0.3 * direction[i] for i in range(3)])
+        px_per_m = math.hypot(p1[0] - p0[0], p1[1] - p0[1]) / 0.3
+        want = math.degrees(math.atan2(p1[1] - p0[1], p1[0] - p0[0]))
+        pts = diff_pixels(a, b, p0[0], p0[1], 0.55 * px_per_m)
+        if len(pts) < 50:
+            print(f'wheel {k}: only {len(pts)} pixels near ({p0[0]:.0f}, {p0[1]:.0f})')
+            ok = False
+            continue
+        mx = sum(p[0] for p in pts) / len(pts)
+        my = sum(p[1] for p in pts) / len(pts)
+        sxx = sum((p[0] - mx) ** 2 for p in pts)
+        syy = sum((p[1] - my) ** 2 for p in pts)
+        sxy = sum((p[0] - mx) * (p[1] - my) for p in pts)
+        got = math.degrees(0.5 * math.atan2(2 * sxy, sxx - syy))
+        err = (got - want + 90) % 180 - 90
+        steered += abs(math.degrees(steer)) >= 10
+        print(f'wheel {k}: steer {math.degrees(steer):.2f} deg; axis drawn {got:.2f} deg, from the state {want:.2f} deg '
+              f'(image, {len(pts)} px, centroid {math.hypot(mx - p0[0], my - p0[1]):.1f} px from the centre): '
+              f'{err:+.2f} deg')
+        ok = ok and abs(err) <= 2.0
+    if steered < 2:
+        print('FAIL: fewer than two wheels steered by 10 degrees or more')
+        ok = False
+    if not ok:
+        fail('a wheel is not turned by its steer angle')
+
+
+def filled_centroid(pts):
+    """Centroid of a blob with each row's span filled from its leftmost to its rightmost pixel
+    (a wheel seen along its axle: a disc, whatever its rim shows inside)."""
+    rows = {}
+    for x, y in pts:
+        lo, hi = rows.get(y, (x, x))
+        rows[y] = (min(lo, x), max(hi, x))
+    n = sx = sy = 0.0
+    for y, (lo, hi) in rows.items():
+        m = hi - lo + 1
+        n += m
+        sx += m * (lo + hi) / 2
+        sy += m * y
+    return sx / n, sy / n
+
+
+def check_wheel_spin(car_ini, without, *frames):
+    """A camera looking along the axle of the left rear wheel (fixed, horizontal), each frame:
+    - the centre of the wheel's face towards the camera (the filled outline's centroid) is where
+      the state's suspension compression puts it (within 1.5 px), and the same wheel drawn at design ride height would
+      be at least 5 px away in the airborne frames (so that the check can tell);
+    - the red mark's angle about the centre is the wheel's rotation from the state (within 4
+      degrees): seen from the left, forward is to the left of the screen and the mark at rotation
+      θ is at (−sin θ, cos θ) (right, up) from the centre;
+    - between consecutive frames the mark turns by the mean of the two spins × the time between
+      them (within 4 degrees)."""
+    axles = car_axles(car_ini)
+    _, _, b = read_png(without)
+    k = 2  # left rear
+    ok = True
+    prev = None
+    for png, json_path in zip(frames[0::2], frames[1::2]):
+        d = json.load(open(json_path))
+        cam = d['camera']
+        _, _, a = read_png(png)
+        steer, rot, comp, spin = wheel_states(d)[k]
+        r = axles['axle.rear'][2]
+        droop = axles['axle.rear'][4]
+        # The outline is the disc of the face towards the camera (the far face's disc projects
+        # smaller and inside it): its centre is half the wheel's width out along the axle.
+        out = rotate(d['car']['drawn_rotation_wxyz'], [-math.sin(steer) * axles['axle.rear'][3] / 2,
+                                                         math.cos(steer) * axles['axle.rear'][3] / 2, 0])
+        c = [a + o for a, o in zip(wheel_centre(d, axles, k, comp), out)]
+        c_rigid = [a + o for a, o in zip(wheel_centre(d, axles, k, droop), out)]
+        p = project(cam, c)
+        p_rigid = project(cam, c_rigid)
+        top = project(cam, [c[0], c[1], c[2] + r])
+        r_px = math.hypot(top[0] - p[0], top[1] - p[1])
+        pts = diff_pixels(a, b, p[0], p[1], 1.15 * r_px)
+        if len(pts) < 100:
+            fail(f'{png}: the wheel is not drawn near ({p[0]:.0f}, {p[1]:.0f})')
+        mx, my = filled_centroid(pts)
+        err = math.hypot(mx - p[0], my - p[1])
+        rigid = math.hypot(p_rigid[0] - p[0], p_rigid[1] - p[1])
+        red = [(x + 0.5, y + 0.5) for y in range(int(my - r_px), int(my + r_px) + 1)
+               for x in range(int(mx - r_px), int(mx + r_px) + 1)
+               if (x + 0.5 - mx) ** 2 + (y + 0.5 - my) ** 2 < (0.98 * r_px) ** 2
+               and (lambda c: c[0] > 100 and c[0] > 2.5 * max(c[1], c[2]))(pixel(a, x, y))]
+        if len(red) < 10:
+            fail(f'{png}: no red mark on the wheel ({len(red)} px)')
+        rx = sum(q[0] for q in red) / len(red) - mx
+        ry = sum(q[1] for q in red) / len(red) - my
+        got = math.atan2(-rx, -ry)
+        ang = (math.degrees(got - rot) + 180) % 360 - 180
+        t = (d['steps'] - 1 + d['car']['drawn_step_fraction']) * d['dt_s']
+        print(f'{png}: t {t:.4f} s, compression {comp:.4f} m: centre drawn ({mx:.1f}, {my:.1f}) px, from the state '
+              f'({p[0]:.1f}, {p[1]:.1f}): {err:.2f} px (at design ride height it would be {rigid:.1f} px away); '
+              f'mark at {math.degrees(got) % 360:.1f} deg, rotation {math.degrees(rot) % 360:.1f} deg: {ang:+.2f} deg; '
+              f'spin {spin[1]:.3f} rad/s')
+        ok = ok and err <= 1.5 and abs(ang) <= 4.0
+        if comp < 0.5 * droop and rigid < 5.0:
+            print('FAIL: the compression differs too little from design ride height to be seen')
+            ok = False
+        if prev:
+            t0, got0, spin0 = prev
+            want = 0.5 * (spin0 + spin[1]) * (t - t0)
+            turned = got - got0
+            e = (math.degrees(turned - want) + 180) % 360 - 180
+            print(f'  turned {math.degrees(turned):.2f} deg in {t - t0:.4f} s; spin x time {math.degrees(want):.2f} deg: '
+                  f'{e:+.2f} deg')
+            ok = ok and abs(e) <= 4.0
+        prev = (t, got, spin[1])
+    if not ok:
+        fail('the wheel does not follow its suspension and rotation')
+
+
+def check_torcs_windows(path, json_path, acc_path, texture_png):
+    """A TORCS car's windows, seen from the chase camera behind it: the .acc file's triangles
+    (triangle strips, SURF 0x14) whose texel at the centroid's texture coordinates has alpha <
+    100 (the texture converted to an RGBA PNG by gdal_translate) are its glass; at the pixels
+    where the centroids of those in the rear half of the car (x < -0.3 m) project, drawn opaque
+    the glass shows its own near-black texels (max channel <= 30: 47 of 56 such pixels on
+    main before translucency); drawn translucent what is behind it shows. At most 40 % of them
+    may be that black, their mean brightest channel at least 40; the tool counts at least as many
+    translucent triangles as the test finds glass (its rule: any texel under the triangle with
+    alpha < 250)."""
+    d = json.load(open(json_path))
+    cam, car, m = d['camera'], d['car'], d.get('car_model')
+    if not m:
+        fail('no car_model in the JSON')
+    tw, th, tex = read_png(texture_png, keep_alpha=True)
+    lines = open(acc_path, errors='replace').read().split('\n')
+    verts, glass, total, i = [], [], 0, 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith('numvert'):
+            n = int(line.split()[1])
+            verts = [tuple(float(t) for t in lines[i + 1 + j].split()[:3]) for j in range(n)]
+            i += n
+        elif line.startswith('refs'):
+            n = int(line.split()[1])
+            refs = [lines[i + 1 + j].split() for j in range(n)]
+            refs = [(int(r[0]), float(r[1]), float(r[2])) for r in refs]
+            i += n
+            for k in range(n - 2):
+                tri = refs[k:k + 3]
+                if len({r[0] for r in tri}) < 3:
+                    continue
+                total += 1
+                u = sum(r[1] for r in tri) / 3
+                v = sum(r[2] for r in tri) / 3
+                u, v = u - math.floor(u), v - math.floor(v)
+                alpha = tex[min(th - 1, int((1 - v) * th))][4 * min(tw - 1, int(u * tw)) + 3]
+                if alpha < 100:
+                    p = [verts[r[0]] for r in tri]
+                    c = [sum(q[a] for q in p) / 3 for a in range(3)]
+                    glass.append((c[0], -c[2], c[1]))  # AC3D y up -> z up
+        i += 1
+    w, h, rows = read_png(path)
+    samples = []
+    for c in glass:
+        if c[0] > -0.3:
+            continue
+        world = [p + r for p, r in zip(car['drawn_position_m'], rotate(car['drawn_rotation_wxyz'], list(c)))]
+        px, py = project(cam, world)
+        if 0 <= px < w and 0 <= py < h:
+            samples.append(pixel(rows, int(px), int(py)))
+    if len(samples) < 20:
+        fail(f'only {len(samples)} rear glass points on the picture')
+    dark = sum(1 for s in samples if max(s) <= 30)
+    brightest = sum(max(s) for s in samples) / len(samples)
+    print(f'glass: {len(glass)} of {total} triangles by the test, {m.get("translucent_triangles", 0)} translucent by the tool; '
+          f'{len(samples)} rear glass pixels: {dark} black ({100 * dark / len(samples):.0f} %), mean brightest '
+          f'channel {brightest:.1f}')
+    if m.get("translucent_triangles", 0) < len(glass) or len(glass) < 50:
+        fail('the tool draws fewer translucent triangles than the file has glass')
+    if dark > 0.4 * len(samples) or brightest < 40:
+        fail('the windows are drawn black')
+
+
+def write_png(path, width, height, rgba_rows):
+    """An 8-bit RGBA PNG; rgba_rows[y] is a bytes object of width RGBA quadruples, y = 0 at the top."""
+    raw = b''.join(b'\x00' + bytes(r) for r in rgba_rows)
+    def chunk(kind, body):
+        return struct.pack('>I', len(body)) + kind + body + struct.pack('>I', zlib.crc32(kind + body) & 0xffffffff)
+    png = b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', width, height, 8, 6, 0, 0, 0))
+    png += chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b'')
+    open(path, 'wb').write(png)
+
+
+# The glass test model, in the car's design frame (x forward, y left, z up), m. Seen from the
+# chase camera behind the car: a green wall at x = +1 and, 2 m nearer at x = -1, panes facing
+# backwards like it (same normal, so the same light):
+#   - a textured pane at z 1.0..1.8 of two quads: y 0..1 takes the texture's left part (u 0..0.45,
+#     opaque), y -1..0 its right part (u 0.55..1, alpha 64/255); the texture is one colour;
+#   - at z 2.0..2.6, y 0..1 an opaque red pane, y -1..0 a pane of the same red with AC3D's
+#     trans 0.5 (assimp: opacity 0.5).
+GLASS_TEXTURE_RGB = (200, 160, 40)
+GLASS_ALPHA = 64
+GLASS_QUADS = [  # (name, material, texture, x, y0, y1, z0, z1, u0, u1)
+    ('wall', 0, None, 1.0, -2.5, 2.5, 0.8, 3.4, 0, 0),
+    ('pane-opaque', 1, 'pane.png', -1.0, 0.0, 1.0, 1.0, 1.8, 0.0, 0.45),
+    ('pane-glass', 1, 'pane.png', -1.0, -1.0, 0.0, 1.0, 1.8, 0.55, 1.0),
+    ('red-opaque', 2, None, -1.0, 0.0, 1.0, 2.0, 2.6, 0, 0),
+    ('red-glass', 3, None, -1.0, -1.0, 0.0, 2.0, 2.6, 0, 0),
+]
+
+
+def write_glass_model(directory):
+    n = 16
+    rows = []
+    for y in range(n):
+        row = bytearray()
+        for x in range(n):
+            row += bytes(GLASS_TEXTURE_RGB) + bytes([255 if x < n // 2 else GLASS_ALPHA])
+        rows.append(row)
+    write_png(directory + '/pane.png', n, n, rows)
+    out = ['AC3Db',
+           'MATERIAL "wall" rgb 0.15 0.6 0.15  amb 0.2 0.2 0.2  emis 0 0 0  spec 0 0 0  shi 10  trans 0',
+           'MATERIAL "white" rgb 1 1 1  amb 0.2 0.2 0.2  emis 0 0 0  spec 0 0 0  shi 10  trans 0',
+           'MATERIAL "red" rgb 0.8 0.1 0.1  amb 0.2 0.2 0.2  emis 0 0 0  spec 0 0 0  shi 10  trans 0',
+           'MATERIAL "red glass" rgb 0.8 0.1 0.1  amb 0.2 0.2 0.2  emis 0 0 0  spec 0 0 0  shi 10  trans 0.5',
+           'OBJECT world', 'kids %d' % len(GLASS_QUADS)]
+    for name, mat, tex, x, y0, y1, z0, z1, u0, u1 in GLASS_QUADS:
+        out += ['OBJECT poly', 'name "%s"' % name]
+        if tex:
+            out.append('texture "%s"' % tex)
+        # Corners counter-clockwise seen from behind (from -x): the normal points backwards.
+        corners = [(x, y1, z0, u0, 0), (x, y0, z0, u1, 0), (x, y0, z1, u1, 1), (x, y1, z1, u0, 1)]
+        out.append('numvert 4')
+        # AC3D is y up: the design point (X, Y, Z) is the file point (X, Z, -Y).
+        out += ['%g %g %g' % (X, Z, -Y) for X, Y, Z, _, _ in corners]
+        out += ['numsurf 1', 'SURF 0x00', 'mat %d' % mat, 'refs 4']
+        out += ['%d %g %g' % (i, c[3], c[4]) for i, c in enumerate(corners)]
+        out.append('kids 0')
+    open(directory + '/glass.ac', 'w').write('\n'.join(out) + '\n')
+
+
+def check_glass(path, json_path):
+    """Each translucent pane shows what is behind it: its pixel is a·(the same pane opaque) +
+    (1 - a)·(the wall seen directly), all with the same normal and so the same light, a = 64/255
+    for the texture's alpha and 0.5 for the material's; within 4 levels per channel. The JSON
+    counts 4 translucent triangles (the two translucent quads) of the model's 10."""
+    d = json.load(open(json_path))
+    cam, car, m = d['camera'], d['car'], d.get('car_model')
+    if not m:
+        fail('no car_model in the JSON: the model was not drawn')
+    w, h, rows = read_png(path)
+    pos, q = car['drawn_position_m'], car['drawn_rotation_wxyz']
+
+    def colour(X, Y, Z):
+        world = [p + r for p, r in zip(pos, rotate(q, [X - 0.001, Y, Z]))]
+        px, py = project(cam, world)
+        if not (2 <= px < w - 2 and 2 <= py < h - 2):
+            fail(f'design point ({X}, {Y}, {Z}) is off the picture')
+        return mean_colour(rows, int(px) - 1, int(px) + 2, int(py) - 1, int(py) + 2), (px, py)
+
+    ok = True
+    print(f'model: {m["triangles"]} triangles, {m.get("translucent_triangles")} translucent')
+    if m.get('translucent_triangles') != 4 or m['triangles'] != 10:
+        print('FAIL: expected 10 triangles, 4 of them translucent')
+        ok = False
+    wall, at = colour(1.0, 2.0, 1.4)
+    wall_high, _ = colour(1.0, -2.0, 2.3)
+    print(f'wall seen directly: {[round(c) for c in wall]} at ({at[0]:.0f}, {at[1]:.0f}), {[round(c) for c in wall_high]}')
+    for opaque_y, glass_y, z, a, what in ((0.5, -0.5, 1.4, GLASS_ALPHA / 255, 'texture alpha'),
+                                          (0.5, -0.5, 2.3, 0.5, 'material trans 0.5')):
+        front, _ = colour(-1.0, opaque_y, z)
+        got, at = colour(-1.0, glass_y, z)
+        want = [a * f + (1 - a) * b for f, b in zip(front, wall)]
+        err = max(abs(g - x) for g, x in zip(got, want))
+        print(f'{what}: opaque pane {[round(c) for c in front]}, translucent pane {[round(c) for c in got]} at '
+              f'({at[0]:.0f}, {at[1]:.0f}), expected {a:.3f}·pane + {1 - a:.3f}·wall = {[round(c) for c in want]}: '
+              f'max |diff| {err:.1f}')
+        if err > 4:
+            ok = False
+    if not ok:
+        fail('a translucent pane does not show what is behind it')
+
+
 def check_chase_wall(json_path, wall_y):
     """The chase camera's eye stays on the track side of a straight wall along y = wall_y
     (the default track's start straight: docs/tracks.md, barrier at ±(w/2 + kerb + run-off)),
@@ -474,6 +827,31 @@ def check_lamps(path, json_path, car_xml, expect):
         fail(f'brake lamps: expected {expect}')
 
 
+def check_systems(path, expect):
+    """The HUD's car-systems line (viewer/hud.c: top right, y 84..102, ABS/TC/ESC labels 66 px
+    apart from x = width - 216): each label's colour, green on, amber acting, grey off, against
+    expect, e.g. "on,off,acting"."""
+    w, h, rows = read_png(path)
+    want = expect.split(',')
+    got = []
+    for j in range(3):
+        x0 = w - 216 + 66 * j
+        counts = {'on': 0, 'acting': 0, 'off': 0}
+        for y in range(84, 103):
+            for x in range(x0, x0 + 60):
+                r, g, b = pixel(rows, x, y)[:3]
+                if g > 150 and r < 110 and b < 140:
+                    counts['on'] += 1
+                elif r > 200 and 130 < g < 225 and b < 90:
+                    counts['acting'] += 1
+                elif min(r, g, b) > 170 and max(r, g, b) - min(r, g, b) < 40:
+                    counts['off'] += 1
+        got.append(max(counts, key=counts.get) if max(counts.values()) >= 15 else 'none')
+        print(f'systems label {j}: {counts} -> {got[-1]}')
+    if got != want:
+        fail(f'car systems on the HUD: {",".join(got)}, expected {expect}')
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -495,6 +873,16 @@ def main(argv):
         check_drape(*args)
     elif cmd == 'wheels':
         check_wheels(args[0], args[1], args[2], args[3], float(args[4]))
+    elif cmd == 'wheel-steer':
+        check_wheel_steer(*args)
+    elif cmd == 'wheel-spin':
+        check_wheel_spin(*args)
+    elif cmd == 'torcs-windows':
+        check_torcs_windows(*args)
+    elif cmd == 'write-glass-model':
+        write_glass_model(*args)
+    elif cmd == 'glass':
+        check_glass(*args)
     elif cmd == 'chase-wall':
         check_chase_wall(args[0], float(args[1]))
     elif cmd == 'chase-terrain':
@@ -505,6 +893,8 @@ def main(argv):
         write_world_file(*args)
     elif cmd == 'georef':
         check_georef(*args)
+    elif cmd == 'systems':
+        check_systems(*args)
     else:
         print(__doc__)
         return 2

@@ -22,8 +22,14 @@ void camera_init(camera *c, double fov_deg, double distance, double height) {
 }
 
 const char *camera_mode_name(camera_mode m) {
-  static const char *names[CAMERA_MODE_COUNT] = {"chase", "bonnet", "orbit", "tv", "map"};
+  static const char *names[CAMERA_MODE_COUNT] = {"chase", "bonnet", "orbit", "tv", "map", "fixed"};
   return m >= 0 && m < CAMERA_MODE_COUNT ? names[m] : "?";
+}
+
+camera_mode camera_next_mode(const camera *c, camera_mode m) {
+  camera_mode next = (camera_mode)((m + 1) % CAMERA_MODE_COUNT);
+  if (next == CAMERA_FIXED && !c->has_fixed) next = (camera_mode)((next + 1) % CAMERA_MODE_COUNT);
+  return next;
 }
 
 void camera_set_mode(camera *c, camera_mode m) {
@@ -151,6 +157,18 @@ void camera_update(camera *c, const grip_pose *pose, const grip_vehicle_def *def
       }
     }
     c->target[0] = car[0], c->target[1] = car[1], c->target[2] = car[2] + 0.6;
+    break;
+  }
+  case CAMERA_FIXED: {
+    /* Looking at the scene's target, else at the car; up is world z, or north when the view is
+     * (nearly) vertical. */
+    for (int i = 0; i < 3; ++i) {
+      c->eye[i] = c->fixed_eye[i];
+      c->target[i] = c->fixed_has_target ? c->fixed_target[i] : car[i] + (i == 2 ? 0.6 : 0.0);
+    }
+    double dx = c->target[0] - c->eye[0], dy = c->target[1] - c->eye[1], dz = c->target[2] - c->eye[2];
+    bool vertical = dx * dx + dy * dy < 1e-6 * (dx * dx + dy * dy + dz * dz);
+    c->up[0] = 0.0, c->up[1] = vertical ? 1.0 : 0.0, c->up[2] = vertical ? 0.0 : 1.0;
     break;
   }
   case CAMERA_MAP:

@@ -14,6 +14,7 @@ typedef enum camera_mode {
   CAMERA_ORBIT,
   CAMERA_TV,
   CAMERA_MAP,
+  CAMERA_FIXED, /* the scene's fixed camera (only when it has one) */
   CAMERA_MODE_COUNT,
 } camera_mode;
 
@@ -29,10 +30,15 @@ typedef struct camera {
   double yaw, pitch, range; /* rad, rad, m */
   /* TV. */
   int tv_index;
+  /* Fixed: the scene's [camera] position, looking at its target or else at the car. */
+  bool has_fixed, fixed_has_target;
+  double fixed_eye[3], fixed_target[3]; /* m, world */
 } camera;
 
 void camera_init(camera *c, double fov_deg, double distance, double height);
 const char *camera_mode_name(camera_mode m);
+/* The mode after m when cycling (V): fixed only when the camera has a fixed place. */
+camera_mode camera_next_mode(const camera *c, camera_mode m);
 void camera_set_mode(camera *c, camera_mode m);
 
 /* Moves the camera for a frame of frame_dt seconds to view a car at pose with definition def.

@@ -219,7 +219,7 @@ void hud_draw(hud *h, renderer *r, const session *s, int k, const hud_info *info
   text(h, r, buf, 26.0f, panel_height - 6.0f, 0, grey, 0);
 
   /* Top right: rates and modes. */
-  renderer_quad_2d(r, (float)width - 226.0f, 16.0f, 210.0f, 70.0f, panel, 0);
+  renderer_quad_2d(r, (float)width - 226.0f, 16.0f, 210.0f, 94.0f, panel, 0);
   snprintf(buf, sizeof buf, "%.0f fps  %.0f steps/s", info->fps, info->physics_rate);
   text(h, r, buf, (float)width - 26.0f, 22.0f, 0, grey, 1);
   snprintf(buf, sizeof buf, "cam %s%s%s%s", info->camera, info->paused ? "  PAUSED" : "", info->slow_motion ? "  x0.25" : "",
@@ -227,6 +227,14 @@ void hud_draw(hud *h, renderer *r, const session *s, int k, const hud_info *info
   text(h, r, buf, (float)width - 26.0f, 44.0f, 0, info->paused || info->place_mode ? amber : grey, 1);
   snprintf(buf, sizeof buf, "dt %.3g s", s->dt);
   text(h, r, buf, (float)width - 26.0f, 64.0f, 0, grey, 1);
+  /* Car systems of the followed car: grey "off", green on, amber in a step where it acted. */
+  const bool acting[SESSION_SYSTEM_COUNT] = {st->abs_active, st->tc_active, st->esc_active};
+  static const char *const labels[SESSION_SYSTEM_COUNT] = {"ABS", "TC", "ESC"};
+  for (int j = 0; j < SESSION_SYSTEM_COUNT; ++j) {
+    bool on = session_system_on(s, k, (session_system)j);
+    snprintf(buf, sizeof buf, "%s %s", labels[j], on ? "on" : "off");
+    text(h, r, buf, (float)width - 216.0f + 66.0f * (float)j, 86.0f, 0, !on ? grey : (acting[j] ? amber : green), 0);
+  }
 
   /* Bottom right: g-meter (a 1.5 g circle) and the pedal/steering bars. */
   float gx = (float)width - 90.0f, gy = (float)height - 90.0f, gr = 64.0f;

@@ -141,6 +141,9 @@ grip_vehicle_input input_controller_update(input_controller *c, input_read_fn re
   act.reset = edge(c, 3, &cfg->reset, read, context);
   act.camera = edge(c, 4, &cfg->camera, read, context);
   act.pause = edge(c, 5, &cfg->pause, read, context);
+  act.toggle_abs = edge(c, 6, &cfg->abs_toggle, read, context);
+  act.toggle_tc = edge(c, 7, &cfg->tc_toggle, read, context);
+  act.toggle_esc = edge(c, 8, &cfg->esc_toggle, read, context);
   if (actions) *actions = act;
   return in;
 }

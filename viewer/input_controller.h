@@ -27,6 +27,7 @@ typedef struct input_car_info {
 typedef struct input_actions {
   bool reset, camera, pause;
   bool automatic_toggled;
+  bool toggle_abs, toggle_tc, toggle_esc; /* a car system's key was pressed (session_toggle_system) */
 } input_actions;
 
 typedef struct input_controller {
@@ -38,7 +39,7 @@ typedef struct input_controller {
   int auto_direction;  /* automatic: 1 drive, 0 neutral, -1 reverse */
   int last_gate;       /* H-shifter gate held at the last update (0 = none) */
   /* Buttons held at the last update, for edges: up, down, automatic, reset, camera, pause. */
-  bool held[6];
+  bool held[9];
 } input_controller;
 
 void input_controller_init(input_controller *c, const grip_input_config *cfg, bool automatic);

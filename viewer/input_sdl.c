@@ -50,6 +50,7 @@ static void each_list(grip_input_config *c, grip_input_buttons **lists, int *n) 
   lists[k++] = &c->gear_up, lists[k++] = &c->gear_down, lists[k++] = &c->automatic, lists[k++] = &c->reverse;
   for (int g = 0; g < GRIP_MAX_GEARS; ++g) lists[k++] = &c->gear[g];
   lists[k++] = &c->reset, lists[k++] = &c->camera, lists[k++] = &c->pause;
+  lists[k++] = &c->abs_toggle, lists[k++] = &c->tc_toggle, lists[k++] = &c->esc_toggle;
   *n = k;
 }
 

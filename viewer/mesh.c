@@ -108,4 +108,12 @@ void mesh_wheel(mesh_data *m, float r, float w, int segments) {
       }
     }
   }
+  /* A red mark on each sidewall at the top (wheel angle 0), like a valve cap: its spin shows
+   * and the tests find it. x within ±0.1 r, z from 0.72 r to 0.95 r, 2 mm off the wall. */
+  static const float mark[3] = {0.85f, 0.05f, 0.04f};
+  const float mx = 0.1f * r, z0 = 0.72f * r, z1 = 0.95f * r, y = hw + 0.002f;
+  const float a[3] = {mx, y, z0}, b[3] = {-mx, y, z0}, c[3] = {-mx, y, z1}, d[3] = {mx, y, z1};
+  mesh_quad(m, a, b, c, d, mark);
+  const float e[3] = {-mx, -y, z0}, f[3] = {mx, -y, z0}, g[3] = {mx, -y, z1}, h[3] = {-mx, -y, z1};
+  mesh_quad(m, e, f, g, h, mark);
 }

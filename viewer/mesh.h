@@ -32,7 +32,8 @@ void mesh_quad(mesh_data *m, const float a[3], const float b[3], const float c[3
 /* An axis-aligned box [lo, hi]. */
 void mesh_box(mesh_data *m, const float lo[3], const float hi[3], const float color[3]);
 /* A wheel: a cylinder about the y axis through the origin, radius r, width w; a tread and two
- * rims with alternating spokes so that its spin shows. */
+ * rims with alternating spokes, and a red mark on each sidewall at the top (x within ±0.1 r,
+ * z 0.72 r .. 0.95 r), so that its spin shows. */
 void mesh_wheel(mesh_data *m, float r, float w, int segments);
 
 #endif

@@ -93,10 +93,13 @@ static unsigned char *load_image(const char *path, int *w, int *h) {
 
 typedef struct part_builder {
   char texture[256]; /* file name as the model names it, "" for none */
+  float opacity;     /* the material's, 0..1 */
   mesh_data mesh;
 } part_builder;
 
-static unsigned load_texture(const char *model_path, const char *name) {
+/* The RGBA pixels (rows top first) of a texture the model names, searched next to the model,
+ * then in TORCS's shared texture folder; NULL when it is in neither or cannot be read. */
+static unsigned char *texture_pixels(const char *model_path, const char *name, int *w, int *h) {
   const char *base = strrchr(name, '/');
   base = base ? base + 1 : name;
   char dir[512], path[1024];
@@ -106,17 +109,84 @@ static unsigned load_texture(const char *model_path, const char *name) {
   for (int i = 0; i < 2; ++i) {
     snprintf(path, sizeof path, "%s/%s", candidates[i], base);
     if (!exists(path)) continue;
-    int w = 0, h = 0;
-    unsigned char *pixels = load_image(path, &w, &h);
-    if (!pixels) continue;
-    unsigned t = renderer_texture_rgba(pixels, w, h, true);
-    glBindTexture(GL_TEXTURE_2D, t);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
-    free(pixels);
-    return t;
+    unsigned char *pixels = load_image(path, w, h);
+    if (pixels) return pixels;
   }
-  return 0;
+  return NULL;
+}
+
+static unsigned upload_texture(const unsigned char *pixels, int w, int h) {
+  unsigned t = renderer_texture_rgba(pixels, w, h, true);
+  glBindTexture(GL_TEXTURE_2D, t);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+  return t;
+}
+
+/* Whether the texture under triangle (a, b, c) lets what is behind show anywhere: its alpha
+ * sampled (nearest texel, coordinates wrapped as GL_REPEAT does) at the 15 points of a
+ * barycentric grid of step 1/4 (corners, edge points, inside). */
+static bool texels_translucent(const mesh_data *m, const uint32_t tri[3], const unsigned char *rgba, int w, int h) {
+  const float *uv[3] = {m->vertices[tri[0]].uv, m->vertices[tri[1]].uv, m->vertices[tri[2]].uv};
+  for (int i = 0; i <= 4; ++i)
+    for (int j = 0; i + j <= 4; ++j) {
+      const float b0 = (float)i / 4.0f, b1 = (float)j / 4.0f, b2 = 1.0f - b0 - b1;
+      float u = b0 * uv[0][0] + b1 * uv[1][0] + b2 * uv[2][0];
+      float v = b0 * uv[0][1] + b1 * uv[1][1] + b2 * uv[2][1];
+      u -= floorf(u), v -= floorf(v);
+      int col = (int)(u * (float)w), row = (int)(v * (float)h);
+      col = col < 0 ? 0 : col >= w ? w - 1 : col;
+      row = row < 0 ? 0 : row >= h ? h - 1 : row;
+      if (rgba[4 * ((size_t)row * (size_t)w + (size_t)col) + 3] < 250) return true;
+    }
+  return false;
+}
+
+/* Splits a part's triangles into the opaque ones (uploaded as p->mesh) and, when translucency
+ * is asked for, those that let what is behind show (p->translucent, with their centroids for
+ * sorting). */
+static bool upload_part(model_part *p, const mesh_data *all, const double offset[3], bool translucency,
+                        const unsigned char *rgba, int w, int h) {
+  const size_t triangles = all->index_count / 3;
+  uint32_t *flags = calloc(triangles > 0 ? triangles : 1, sizeof *flags);
+  if (!flags) return false;
+  size_t translucent = 0;
+  for (size_t t = 0; translucency && t < triangles; ++t) {
+    flags[t] = p->opacity < 0.999f || (rgba && texels_translucent(all, &all->indices[3 * t], rgba, w, h));
+    translucent += flags[t];
+  }
+  mesh_data opaque = *all, glass = *all;
+  opaque.indices = malloc((all->index_count + 1) * sizeof *opaque.indices);
+  glass.indices = malloc((3 * translucent + 1) * sizeof *glass.indices);
+  p->centroids = malloc((3 * translucent + 1) * sizeof *p->centroids);
+  p->tri_indices = malloc((3 * translucent + 1) * sizeof *p->tri_indices);
+  p->sorted = malloc((3 * translucent + 1) * sizeof *p->sorted);
+  p->order = malloc((translucent + 1) * sizeof *p->order);
+  bool ok = opaque.indices && glass.indices && p->centroids && p->tri_indices && p->sorted && p->order;
+  if (ok) {
+    opaque.index_count = glass.index_count = 0;
+    for (size_t t = 0; t < triangles; ++t) {
+      const uint32_t *tri = &all->indices[3 * t];
+      if (!flags[t]) {
+        memcpy(&opaque.indices[opaque.index_count], tri, 3 * sizeof *tri);
+        opaque.index_count += 3;
+        continue;
+      }
+      float *c = &p->centroids[glass.index_count];
+      for (int i = 0; i < 3; ++i)
+        c[i] = (all->vertices[tri[0]].position[i] + all->vertices[tri[1]].position[i] +
+                all->vertices[tri[2]].position[i]) / 3.0f + (float)offset[i];
+      memcpy(&glass.indices[glass.index_count], tri, 3 * sizeof *tri);
+      glass.index_count += 3;
+    }
+    memcpy(p->tri_indices, glass.indices, glass.index_count * sizeof *glass.indices);
+    p->translucent_count = (int)translucent;
+    ok = gpu_mesh_upload(&p->mesh, &opaque, offset) && (translucent == 0 || gpu_mesh_upload(&p->translucent, &glass, offset));
+  }
+  free(opaque.indices);
+  free(glass.indices);
+  free(flags);
+  return ok;
 }
 
 /* TORCS lays the racing line as a mostly transparent texture over the road's own; assimp gives
@@ -197,7 +267,8 @@ static bool align_to_track(const part_builder *parts, int count, const grip_trac
 
 /* Loads path with each vertex p drawn at xf·(p, 1) (xf: 3×4, row-major) and each normal turned
  * by xf's 3×3 part (renormalised). With a track, the result is moved onto it (align_to_track). */
-static bool load_transformed(const char *path, const double xf[12], const grip_track *track, model *out) {
+static bool load_transformed(const char *path, const double xf[12], const grip_track *track, bool translucency,
+                             model *out) {
   memset(out, 0, sizeof *out);
   const struct aiScene *sc =
       aiImportFile(path, aiProcess_Triangulate | aiProcess_PreTransformVertices | aiProcess_GenSmoothNormals);
@@ -218,8 +289,12 @@ static bool load_transformed(const char *path, const double xf[12], const grip_t
       snprintf(name, sizeof name, "%.255s", tex.data);
     struct aiColor4D diffuse = {0.7f, 0.7f, 0.7f, 1.0f};
     aiGetMaterialColor(mat, AI_MATKEY_COLOR_DIFFUSE, &diffuse);
+    ai_real opacity = 1.0;
+    unsigned one = 1;
+    if (aiGetMaterialFloatArray(mat, AI_MATKEY_OPACITY, &opacity, &one) != AI_SUCCESS || !isfinite(opacity)) opacity = 1.0;
+    opacity = opacity < 0.0 ? 0.0 : opacity > 1.0 ? 1.0 : opacity;
     int k = 0;
-    while (k < count && strcmp(parts[k].texture, name) != 0) ++k;
+    while (k < count && (strcmp(parts[k].texture, name) != 0 || parts[k].opacity != (float)opacity)) ++k;
     if (k == count) {
       if (count == cap) {
         part_builder *grown = realloc(parts, (size_t)cap * 2 * sizeof *grown);
@@ -232,6 +307,7 @@ static bool load_transformed(const char *path, const double xf[12], const grip_t
         parts = grown, cap *= 2;
       }
       snprintf(parts[count].texture, sizeof parts[count].texture, "%s", name);
+      parts[count].opacity = (float)opacity;
       count++;
     }
     mesh_data *m = &parts[k].mesh;
@@ -278,14 +354,16 @@ static bool load_transformed(const char *path, const double xf[12], const grip_t
   }
   for (int k = 0; ok && k < count; ++k) {
     model_part *p = &out->parts[out->part_count];
-    if (!gpu_mesh_upload(&p->mesh, &parts[k].mesh, offset)) {
-      ok = false;
-      break;
-    }
     const char *texture = raceline(parts[k].texture) ? "tr-road1.rgb" : parts[k].texture;
-    p->texture = texture[0] ? load_texture(path, texture) : 0;
+    int w = 0, h = 0;
+    unsigned char *rgba = texture[0] ? texture_pixels(path, texture, &w, &h) : NULL;
+    p->opacity = parts[k].opacity;
+    p->texture = rgba ? upload_texture(rgba, w, h) : 0;
+    out->part_count++; /* counted before the upload so that model_free frees what it made */
+    ok = upload_part(p, &parts[k].mesh, offset, translucency, rgba, w, h);
+    free(rgba);
     out->triangles += (int)(parts[k].mesh.index_count / 3);
-    out->part_count++;
+    out->translucent_triangles += p->translucent_count;
   }
   if (parts)
     for (int k = 0; k < count; ++k) mesh_free(&parts[k].mesh);
@@ -298,7 +376,7 @@ static bool load_transformed(const char *path, const double xf[12], const grip_t
 bool model_load(const char *path, const grip_track *track, model *out) {
   /* AC3D: y up, z towards the viewer; the world: z up: (x, y, z) -> (x, -z, y). */
   static const double ac_to_world[12] = {1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0};
-  return load_transformed(path, ac_to_world, track, out);
+  return load_transformed(path, ac_to_world, track, false, out);
 }
 
 void model_car_transform(const grip_car_visual *vis, double xf[12]) {
@@ -349,13 +427,19 @@ int model_car_brake_lamps(const grip_car_visual *vis, mesh_data *m) {
 bool model_load_car(const grip_car_visual *vis, model *out) {
   double xf[12];
   model_car_transform(vis, xf);
-  return load_transformed(vis->model, xf, NULL, out);
+  return load_transformed(vis->model, xf, NULL, true, out);
 }
 
 void model_free(model *m) {
   for (int k = 0; k < m->part_count; ++k) {
-    gpu_mesh_free(&m->parts[k].mesh);
-    if (m->parts[k].texture) glDeleteTextures(1, &m->parts[k].texture);
+    model_part *p = &m->parts[k];
+    gpu_mesh_free(&p->mesh);
+    gpu_mesh_free(&p->translucent);
+    if (p->texture) glDeleteTextures(1, &p->texture);
+    free(p->centroids);
+    free(p->tri_indices);
+    free(p->sorted);
+    free(p->order);
   }
   free(m->parts);
   memset(m, 0, sizeof *m);
@@ -370,4 +454,34 @@ void model_draw(renderer *r, const model *m) {
 void model_draw_at(renderer *r, const model *m, const double position[3], const double rotation[9]) {
   for (int k = 0; k < m->part_count; ++k)
     renderer_draw_mesh(r, &m->parts[k].mesh, position, rotation, NULL, NULL, m->parts[k].texture);
+}
+
+static int farther_first(const void *a, const void *b) {
+  float x = ((const model_depth_item *)a)->distance2, y = ((const model_depth_item *)b)->distance2;
+  return (x < y) - (x > y);
+}
+
+void model_draw_translucent_at(renderer *r, model *m, const double position[3], const double rotation[9]) {
+  /* The eye in the model frame: e = Rᵀ·(eye − position). */
+  double d[3] = {r->eye[0] - position[0], r->eye[1] - position[1], r->eye[2] - position[2]}, e[3];
+  for (int i = 0; i < 3; ++i) e[i] = rotation[i] * d[0] + rotation[3 + i] * d[1] + rotation[6 + i] * d[2];
+  for (int k = 0; k < m->part_count; ++k) {
+    model_part *p = &m->parts[k];
+    if (p->translucent_count == 0) continue;
+    for (int t = 0; t < p->translucent_count; ++t) {
+      const float *c = &p->centroids[3 * t];
+      double dx = c[0] - e[0], dy = c[1] - e[1], dz = c[2] - e[2];
+      p->order[t] = (model_depth_item){(float)(dx * dx + dy * dy + dz * dz), t};
+    }
+    qsort(p->order, (size_t)p->translucent_count, sizeof *p->order, farther_first);
+    for (int t = 0; t < p->translucent_count; ++t)
+      memcpy(&p->sorted[3 * t], &p->tri_indices[3 * p->order[t].triangle], 3 * sizeof *p->sorted);
+    glBindVertexArray(p->translucent.vao);
+    glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0, (GLsizeiptr)((size_t)p->translucent_count * 3 * sizeof *p->sorted), p->sorted);
+    glBindVertexArray(0);
+    float saved = r->opacity;
+    r->opacity = p->opacity;
+    renderer_draw_mesh(r, &p->translucent, position, rotation, NULL, NULL, p->texture);
+    r->opacity = saved;
+  }
 }

@@ -10,15 +10,32 @@
 #include "grip/track.h"
 #include "render.h"
 
+typedef struct model_depth_item {
+  float distance2; /* m², of a translucent triangle's centroid from the eye */
+  int triangle;
+} model_depth_item;
+
 typedef struct model_part {
-  gpu_mesh mesh;
+  gpu_mesh mesh;    /* the opaque triangles */
   unsigned texture; /* 0: vertex colours only */
+  float opacity;    /* the material's (assimp's opacity: 1 − AC3D's trans), 0..1; 1 typical */
+  /* Car models: the triangles that let what is behind them show (material opacity < 1, or a
+   * texel of alpha < 250/255 anywhere under them, sampled on a barycentric grid): drawn after
+   * everything opaque, blended, without depth writes, their index buffer rewritten back to front
+   * for each car drawn (model_draw_translucent_at). */
+  gpu_mesh translucent;
+  int translucent_count;  /* triangles */
+  float *centroids;       /* 3 per translucent triangle, m, model frame */
+  uint32_t *tri_indices;  /* 3 per translucent triangle, as loaded */
+  uint32_t *sorted;       /* scratch: the indices in drawing order */
+  model_depth_item *order; /* scratch: the triangles sorted far to near */
 } model_part;
 
 typedef struct model {
-  int part_count; /* one part per texture (draw calls stay few) */
+  int part_count; /* one part per texture and opacity (draw calls stay few) */
   model_part *parts;
   int triangles;
+  int translucent_triangles; /* of them, those drawn blended (car models only) */
   double lo[3], hi[3]; /* m, bounding box of the vertices as loaded (before a track alignment) */
 } model;
 
@@ -44,7 +61,11 @@ void model_car_transform(const grip_car_visual *vis, double xf[12]);
 int model_car_brake_lamps(const grip_car_visual *vis, mesh_data *m);
 void model_free(model *m);
 void model_draw(renderer *r, const model *m);
-/* Drawn at world position with rotation (row-major, world = R·local). */
+/* Drawn at world position with rotation (row-major, world = R·local): the opaque triangles. */
 void model_draw_at(renderer *r, const model *m, const double position[3], const double rotation[9]);
+/* The translucent triangles of a model drawn at that pose, back to front as seen from the
+ * renderer's eye. Call after all opaque geometry (and the sky), with blending on and depth
+ * writes off (viewer.c); cars are passed far to near. */
+void model_draw_translucent_at(renderer *r, model *m, const double position[3], const double rotation[9]);
 
 #endif

@@ -34,14 +34,14 @@ static const char *lit_fs =
     "#version 330 core\n"
     "in vec3 v_front; in vec3 v_back; in vec3 v_color; in vec2 v_uv; in vec3 v_rel;\n"
     "uniform vec3 u_tint; uniform vec3 u_emissive; uniform int u_use_texture;\n"
-    "uniform sampler2D u_texture; uniform float u_fog2;\n"
+    "uniform sampler2D u_texture; uniform float u_fog2; uniform float u_opacity;\n"
     "out vec4 frag;\n"
     "void main(){ bool inside = u_use_texture==1 || (u_use_texture==2 && v_uv.x >= 0.0 && v_uv.x <= 1.0 &&\n"
     "    v_uv.y >= 0.0 && v_uv.y <= 1.0);\n"
-    "  vec3 albedo = inside ? texture(u_texture, v_uv).rgb : v_color;\n"
-    "  vec3 c = albedo*u_tint*(gl_FrontFacing ? v_front : v_back) + u_emissive;\n"
+    "  vec4 albedo = inside ? texture(u_texture, v_uv) : vec4(v_color, 1.0);\n"
+    "  vec3 c = albedo.rgb*u_tint*(gl_FrontFacing ? v_front : v_back) + u_emissive;\n"
     "  float d2 = dot(v_rel, v_rel); float f = u_fog2 > 0.0 ? 0.85*d2/(d2 + u_fog2) : 0.0;\n"
-    "  frag = vec4(mix(c, vec3(0.87,0.90,0.95), f), 1.0); }\n";
+    "  frag = vec4(mix(c, vec3(0.87,0.90,0.95), f), albedo.a*u_opacity); }\n";
 
 /* The sky: the view direction of each pixel interpolated from the corners of a full-screen
  * triangle (camera-relative matrices put the eye at the origin, so the far-plane point's xyz
@@ -123,6 +123,7 @@ bool renderer_init(renderer *r) {
   r->lit_use_texture = glGetUniformLocation(r->lit_program, "u_use_texture");
   r->lit_texture = glGetUniformLocation(r->lit_program, "u_texture");
   r->lit_fog = glGetUniformLocation(r->lit_program, "u_fog2");
+  r->lit_opacity = glGetUniformLocation(r->lit_program, "u_opacity");
   r->sky_inv_view_proj = glGetUniformLocation(r->sky_program, "u_inv");
   r->flat_screen = glGetUniformLocation(r->flat_program, "u_screen");
   r->flat_use_texture = glGetUniformLocation(r->flat_program, "u_use_texture");
@@ -140,6 +141,7 @@ bool renderer_init(renderer *r) {
   glEnableVertexAttribArray(2);
   glBindVertexArray(0);
   r->fog_distance = 900.0f;
+  r->opacity = 1.0f;
   return true;
 }
 
@@ -238,6 +240,7 @@ void renderer_draw_mesh(renderer *r, const gpu_mesh *g, const double position[3]
   glUniform3f(r->lit_emissive, powf(em[0], 1.0f / 2.2f), powf(em[1], 1.0f / 2.2f), powf(em[2], 1.0f / 2.2f));
   glUniform3f(r->lit_sun, 0.45f, -0.35f, 0.82f);
   glUniform1f(r->lit_fog, r->fog_distance * r->fog_distance);
+  glUniform1f(r->lit_opacity, r->opacity);
   glUniform1i(r->lit_use_texture, texture ? (r->texture_clamp ? 2 : 1) : 0);
   glUniform1i(r->lit_texture, 0);
   glActiveTexture(GL_TEXTURE0);

@@ -16,7 +16,7 @@ typedef struct gpu_mesh {
 typedef struct renderer {
   unsigned lit_program, sky_program, flat_program;
   int lit_mvp, lit_model, lit_tint, lit_emissive, lit_sun, lit_eye_dist_scale, lit_use_texture, lit_texture;
-  int lit_fog;
+  int lit_fog, lit_opacity;
   int sky_inv_view_proj;
   int flat_screen, flat_use_texture, flat_texture;
   unsigned sky_vao;
@@ -33,6 +33,9 @@ typedef struct renderer {
   /* While set, a texture drawn by renderer_draw_mesh shows only where its coordinates are within
    * [0, 1] (a draped image covering part of a terrain); elsewhere the vertex colours. */
   bool texture_clamp;
+  /* The alpha renderer_draw_mesh writes: opacity × the texture's alpha (textured), or opacity.
+   * It matters only while blending is on (translucent model parts); 1 otherwise. */
+  float opacity;
 } renderer;
 
 /* Returns false (with a message on stderr) when a shader does not compile. */

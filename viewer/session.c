@@ -11,7 +11,58 @@
 
 session_options session_default_options(void) {
   return (session_options){.scene_file = NULL, .track = "default", .car = "builtin", .opponents = 0, .laps = 3,
-                           .dt = 0.01, .autopilot = false, .watch = false, .record = NULL, .telemetry = NULL};
+                           .dt = 0.01, .autopilot = false, .watch = false, .record = NULL, .telemetry = NULL,
+                           .toggles = NULL};
+}
+
+const char *const session_system_names[SESSION_SYSTEM_COUNT] = {"abs", "tc", "esc"};
+
+/* "esc@1.5,abs@3" into the session's schedule; false (with a message) when malformed. */
+static bool parse_toggles(session *s, const char *text, const char *command) {
+  const char *p = text;
+  while (*p) {
+    int system = -1;
+    for (int j = 0; j < SESSION_SYSTEM_COUNT; ++j) {
+      size_t n = strlen(session_system_names[j]);
+      if (strncmp(p, session_system_names[j], n) == 0 && p[n] == '@') system = j, p += n + 1;
+    }
+    char *end;
+    double t = system >= 0 ? strtod(p, &end) : NAN;
+    if (system < 0 || end == p || !(t >= 0.0 && t <= 1e6) || (*end && *end != ',') ||
+        s->toggle_count == SESSION_MAX_TOGGLES ||
+        (s->toggle_count > 0 && t < s->toggle_time[s->toggle_count - 1])) {
+      fprintf(stderr, "grip %s: --toggle: expected SYSTEM@SECONDS,... (abs, tc or esc; times 0 .. 1e6 s, in order, "
+                      "at most %d): '%s'\n", command, SESSION_MAX_TOGGLES, text);
+      return false;
+    }
+    s->toggle_time[s->toggle_count] = t;
+    s->toggle_system[s->toggle_count++] = (session_system)system;
+    p = *end ? end + 1 : end;
+  }
+  return true;
+}
+
+static grip_system_switch *input_switch(grip_vehicle_input *in, session_system system) {
+  return system == SESSION_ABS ? &in->abs_switch : system == SESSION_TC ? &in->tc_switch : &in->esc_switch;
+}
+
+bool session_system_on(const session *s, int k, session_system system) {
+  if (k < 0 || k >= s->car_count) return false;
+  const grip_systems_def *d = &s->cars[k].def->systems;
+  bool defined = system == SESSION_ABS ? d->abs.enabled : system == SESSION_TC ? d->tc.enabled : d->esc.enabled;
+  grip_vehicle_input in = s->cars[k].input;
+  grip_system_switch sw = *input_switch(&in, system);
+  return sw == GRIP_SYSTEM_ON || (sw == GRIP_SYSTEM_AS_DEFINED && defined);
+}
+
+bool session_toggle_system(session *s, session_system system) {
+  if (s->human < 0 || s->replay || system < 0 || system >= SESSION_SYSTEM_COUNT) return false;
+  const grip_systems_def *d = &s->cars[s->human].def->systems;
+  bool defined = system == SESSION_ABS ? d->abs.enabled : system == SESSION_TC ? d->tc.enabled : d->esc.enabled;
+  grip_system_switch sw = s->human_switch[system];
+  bool on = sw == GRIP_SYSTEM_ON || (sw == GRIP_SYSTEM_AS_DEFINED && defined);
+  s->human_switch[system] = on ? GRIP_SYSTEM_OFF : GRIP_SYSTEM_ON;
+  return true;
 }
 
 static char *dup_string(const char *s) {
@@ -239,6 +290,10 @@ session *session_open(const session_options *o, const char *command) {
     s->human_input = grip_default_vehicle_input();
     s->human_input.automatic = true;
   }
+  if (o->toggles && !parse_toggles(s, o->toggles, command)) {
+    session_close(s);
+    return NULL;
+  }
   if (o->record) {
     s->record = fopen(o->record, "w");
     if (!s->record) {
@@ -294,6 +349,10 @@ static bool same_input(const grip_vehicle_input *a, const grip_vehicle_input *b)
          a->handbrake == b->handbrake && a->clutch == b->clutch && a->gear == b->gear && a->automatic == b->automatic;
 }
 
+static bool same_switches(const grip_vehicle_input *a, const grip_vehicle_input *b) {
+  return a->abs_switch == b->abs_switch && a->tc_switch == b->tc_switch && a->esc_switch == b->esc_switch;
+}
+
 static void telemetry_rows(session *s) {
   long long every = llround(0.1 / s->dt);
   if (every < 1) every = 1;
@@ -321,10 +380,17 @@ void session_step(session *s) {
         grip_vehicle_get_state(world, c->wc->id, &c->cur);
         c->prev = c->cur;
       } else {
-        grip_vehicle_set_input(world, c->wc->id, &e->input);
+        /* An input line leaves the switches as they are; a systems line changes only them. */
+        grip_vehicle_input in = grip_vehicle_get_input(world, c->wc->id), sw = in;
+        if (e->kind == GRIP_REPLAY_INPUT) in = e->input;
+        else sw = e->input;
+        in.abs_switch = sw.abs_switch, in.tc_switch = sw.tc_switch, in.esc_switch = sw.esc_switch;
+        grip_vehicle_set_input(world, c->wc->id, &in);
       }
     }
   } else {
+    while (s->toggle_next < s->toggle_count && s->toggle_time[s->toggle_next] <= s->time + 0.5 * s->dt)
+      session_toggle_system(s, s->toggle_system[s->toggle_next++]);
     bool any_robot = false;
     for (int k = 0; k < s->car_count; ++k) any_robot = any_robot || s->cars[k].bot;
     if (any_robot) {
@@ -350,14 +416,24 @@ void session_step(session *s) {
       } else {
         in = c->wc->input;
       }
+      if (k == s->human) {
+        in.abs_switch = s->human_switch[SESSION_ABS];
+        in.tc_switch = s->human_switch[SESSION_TC];
+        in.esc_switch = s->human_switch[SESSION_ESC];
+      }
       if (grip_vehicle_set_input(world, c->wc->id, &in) != GRIP_OK) continue;
     }
   }
   for (int k = 0; k < s->car_count; ++k) {
     session_car *c = &s->cars[k];
     c->input = grip_vehicle_get_input(world, c->wc->id);
-    if (s->record && (!s->recorded_valid[k] || !same_input(&s->recorded[k], &c->input))) {
-      grip_replay_write_input(s->record, s->step, k, &c->input);
+    if (!s->record) continue;
+    /* recorded[] starts zeroed: every switch as defined, as a replay starts. */
+    bool input_changed = !s->recorded_valid[k] || !same_input(&s->recorded[k], &c->input);
+    bool switches_changed = !same_switches(&s->recorded[k], &c->input);
+    if (input_changed) grip_replay_write_input(s->record, s->step, k, &c->input);
+    if (switches_changed) grip_replay_write_systems(s->record, s->step, k, &c->input);
+    if (input_changed || switches_changed) {
       s->recorded[k] = c->input;
       s->recorded_valid[k] = true;
     }
@@ -376,6 +452,9 @@ void session_step(session *s) {
       c->contact_time = s->time;
     }
     c->out_of_fuel = c->def->engine.fuel_per_joule > 0.0 && c->cur.fuel_mass <= 0.0;
+    c->system_active_steps[SESSION_ABS] += c->cur.abs_active;
+    c->system_active_steps[SESSION_TC] += c->cur.tc_active;
+    c->system_active_steps[SESSION_ESC] += c->cur.esc_active;
     c->retired = c->cur.out_of_world;
   }
   update_positions(s);

@@ -24,7 +24,15 @@ typedef struct session_options {
   bool watch;             /* nobody drives: every track car gets a robot (grip watch) */
   const char *record;     /* replay file to write, or NULL */
   FILE *telemetry;        /* CSV rows, 10 per s per car, or NULL */
+  /* Scheduled presses of the person's system keys (tests, like --click): "esc@1.5,abs@3"
+   * toggles ESC at 1.5 s and ABS at 3 s of simulated time; NULL for none. */
+  const char *toggles;
 } session_options;
+
+/* Car systems the person switches (grip_vehicle_input's abs_switch, tc_switch, esc_switch). */
+typedef enum session_system { SESSION_ABS = 0, SESSION_TC, SESSION_ESC, SESSION_SYSTEM_COUNT } session_system;
+extern const char *const session_system_names[SESSION_SYSTEM_COUNT]; /* "abs", "tc", "esc" */
+#define SESSION_MAX_TOGGLES 64
 
 session_options session_default_options(void);
 
@@ -65,6 +73,7 @@ typedef struct session_car {
   bool off_track;
   bool out_of_fuel;
   bool retired;          /* left the world */
+  long long system_active_steps[SESSION_SYSTEM_COUNT]; /* steps in which ABS, TC, ESC acted */
 } session_car;
 
 typedef struct session {
@@ -80,6 +89,12 @@ typedef struct session {
   session_car *cars;
   int human;        /* car index driven by the person, -1 for none */
   grip_vehicle_input human_input;
+  /* The person's system switches, applied to the person's car whoever drives it (the robot in
+   * autopilot too): GRIP_SYSTEM_AS_DEFINED until a system's key is pressed. */
+  grip_system_switch human_switch[SESSION_SYSTEM_COUNT];
+  int toggle_count, toggle_next; /* scheduled presses (session_options.toggles) */
+  double toggle_time[SESSION_MAX_TOGGLES];
+  session_system toggle_system[SESSION_MAX_TOGGLES];
   bool autopilot;
   FILE *record;
   grip_vehicle_input *recorded; /* last input written per car */
@@ -99,6 +114,12 @@ void session_close(session *s);
 
 /* One physics step: robots and the person's input (or the replay's events), then the world. */
 void session_step(session *s);
+
+/* The person presses system k's key: it goes off if it is on for the person's car now (by the
+ * car's definition or an earlier press), else on. false when nobody drives or in a replay. */
+bool session_toggle_system(session *s, session_system system);
+/* Whether system k is on for car k now (its definition and its input's switch). */
+bool session_system_on(const session *s, int k, session_system system);
 
 /* Places car k at (x, y) facing heading (rad) at rest; recorded. false when there is no ground. */
 bool session_place(session *s, int k, double x, double y, double heading);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "camera.h"
@@ -21,6 +22,10 @@
 #include "terrain_lod.h"
 #include "stb/stb_image_write.h"
 #include "world_mesh.h"
+#ifdef GRIP_HAVE_GDAL
+#include <cpl_error.h>
+#include <gdal.h>
+#endif
 
 static const double kPi = 3.14159265358979323846;
 
@@ -100,7 +105,6 @@ static const float kPalette[8][3] = {{0.80f, 0.06f, 0.05f}, {0.05f, 0.25f, 0.75f
                                      {0.10f, 0.55f, 0.20f}, {0.92f, 0.92f, 0.92f}, {0.45f, 0.10f, 0.55f},
                                      {0.95f, 0.40f, 0.05f}, {0.10f, 0.10f, 0.12f}};
 
-#ifdef GRIP_HAVE_ASSIMP
 /* A world file beside an image (ESRI: NAME.pgw for .png, .jgw for .jpg/.jpeg, or NAME.wld):
  * six numbers, x size of a pixel, two rotation terms, y size of a pixel (negative: rows go
  * south), and the centre of the top-left pixel, in the georeference of the terrain. */
@@ -153,6 +157,93 @@ static terrain_uv terrain_uv_from_world_file(const world_file *wf, int width, in
   return uv;
 }
 
+#ifdef GRIP_HAVE_GDAL
+/* A raster GDAL reads (GeoTIFF, SGI .rgb, …) as RGBA rows top first, decimated by GDAL on read
+ * to at most max_side pixels a side (its georeference stays the file's: *cols × *rows pixels);
+ * its geotransform as a world file in *wf when it has one (*georef 1; -1 with why when it is
+ * rotated). Bands: 3 or more are red, green, blue (and alpha when the 4th says it is); one band
+ * is grey or, with a colour table, palette indices; two are grey and alpha. Byte values (other
+ * sample types are converted by GDAL, clamped to 0..255). NULL with why when it cannot be read. */
+static unsigned char *gdal_image(const char *path, int max_side, int *cols, int *rows, int *w, int *h, world_file *wf,
+                                 int *georef, char *why, size_t why_size) {
+  GDALAllRegister();
+  CPLPushErrorHandler(CPLQuietErrorHandler);
+  GDALDatasetH ds = GDALOpen(path, GA_ReadOnly);
+  CPLPopErrorHandler();
+  if (!ds) return snprintf(why, why_size, "%s: GDAL cannot read it", path), NULL;
+  const int c = GDALGetRasterXSize(ds), r = GDALGetRasterYSize(ds), bands = GDALGetRasterCount(ds);
+  if (c <= 0 || r <= 0 || bands < 1) {
+    GDALClose(ds);
+    return snprintf(why, why_size, "%s: no raster bands", path), NULL;
+  }
+  const double scale = fmax(1.0, (double)(c > r ? c : r) / max_side);
+  const int bw = (int)fmax(1.0, floor(c / scale)), bh = (int)fmax(1.0, floor(r / scale));
+  const size_t n = (size_t)bw * (size_t)bh;
+  unsigned char *rgba = malloc(4 * n), *band = malloc(n);
+  bool ok = rgba && band;
+  if (!ok) snprintf(why, why_size, "%s: out of memory for a %d × %d image", path, bw, bh);
+  GDALRasterBandH first = ok ? GDALGetRasterBand(ds, 1) : NULL;
+  GDALColorTableH palette = first && bands == 1 && GDALGetRasterColorInterpretation(first) == GCI_PaletteIndex
+                                ? GDALGetRasterColorTable(first)
+                                : NULL;
+  for (int b = 1; ok && b <= (bands >= 3 ? (bands >= 4 ? 4 : 3) : bands); ++b) {
+    GDALRasterBandH hb = GDALGetRasterBand(ds, b);
+    if (GDALRasterIO(hb, GF_Read, 0, 0, c, r, band, bw, bh, GDT_Byte, 0, 0) != CE_None) {
+      snprintf(why, why_size, "%s: band %d cannot be read", path, b);
+      ok = false;
+      break;
+    }
+    for (size_t i = 0; i < n; ++i) {
+      unsigned char *px = &rgba[4 * i];
+      if (b == 1) px[3] = 255;
+      if (palette) {
+        GDALColorEntry e = {0, 0, 0, 255};
+        GDALGetColorEntryAsRGB(palette, band[i], &e);
+        px[0] = (unsigned char)e.c1, px[1] = (unsigned char)e.c2, px[2] = (unsigned char)e.c3, px[3] = (unsigned char)e.c4;
+      } else if (bands < 3) {
+        if (b == 1) px[0] = px[1] = px[2] = band[i];
+        else px[3] = band[i];
+      } else if (b <= 3) {
+        px[b - 1] = band[i];
+      } else if (GDALGetRasterColorInterpretation(hb) == GCI_AlphaBand) {
+        px[3] = band[i];
+      }
+    }
+  }
+  double gt[6];
+  *georef = 0;
+  if (ok && GDALGetGeoTransform(ds, gt) == CE_None) {
+    /* GDAL gives the top-left corner of pixel (col, row): X = gt0 + col·gt1 + row·gt2, Y = gt3 +
+     * col·gt4 + row·gt5; a world file gives pixel centres. */
+    *wf = (world_file){gt[1], gt[4], gt[2], gt[5], gt[0] + 0.5 * gt[1] + 0.5 * gt[2], gt[3] + 0.5 * gt[4] + 0.5 * gt[5]};
+    *georef = 1;
+    if (wf->b != 0.0 || wf->d != 0.0) {
+      snprintf(why, why_size, "%s: a rotated georeference (rotation terms %g, %g) is not supported", path, wf->d, wf->b);
+      *georef = -1;
+    } else if (wf->a == 0.0 || wf->e == 0.0) {
+      snprintf(why, why_size, "%s: a pixel size of its georeference is zero", path);
+      *georef = -1;
+    }
+  }
+  GDALClose(ds);
+  free(band);
+  if (!ok) {
+    free(rgba);
+    return NULL;
+  }
+  *cols = c, *rows = r, *w = bw, *h = bh;
+  return rgba;
+}
+#endif
+
+/* Whether stb_image reads the scene texture (by its name: .png, .jpg, .jpeg); GDAL reads the
+ * others. */
+static bool stb_texture(const char *path) {
+  const char *dot = strrchr(path, '.');
+  return dot && (strcasecmp(dot, ".png") == 0 || strcasecmp(dot, ".jpg") == 0 || strcasecmp(dot, ".jpeg") == 0);
+}
+
+#ifdef GRIP_HAVE_ASSIMP
 static bool same_visual(const grip_car_visual *a, const grip_car_visual *b) {
   return strcmp(a->model, b->model) == 0 && a->scale == b->scale && a->offset.x == b->offset.x &&
          a->offset.y == b->offset.y && a->offset.z == b->offset.z && a->yaw == b->yaw && a->pitch == b->pitch &&
@@ -186,17 +277,18 @@ static bool build_meshes(view *v) {
     cx = t->origin_x + 0.5 * (t->cols - 1) * t->dx, cy = t->origin_y + 0.5 * (t->rows - 1) * t->dy;
     double origin[3] = {cx, cy, t->min_height};
     terrain_uv uv = terrain_uv_extent(t);
-    if (v->s->scene.texture[0]) {
+    const char *texture = v->s->scene.texture;
+    if (texture[0] && stb_texture(texture)) {
       /* PNG or JPEG (stb_image): placed by its world file when it has one, else draped over the
        * terrain's extent. */
       int w = 0, h = 0, n = 0;
-      unsigned char *pixels = stbi_load(v->s->scene.texture, &w, &h, &n, 4);
+      unsigned char *pixels = stbi_load(texture, &w, &h, &n, 4);
       if (pixels) {
         v->world_texture = renderer_texture_rgba(pixels, w, h, true);
         stbi_image_free(pixels);
         world_file wf;
         char why[1400];
-        int found = world_file_read(v->s->scene.texture, &wf, why, sizeof why);
+        int found = world_file_read(texture, &wf, why, sizeof why);
         if (found > 0) {
           uv = terrain_uv_from_world_file(&wf, w, h, sw);
           v->texture_georeferenced = true;
@@ -204,8 +296,38 @@ static bool build_meshes(view *v) {
           fprintf(stderr, "grip viewer: %s (the texture is draped over the terrain's extent)\n", why);
         }
       } else {
-        fprintf(stderr, "grip viewer: %s: %s (texture left out)\n", v->s->scene.texture, stbi_failure_reason());
+        fprintf(stderr, "grip viewer: %s: %s (texture left out)\n", texture, stbi_failure_reason());
       }
+    } else if (texture[0]) {
+#ifdef GRIP_HAVE_GDAL
+      /* Anything else through GDAL (GeoTIFF, SGI .rgb, …): placed by its own georeference when
+       * it has one (a GeoTIFF's geotransform, or a world file GDAL finds beside it), else draped
+       * over the terrain's extent. */
+      GLint max_side = 0;
+      glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_side);
+      int cols = 0, rows = 0, w = 0, h = 0, georef = 0;
+      world_file wf;
+      char why[1400];
+      unsigned char *pixels = gdal_image(texture, max_side < 8192 ? (max_side > 0 ? max_side : 2048) : 8192, &cols,
+                                         &rows, &w, &h, &wf, &georef, why, sizeof why);
+      if (pixels) {
+        v->world_texture = renderer_texture_rgba(pixels, w, h, true);
+        free(pixels);
+        if (georef > 0) {
+          uv = terrain_uv_from_world_file(&wf, cols, rows, sw);
+          v->texture_georeferenced = true;
+        } else if (georef < 0) {
+          fprintf(stderr, "grip viewer: %s (the texture is draped over the terrain's extent)\n", why);
+        }
+      } else {
+        fprintf(stderr, "grip viewer: %s (texture left out)\n", why);
+      }
+#else
+      fprintf(stderr,
+              "grip viewer: %s: this texture type needs GDAL (only PNG and JPEG are read without it; grip was built "
+              "without libgdal-dev) (texture left out)\n",
+              texture);
+#endif
     }
     if (!(v->terrain = terrain_lod_create(sw->heightfield, origin, &uv))) return false;
     ground_z = t->min_height - 1.0;
@@ -365,6 +487,53 @@ static void draw_car(view *v, int k, double alpha) {
   }
 }
 
+#ifdef GRIP_HAVE_ASSIMP
+typedef struct car_distance {
+  double distance2; /* m², from the eye */
+  int car;
+} car_distance;
+
+static int farther_car_first(const void *a, const void *b) {
+  double x = ((const car_distance *)a)->distance2, y = ((const car_distance *)b)->distance2;
+  return (x < y) - (x > y);
+}
+
+/* The car models' translucent triangles (windows), after everything opaque and the sky: blended
+ * over what is drawn (source alpha), depth-tested but not written, so that what is behind a
+ * window shows through it and a window hides nothing. Cars far to near, each car's triangles far
+ * to near (model_draw_translucent_at). */
+static void draw_translucent(view *v, double alpha) {
+  const session *s = v->s;
+  car_distance *order = malloc((size_t)s->car_count * sizeof *order);
+  if (!order) return;
+  int n = 0;
+  for (int k = 0; k < s->car_count; ++k) {
+    if ((v->opt->hide_car || v->opt->hide_body) && k == v->follow) continue;
+    if (v->cars[k].model < 0 || v->car_models[v->cars[k].model].translucent_triangles == 0) continue;
+    grip_pose pose = session_pose(v->s, k, alpha);
+    double dx = pose.position.x - v->r.eye[0], dy = pose.position.y - v->r.eye[1], dz = pose.position.z - v->r.eye[2];
+    order[n++] = (car_distance){dx * dx + dy * dy + dz * dz, k};
+  }
+  qsort(order, (size_t)n, sizeof *order, farther_car_first);
+  if (n > 0) {
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+  }
+  for (int i = 0; i < n; ++i) {
+    grip_pose pose = session_pose(v->s, order[i].car, alpha);
+    double pos[3] = {pose.position.x, pose.position.y, pose.position.z}, R[9];
+    quat_matrix(pose.rotation, R);
+    model_draw_translucent_at(&v->r, &v->car_models[v->cars[order[i].car].model], pos, R);
+  }
+  if (n > 0) {
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+  }
+  free(order);
+}
+#endif
+
 static void render_frame(view *v, double alpha) {
   const session *s = v->s;
   glViewport(0, 0, v->width, v->height);
@@ -392,6 +561,9 @@ static void render_frame(view *v, double alpha) {
   renderer_draw_mesh(&v->r, &v->ground, zero, identity, NULL, NULL, 0);
   glDisable(GL_POLYGON_OFFSET_FILL);
   renderer_draw_sky(&v->r);
+#ifdef GRIP_HAVE_ASSIMP
+  draw_translucent(v, alpha);
+#endif
   if (v->opt->stats) glEndQuery(GL_SAMPLES_PASSED);
   if (v->opt->has_marker) {
     float saved = v->r.fog_distance;
@@ -539,6 +711,11 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   v.show_hud = !o->no_hud;
   v.automatic = true;
   v.follow = o->follow >= 0 && o->follow < s->car_count ? o->follow : (s->human >= 0 ? s->human : 0);
+  if (o->follow < 0 && s->human < 0 && s->scene.camera.follow[0]) {
+    /* grip watch: the car the scene's camera follows (or looks at) first. */
+    int k = grip_scene_find_car(&s->scene, s->scene.camera.follow);
+    if (k >= 0 && k < s->car_count) v.follow = k;
+  }
   if (SDL_Init(SDL_INIT_VIDEO) != 0) {
     fprintf(stderr, "grip %s: no display: %s\n", command, SDL_GetError());
     return 1;
@@ -572,7 +749,19 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   const grip_scene_camera *sc = &s->scene.camera;
   camera_init(&v.cam, sc->fov_deg > 0.0 ? sc->fov_deg : 60.0, sc->distance > 0.0 ? sc->distance : 6.0,
               sc->line ? sc->height : 2.0);
-  camera_set_mode(&v.cam, mode_from_name(o->camera, sc->mode == GRIP_SCENE_CAMERA_ORBIT ? CAMERA_ORBIT : CAMERA_CHASE));
+  if (sc->mode == GRIP_SCENE_CAMERA_FIXED && sc->has_position) {
+    v.cam.has_fixed = true;
+    v.cam.fixed_eye[0] = sc->position.x, v.cam.fixed_eye[1] = sc->position.y, v.cam.fixed_eye[2] = sc->position.z;
+    v.cam.fixed_has_target = sc->has_target;
+    v.cam.fixed_target[0] = sc->target.x, v.cam.fixed_target[1] = sc->target.y, v.cam.fixed_target[2] = sc->target.z;
+  }
+  camera_mode first = v.cam.has_fixed ? CAMERA_FIXED : sc->mode == GRIP_SCENE_CAMERA_ORBIT ? CAMERA_ORBIT : CAMERA_CHASE;
+  first = mode_from_name(o->camera, first);
+  if (first == CAMERA_FIXED && !v.cam.has_fixed) {
+    fprintf(stderr, "grip %s: --camera fixed: the scene has no fixed camera (the chase camera is used)\n", command);
+    first = CAMERA_CHASE;
+  }
+  camera_set_mode(&v.cam, first);
 
   long long capacity = o->frames > 0 ? o->frames : 4096;
   /* Per frame: total, then the passes (physics, scene, HUD, swap). */
@@ -612,8 +801,11 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
     }
     input_actions act = drive_io_update(v.io, s, frame_dt);
     if (act.pause) v.paused = !v.paused;
-    if (act.camera) camera_set_mode(&v.cam, (camera_mode)((v.cam.mode + 1) % CAMERA_MODE_COUNT));
+    if (act.camera) camera_set_mode(&v.cam, camera_next_mode(&v.cam, v.cam.mode));
     if (act.reset) session_reset(s, v.follow);
+    if (act.toggle_abs) session_toggle_system(s, SESSION_ABS);
+    if (act.toggle_tc) session_toggle_system(s, SESSION_TC);
+    if (act.toggle_esc) session_toggle_system(s, SESSION_ESC);
     v.automatic = drive_io_automatic(v.io);
     /* Physics: fixed steps, at most 0.25 s of catch-up per frame. */
     double sim_dt = v.paused ? 0.0 : frame_dt * (v.slow ? 0.25 : 1.0);
@@ -631,6 +823,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
     v.r.draw_calls = v.r.triangles = 0;
     grip_pose pose = session_pose(s, v.follow, alpha);
     result->drawn_pose = pose;
+    result->drawn_alpha = alpha;
     camera_update(&v.cam, &pose, s->cars[v.follow].def, frame_dt, s->sw->track, grip_world_get_ground(s->sw->world));
     render_frame(&v, alpha);
     if (o->stats) glFinish();
@@ -720,12 +913,14 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   }
   free(frame_ms);
   result->frames = frame_count;
+  result->follow = v.follow;
   result->physics_steps_per_s = total > 0.0 ? steps_total / total : 0.0;
   result->camera_mode = camera_mode_name(v.cam.mode);
 #ifdef GRIP_HAVE_ASSIMP
   if (v.cars && v.cars[v.follow].model >= 0) {
     const model *cm = &v.car_models[v.cars[v.follow].model];
     result->car_model_triangles = cm->triangles;
+    result->car_model_translucent_triangles = cm->translucent_triangles;
     memcpy(result->car_model_lo, cm->lo, sizeof cm->lo);
     memcpy(result->car_model_hi, cm->hi, sizeof cm->hi);
   }

@@ -35,6 +35,7 @@ viewer_options viewer_default_options(void);
 
 typedef struct viewer_result {
   long long frames;
+  int follow;                           /* the car followed in the last frame (0-based) */
   double frame_ms_median, frame_ms_p99; /* wall-clock frame times */
   double physics_steps_per_s;           /* steps per wall-clock s over the run */
   double frame_cpu_ms_median;           /* CPU time of the process per frame, all threads (a
@@ -56,10 +57,13 @@ typedef struct viewer_result {
   double eye[3], target[3], up[3];      /* camera of the last frame */
   grip_pose drawn_pose;                 /* the followed car's pose as the last frame drew it
                                            (interpolated between steps) */
+  double drawn_alpha;                   /* where between the last two steps the last frame was
+                                           drawn: 0 = the previous step, 1 = the current one */
   double fov_y_deg, near_m, far_m;
   int width, height;
   /* The followed car's own 3D model (car_model_triangles 0: the generated body is drawn). */
   int car_model_triangles;
+  int car_model_translucent_triangles;  /* of them, drawn blended (windows) */
   double car_model_lo[3], car_model_hi[3]; /* m, its bounding box in the car's design frame */
   bool click_hit;                       /* the click's ray met the ground */
   double click_point[3];                /* m, where */

@@ -241,7 +241,10 @@ typedef struct grip_abs_def {
 
 typedef struct grip_tc_def {
   bool enabled;           /* car file [systems] tc */
-  double target_slip;     /* driven-wheel kappa allowed, 0.02..1; 0.10 */
+  /* driven-wheel kappa allowed, 0.02..1; 0 (the default) = the lowest longitudinal peak slip
+   * of the driven tyres at their static load, found once when the car type is built (0.18 for
+   * the built-in tyre) */
+  double target_slip;
   double slip_band;       /* slip error that gives the full torque-cut rate, 0.005..0.5; 0.05 */
   double torque_rate;     /* 1/s, fastest change of the engine-torque factor (0..1), 0.1..1000; 20 */
   /* N·m of brake on a driven wheel per unit of slip above the target (0 = engine cut only),

@@ -42,7 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       FUZZ_REQUIRE(pedals[i]->rise_rate >= 0.0 && pedals[i]->fall_rate >= 0.0);
     }
     const grip_input_buttons *lists[] = {&cfg->steer.left, &cfg->steer.right, &cfg->gear_up, &cfg->gear_down,
-                                         &cfg->automatic, &cfg->reverse, &cfg->reset, &cfg->camera, &cfg->pause};
+                                         &cfg->automatic, &cfg->reverse, &cfg->reset, &cfg->camera, &cfg->pause,
+                                         &cfg->abs_toggle, &cfg->tc_toggle, &cfg->esc_toggle};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; ++i) require_buttons(lists[i]);
     for (int g = 0; g < GRIP_MAX_GEARS; ++g) require_buttons(&cfg->gear[g]);
     FUZZ_REQUIRE(cfg->steer.rate > 0.0 && cfg->steer.centre_rate > 0.0);
