@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -25,7 +26,7 @@ static void time_column(double v, int width, int decimals) {
 
 /* The result table, with a status column and a legend for every mark it uses. */
 static void print_results(const race_result *res, const char *track_name, int laps, int cars, double dt,
-                          double load_s) {
+                          double load_s, bool has_pit_lane) {
   printf("race: %s, %d lap(s), %d car(s), dt %g s\n", track_name, laps, cars, dt);
   printf("pos  name        car              laps    total s   best lap s  top km/h  off track s  status\n");
   bool any_dnf = false, any_running = false, any_dash = false;
@@ -60,6 +61,15 @@ static void print_results(const race_result *res, const char *track_name, int la
   }
   if (res->time_cap)
     printf("the race ended at its time cap (%.0f s) with car(s) still running\n", res->max_time_s);
+  for (int k = 0; k < res->cars; ++k) {
+    const race_car_result *r = &res->results[k];
+    if (!has_pit_lane && r->pit_stops == 0) continue;
+    printf("fuel %s: %.1f kg at the start, ", r->name, r->start_fuel_kg);
+    if (isfinite(r->fuel_used_kg)) printf("%.1f kg used", r->fuel_used_kg);
+    else printf("retired");
+    printf("; %d pit stop(s), %.2f s in the pit lane (%.2f s in the box, %.1f kg refuelled)\n", r->pit_stops,
+           r->pit_lane_s, r->pit_service_s, r->refuelled_kg);
+  }
   printf("simulated %.1f s in %.2f s wall: %.0f x real time\n", res->sim_time_s, res->wall_time_s,
          res->realtime_factor);
   printf("race loop %.0f ns per car-step (%lld car-steps); start-up %.3f s (loading %.3f s, grid and robot lines "
@@ -116,6 +126,7 @@ int cmd_race(int argc, char **argv) {
   bool json = false, quiet = false, no_fuel = false;
   const char *tyre_state = NULL;
   double tyre_temp_c = NAN, tyre_pressure_kpa = NAN;
+  const char *fuel_spec = NULL;
   cli_option options[] = {
       {"--track", CLI_STRING, &track_spec, 0, 0, "default, a .track file, a TORCS .xml or torcs:NAME (default: default)"},
       CLI_OPTION_CAR(car_spec),
@@ -131,11 +142,29 @@ int cmd_race(int argc, char **argv) {
       {"--tyre-state", CLI_STRING, &tyre_state, 0, 0, "on|off: tyre temperature, pressure and wear (default: the car's [tyre_state])"},
       {"--tyre-temp", CLI_DOUBLE, &tyre_temp_c, -70.0, 200.0, "degC, the tyres' starting temperature (tyre state on)"},
       {"--tyre-pressure", CLI_DOUBLE, &tyre_pressure_kpa, 10.0, 1000.0, "kPa gauge, the tyres' cold pressure (set at the car's pressure_temperature)"},
+      {"--fuel", CLI_STRING, &fuel_spec, 0, 0,
+       "auto | full | KG: start fuel (auto: the robot's strategy plans stops and stints; default: the car's own)"},
       {"--quiet", CLI_FLAG, &quiet, 0, 0, "no per-lap progress on stderr"},
       CLI_OPTION_JSON(json),
   };
   int rc = cli_parse(argc, argv, options, CLI_COUNT(options), NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
+  race_fuel_mode fuel_mode = RACE_FUEL_CAR;
+  double fuel_kg = 0.0;
+  if (fuel_spec) {
+    char *end = NULL;
+    if (strcmp(fuel_spec, "auto") == 0) {
+      fuel_mode = RACE_FUEL_AUTO;
+    } else if (strcmp(fuel_spec, "full") == 0) {
+      fuel_mode = RACE_FUEL_FULL;
+    } else if ((fuel_kg = strtod(fuel_spec, &end)), end != fuel_spec && *end == '\0' && fuel_kg >= 0.0 &&
+                                                        fuel_kg <= 1e5) {
+      fuel_mode = RACE_FUEL_KG;
+    } else {
+      fprintf(stderr, "grip race: --fuel: '%s' is not auto, full or a mass in kg (0 .. 100000)\n", fuel_spec);
+      return CLI_USAGE_ERROR;
+    }
+  }
   double load0 = wall_now_s(); /* start-up: loading the car, track or scene, then race_run's set-up */
   race_scene *scene = NULL;
   if (scene_file) {
@@ -170,11 +199,12 @@ int cmd_race(int argc, char **argv) {
     return 1;
   }
   grip_track *track = NULL;
+  grip_track_pit pit = {0};
   char track_name[128] = "";
   if (scene) {
     snprintf(track_name, sizeof track_name, "%s", scene->world->track_name);
     cfg.entries = scene->entries;
-  } else if (grip_track_open(track_spec, &track, track_name, sizeof track_name, &err) != 0) {
+  } else if (grip_track_open_pit(track_spec, &track, track_name, sizeof track_name, &pit, &err) != 0) {
     fprintf(stderr, "grip race: %s\n", err.message);
     return 1;
   }
@@ -213,6 +243,9 @@ int cmd_race(int argc, char **argv) {
   cfg.tyre_state = tyre_switch;
   cfg.tyre_temperature = isfinite(tyre_temp_c) ? tyre_temp_c + 273.15 : 0.0;
   cfg.tyre_pressure = isfinite(tyre_pressure_kpa) ? 1e3 * tyre_pressure_kpa : 0.0;
+  cfg.pit = pit.present ? &pit : NULL;
+  cfg.fuel_mode = fuel_mode;
+  cfg.fuel_kg = fuel_kg;
   cfg.progress = (!quiet && laps * cars >= 10) ? stderr : NULL;
   race_result res;
   double load_s = wall_now_s() - load0;
@@ -228,6 +261,7 @@ int cmd_race(int argc, char **argv) {
     json_writer w;
     json_begin(&w, stdout);
     json_string(&w, "track", track_name);
+    json_bool(&w, "pit_lane", pit.present);
     json_int(&w, "laps", laps);
     json_number(&w, "dt_s", dt);
     json_number(&w, "sim_time_s", res.sim_time_s);
@@ -262,6 +296,13 @@ int cmd_race(int argc, char **argv) {
       json_number(&w, "off_track_s", r->off_track_s);
       json_number(&w, "wall_contact_s", r->wall_contact_s);
       json_number(&w, "progress_m", r->progress_m);
+      json_int(&w, "pit_stops", r->pit_stops);
+      json_number(&w, "pit_lane_s", r->pit_lane_s);
+      json_number(&w, "pit_service_s", r->pit_service_s);
+      json_number(&w, "refuelled_kg", r->refuelled_kg);
+      json_number(&w, "start_fuel_kg", r->start_fuel_kg);
+      json_number(&w, "fuel_used_kg", r->fuel_used_kg);
+      json_number(&w, "pit_limit_excess_ms", r->pit_limit_excess);
       json_open(&w, "lap_times_s", '[');
       for (int l = 0; l < r->laps_recorded; ++l) json_number(&w, NULL, r->lap_times[l]);
       json_close(&w, ']');
@@ -271,7 +312,7 @@ int cmd_race(int argc, char **argv) {
     json_close(&w, ']');
     json_end(&w);
   } else {
-    print_results(&res, track_name, laps, cars, dt, load_s);
+    print_results(&res, track_name, laps, cars, dt, load_s, pit.present);
     print_tyres(&res);
   }
   race_result_free(&res);

@@ -12,6 +12,7 @@
 #define G 9.81
 #define PI 3.14159265358979323846
 #define REVERSE_SPEED 3.0 /* m/s, backing out of a wall or the grass */
+#define ROUTE_HOLD 60.0   /* m past a route's end over which its last sample holds */
 
 typedef struct line_sample {
   double s;          /* m, centre-line distance */
@@ -71,6 +72,7 @@ struct robot {
   robot_status status;
   bool located; /* status holds the location of the state at located_time/x/y */
   double located_time, located_x, located_y;
+  robot_route route; /* count 0: none */
 };
 
 /* --- parameters ----------------------------------------------------------------------- */
@@ -624,6 +626,47 @@ double robot_plan_ca(const robot *r) { return r->ca; }
 double robot_plan_mass(const robot *r) { return r->mass; }
 double robot_plan_top_speed(const robot *r) { return r->top_speed; }
 double robot_plan_lap_time(const robot *r) { return r->lap_time; }
+
+double robot_plan_lap_energy(const robot *r) {
+  double work = 0.0;
+  for (int i = 0; i < r->n; ++i) {
+    const line_sample *a = &r->line[i], *b = &r->line[(i + 1) % r->n];
+    double v = 0.5 * (a->v_fwd + b->v_fwd);
+    double w = 0.5 * r->mass * (b->v_fwd * b->v_fwd - a->v_fwd * a->v_fwd) + resist(r, v) * a->ds +
+               r->mass * G * a->slope * a->ds;
+    if (w > 0.0) work += w;
+  }
+  double eta = r->car.gearbox.efficiency > 0.0 ? r->car.gearbox.efficiency : 1.0;
+  return work / eta;
+}
+
+void robot_set_route(robot *r, const robot_route *route) {
+  if (route && route->count >= 2 && route->step > 0.0 && route->lateral && route->weight && route->speed)
+    r->route = *route;
+  else
+    r->route = (robot_route){0};
+}
+
+/* The route's sample values at centre-line distance s: false when s is outside it. */
+static bool route_at(const robot *r, double s, double *lateral, double *weight, double *speed) {
+  const robot_route *q = &r->route;
+  if (q->count < 2) return false;
+  double u = s - q->start;
+  u -= floor(u / r->length) * r->length;
+  double x = u / q->step;
+  /* Up to ROUTE_HOLD m past its last sample the route holds that sample: a look-ahead point
+   * beyond the end of a route that ends standing in a pit box must not fall back on the
+   * racing line. */
+  if (!(x <= (double)(q->count - 1) + ROUTE_HOLD / q->step)) return false;
+  if (x > (double)(q->count - 1)) x = (double)(q->count - 1);
+  int i = (int)x;
+  if (i >= q->count - 1) i = q->count - 2;
+  double t = x - i;
+  *lateral = q->lateral[i] + t * (q->lateral[i + 1] - q->lateral[i]);
+  *weight = q->weight[i] + t * (q->weight[i + 1] - q->weight[i]);
+  *speed = fmin(q->speed[i], q->speed[i + 1]);
+  return true;
+}
 int robot_line_count(const robot *r) { return r->n; }
 robot_status robot_get_status(const robot *r) { return r->status; }
 
@@ -775,6 +818,17 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
    * a run-off carried the car into the wall at full throttle. */
   double road_friction = interp(r, s, offsetof(line_sample, friction));
   double surface_scale = 1.0;
+  /* A route (the pit road): its speed cap here and a controller's lag ahead; where it has
+   * taken over (weight > 0), the road's edge no longer bounds the target (a pit lane on a
+   * slippery run-off still slows the car, below). */
+  double route_lat = 0.0, route_w = 0.0, route_v = INFINITY;
+  bool on_route = route_at(r, s, &route_lat, &route_w, &route_v) && route_w > 0.0;
+  {
+    double la, w, vc;
+    if (route_at(r, s, &la, &w, &vc)) v_t = fmin(v_t, vc);
+    if (route_at(r, s + fmax(v, 0.0) * r->p.speed_preview, &la, &w, &vc)) v_t = fmin(v_t, vc);
+  }
+  if (on_route) bound = 1e3;
   if (r->surface_friction < road_friction && road_friction > 0.0) {
     surface_scale = sqrt(fmax(0.0, r->surface_friction) / road_friction);
     v_t *= surface_scale;
@@ -782,6 +836,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
 
   /* Other cars: follow or pass those ahead, keep clear of those alongside. */
   double line_lat = interp(r, s, offsetof(line_sample, offset));
+  if (on_route) line_lat += route_w * (route_lat - line_lat);
   double want_shift = 0.0;
   double lat_lo = -bound, lat_hi = bound; /* allowed lateral range of our target */
   for (int k = 0; k < other_count; ++k) {
@@ -804,7 +859,8 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     double left = o->lateral + clear, right = o->lateral - clear;
     bool left_ok = left <= b_there, right_ok = right >= -b_there;
     double closing = v - o->speed;
-    if ((left_ok || right_ok) && closing > -1.0) {
+    /* On a route (the pit lane) there is no passing: the boxes and the barrier are beside it. */
+    if ((left_ok || right_ok) && closing > -1.0 && !on_route) {
       double target = (left_ok && (!right_ok || fabs(left - my_lat_there) < fabs(right - my_lat_there))) ? left : right;
       double sh = target - interp(r, s + ds, offsetof(line_sample, offset));
       /* the largest shift; of two equally large, the one to the left, so the order of the
@@ -833,7 +889,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double outward = fabs(k_here) > 1.0 / 1000.0 ? (line_lat + r->shift - loc.lateral) * (k_here > 0.0 ? 1.0 : -1.0) : 0.0;
   double edge_room = loc_half_width(r, s) - 0.5 * r->car_width - fabs(loc.lateral);
   /* Only at speed: slower (off the road, pulling away from a wall) the car needs power. */
-  double wide_lift = outward > 0.0 && v > 15.0 ? clampd(edge_room / r->p.wide_margin, 0.0, 1.0) : 1.0;
+  double wide_lift = outward > 0.0 && v > 15.0 && !on_route ? clampd(edge_room / r->p.wide_margin, 0.0, 1.0) : 1.0;
 
   /* Recovery: stuck or facing backwards → reverse with opposite lock. */
   if (r->mode == MODE_DRIVE) {
@@ -966,8 +1022,14 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double st_s = s + look;
   double lat_t = clampd(interp(r, st_s, offsetof(line_sample, offset)) + r->shift,
                         -interp(r, st_s, offsetof(line_sample, bound)), interp(r, st_s, offsetof(line_sample, bound)));
-  /* Cars alongside bound the target near us (the range is for our own position). */
-  if (lat_hi >= lat_lo) lat_t = clampd(lat_t, lat_lo - 0.0, lat_hi);
+  {
+    double la, w, vc;
+    if (route_at(r, st_s, &la, &w, &vc) && w > 0.0) lat_t += w * (la - lat_t);
+  }
+  /* Cars alongside bound the target near us (the range is for our own position); not on a
+   * route, whose target is the only room there is (a car standing in its box beside the lane
+   * pushed the next one into the pit wall). */
+  if (lat_hi >= lat_lo && !on_route) lat_t = clampd(lat_t, lat_lo - 0.0, lat_hi);
   double tx = interp(r, st_s, offsetof(line_sample, px)) + lat_t * interp(r, st_s, offsetof(line_sample, nx));
   double ty = interp(r, st_s, offsetof(line_sample, py)) + lat_t * interp(r, st_s, offsetof(line_sample, ny));
   double rx = x + r->rear_x * hx, ry = y + r->rear_x * hy;
@@ -1009,7 +1071,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     in.throttle = fmin(in.throttle, 0.3);
     in.brake = 0.0;
   }
-  adapt_grip(r, st, s, v, k_here, outward, (fabs(a_front) > r->front_peak_alpha || over > 0.0 || fabs(steer_ask) >= 1.0) && in.brake < 0.05 && !traffic && fabs(r->shift) < 0.5 && edge_room > 0.0 &&
+  adapt_grip(r, st, s, v, k_here, outward, !on_route && (fabs(a_front) > r->front_peak_alpha || over > 0.0 || fabs(steer_ask) >= 1.0) && in.brake < 0.05 && !traffic && fabs(r->shift) < 0.5 && edge_room > 0.0 &&
                  fabs(heading_err) < 0.5 && v > 0.9 * interp(r, s, offsetof(line_sample, v_plan)), dt);
   return in;
 }

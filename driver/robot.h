@@ -99,6 +99,26 @@ robot *robot_clone(const robot *original);
  * `others` with the same result bit for bit; the order of `others` does not matter either. */
 void robot_view_window(const robot *r, double speed, double max_length, double *ahead, double *behind);
 
+/* A route that takes over from the racing line on a stretch of track (the pit road,
+ * sim/pit.c): samples every `step` m of centre-line distance from `start`. At each sample the
+ * lateral target is line + weight·(lateral − line) (weight 0: the racing line, 1: lateral
+ * alone, which may lie beyond the road edge), and the target speed is at most `speed`. On a
+ * route with weight > 0 the robot drops the road-edge bound, the running-wide lift and the grip
+ * learning: the route is where it must drive (the off-road slow-down stays: a pit lane on
+ * grass is driven at grass speeds). */
+typedef struct robot_route {
+  double start;          /* m along the centre line of sample 0, [0, track length) */
+  double step;           /* m between samples, > 0 */
+  int count;             /* samples, >= 2 */
+  const double *lateral; /* m, + left (caller owns; must outlive the route's use) */
+  const double *weight;  /* 0..1 */
+  const double *speed;   /* m/s, the speed cap */
+} robot_route;
+
+/* Follows route from the next robot_drive (NULL: the racing line only). The robot keeps the
+ * pointer: the route's arrays must stay valid until it is replaced. */
+void robot_set_route(robot *r, const robot_route *route);
+
 /* One control step: the car's state and the other cars; returns the inputs to set. */
 grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *state, const robot_car_view *others,
                                int other_count, double dt);
@@ -130,5 +150,9 @@ void robot_line_sample(const robot *r, int i, double *distance, double *lateral,
                        double *corner_speed, double *plan_speed);
 /* s, lap time the forward/backward plan predicts for a flying lap. */
 double robot_plan_lap_time(const robot *r);
+/* J, the crank work a flying lap of the plan needs: the sum over the line of the positive
+ * m·Δ(v²)/2 + (drag·v² + rolling)·ds + m·g·Δz, divided by the gearbox efficiency (the robot's
+ * estimate of a lap's fuel: × engine.fuel_per_joule). */
+double robot_plan_lap_energy(const robot *r);
 
 #endif

@@ -277,6 +277,7 @@ static int has_section(tparams *p, const char *sect) {
 #define TORCS_AIR_DENSITY 1.29      /* kg/m³: TORCS's 0.645 = ½ρ in its drag */
 #define TORCS_WING_AIR_DENSITY 1.23 /* kg/m³: the density in TORCS's wing model */
 #define TORCS_GRAVITY 9.80665         /* m/s²: TORCS's G, which sets its static wheel loads */
+#define TORCS_FUEL_CHARGE 0.75        /* share of the combustion torque simuv2 charges as fuel (engine.cpp) */
 
 #define NUM(sect, name, def, out)                   \
   do {                                              \
@@ -559,9 +560,30 @@ static int map_car(tparams *p, grip_car *car) {
   NUM("Engine", "inertia", e->inertia, &e->inertia);
   NUM("Clutch", "inertia", 0.0, &clutch_inertia);
   e->inertia += clutch_inertia;
-  double cons;
+  /* Fuel. TORCS 1.3's simuv2 (src/modules/simu/simuv2/engine.cpp, SimEngineUpdateTq) burns
+   * fuel at 0.75·(Tq_max(ω) + K(ω))·α·ω·cons·1e-7 per second (kg = l), α the throttle, Tq_max the
+   * curve's torque and K(ω) = TqAtMaxPw·c_b·(0.1 + 0.9·ω/ω_max) its engine-brake torque (c_b the
+   * "brake coefficient", default 0.33; ω_max "revs maxi"), while the crank delivers
+   * (Tq_max + K)·α − K. grip charges fuel_per_joule on the crank's positive work, so at full
+   * throttle at the power peak the two agree with
+   *   fuel_per_joule = 0.75·(1 + K(ω_P)/TqAtMaxPw)·cons·1e-7 = 0.75·(1 + c_b·(0.1 + 0.9·ω_P/ω_max))·cons·1e-7
+   * (docs/driver.md, "Fuel"). */
+  double cons, brake_coeff, revs_max;
   NUM("Engine", "fuel cons factor", NAN, &cons);
-  if (isfinite(cons)) e->fuel_per_joule = cons * 1e-7;
+  NUM("Engine", "brake coefficient", 0.33, &brake_coeff);
+  NUM("Engine", "revs maxi", 1000.0 * 60.0 / (2.0 * PI_), &revs_max); /* TORCS default 1000 rad/s */
+  if (isfinite(cons)) {
+    double rpm_power = 0.0, power = 0.0;
+    for (int i = 0; i < e->curve_points; ++i) {
+      double rpm = e->curve_rpm[i];
+      if (rpm >= e->idle_rpm && rpm < e->rev_limit_rpm && rpm * e->curve_torque[i] > power) {
+        power = rpm * e->curve_torque[i];
+        rpm_power = rpm;
+      }
+    }
+    double brake_share = revs_max > 0.0 ? brake_coeff * (0.1 + 0.9 * rpm_power / revs_max) : 0.0;
+    e->fuel_per_joule = TORCS_FUEL_CHARGE * (1.0 + brake_share) * cons * 1e-7;
+  }
   double peak = 0;
   for (int i = 0; i < e->curve_points; ++i) peak = fmax(peak, e->curve_torque[i]);
   d->clutch.max_torque = 1.5 * peak;
@@ -675,6 +697,8 @@ static const torcs_range torcs_ranges[] = {
     {"Engine", "tickover", 100.0, 10000.0, "rpm"},
     {"Engine", "inertia", 0.001, 100.0, "kg*m^2"},
     {"Engine", "fuel cons factor", 0.0, 1000.0, ""},
+    {"Engine", "brake coefficient", 0.0, 10.0, ""},
+    {"Engine", "revs maxi", 500.0, 30000.0, "rpm"},
     {"Engine/data points/*", "rpm", 0.0, 30000.0, "rpm"},
     {"Engine/data points/*", "Tq", 0.0, 1e5, "N*m"},
     {"Clutch", "inertia", 0.0, 100.0, "kg*m^2"},

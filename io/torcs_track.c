@@ -80,7 +80,7 @@ static bool unit_factor(const char *unit, double *f) {
       {"mm", 0.001},   {"ft", 0.3048},      {"feet", 0.3048}, {"in", 0.0254},
       {"inch", 0.0254}, {"inches", 0.0254}, {"rad", 1.0},     {"deg", TT_PI / 180.0},
       {"%", 0.01},     {"percent", 0.01},   {"s", 1.0},       {"hour", 3600.0},
-      {"h", 3600.0},   {"min", 60.0},
+      {"h", 3600.0},   {"min", 60.0},       {"km/h", 1.0 / 3.6},
   };
   for (size_t i = 0; i < sizeof units / sizeof units[0]; ++i)
     if (strcmp(units[i].name, unit) == 0) {
@@ -247,6 +247,16 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
       tt_fail(c, main, v3 ? v3_key(key, sizeof key, s, "side") : side_names[s], "negative width or height%s", "");
   }
 
+  /* The pit lane (TORCS's track builders, "Main Track/Pits"): segments named for the entry,
+   * the lane's start and end and the exit. TORCS takes the first sub-segment of the entry and
+   * start segments and the last of the end and exit segments; side defaults to right, box
+   * length to 15 m, width to 5 m, the speed limit to 25 m/s. */
+  xmlNode *pits = section(main, "Pits");
+  const char *pit_name[4] = {str(pits, "entry", NULL), str(pits, "start", NULL), str(pits, "end", NULL),
+                             str(pits, "exit", NULL)};
+  double pit_at[4] = {NAN, NAN, NAN, NAN};
+  double along = 0.0; /* m, centre-line distance at the current TORCS segment's start */
+
   grip_track_segment_def *segs = NULL;
   int *lines = NULL;
   int count = 0, cap = 0;
@@ -255,6 +265,9 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
     if (!is_elem(sec, "section")) continue;
     const char *type = str(sec, "type", NULL);
     if (!type) continue; /* TORCS skips sections without a type */
+    int pit_here[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 4; ++k)
+      if (pit_name[k] && name_is(sec, pit_name[k])) pit_here[k] = 1;
     road_material = str(sec, "surface", road_material);
     double length, radius = 0.0, radius_end = 0.0, arc = 0.0;
     int kind;
@@ -426,6 +439,10 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
       }
       if (push(&segs, &lines, &count, &cap, &d, (int)xmlGetLineNo(sec))) tt_fail(c, sec, NULL, "out of memory%s", "");
     }
+    /* entry and start: where the named segment begins; end and exit: where it ends */
+    for (int k = 0; k < 4; ++k)
+      if (pit_here[k] && (k >= 2 || isnan(pit_at[k]))) pit_at[k] = k < 2 ? along : along + total;
+    along += total;
   }
   if (!c->failed && count == 0) tt_fail(c, list, list_name, "no segments%s", "");
   if (c->failed) {
@@ -443,6 +460,23 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
   out->def.segment_count = count;
   out->def.start_position = (grip_vec3){0.0, 0.0, 0.0};
   out->def.start_heading = 0.0;
+  if (pits && !isnan(pit_at[0]) && !isnan(pit_at[1]) && !isnan(pit_at[2]) && !isnan(pit_at[3])) {
+    grip_track_pit *p = &out->pit;
+    p->present = true;
+    p->side = strcmp(str(pits, "side", "right"), "right") == 0 ? GRIP_TRACK_SIDE_RIGHT : GRIP_TRACK_SIDE_LEFT;
+    double *d[4] = {&p->entry, &p->start, &p->end, &p->exit};
+    for (int k = 0; k < 4; ++k) *d[k] = pit_at[k] >= along ? pit_at[k] - along : pit_at[k];
+    p->box_length = num(c, pits, "length", 15.0);
+    p->box_width = num(c, pits, "width", 5.0);
+    p->speed_limit = num(c, pits, "speed limit", 25.0);
+    p->line = (int)xmlGetLineNo(pits);
+    if (c->failed) {
+      free(segs);
+      free(lines);
+      memset(out, 0, sizeof *out);
+      return -1;
+    }
+  }
   return 0;
 }
 

@@ -38,6 +38,7 @@ typedef struct tf_state {
   grip_vec3 start;
   double heading;
   char name[128];
+  grip_track_pit pit;
 } tf_state;
 
 static void add_surface(tf_state *st, const char *name, double friction, double rolling,
@@ -279,6 +280,48 @@ static int tokenize(char *line, char **tok) {
   return n;
 }
 
+/* "pit side left|right entry S start S end S exit S [box-length L] [box-width W]
+ * [speed-limit V]": the pit lane (distances along the centre line in m, speed in m/s). The
+ * distances are checked against the track's length when it is built (grip_track_pit_check). */
+static int parse_pit(tf_state *st, char **tok, int n) {
+  if (st->pit.present) return fail(st, "pit", "given twice (a track has one pit lane)%s", "");
+  grip_track_pit p = {.present = true, .side = -1, .entry = NAN, .start = NAN, .end = NAN, .exit = NAN,
+                      .box_length = 15.0, .box_width = 5.0, .speed_limit = 25.0, .line = st->line};
+  for (int i = 1; i < n; i += 2) {
+    const char *key = tok[i], *val = i + 1 < n ? tok[i + 1] : NULL;
+    if (strcmp(key, "side") == 0) {
+      if (!val) return fail(st, "side", "missing value (left or right)%s", "");
+      if (strcmp(val, "left") == 0) p.side = GRIP_TRACK_SIDE_LEFT;
+      else if (strcmp(val, "right") == 0) p.side = GRIP_TRACK_SIDE_RIGHT;
+      else return fail(st, "side", "'%s' must be left or right", val);
+    } else if (strcmp(key, "entry") == 0 || strcmp(key, "start") == 0 || strcmp(key, "end") == 0 ||
+               strcmp(key, "exit") == 0) {
+      double v;
+      if (ranged(st, key, val, 0.0, GRIP_TRACK_MAX_LENGTH, false, "m", &v)) return -1;
+      if (key[1] == 'n' && key[2] == 't') p.entry = v;
+      else if (key[1] == 't') p.start = v;
+      else if (key[1] == 'n') p.end = v;
+      else p.exit = v;
+    } else if (strcmp(key, "box-length") == 0) {
+      if (ranged(st, key, val, 1.0, 100.0, false, "m", &p.box_length)) return -1;
+    } else if (strcmp(key, "box-width") == 0) {
+      if (ranged(st, key, val, 1.0, 50.0, false, "m", &p.box_width)) return -1;
+    } else if (strcmp(key, "speed-limit") == 0) {
+      if (ranged(st, key, val, 1.0, 150.0, false, "m/s", &p.speed_limit)) return -1;
+    } else {
+      return fail(st, key, "unknown pit option (side, entry, start, end, exit, box-length, box-width, speed-limit)%s",
+                  "");
+    }
+  }
+  if (p.side < 0) return fail(st, "pit", "missing side (left or right)%s", "");
+  if (isnan(p.entry)) return fail(st, "pit", "missing entry (m along the track)%s", "");
+  if (isnan(p.start)) return fail(st, "pit", "missing start (m along the track)%s", "");
+  if (isnan(p.end)) return fail(st, "pit", "missing end (m along the track)%s", "");
+  if (isnan(p.exit)) return fail(st, "pit", "missing exit (m along the track)%s", "");
+  st->pit = p;
+  return 0;
+}
+
 /* Parses one statement. segs/count/cap: the growing segment array. */
 static int parse_line(tf_state *st, char *line, grip_track_segment_def **segs, int **lines,
                       int *count, int *cap) {
@@ -343,6 +386,7 @@ static int parse_line(tf_state *st, char *line, grip_track_segment_def **segs, i
     st->heading = v[3] * TF_PI / 180.0;
     return 0;
   }
+  if (strcmp(kw, "pit") == 0) return parse_pit(st, tok, n);
   if (strcmp(kw, "straight") == 0 || strcmp(kw, "arc") == 0) {
     grip_track_segment_def d = segment_from_state(st);
     tf_elevation e = {0};
@@ -452,6 +496,7 @@ int grip_track_file_parse(const char *text, const char *filename, grip_track_fil
     out->def.segment_count = count;
     out->def.start_position = st->start;
     out->def.start_heading = st->heading;
+    out->pit = st->pit;
   } else {
     free(segs);
     free(lines);
@@ -612,7 +657,60 @@ int grip_track_file_build(const grip_track_file *tf, const char *file, grip_trac
     grip_track_destroy(track);
     return -1;
   }
+  if (tf->pit.present && grip_track_pit_check(&tf->pit, s.length, file, err) != 0) {
+    grip_track_destroy(track);
+    return -1;
+  }
   *out = track;
+  return 0;
+}
+
+/* m, from a to b going forwards along a track of length L. */
+static double ahead(double a, double b, double L) {
+  double d = b - a;
+  return d < 0.0 ? d + L : d;
+}
+
+int grip_track_pit_check(const grip_track_pit *pit, double length, const char *file, grip_load_error *err) {
+  if (!pit->present) return 0;
+  const struct {
+    const char *key;
+    double v;
+  } at[4] = {{"entry", pit->entry}, {"start", pit->start}, {"end", pit->end}, {"exit", pit->exit}};
+  for (int i = 0; i < 4; ++i)
+    if (!(at[i].v >= 0.0 && at[i].v < length)) {
+      grip_load_error_set(err, file, pit->line, at[i].key, "%.6g m is not on the track (allowed 0 .. %.6g m)",
+                          at[i].v, length);
+      return -1;
+    }
+  if (pit->side != GRIP_TRACK_SIDE_LEFT && pit->side != GRIP_TRACK_SIDE_RIGHT) {
+    grip_load_error_set(err, file, pit->line, "side", "must be left or right");
+    return -1;
+  }
+  if (!(pit->box_length >= 1.0 && pit->box_length <= 100.0) || !(pit->box_width >= 1.0 && pit->box_width <= 50.0) ||
+      !(pit->speed_limit >= 1.0 && pit->speed_limit <= 150.0)) {
+    grip_load_error_set(err, file, pit->line, "pit",
+                        "box length %.6g m, width %.6g m or speed limit %.6g m/s out of range (allowed 1 .. 100 m, "
+                        "1 .. 50 m, 1 .. 150 m/s)",
+                        pit->box_length, pit->box_width, pit->speed_limit);
+    return -1;
+  }
+  /* entry -> start -> end -> exit in driving order, the whole pit road under 70 % of a lap (the
+   * robot's way in starts up to a quarter lap before the entry: the two stay within one lap) */
+  double to_start = ahead(pit->entry, pit->start, length), lane = ahead(pit->start, pit->end, length);
+  double to_exit = ahead(pit->end, pit->exit, length);
+  if (!(to_start + lane + to_exit < 0.7 * length)) {
+    grip_load_error_set(err, file, pit->line, "pit",
+                        "entry %.6g, start %.6g, end %.6g, exit %.6g m: the pit road (entry to exit in driving "
+                        "order) is %.6g m, not under 70 %% of the lap (%.6g m)",
+                        pit->entry, pit->start, pit->end, pit->exit, to_start + lane + to_exit, 0.7 * length);
+    return -1;
+  }
+  if (lane < pit->box_length) {
+    grip_load_error_set(err, file, pit->line, "pit", "the lane from start to end (%.6g m) is shorter than one box (%.6g m)",
+                        lane, pit->box_length);
+    return -1;
+  }
   return 0;
 }
 
@@ -623,6 +721,11 @@ static bool ends_with(const char *s, const char *suffix) {
 
 int grip_track_open(const char *spec, grip_track **out, char *name, size_t name_size,
                     grip_load_error *err) {
+  return grip_track_open_pit(spec, out, name, name_size, NULL, err);
+}
+
+int grip_track_open_pit(const char *spec, grip_track **out, char *name, size_t name_size, grip_track_pit *pit,
+                        grip_load_error *err) {
   *out = NULL;
   grip_track_file tf;
   int rc;
@@ -651,6 +754,7 @@ int grip_track_open(const char *spec, grip_track **out, char *name, size_t name_
     return -1;
   }
   if (name && name_size) snprintf(name, name_size, "%s", tf.name);
+  if (pit) *pit = tf.pit;
   grip_track_file_free(&tf);
   return 0;
 }

@@ -9,6 +9,23 @@
 #include "grip/track.h"
 #include "load_error.h"
 
+/* A track's pit lane, as its file gives it (TORCS's "Main Track/Pits" section, a native `pit`
+ * line; docs/tracks.md, "Pit lane"). Distances are along the centre line, in [0, length); the
+ * lane may run across the start line (start > end). The boxes are box_length long, side by side
+ * from `start` onwards, at the outer edge of the pit side's run-off (where TORCS puts them). */
+typedef struct grip_track_pit {
+  bool present;        /* false: the track has no pit lane */
+  int side;            /* GRIP_TRACK_SIDE_LEFT or GRIP_TRACK_SIDE_RIGHT */
+  double entry;        /* m, where the pit road leaves the track (TORCS: start of the entry segment); 6500 */
+  double start;        /* m, start of the speed-limited lane and of the first box; 6890 */
+  double end;          /* m, end of the speed-limited lane (after the last box); 150 */
+  double exit;         /* m, where the pit road rejoins the track (TORCS: end of the exit segment); 500 */
+  double box_length;   /* m, along the track; TORCS default 15 */
+  double box_width;    /* m, across; TORCS default 5 */
+  double speed_limit;  /* m/s in the lane from start to end; TORCS default 25 */
+  int line;            /* source line of the section or statement (0: unknown) */
+} grip_track_pit;
+
 /* A parsed track: its name and the definition to build. */
 typedef struct grip_track_file {
   char name[128];                   /* display name, "Grip Park" */
@@ -16,6 +33,7 @@ typedef struct grip_track_file {
   int segment_count;
   grip_track_def def;               /* def.segments points at segments */
   int *lines;                       /* owned: source line of each segment (0 = unknown) */
+  grip_track_pit pit;               /* the pit lane (pit.present false: none) */
 } grip_track_file;
 
 /* What a loaded track must satisfy before it is built or raced (docs/tracks.md, "Limits").
@@ -75,5 +93,16 @@ const char *grip_track_default_text(void);
  * (may be NULL) receives the track's display name. */
 int grip_track_open(const char *spec, grip_track **out, char *name, size_t name_size,
                     grip_load_error *err);
+
+/* grip_track_open that also returns the track's pit lane (pit may be NULL; pit->present is false
+ * for a track without one). */
+int grip_track_open_pit(const char *spec, grip_track **out, char *name, size_t name_size, grip_track_pit *pit,
+                        grip_load_error *err);
+
+/* Checks a pit lane against its track's length: distances in [0, length), box length 1..100 m,
+ * width 1..50 m, speed limit 1..150 m/s, at least one box between start and end, and the
+ * entry-start-end-exit order along the track with the whole pit road shorter than 70 % of a
+ * lap. Returns 0, or -1 with err set ("file:line: pit: what is wrong (allowed range)"). */
+int grip_track_pit_check(const grip_track_pit *pit, double length, const char *file, grip_load_error *err);
 
 #endif

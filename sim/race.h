@@ -8,6 +8,7 @@
 
 #include "grip/grip.h"
 #include "robot.h"
+#include "track_file.h"
 
 #define RACE_MAX_CARS 64
 /* Laps of a race run to a lap count; also the laps whose times a result keeps (a timed race
@@ -39,6 +40,14 @@ const char *race_car_status_name(race_car_status s);
 /* NULL (none), "out of fuel", "stuck", "left the world", "non-finite state". */
 const char *race_retire_reason_name(race_retire_reason r);
 
+/* The fuel each car starts with (grip race --fuel). */
+typedef enum race_fuel_mode {
+  RACE_FUEL_CAR = 0,  /* the car definition's fuel.mass */
+  RACE_FUEL_AUTO = 1, /* the robot's strategy: one planned stint's fuel (sim/pit.h, driver/fuel_strategy.h) */
+  RACE_FUEL_FULL = 2, /* a full tank */
+  RACE_FUEL_KG = 3,   /* race_config.fuel_kg (at most the tank) */
+} race_fuel_mode;
+
 /* Called when a car completes a lap (car: 0-based grid index; lap: 1-based; times in s). */
 typedef void race_lap_fn(void *user, int car, int lap, double lap_time, double race_time);
 /* Called after the step that reaches each multiple of race_config.period_s (race time in s). */
@@ -67,6 +76,9 @@ typedef struct race_config {
                                  robot's planned lap, + 60; required for laps = 0) */
   double stuck_time;          /* s, RACE_STUCK_TIME */
   bool no_fuel;               /* every car runs without fuel use (engine.fuel_per_joule = 0) */
+  const grip_track_pit *pit;  /* the track's pit lane, or NULL (no stops); docs/driver.md */
+  race_fuel_mode fuel_mode;   /* RACE_FUEL_CAR */
+  double fuel_kg;             /* kg, with RACE_FUEL_KG */
   race_lap_fn *on_lap;        /* or NULL */
   race_period_fn *on_period;  /* or NULL */
   double period_s;            /* s, > 0 with on_period */
@@ -104,6 +116,13 @@ typedef struct race_car_result {
   double wall_contact_s;  /* s with the body's box within 5 cm of a barrier (touching it) */
   double plan_lap_s;      /* s, the robot's predicted flying lap at the start (robot_plan_lap_time) */
   double progress_m;      /* m along the track from the start line at the end (or retirement) */
+  int pit_stops;          /* stops served in the box */
+  double pit_lane_s;      /* s on the pit road (entry to exit) during stops */
+  double pit_service_s;   /* s standing in the box being served */
+  double refuelled_kg;    /* kg of fuel taken at the stops */
+  double start_fuel_kg;   /* kg on board at the start */
+  double fuel_used_kg;    /* kg burnt (start + refuelled − at the end) */
+  double pit_limit_excess; /* m/s, largest speed above the pit lane's limit in the limited zone (≤ 0: obeyed) */
   /* Tyre state (the car's grip_tyre_state_def on; otherwise tyre_state is false and these 0):
    * per wheel (fl, fr, rl, rr) at the finish, retirement or end; per lap the four tyres' mean
    * tread depth and grip factor as the lap was completed. */

@@ -48,9 +48,12 @@ static int build_ground(scene_world *sw, grip_world_def *wd, grip_load_error *er
     wd->ground = grip_heightfield_ground(sw->heightfield);
     return 0;
   }
-  case GRIP_SCENE_GROUND_TRACK:
-    if (grip_track_open(sc->ground_file, &sw->track, sw->track_name, sizeof sw->track_name, &e) != 0)
+  case GRIP_SCENE_GROUND_TRACK: {
+    grip_track_pit pit;
+    if (grip_track_open_pit(sc->ground_file, &sw->track, sw->track_name, sizeof sw->track_name, &pit, &e) != 0)
       FAIL_AT(sc->ground_line, key, "%s", e.message);
+    sw->has_pit_lane = pit_lane_init(&sw->pit, sw->track, &pit) == 0;
+  }
     wd->ground = grip_track_ground(&sw->track_ground, sw->track);
     wd->barrier = grip_track_barriers(&sw->track_ground, sw->track);
     return 0;

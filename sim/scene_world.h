@@ -11,6 +11,7 @@
 
 #include "car_file.h"
 #include "grip/grip.h"
+#include "pit.h"
 #include "robot.h"
 #include "scene.h"
 
@@ -46,6 +47,8 @@ typedef struct scene_world {
   grip_track *track;             /* track scenes */
   char track_name[128];          /* track scenes: display name, e.g. "Grip Park" */
   grip_track_ground_context track_ground; /* track scenes: raycast and barrier context */
+  bool has_pit_lane;             /* track scenes whose track has a pit lane */
+  pit_lane pit;                  /* its lane (pit limiter of a driven car, sim/pit.h) */
   grip_plane plane;              /* plane scenes */
   double air_density;            /* kg/m³, the world's; 1.29 */
   int car_count;

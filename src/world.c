@@ -278,6 +278,14 @@ grip_result grip_vehicle_set_velocity(grip_world *world, grip_vehicle_id id, gri
   return GRIP_OK;
 }
 
+grip_result grip_vehicle_set_fuel(grip_world *world, grip_vehicle_id id, double fuel_mass) {
+  vehicle *v = lookup(world, id);
+  if (!v) return GRIP_INVALID_ID;
+  if (!isfinite(fuel_mass) || fuel_mass < 0.0 || fuel_mass > v->def->fuel.capacity) return GRIP_INVALID_ARGUMENT;
+  v->fuel_mass = fuel_mass;
+  return GRIP_OK;
+}
+
 grip_result grip_vehicle_place(grip_world *world, grip_vehicle_id id, double x, double y, double heading) {
   vehicle *v = lookup(world, id);
   if (!v) return GRIP_INVALID_ID;

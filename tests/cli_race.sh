@@ -86,6 +86,23 @@ printf 'name Narrow\nwidth 1.5\nstraight 100\narc left radius 30 angle 180\nstra
 "$GRIP" race --track narrow.track >/dev/null 2>err.txt; check "[ $? -eq 1 ]"
 check "grep -q 'grip race: .*1.50 m wide at its narrowest, under the car.s width of 1.87 m' err.txt"
 "$GRIP" race --time-cap 0 >/dev/null 2>&1; check "[ $? -eq 2 ]"
+# Fuel and pit stops (docs/driver.md, "Pit stops and fuel"): --fuel takes auto, full or kg.
+"$GRIP" race --fuel lots >/dev/null 2>err.txt; check "[ $? -eq 2 ]"; check "grep -q 'fuel: .lots. is not auto, full' err.txt"
+"$GRIP" race --fuel -3 >/dev/null 2>&1; check "[ $? -eq 2 ]"
+# auto without a pit lane: fuel for the distance (3 laps of ~0.28 kg with margin), under the
+# car's own 30 kg, no stop
+"$GRIP" race --fuel auto --json > auto.json; check "[ $? -eq 0 ]"
+check "/usr/bin/python3 -c 'import json; d=json.load(open(\"auto.json\")); c=d[\"cars\"][0]; exit(0 if d[\"pit_lane\"] is False and c[\"finished\"] and c[\"pit_stops\"]==0 and 0.5 < c[\"start_fuel_kg\"] < 3 and c[\"start_fuel_kg\"] > c[\"fuel_used_kg\"] else 1)'"
+# an oval with a pit lane on the right and fuel for 1.5 laps: one stop of 2 s + fuel / 8
+printf 'name Pit Oval\nwidth 12\nkerb 1\nrunoff 15\nrunoff-surface asphalt\nstraight 500\narc left radius 100 angle 180\nstraight 500\narc left radius 100 angle 180\npit side right entry 1478.3 start 20 end 320 exit 450 speed-limit 20\n' > pit.track
+"$GRIP" race --track pit.track --laps 3 --fuel 0.7 --json > pit.json; check "[ $? -eq 0 ]"
+check "/usr/bin/python3 -c 'import json; d=json.load(open(\"pit.json\")); c=d[\"cars\"][0]; exit(0 if d[\"pit_lane\"] is True and c[\"finished\"] and c[\"pit_stops\"]==1 and abs(c[\"pit_service_s\"] - 2 - c[\"refuelled_kg\"]/8) < 0.011 and c[\"pit_lane_s\"] > 15 and c[\"pit_limit_excess_ms\"] <= 0 and c[\"off_track_s\"]==0 and c[\"wall_contact_s\"]==0 else 1)'"
+"$GRIP" race --track pit.track --laps 3 --fuel 0.7 --telemetry pit1.csv > pit.txt
+"$GRIP" race --track pit.track --laps 3 --fuel 0.7 --telemetry pit2.csv > /dev/null
+check "cmp -s pit1.csv pit2.csv" # a race with a stop is deterministic too
+check "grep -q '^fuel robot-1: 0.7 kg at the start, .* kg used; 1 pit stop(s), .* s in the pit lane' pit.txt"
+printf 'straight 500\narc left radius 100 angle 180\nstraight 500\narc left radius 100 angle 180\npit side right entry 1478.3 start 20 end 320\n' > nopit.track
+"$GRIP" race --track nopit.track >/dev/null 2>err.txt; check "[ $? -eq 1 ]"; check "grep -q 'nopit.track:5: pit: missing exit' err.txt"
 # grip soak, a short one: 2 cars then 1 alone, 6 simulated minutes each (the CI soak with 16 cars
 # is tests/test_soak.c): passes, and says so in its keys.
 "$GRIP" soak --cars 2 --hours 0.1 --quiet --json > soak.json; check "[ $? -eq 0 ]"

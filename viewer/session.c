@@ -411,6 +411,8 @@ void session_step(session *s) {
         in = robot_drive(c->bot, &c->cur, s->sw->others, n, s->dt);
       } else if (k == s->human) {
         in = s->human_input;
+        /* in the pit lane, the pit limiter (sim/pit.h, docs/driver.md) */
+        if (s->sw->has_pit_lane) pit_lane_limiter(&s->sw->pit, &in, c->last_s, c->lateral, c->cur.speed);
       } else {
         in = c->wc->input;
       }

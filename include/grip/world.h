@@ -94,6 +94,11 @@ GRIP_API grip_result grip_vehicle_place(grip_world *world, grip_vehicle_id id, d
  * engine turning with the driveline through a closed clutch. */
 GRIP_API grip_result grip_vehicle_set_velocity(grip_world *world, grip_vehicle_id id, grip_vec3 velocity);
 
+/* Sets the fuel in the tank (kg, 0 .. the definition's fuel.capacity; a pit stop's refuelling).
+ * The car's mass follows from the next step. GRIP_INVALID_ARGUMENT (nothing changed) for a
+ * value outside that range or non-finite. */
+GRIP_API grip_result grip_vehicle_set_fuel(grip_world *world, grip_vehicle_id id, double fuel_mass);
+
 /* The definition the vehicle was created with (after defaults were derived). Vehicles created
  * from equal definitions (the same values apart from pose and velocity) share one copy, so its
  * pose is the identity and its velocity zero; a vehicle's own pose and velocity are in

@@ -11,13 +11,16 @@
 
 static inline void fuzz_open_track(const char *path) {
   grip_track *track = NULL;
+  grip_track_pit pit;
   grip_load_error err;
   grip_load_error_clear(&err);
-  if (grip_track_open(path, &track, NULL, 0, &err) != 0) {
+  if (grip_track_open_pit(path, &track, NULL, 0, &pit, &err) != 0) {
     FUZZ_REQUIRE(err.message[0] != '\0' && track == NULL);
     return;
   }
   grip_track_stats s = grip_track_get_stats(track);
+  /* a pit lane, when there is one, passed its checks: on the track, in order, a box long */
+  if (pit.present) FUZZ_REQUIRE(grip_track_pit_check(&pit, s.length, "fuzz", &err) == 0);
   FUZZ_REQUIRE(isfinite(s.length) && s.length >= GRIP_TRACK_MIN_LENGTH);
   FUZZ_REQUIRE(isfinite(s.closure_error) && s.closure_error <= grip_track_max_closure(s.length));
   FUZZ_REQUIRE(isfinite(s.z_min) && isfinite(s.z_max) && isfinite(s.x_min) && isfinite(s.y_max));
