@@ -189,6 +189,16 @@ int cmd_check(int argc, char **argv) {
       printf("  gear %-2d top     %8.1f km/h (%s)\n", i + 1, f.gears[i].speed_kmh,
              f.gears[i].limiter ? "rev limiter" : "drag");
     printf("  top speed       %8.1f km/h in gear %d\n", f.top_speed_kmh, f.top_gear);
+    const grip_tyre_state_def *ts = &car.def.tyre_state;
+    if (ts->enabled) {
+      /* docs/physics.md §13: the window's optimum and half-width, and where the pressure is set. */
+      printf("  tyre state      window %.0f degC +- %.0f K (floor %.2f), ", ts->optimum_temperature - 273.15,
+             ts->window_width, ts->window_floor);
+      if (ts->pressure > 0.0) printf("%.0f kPa", 1e-3 * ts->pressure);
+      else printf("the tyre's own pressure");
+      printf(" at %.0f degC, tread %.1f mm, wear %.3g mm^3/J\n", ts->pressure_temperature - 273.15,
+             1e3 * ts->tread_depth, 1e9 * ts->wear_rate);
+    }
   }
   return failed ? 1 : 0;
 }

@@ -77,6 +77,46 @@ static void print_results(const race_result *res, const char *track_name, int la
          res->ns_per_car_step, res->car_steps, load_s + res->setup_wall_s, load_s, res->setup_wall_s);
 }
 
+/* The car's tyre state at the end, per wheel (fl, fr, rl, rr), and per lap. */
+static void tyres_json(json_writer *w, const race_car_result *r) {
+  const double *per_wheel[] = {r->tyre_surface_temperature, r->tyre_carcass_temperature, r->tyre_gas_temperature,
+                               r->tyre_pressure, r->tread_depth, r->tyre_grip};
+  static const char *names[] = {"surface_temperature_k", "carcass_temperature_k", "gas_temperature_k", "pressure_pa",
+                                "tread_depth_m", "grip"};
+  json_open(w, "tyres", '{');
+  for (int q = 0; q < 6; ++q) {
+    json_open(w, names[q], '[');
+    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) json_number(w, NULL, per_wheel[q][i]);
+    json_close(w, ']');
+  }
+  json_open(w, "lap_tread_depth_m", '[');
+  for (int l = 0; l < r->laps_recorded; ++l) json_number(w, NULL, r->lap_tread_depth[l]);
+  json_close(w, ']');
+  json_open(w, "lap_grip", '[');
+  for (int l = 0; l < r->laps_recorded; ++l) json_number(w, NULL, r->lap_tyre_grip[l]);
+  json_close(w, ']');
+  json_close(w, '}');
+}
+
+/* The text report's tyre lines (cars with the tyre state on). */
+static void print_tyres(const race_result *res) {
+  for (int k = 0; k < res->cars; ++k) {
+    const race_car_result *r = &res->results[k];
+    if (!r->tyre_state) continue;
+    printf("%s tyres fl fr rl rr: surface", r->name);
+    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) printf(" %.1f", r->tyre_surface_temperature[i] - 273.15);
+    printf(" degC, gas");
+    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) printf(" %.1f", r->tyre_gas_temperature[i] - 273.15);
+    printf(" degC, pressure");
+    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) printf(" %.0f", 1e-3 * r->tyre_pressure[i]);
+    printf(" kPa, tread");
+    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) printf(" %.2f", 1e3 * r->tread_depth[i]);
+    printf(" mm, grip");
+    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) printf(" %.3f", r->tyre_grip[i]);
+    printf("\n");
+  }
+}
+
 int cmd_race(int argc, char **argv);
 int cmd_race(int argc, char **argv) {
   const char *track_spec = "default", *car_spec = "builtin", *telemetry = NULL, *robot_file = NULL;
@@ -84,6 +124,8 @@ int cmd_race(int argc, char **argv) {
   int laps = 3, cars = 0;
   double dt = 0.01, rate = 10.0, time_cap = 0.0;
   bool json = false, quiet = false, no_fuel = false;
+  const char *tyre_state = NULL;
+  double tyre_temp_c = NAN, tyre_pressure_kpa = NAN;
   const char *fuel_spec = NULL;
   cli_option options[] = {
       {"--track", CLI_STRING, &track_spec, 0, 0, "default, a .track file, a TORCS .xml or torcs:NAME (default: default)"},
@@ -97,6 +139,9 @@ int cmd_race(int argc, char **argv) {
       {"--telemetry-rate", CLI_DOUBLE, &rate, 0.1, 10000.0, "telemetry rows per s per car (default 10)"},
       {"--time-cap", CLI_DOUBLE, &time_cap, 1.0, 1e7, "s, end the race here with the cars still running (default 300 per lap + 60)"},
       {"--no-fuel", CLI_FLAG, &no_fuel, 0, 0, "no fuel use: the tanks never run dry"},
+      {"--tyre-state", CLI_STRING, &tyre_state, 0, 0, "on|off: tyre temperature, pressure and wear (default: the car's [tyre_state])"},
+      {"--tyre-temp", CLI_DOUBLE, &tyre_temp_c, -70.0, 200.0, "degC, the tyres' starting temperature (tyre state on)"},
+      {"--tyre-pressure", CLI_DOUBLE, &tyre_pressure_kpa, 10.0, 1000.0, "kPa gauge, the tyres' cold pressure (set at the car's pressure_temperature)"},
       {"--fuel", CLI_STRING, &fuel_spec, 0, 0,
        "auto | full | KG: start fuel (auto: the robot's strategy plans stops and stints; default: the car's own)"},
       {"--quiet", CLI_FLAG, &quiet, 0, 0, "no per-lap progress on stderr"},
@@ -131,6 +176,16 @@ int cmd_race(int argc, char **argv) {
     cars = scene->world->car_count;
   }
   if (cars == 0) cars = 1;
+  int tyre_switch = 0;
+  if (tyre_state) {
+    if (strcmp(tyre_state, "on") == 0) tyre_switch = 1;
+    else if (strcmp(tyre_state, "off") == 0) tyre_switch = -1;
+    else {
+      fprintf(stderr, "grip race: --tyre-state: '%s' is not on or off\n", tyre_state);
+      race_scene_close(scene);
+      return CLI_USAGE_ERROR;
+    }
+  }
 
   static grip_car loaded; /* large (full MF parameters); owns the definition's pointers */
   if (!scene && cli_load_car("race", car_spec, &loaded) != 0) return 1;
@@ -185,6 +240,9 @@ int cmd_race(int argc, char **argv) {
   cfg.telemetry_rate = rate;
   cfg.max_time = time_cap;
   cfg.no_fuel = no_fuel;
+  cfg.tyre_state = tyre_switch;
+  cfg.tyre_temperature = isfinite(tyre_temp_c) ? tyre_temp_c + 273.15 : 0.0;
+  cfg.tyre_pressure = isfinite(tyre_pressure_kpa) ? 1e3 * tyre_pressure_kpa : 0.0;
   cfg.pit = pit.present ? &pit : NULL;
   cfg.fuel_mode = fuel_mode;
   cfg.fuel_kg = fuel_kg;
@@ -248,12 +306,14 @@ int cmd_race(int argc, char **argv) {
       json_open(&w, "lap_times_s", '[');
       for (int l = 0; l < r->laps_recorded; ++l) json_number(&w, NULL, r->lap_times[l]);
       json_close(&w, ']');
+      if (r->tyre_state) tyres_json(&w, r);
       json_close(&w, '}');
     }
     json_close(&w, ']');
     json_end(&w);
   } else {
     print_results(&res, track_name, laps, cars, dt, load_s, pit.present);
+    print_tyres(&res);
   }
   race_result_free(&res);
   race_scene_close(scene); /* after the results, which point at its car names */

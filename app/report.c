@@ -3,15 +3,20 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
-#define REPORT_MAX_OPTIONS 16
+#define REPORT_MAX_OPTIONS 24
 
 int report_parse(int argc, char **argv, const cli_option *own, int own_count, double *dt, bool *json, grip_car *car) {
-  const char *car_spec = NULL;
+  const char *car_spec = NULL, *tyre_state = NULL;
+  double tyre_temp_c = NAN, tyre_pressure_kpa = NAN;
   const cli_option shared[] = {
       CLI_OPTION_DT(*dt, "0.002"),
       CLI_OPTION_JSON(*json),
       CLI_OPTION_CAR(car_spec),
+      {"--tyre-state", CLI_STRING, &tyre_state, 0, 0, "on|off: tyre temperature, pressure and wear (default: the car's [tyre_state])"},
+      {"--tyre-temp", CLI_DOUBLE, &tyre_temp_c, -70.0, 200.0, "degC, the tyres' starting temperature (tyre state on)"},
+      {"--tyre-pressure", CLI_DOUBLE, &tyre_pressure_kpa, 10.0, 1000.0, "kPa gauge, the tyres' cold pressure (set at the car's pressure_temperature)"},
   };
   cli_option options[REPORT_MAX_OPTIONS];
   int n = 0;
@@ -19,7 +24,15 @@ int report_parse(int argc, char **argv, const cli_option *own, int own_count, do
   for (int i = 0; i < CLI_COUNT(shared) && n < REPORT_MAX_OPTIONS; ++i) options[n++] = shared[i];
   int rc = cli_parse(argc, argv, options, n, NULL, 0, NULL);
   if (rc) return rc == 1 ? 0 : rc;
-  return cli_load_car(argv[0], car_spec, car) ? 1 : -1;
+  if (tyre_state && strcmp(tyre_state, "on") != 0 && strcmp(tyre_state, "off") != 0) {
+    fprintf(stderr, "grip %s: --tyre-state: '%s' is not on or off\n", argv[0], tyre_state);
+    return CLI_USAGE_ERROR;
+  }
+  if (cli_load_car(argv[0], car_spec, car)) return 1;
+  if (tyre_state) car->def.tyre_state.enabled = strcmp(tyre_state, "on") == 0;
+  if (isfinite(tyre_temp_c)) car->def.tyre_state.initial_temperature = tyre_temp_c + 273.15;
+  if (isfinite(tyre_pressure_kpa)) car->def.tyre_state.pressure = 1e3 * tyre_pressure_kpa;
+  return -1;
 }
 
 void report_begin(report *r, bool json, const char *title_format, ...) {

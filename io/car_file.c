@@ -45,6 +45,7 @@ typedef enum sec_kind {
   S_SOUND,
   S_VISUAL, /* grip_car.visual, not the definition */
   S_SYSTEMS,
+  S_TYRE_STATE,
   S_COUNT
 } sec_kind;
 
@@ -74,6 +75,7 @@ static const section_desc sections[S_COUNT] = {
     [S_SOUND] = {"sound", 1, {NULL}},
     [S_VISUAL] = {"visual", 1, {NULL}},
     [S_SYSTEMS] = {"systems", 1, {NULL}},
+    [S_TYRE_STATE] = {"tyre_state", 1, {NULL}},
 };
 
 typedef enum key_type {
@@ -276,6 +278,29 @@ static const key_desc keys[] = {
     D(S_SYSTEMS, "esc_gain", grip_systems_def, esc.gain, "N*m*s/rad", 0, 1e7, "systems.esc.gain"),
     D(S_SYSTEMS, "esc_max_torque", grip_systems_def, esc.max_torque, "N*m", 0, 1e6, "systems.esc.max_torque"),
     D(S_SYSTEMS, "esc_min_speed", grip_systems_def, esc.min_speed, "m/s", 0, 50, "systems.esc.min_speed"),
+    B(S_TYRE_STATE, "enabled", grip_tyre_state_def, enabled),
+    D(S_TYRE_STATE, "initial_temperature", grip_tyre_state_def, initial_temperature, "K", 200, 500, "tyre_state.initial_temperature"),
+    D(S_TYRE_STATE, "air_temperature", grip_tyre_state_def, air_temperature, "K", 200, 400, "tyre_state.air_temperature"),
+    D(S_TYRE_STATE, "road_temperature", grip_tyre_state_def, road_temperature, "K", 200, 400, "tyre_state.road_temperature"),
+    D(S_TYRE_STATE, "surface_heat_capacity", grip_tyre_state_def, surface_heat_capacity, "J/K", 1, 1e7, "tyre_state.surface_heat_capacity"),
+    D(S_TYRE_STATE, "carcass_heat_capacity", grip_tyre_state_def, carcass_heat_capacity, "J/K", 1, 1e7, "tyre_state.carcass_heat_capacity"),
+    D(S_TYRE_STATE, "gas_heat_capacity", grip_tyre_state_def, gas_heat_capacity, "J/K", 0.1, 1e6, "tyre_state.gas_heat_capacity"),
+    D(S_TYRE_STATE, "surface_carcass_conductance", grip_tyre_state_def, surface_carcass_conductance, "W/K", 0, 1e5, "tyre_state.surface_carcass_conductance"),
+    D(S_TYRE_STATE, "carcass_gas_conductance", grip_tyre_state_def, carcass_gas_conductance, "W/K", 0, 1e5, "tyre_state.carcass_gas_conductance"),
+    D(S_TYRE_STATE, "road_conductance", grip_tyre_state_def, road_conductance, "W/K", 0, 1e5, "tyre_state.road_conductance"),
+    D(S_TYRE_STATE, "convection_area", grip_tyre_state_def, convection_area, "m^2", 0, 100, "tyre_state.convection_area"),
+    D(S_TYRE_STATE, "convection_h0", grip_tyre_state_def, convection_h0, "W/(m^2*K)", 0, 1e4, "tyre_state.convection_h0"),
+    D(S_TYRE_STATE, "convection_h1", grip_tyre_state_def, convection_h1, "W/(m^2*K)", 0, 1e4, "tyre_state.convection_h1"),
+    D(S_TYRE_STATE, "convection_exponent", grip_tyre_state_def, convection_exponent, "", 0, 2, "tyre_state.convection_exponent"),
+    D(S_TYRE_STATE, "rolling_loss_to_surface", grip_tyre_state_def, rolling_loss_to_surface, "", 0, 1, "tyre_state.rolling_loss_to_surface"),
+    D(S_TYRE_STATE, "optimum_temperature", grip_tyre_state_def, optimum_temperature, "K", 200, 600, "tyre_state.optimum_temperature"),
+    D(S_TYRE_STATE, "window_width", grip_tyre_state_def, window_width, "K", 1, 1000, "tyre_state.window_width"),
+    D(S_TYRE_STATE, "window_floor", grip_tyre_state_def, window_floor, "", 0.05, 1, "tyre_state.window_floor"),
+    DS(S_TYRE_STATE, "pressure", grip_tyre_state_def, pressure, 1e3, "kPa", "Pa", 0, 1e4, "tyre_state.pressure"),
+    D(S_TYRE_STATE, "pressure_temperature", grip_tyre_state_def, pressure_temperature, "K", 200, 500, "tyre_state.pressure_temperature"),
+    DS(S_TYRE_STATE, "tread_depth", grip_tyre_state_def, tread_depth, 1e-3, "mm", "m", 0.1, 100, "tyre_state.tread_depth"),
+    DS(S_TYRE_STATE, "wear_rate", grip_tyre_state_def, wear_rate, 1e-9, "mm^3/J", "m^3/J", 0, 1000, "tyre_state.wear_rate"),
+    D(S_TYRE_STATE, "wear_grip_loss", grip_tyre_state_def, wear_grip_loss, "", 0, 0.9, "tyre_state.wear_grip_loss"),
 };
 enum { KEY_COUNT = (int)(sizeof keys / sizeof keys[0]) };
 
@@ -287,7 +312,7 @@ int grip_car_key_info(int index, const char **section, const char **key, const c
       [S_BRAKES] = "brakes", [S_STEERING] = "steering", [S_INPUT] = "input_filter",
       [S_AXLE] = "axle.front", [S_TYRE] = "tyre.front", [S_AERO] = "aero", [S_WING] = "wing.1",
       [S_FUEL] = "fuel", [S_ASSISTS] = "assists", [S_SOUND] = "sound", [S_VISUAL] = "visual",
-      [S_SYSTEMS] = "systems"};
+      [S_SYSTEMS] = "systems", [S_TYRE_STATE] = "tyre_state"};
   if (section) *section = first_names[keys[index].sec];
   if (key) *key = keys[index].key;
   if (unit) *unit = keys[index].unit;
@@ -313,6 +338,7 @@ static void *section_base(grip_vehicle_def *d, sec_kind s, int inst) {
     case S_FUEL: return &d->fuel;
     case S_ASSISTS: return &d->assists;
     case S_SYSTEMS: return &d->systems;
+    case S_TYRE_STATE: return &d->tyre_state;
     default: return NULL;
   }
 }

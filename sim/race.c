@@ -14,7 +14,8 @@ race_config race_default_config(void) {
                        .laps = 3, .cars = 1, .dt = 0.01, .max_time = 0.0, .stuck_time = RACE_STUCK_TIME,
                        .no_fuel = false, .pit = NULL, .fuel_mode = RACE_FUEL_CAR, .fuel_kg = 0.0, .on_lap = NULL,
                        .on_period = NULL, .period_s = 0.0, .callback_user = NULL, .telemetry = NULL,
-                       .telemetry_rate = 10.0, .progress = NULL};
+                       .telemetry_rate = 10.0, .progress = NULL, .tyre_state = 0,
+                       .tyre_temperature = 0.0, .tyre_pressure = 0.0};
 }
 
 const char *race_car_status_name(race_car_status s) {
@@ -75,16 +76,45 @@ static int compare_results(const void *pa, const void *pb) {
   return a->grid - b->grid;
 }
 
-static void telemetry_header(FILE *f) {
+/* The tyre-state columns are written only when a car of the race has it on (a race without
+ * it writes the same file as before). */
+static void telemetry_header(FILE *f, bool tyre_state) {
   fputs("time_s,car,lap,distance_m,lateral_m,x_m,y_m,z_m,speed_kmh,throttle,brake,steering,gear,rpm,lat_g,long_g", f);
   static const char *w[4] = {"fl", "fr", "rl", "rr"};
   for (int i = 0; i < 4; ++i) fprintf(f, ",slip_ratio_%s,slip_angle_%s,load_%s", w[i], w[i], w[i]);
   fputs(",target_lateral_m,target_speed_kmh", f);
+  if (tyre_state)
+    for (int i = 0; i < 4; ++i)
+      fprintf(f, ",tyre_surface_k_%s,tyre_carcass_k_%s,tyre_gas_k_%s,tyre_pressure_kpa_%s,tread_mm_%s,tyre_grip_%s", w[i],
+              w[i], w[i], w[i], w[i], w[i]);
   fputc('\n', f);
 }
 
+static void telemetry_tyres(FILE *f, const grip_vehicle_state *st) {
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    const grip_wheel_state *w = &st->wheels[i];
+    fprintf(f, ",%.3f,%.3f,%.3f,%.3f,%.5f,%.5f", w->tyre_surface_temperature, w->tyre_carcass_temperature,
+            w->tyre_gas_temperature, 1e-3 * w->tyre_pressure, 1e3 * w->tread_depth, w->tyre_grip);
+  }
+}
+
+static double mean4(const double *x) { return 0.25 * (x[0] + x[1] + x[2] + x[3]); }
+
+/* The result's copy of the car's tyre state. */
+static void record_tyres(race_car_result *r, const grip_vehicle_state *st) {
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    const grip_wheel_state *w = &st->wheels[i];
+    r->tyre_surface_temperature[i] = w->tyre_surface_temperature;
+    r->tyre_carcass_temperature[i] = w->tyre_carcass_temperature;
+    r->tyre_gas_temperature[i] = w->tyre_gas_temperature;
+    r->tyre_pressure[i] = w->tyre_pressure;
+    r->tread_depth[i] = w->tread_depth;
+    r->tyre_grip[i] = w->tyre_grip;
+  }
+}
+
 static void telemetry_row(FILE *f, double t, int car, int lap, const robot_status *rs, const grip_vehicle_state *st,
-                          const grip_vehicle_input *in) {
+                          const grip_vehicle_input *in, bool tyre_state) {
   double s = rs->distance, lat = rs->lateral;
   fprintf(f, "%.3f,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%d,%.1f,%.4f,%.4f", t, car, lap, s, lat,
           st->pose.position.x, st->pose.position.y, st->pose.position.z, 3.6 * st->speed, in->throttle, in->brake,
@@ -92,6 +122,7 @@ static void telemetry_row(FILE *f, double t, int car, int lap, const robot_statu
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
     fprintf(f, ",%.5f,%.5f,%.1f", st->wheels[i].slip_ratio, st->wheels[i].slip_angle, st->wheels[i].load);
   fprintf(f, ",%.3f,%.3f", rs->target_lateral, 3.6 * rs->target_speed);
+  if (tyre_state) telemetry_tyres(f, st);
   fputc('\n', f);
 }
 
@@ -213,9 +244,12 @@ int race_run(const race_config *cfg, race_result *out) {
       rc = -1;
       goto done;
     }
-    if (cfg->no_fuel) {
+    if (cfg->no_fuel || cfg->tyre_state != 0 || cfg->tyre_temperature > 0.0 || cfg->tyre_pressure > 0.0) {
       c->own_def = *c->def;
-      c->own_def.engine.fuel_per_joule = 0.0;
+      if (cfg->no_fuel) c->own_def.engine.fuel_per_joule = 0.0;
+      if (cfg->tyre_state != 0) c->own_def.tyre_state.enabled = cfg->tyre_state > 0;
+      if (cfg->tyre_temperature > 0.0) c->own_def.tyre_state.initial_temperature = cfg->tyre_temperature;
+      if (cfg->tyre_pressure > 0.0) c->own_def.tyre_state.pressure = cfg->tyre_pressure;
       c->def = &c->own_def;
     }
     if (e && e->name) snprintf(r->name, sizeof r->name, "%s", e->name);
@@ -227,6 +261,7 @@ int race_run(const race_config *cfg, race_result *out) {
     r->last_lap_s = NAN;
     r->retired_time_s = NAN;
     r->max_edge_excess = -INFINITY;
+    r->tyre_state = c->def->tyre_state.enabled;
     race_slot p = e ? entry_slot(track, e) : race_grid_slot(track, k);
     double back = p.back, lat = p.lateral;
     c->id = grip_create_vehicle(world, c->def);
@@ -264,7 +299,9 @@ int race_run(const race_config *cfg, race_result *out) {
   double max_length = 0.0;
   for (int k = 0; k < K; ++k) max_length = fmax(max_length, cars[k].def->body.dimensions.x);
   int running = K; /* entries of order[] */
-  if (cfg->telemetry) telemetry_header(cfg->telemetry);
+  bool tyre_columns = false;
+  for (int k = 0; k < K; ++k) tyre_columns = tyre_columns || cars[k].def->tyre_state.enabled;
+  if (cfg->telemetry) telemetry_header(cfg->telemetry, tyre_columns);
   double dt = cfg->dt;
   /* Default cap: 300 s per lap, or three times the slowest robot's planned lap where that is
    * longer (TORCS's spring, 22 km, is planned at 443 s a lap), + 60 s. */
@@ -335,7 +372,7 @@ int race_run(const race_config *cfg, race_result *out) {
       if (tel_every && cfg->telemetry && step % tel_every == 0) {
         robot_status rs = robot_get_status(c->bot);
         int lap = (int)floor(c->progress / L) + 1;
-        telemetry_row(cfg->telemetry, t, k + 1, lap < 1 ? 1 : lap, &rs, sk, &c->input);
+        telemetry_row(cfg->telemetry, t, k + 1, lap < 1 ? 1 : lap, &rs, sk, &c->input, tyre_columns);
       }
     }
     grip_world_step(world, dt);
@@ -359,6 +396,7 @@ int race_run(const race_config *cfg, race_result *out) {
       views[k] = (robot_car_view){.distance = loc.distance, .lateral = loc.lateral, .speed = st->speed,
                                   .length = c->def->body.dimensions.x, .width = c->def->body.dimensions.y};
       if (c->out) continue;
+      if (r->tyre_state) record_tyres(r, st);
       c->held = pit_car_update(&c->pit, c->bot, world, c->id, st, prev, c->progress, loc.distance, loc.lateral,
                                cfg->laps > 0 ? cfg->laps * L : 0.0, t, dt);
       bool pit_road = pit_car_on_pit_road(&c->pit, loc.distance);
@@ -392,6 +430,10 @@ int race_run(const race_config *cfg, race_result *out) {
           c->lap_start = tc;
           if (lap < RACE_MAX_LAPS) {
             r->lap_times[lap] = lap_time;
+            if (r->tyre_state) {
+              r->lap_tread_depth[lap] = mean4(r->tread_depth);
+              r->lap_tyre_grip[lap] = mean4(r->tyre_grip);
+            }
             r->laps_recorded = (int)lap + 1;
           }
           r->laps = (int)lap + 1;

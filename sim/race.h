@@ -86,6 +86,11 @@ typedef struct race_config {
   FILE *telemetry;            /* CSV, or NULL */
   double telemetry_rate;      /* Hz */
   FILE *progress;             /* per-lap progress lines, or NULL */
+  /* Tyre state for every car: 0 the car's setting, 1 on, -1 off; and its starting temperature
+   * (K, every node; 0 = the car's initial_temperature). */
+  int tyre_state;
+  double tyre_temperature;
+  double tyre_pressure;       /* Pa, gauge cold pressure (set at pressure_temperature); 0 = the car's */
 } race_config;
 
 race_config race_default_config(void);
@@ -118,6 +123,18 @@ typedef struct race_car_result {
   double start_fuel_kg;   /* kg on board at the start */
   double fuel_used_kg;    /* kg burnt (start + refuelled − at the end) */
   double pit_limit_excess; /* m/s, largest speed above the pit lane's limit in the limited zone (≤ 0: obeyed) */
+  /* Tyre state (the car's grip_tyre_state_def on; otherwise tyre_state is false and these 0):
+   * per wheel (fl, fr, rl, rr) at the finish, retirement or end; per lap the four tyres' mean
+   * tread depth and grip factor as the lap was completed. */
+  bool tyre_state;
+  double tyre_surface_temperature[GRIP_WHEEL_COUNT]; /* K */
+  double tyre_carcass_temperature[GRIP_WHEEL_COUNT]; /* K */
+  double tyre_gas_temperature[GRIP_WHEEL_COUNT];     /* K */
+  double tyre_pressure[GRIP_WHEEL_COUNT];            /* Pa, gauge */
+  double tread_depth[GRIP_WHEEL_COUNT];              /* m */
+  double tyre_grip[GRIP_WHEEL_COUNT];                /* friction multiplier */
+  double lap_tread_depth[RACE_MAX_LAPS];             /* m */
+  double lap_tyre_grip[RACE_MAX_LAPS];
 } race_car_result;
 
 typedef struct race_result {

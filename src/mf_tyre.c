@@ -6,6 +6,7 @@
  * 4.0 documents as needed to match TNO's solver (noted where they apply). Evaluation mode: limit
  * checks on, alpha and gamma used as given (no alpha star), turn slip off. */
 #include "grip/mf_tyre.h"
+#include "vehicle_internal.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -423,9 +424,9 @@ void grip_mf_evaluate_full(const grip_mf_params *p, double fz, double kappa, dou
 }
 
 /* Combined Fy only (slope by differences where the low-speed alpha reduction is active). */
-static double mf_fy_only(const grip_mf_params *p, const grip_tyre_input *in, double alpha) {
+static double mf_fy_only(const grip_mf_params *p, const grip_tyre_input *in, double alpha, double pressure) {
   mf_state s;
-  mf_prepare(p, in->fz, in->kappa, alpha, in->gamma, in->vx, 0.0, in->friction_scale, &s);
+  mf_prepare(p, in->fz, in->kappa, alpha, in->gamma, in->vx, pressure, in->friction_scale, &s);
   mf_fy0_result f;
   mf_fy0(p, &s, s.gamma, &f);
   double gyk, svyk;
@@ -434,9 +435,14 @@ static double mf_fy_only(const grip_mf_params *p, const grip_tyre_input *in, dou
 }
 
 void grip_mf_evaluate(const grip_mf_params *p, const grip_tyre_input *in, grip_tyre_output *out) {
+  grip_mf_evaluate_at_pressure(p, in, 0.0, out);
+}
+
+void grip_mf_evaluate_at_pressure(const grip_mf_params *p, const grip_tyre_input *in, double pressure,
+                                  grip_tyre_output *out) {
   grip_mf_output o;
   double slopes[2];
-  mf_evaluate(p, in->fz, in->kappa, in->alpha, in->gamma, in->vx, 0.0, in->friction_scale, 0, &o,
+  mf_evaluate(p, in->fz, in->kappa, in->alpha, in->gamma, in->vx, pressure, in->friction_scale, 0, &o,
               slopes);
   out->fx = o.fx;
   out->fy = o.fy;
@@ -444,7 +450,7 @@ void grip_mf_evaluate(const grip_mf_params *p, const grip_tyre_input *in, grip_t
   out->dfx_dkappa = slopes[0];
   if (isnan(slopes[1])) {
     const double h = 1e-5;
-    slopes[1] = (mf_fy_only(p, in, in->alpha + h) - mf_fy_only(p, in, in->alpha - h)) / (2.0 * h);
+    slopes[1] = (mf_fy_only(p, in, in->alpha + h, pressure) - mf_fy_only(p, in, in->alpha - h, pressure)) / (2.0 * h);
   }
   out->dfy_dalpha = slopes[1];
 }

@@ -94,6 +94,7 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
                 (a == 1 && layout == GRIP_DRIVE_RWD);
   }
   grip_drivetrain_type_init(t);
+  grip_tyre_state_type_init(t);
   for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
     if (t->mf[a]) continue; /* full MF: no tables */
     if (!grip_simple_mf_cache_init(&t->tyre_cache[a], &d->axles[a].tyre.simple)) {
@@ -128,6 +129,7 @@ void grip_vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, gri
   v->time = 0.0;
   v->steer_delta = NAN; /* no wheel angles yet */
   grip_vehicle_reset_motion(v);
+  grip_tyre_state_init(v);
 }
 
 /* --- inputs and steering --------------------------------------------------------------- */
@@ -358,7 +360,9 @@ static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *ro
     fz[j] = w->load;
     kappa[j] = u_pred[j] * c->inv_relax_x;
     tan_alpha[j] = defl_y[j] * c->inv_relax_y;
-    scale[j] = w->surface.friction * grip;
+    /* The tyre state's temperature-window and wear factor: exactly 1 while it is off, and
+     * x·1.0 is x, so a car without it keeps its figures bit for bit. */
+    scale[j] = w->surface.friction * grip * w->tyre_grip;
     mf_def[j] = &t->simple;
     mf_cache[j] = &v->type->tyre_cache[c->axle];
   }
@@ -372,10 +376,12 @@ static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *ro
       const wheel_scratch *ws = &sc[contact[j]];
       const grip_mf_params *mf = v->type->mf[v->type->wheels[contact[j]].axle];
       if (mf) {
-        /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame). */
+        /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame), at the
+         * tyre's gauge pressure when the tyre state is on (0: the .tir's INFLPRES). */
         grip_tyre_input in = {.fz = fz[j], .kappa = kappa[j], .alpha = fast_atan(tan_alpha[j]), .gamma = 0.0,
                               .vx = ws->vx, .friction_scale = scale[j]};
-        grip_mf_evaluate(mf, &in, &out[j]);
+        double pressure = v->type->tyre_state_on ? maxd(v->wheels[contact[j]].pressure, 1.0) : 0.0;
+        grip_mf_evaluate_at_pressure(mf, &in, pressure, &out[j]);
       } else {
         grip_simple_mf_evaluate_tan(mf_def[j], mf_cache[j], fz[j], kappa[j], tan_alpha[j], scale[j], &out[j]);
       }
@@ -584,6 +590,7 @@ void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
     grip_drivetrain_step(v, scratch, dt);
   }
   tyres_finish(v, scratch, dt);
+  if (v->type->tyre_state_on) grip_tyre_state_step(v, scratch, dt);
   integrate_body(v, scratch, world, &rot, dt);
   grip_ground_contact_step(v, world, start_position, start_rotation, dt);
 
@@ -663,5 +670,15 @@ void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
     o->drive_torque = w->drive_torque;
     o->brake_torque = w->applied_friction;
     o->surface_id = w->surface.id;
+    o->tyre_grip = 1.0;
+    if (v->type->tyre_state_on) {
+      o->tyre_surface_temperature = w->temp_surface;
+      o->tyre_carcass_temperature = w->temp_carcass;
+      o->tyre_gas_temperature = w->temp_gas;
+      o->tyre_pressure = w->pressure;
+      o->tread_depth = w->tread_depth;
+      o->tyre_grip = w->tyre_grip;
+      o->tyre_sliding_power = w->sliding_power;
+    }
   }
 }

@@ -108,6 +108,7 @@ grip_vehicle_def grip_default_vehicle_def(void) {
   d.fuel = (grip_fuel_def){.capacity = 52.0, .mass = 30.0, .position = {-0.9, 0.0, 0.35}};
   d.assists = (grip_assist_def){.grip_multiplier = 1.0};
   d.systems = grip_default_systems_def();
+  d.tyre_state = grip_default_tyre_state_def();
   return d;
 }
 
@@ -331,6 +332,31 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
   in_range(&c, sy->esc.gain, 0, 1e7, "systems.esc.gain");
   in_range(&c, sy->esc.max_torque, 0, 1e6, "systems.esc.max_torque");
   in_range(&c, sy->esc.min_speed, 0, 50, "systems.esc.min_speed");
+  const grip_tyre_state_def *ts = &d->tyre_state;
+  if (ts->enabled) { /* unused while off: a definition without it need not fill it */
+    in_range(&c, ts->initial_temperature, 200, 500, "tyre_state.initial_temperature");
+    in_range(&c, ts->air_temperature, 200, 400, "tyre_state.air_temperature");
+    in_range(&c, ts->road_temperature, 200, 400, "tyre_state.road_temperature");
+    in_range(&c, ts->surface_heat_capacity, 1, 1e7, "tyre_state.surface_heat_capacity");
+    in_range(&c, ts->carcass_heat_capacity, 1, 1e7, "tyre_state.carcass_heat_capacity");
+    in_range(&c, ts->gas_heat_capacity, 0.1, 1e6, "tyre_state.gas_heat_capacity");
+    in_range(&c, ts->surface_carcass_conductance, 0, 1e5, "tyre_state.surface_carcass_conductance");
+    in_range(&c, ts->carcass_gas_conductance, 0, 1e5, "tyre_state.carcass_gas_conductance");
+    in_range(&c, ts->road_conductance, 0, 1e5, "tyre_state.road_conductance");
+    in_range(&c, ts->convection_area, 0, 100, "tyre_state.convection_area");
+    in_range(&c, ts->convection_h0, 0, 1e4, "tyre_state.convection_h0");
+    in_range(&c, ts->convection_h1, 0, 1e4, "tyre_state.convection_h1");
+    in_range(&c, ts->convection_exponent, 0, 2, "tyre_state.convection_exponent");
+    in_range(&c, ts->rolling_loss_to_surface, 0, 1, "tyre_state.rolling_loss_to_surface");
+    in_range(&c, ts->optimum_temperature, 200, 600, "tyre_state.optimum_temperature");
+    in_range(&c, ts->window_width, 1, 1000, "tyre_state.window_width");
+    in_range(&c, ts->window_floor, 0.05, 1, "tyre_state.window_floor");
+    in_range(&c, ts->pressure, 0, 1e7, "tyre_state.pressure");
+    in_range(&c, ts->pressure_temperature, 200, 500, "tyre_state.pressure_temperature");
+    in_range(&c, ts->tread_depth, 1e-4, 0.1, "tyre_state.tread_depth");
+    in_range(&c, ts->wear_rate, 0, 1e-6, "tyre_state.wear_rate");
+    in_range(&c, ts->wear_grip_loss, 0, 0.9, "tyre_state.wear_grip_loss");
+  }
   in_range(&c, d->fuel.capacity, 0, 1e5, "fuel.capacity");
   in_range(&c, d->fuel.mass, 0, d->fuel.capacity, "fuel.mass");
   return c.ok ? GRIP_OK : GRIP_INVALID_ARGUMENT;

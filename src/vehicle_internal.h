@@ -126,12 +126,17 @@ typedef struct vehicle_type {
   grip_vec3 inv_inertia;  /* 1/(kg·m²), its reciprocals */
   double body_mass;       /* kg, without fuel */
   bool any_system;        /* def.systems has ABS, TC or ESC on (read every step, kept near the top) */
+  bool tyre_state_on;     /* def.tyre_state.enabled */
   double tc_target_slip;  /* traction control's target slip: def's, or the driven tyres' peak slip
                              when def's is 0 (grip_systems_type_init) */
   wheel_config wheels[GRIP_WHEEL_COUNT];
   double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
   double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
   simple_mf_cache tyre_cache[GRIP_AXLE_COUNT];
+  /* Tyre state (tyre_state.c), per axle: the tread area 2π·r·width (m²) the wear spreads over
+   * and the gauge pressure (Pa) set at def.tyre_state.pressure_temperature. */
+  double tread_area[GRIP_AXLE_COUNT];
+  double set_pressure[GRIP_AXLE_COUNT];
   /* Full MF parameters per axle (NULL for the simple model); def's tyre.mf points here. */
   const grip_mf_params *mf[GRIP_AXLE_COUNT];
   grip_mf_params mf_params[GRIP_AXLE_COUNT];
@@ -163,6 +168,13 @@ typedef struct wheel_runtime {
   double fx, fy, mz;
   double drive_torque;
   double applied_friction; /* actually applied, signed */
+
+  /* tyre state (tyre_state.c; untouched while it is off) */
+  double temp_surface, temp_carcass, temp_gas; /* K */
+  double tread_depth;    /* m */
+  double pressure;       /* Pa, gauge */
+  double tyre_grip;      /* friction multiplier for the next step (temperature window × wear) */
+  double sliding_power;  /* W, last step */
 } wheel_runtime;
 
 /* What one step passes from the tyres to the drivetrain and the chassis, per wheel; on the
@@ -268,6 +280,17 @@ bool grip_systems_on(const vehicle *v);
  * ESC; returns the factor (0..1) traction control leaves on the throttle. */
 double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const struct mat3 *rot, const grip_world_def *world,
                     double dt);
+
+/* Tyre state (tyre_state.c): derives the type's constants; sets a new vehicle's tyres to the
+ * definition's starting state; advances temperatures, pressure and wear over one step from this
+ * step's final tyre forces and slip velocities. */
+void grip_tyre_state_type_init(vehicle_type *t);
+void grip_tyre_state_init(vehicle *v);
+void grip_tyre_state_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt);
+
+/* The full MF at a given gauge pressure (Pa; 0 = INFLPRES), otherwise grip_mf_evaluate. */
+void grip_mf_evaluate_at_pressure(const grip_mf_params *p, const grip_tyre_input *in, double pressure,
+                                  grip_tyre_output *out);
 
 /* Drivetrain step: solves engine, clutch, gearbox, differentials and wheel spin implicitly. */
 void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt);

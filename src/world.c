@@ -354,6 +354,12 @@ uint64_t grip_world_state_hash(const grip_world *world) {
       h = hash_double(h, w->deflection_x);
       h = hash_double(h, w->deflection_y);
       h = hash_double(h, w->compression);
+      if (v->type->tyre_state_on) { /* only then: a car with it off hashes as before */
+        h = hash_double(h, w->temp_surface);
+        h = hash_double(h, w->temp_carcass);
+        h = hash_double(h, w->temp_gas);
+        h = hash_double(h, w->tread_depth);
+      }
     }
   }
   return h;

@@ -29,6 +29,23 @@ check "[ \$(wc -l < a.csv) -gt 400 ]"
 
 out=$("$GRIP" race --laps 1); check "echo '$out' | grep -q 'robot-1'"
 
+# Tyre state: off by default (no tyre columns, no "tyres" key); --tyre-state on with a cold start
+# (--tyre-temp 20) reports per-wheel temperatures above the start, the ideal-gas pressure rise
+# from the 220 kPa set at 20 degC, and the telemetry's tyre columns; a bad switch is a usage error.
+check "! head -1 a.csv | grep -q tyre_surface"
+check "! grep -q tyres a.json"
+"$GRIP" race --laps 1 --tyre-state on --tyre-temp 20 --no-fuel --telemetry t.csv --json > t.json; check "[ $? -eq 0 ]"
+check "head -1 t.csv | grep -q ',tyre_surface_k_fl,tyre_carcass_k_fl,tyre_gas_k_fl,tyre_pressure_kpa_fl,tread_mm_fl,tyre_grip_fl'"
+check "/usr/bin/python3 -c 'import json,sys; t=json.load(open(\"t.json\"))[\"cars\"][0][\"tyres\"]; \
+  ok=all(293.15<s<450 for s in t[\"surface_temperature_k\"]) and \
+  all(abs((p+101325)-(220000+101325)*g/293.15)<1e-3 for p,g in zip(t[\"pressure_pa\"],t[\"gas_temperature_k\"])) and \
+  all(0<d<0.008 for d in t[\"tread_depth_m\"]) and len(t[\"lap_grip\"])==1; sys.exit(0 if ok else 1)'"
+"$GRIP" race --laps 1 --tyre-state on --tyre-temp 20 --tyre-pressure 180 --no-fuel --json > p.json; check "[ $? -eq 0 ]"
+check "/usr/bin/python3 -c 'import json,sys; t=json.load(open(\"p.json\"))[\"cars\"][0][\"tyres\"]; \
+  sys.exit(0 if all(abs((p+101325)-(180000+101325)*g/293.15)<1e-3 for p,g in zip(t[\"pressure_pa\"],t[\"gas_temperature_k\"])) else 1)'"
+"$GRIP" race --laps 1 --tyre-state maybe >/dev/null 2>&1; check "[ $? -eq 2 ]"
+"$GRIP" race --laps 1 --tyre-temp 500 >/dev/null 2>&1; check "[ $? -eq 2 ]"
+
 "$GRIP" race --car ferrari >/dev/null 2>err.txt; check "[ $? -eq 1 ]"; check "grep -q ferrari err.txt"
 "$GRIP" race --laps 0 >/dev/null 2>&1; check "[ $? -eq 2 ]"
 "$GRIP" race --bogus >/dev/null 2>&1; check "[ $? -eq 2 ]"

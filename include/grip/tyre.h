@@ -65,6 +65,55 @@ typedef struct grip_tyre_def {
 
 GRIP_API grip_tyre_def grip_default_tyre_def(void);
 
+/* Tyre temperature, pressure and wear (docs/physics.md §13): a lumped thermal network per tyre
+ * (tread surface, carcass, inflation gas) heated by the sliding power and the rolling loss,
+ * cooled by convection to the air and conduction to the road; the surface temperature sets a
+ * grip window, the gas temperature the pressure (ideal gas, constant volume), the sliding
+ * energy wears the tread. One set for all four tyres of a car (car file [tyre_state]). Off by
+ * default: a car with it off drives exactly as one without it. Temperatures are absolute (K). */
+typedef struct grip_tyre_state_def {
+  bool enabled;                 /* car file [tyre_state] enabled */
+  double initial_temperature;   /* K, every node at creation (grip race --tyre-temp); 293.15 */
+  double air_temperature;       /* K, ambient air the tyre is cooled by; 293.15 */
+  double road_temperature;      /* K, road surface under the contact patch; 303.15 */
+  double surface_heat_capacity; /* J/K, tread surface layer (m·c); 1200 */
+  double carcass_heat_capacity; /* J/K, carcass with the rest of the tread; 14000 */
+  double gas_heat_capacity;     /* J/K, inflation gas at constant volume (m·c_v); 80 */
+  double surface_carcass_conductance; /* W/K, through the tread; 30 */
+  double carcass_gas_conductance;     /* W/K, inner liner to the gas; 25 */
+  double road_conductance;      /* W/K, surface to road while in contact; 15 */
+  double convection_area;       /* m², surface cooled by the air; 0.6 */
+  /* Convection coefficient h = h0 + h1·v^n, W/(m²·K), v the wheel's forward speed (m/s). */
+  double convection_h0;         /* W/(m²·K), still air; 5.7 */
+  double convection_h1;         /* W/(m²·K)/(m/s)^n; 7.9 */
+  double convection_exponent;   /* n; 0.8 (turbulent flat plate) */
+  double rolling_loss_to_surface; /* 0..1, share of the rolling loss heating the surface node
+                                     (the rest heats the carcass); 0.3 */
+  double optimum_temperature;   /* K, surface temperature of full grip; 353.15 (80 °C) */
+  double window_width;          /* K, Gaussian half-width of the grip window; 45 */
+  double window_floor;          /* 0..1, grip factor far outside the window; 0.85 */
+  /* Pa, gauge inflation pressure set at pressure_temperature; 0 = the .tir's INFLPRES for a
+   * full MF tyre, 220000 for the simple tyre (which has no pressure term). Default 0; road
+   * tyres are set at 180000..260000. */
+  double pressure;
+  double pressure_temperature;  /* K, gas temperature at which pressure was set; 293.15 */
+  double tread_depth;           /* m, new tread; 0.008 */
+  /* m³/J, tread volume abraded per joule of sliding energy (Archard/Schallamach); 2e-11
+   * (0.02 mm³/J, road tyre) */
+  double wear_rate;
+  double wear_grip_loss;        /* 0..1, share of the grip lost at zero tread depth; 0.15 */
+} grip_tyre_state_def;
+
+/* Off, with the typical parameters above. */
+GRIP_API grip_tyre_state_def grip_default_tyre_state_def(void);
+
+/* Grip factor of the temperature window at surface temperature T (K):
+ * floor + (1 − floor)·exp(−((T − optimum)/width)²). */
+GRIP_API double grip_tyre_temperature_grip(const grip_tyre_state_def *def, double surface_temperature);
+/* Grip factor of wear at tread depth d (m): 1 − wear_grip_loss·(1 − d/tread_depth), d clamped to
+ * [0, tread_depth]. */
+GRIP_API double grip_tyre_wear_grip(const grip_tyre_state_def *def, double tread_depth);
+
 /* One evaluation of a tyre model at a steady state (no relaxation). */
 typedef struct grip_tyre_input {
   double fz;    /* N, vertical load, >= 0 */

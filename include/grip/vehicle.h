@@ -292,6 +292,7 @@ typedef struct grip_vehicle_def {
   grip_assist_def assists;
   void *user_data;
   grip_systems_def systems; /* ABS, traction and stability control; off by default */
+  grip_tyre_state_def tyre_state; /* tyre temperature, pressure and wear; off by default */
 } grip_vehicle_def;
 
 /* The built-in car: a Chevrolet Corvette C5 (values and sources in docs/corvette-c5.md). */
@@ -366,6 +367,14 @@ typedef struct grip_wheel_state {
   double drive_torque;      /* N·m, from the drivetrain */
   double brake_torque;      /* N·m, brake + handbrake actually applied */
   int surface_id;
+  /* Tyre state (grip_tyre_state_def; temperatures, pressure and depth 0 when it is off). */
+  double tyre_surface_temperature; /* K, tread surface; ~300..380 */
+  double tyre_carcass_temperature; /* K; ~300..360 */
+  double tyre_gas_temperature;     /* K, inflation gas; ~300..350 */
+  double tyre_pressure;            /* Pa, gauge (above atmospheric); ~220000 */
+  double tread_depth;              /* m; 0.008 new */
+  double tyre_grip;                /* friction multiplier of temperature and wear; 1 when off */
+  double tyre_sliding_power;       /* W, |Fx·v_sx| + |Fy·v_sy| of the last step (0 when off) */
 } grip_wheel_state;
 
 typedef struct grip_vehicle_state {

@@ -338,6 +338,15 @@ int gpy_get_inputs(grip_world *const *worlds, int world_stride, const grip_vehic
   X("compression_" n, "m", s->wheels[w].compression)                                             \
   X("surface_id_" n, "1", (double)s->wheels[w].surface_id)
 
+/* Tyre state (docs/physics.md §13; 0, and grip 1, while it is off). */
+#define TYRE_FIELDS(X, w, n)                                                                     \
+  X("tyre_surface_temperature_" n, "K", s->wheels[w].tyre_surface_temperature)                   \
+  X("tyre_carcass_temperature_" n, "K", s->wheels[w].tyre_carcass_temperature)                   \
+  X("tyre_gas_temperature_" n, "K", s->wheels[w].tyre_gas_temperature)                           \
+  X("tyre_pressure_" n, "Pa", s->wheels[w].tyre_pressure)                                         \
+  X("tread_depth_" n, "m", s->wheels[w].tread_depth)                                              \
+  X("tyre_grip_" n, "1", s->wheels[w].tyre_grip)
+
 #define STATE_FIELDS(X)                                                                          \
   X("x", "m", s->pose.position.x)                                                                \
   X("y", "m", s->pose.position.y)                                                                \
@@ -376,7 +385,11 @@ int gpy_get_inputs(grip_world *const *worlds, int world_stride, const grip_vehic
   WHEEL_FIELDS(X, 1, "fr")                                                                       \
   WHEEL_FIELDS(X, 2, "rl")                                                                       \
   WHEEL_FIELDS(X, 3, "rr")                                                                       \
-  X("steering_torque", "N*m", s->steering_torque)
+  X("steering_torque", "N*m", s->steering_torque)                                                \
+  TYRE_FIELDS(X, 0, "fl")                                                                        \
+  TYRE_FIELDS(X, 1, "fr")                                                                        \
+  TYRE_FIELDS(X, 2, "rl")                                                                        \
+  TYRE_FIELDS(X, 3, "rr")
 
 #define FIELD_NAME(name, unit, expr) name,
 #define FIELD_UNIT(name, unit, expr) unit,

@@ -115,3 +115,22 @@ def test_tir_forces_are_odd_in_slip(tmp_path):
     assert g[0, 1] < 0 < g[1, 1]  # ISO: alpha > 0 gives Fy < 0
     with pytest.raises(grip.LoadError):
         grip.Tyre(tmp_path / "missing.tir")
+
+
+def test_tyre_state_columns():
+    """Off: grip 1 and zeros; on (car file [tyre_state]): a parked car's tyres at the starting
+    temperature, and the pressure the ideal gas law gives from the 220 kPa set at 20 degC."""
+    f = grip.STATE_INDEX
+    assert grip.STATE_UNITS["tyre_surface_temperature_fl"] == "K" and grip.STATE_UNITS["tyre_pressure_rr"] == "Pa"
+    world = grip.World()
+    world.add_vehicle(grip.Car(), 0.0, 0.0)
+    world.add_vehicle(grip.Car.with_overrides("builtin", {"tyre_state.enabled": "yes",
+                                                           "tyre_state.initial_temperature": 313.15}), 0.0, 30.0)
+    world.step(0.002, 50)
+    off, on = world.get_states()
+    for w in ("fl", "fr", "rl", "rr"):
+        assert off[f[f"tyre_grip_{w}"]] == 1.0 and off[f[f"tyre_gas_temperature_{w}"]] == 0.0
+        gas = on[f[f"tyre_gas_temperature_{w}"]]
+        assert gas == pytest.approx(313.15, abs=0.5)
+        assert on[f[f"tyre_pressure_{w}"]] == pytest.approx((220000 + 101325) * gas / 293.15 - 101325, rel=1e-9)
+        assert on[f[f"tread_depth_{w}"]] == pytest.approx(0.008, rel=1e-6)

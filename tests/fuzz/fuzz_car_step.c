@@ -27,7 +27,10 @@ static int state_finite(const grip_vehicle_state *s) {
         !isfinite(ws->fy) || !isfinite(ws->mz) || !isfinite(ws->spin) ||
         !isfinite(ws->rotation) || !isfinite(ws->steer_angle) || !isfinite(ws->compression) ||
         !isfinite(ws->suspension_force) || !isfinite(ws->drive_torque) ||
-        !isfinite(ws->brake_torque))
+        !isfinite(ws->brake_torque) || !isfinite(ws->tyre_surface_temperature) ||
+        !isfinite(ws->tyre_carcass_temperature) || !isfinite(ws->tyre_gas_temperature) ||
+        !isfinite(ws->tyre_pressure) || !isfinite(ws->tread_depth) || !isfinite(ws->tyre_grip) ||
+        !isfinite(ws->tyre_sliding_power))
       return 0;
   }
   return 1;
