@@ -376,28 +376,37 @@ static void race_with_a_stop(double dt) {
   grip_track_destroy(t);
 }
 
+/* TORCS's car1-trb1 and e-track-4 with its pit lane, for the races below: 1 when loaded,
+ * 0 when torcs-data is not installed (the test is skipped, said on stdout), -1 on a load
+ * failure (a failed check). */
+static int open_torcs_race(grip_car *car, grip_track **t, grip_track_pit *pit) {
+  char path[1024];
+  if (grip_torcs_find_track("e-track-4", path, sizeof path) != 0) {
+    printf("  (torcs-data not installed: skipped)\n");
+    return 0;
+  }
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  *t = NULL;
+  if (grip_car_open("torcs:car1-trb1", car, &err) != 0 ||
+      grip_track_open_pit("torcs:e-track-4", t, NULL, 0, pit, &err) != 0) {
+    fprintf(stderr, "%s\n", err.message);
+    CHECK(0);
+    return -1;
+  }
+  return 1;
+}
+
 /* TORCS's car1-trb1 on e-track-4 (torcs-data), the 30-lap race's car and track, made
  * affordable: 2 laps at dt 0.01 with 6 kg (a lap burns ~4 kg), so it must stop once. Its fuel
  * charge against TORCS's simuv2 at full throttle at the power peak (8000 rpm, 483 N·m; revs
  * maxi 10000, brake coefficient 0.33 by default, fuel cons factor 1.19):
  * 0.75·(1 + 0.33·(0.1 + 0.9·0.8))·1.19e-7 = 1.1339e-7 kg/J. */
 static void torcs_race_with_a_stop(void) {
-  char path[1024];
-  if (grip_torcs_find_track("e-track-4", path, sizeof path) != 0) {
-    printf("  (torcs-data not installed: skipped)\n");
-    return;
-  }
   static grip_car car;
-  grip_load_error err;
-  grip_load_error_clear(&err);
   grip_track *t = NULL;
   grip_track_pit pit;
-  if (grip_car_open("torcs:car1-trb1", &car, &err) != 0 ||
-      grip_track_open_pit("torcs:e-track-4", &t, NULL, 0, &pit, &err) != 0) {
-    fprintf(stderr, "%s\n", err.message);
-    CHECK(0);
-    return;
-  }
+  if (open_torcs_race(&car, &t, &pit) != 1) return;
   CHECK_NEAR(car.def.engine.fuel_per_joule, 0.75 * (1.0 + 0.33 * (0.1 + 0.9 * 0.8)) * 1.19e-7, 1e-15);
   race_config cfg = race_default_config();
   cfg.track = t;
@@ -460,15 +469,9 @@ static void torcs_30_laps(void) {
   fclose(f);
   CHECK_NEAR(bt_time, 3250.54, 1e-9); /* the figure issue 13 quotes */
   static grip_car car;
-  grip_load_error err;
-  grip_load_error_clear(&err);
   grip_track *t = NULL;
   grip_track_pit pit;
-  if (grip_car_open("torcs:car1-trb1", &car, &err) != 0 ||
-      grip_track_open_pit("torcs:e-track-4", &t, NULL, 0, &pit, &err) != 0) {
-    CHECK(0);
-    return;
-  }
+  if (open_torcs_race(&car, &t, &pit) != 1) return;
   race_config cfg = race_default_config();
   cfg.track = t;
   cfg.car = &car.def;
@@ -495,21 +498,10 @@ static void torcs_30_laps(void) {
  * own: every car is served once (2 s + fuel / 8) and finishes, none over the limit. (Contact
  * between the cars on the track is the robots' racing, as without stops.) */
 static void torcs_four_cars_stop(void) {
-  char path[1024];
-  if (grip_torcs_find_track("e-track-4", path, sizeof path) != 0) {
-    printf("  (torcs-data not installed: skipped)\n");
-    return;
-  }
   static grip_car car;
-  grip_load_error err;
-  grip_load_error_clear(&err);
   grip_track *t = NULL;
   grip_track_pit pit;
-  if (grip_car_open("torcs:car1-trb1", &car, &err) != 0 ||
-      grip_track_open_pit("torcs:e-track-4", &t, NULL, 0, &pit, &err) != 0) {
-    CHECK(0);
-    return;
-  }
+  if (open_torcs_race(&car, &t, &pit) != 1) return;
   race_config cfg = race_default_config();
   cfg.track = t;
   cfg.car = &car.def;
