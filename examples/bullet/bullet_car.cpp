@@ -137,6 +137,13 @@ class Scene {
 
   bool ok() const { return ok_; }
 
+  // A rolling start along the car's x at speed (m/s): Bullet's body and grip's wheels and gear.
+  void set_speed(double speed) {
+    btVector3 v = quatRotate(chassis_->getOrientation(), btVector3(speed, 0, 0));
+    chassis_->setLinearVelocity(v);
+    grip_vehicle_set_velocity(grip_, car_, gv(v));
+  }
+
   void set_input(const grip_vehicle_input &in) { grip_vehicle_set_input(grip_, car_, &in); }
 
   // One frame, in the order forces mode needs.
@@ -162,8 +169,9 @@ class Scene {
     chassis_->applyCentralForce(bt(f.force));
     chassis_->applyTorque(bt(f.torque));
     for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+      if (!f.wheels[i].in_contact || !ground_.under[i]) continue;
       btRigidBody *under = const_cast<btRigidBody *>(btRigidBody::upcast(ground_.under[i]));
-      if (!f.wheels[i].in_contact || !under || under->getInvMass() == 0.0) continue;
+      if (!under || under->getInvMass() == 0.0) continue;
       under->applyForce(-bt(f.wheels[i].force), bt(f.wheels[i].point) - under->getCenterOfMassPosition());
     }
     // 4. Bullet integrates the chassis and resolves its collisions: one step of exactly dt.
@@ -177,6 +185,7 @@ class Scene {
   btVector3 com() const { return chassis_->getCenterOfMassPosition(); }
   btQuaternion rotation() const { return chassis_->getOrientation(); }
   btVector3 velocity() const { return chassis_->getLinearVelocity(); }
+  btVector3 angular_velocity() const { return chassis_->getAngularVelocity(); }
   btVector3 box_position() const { return box_->getCenterOfMassPosition(); }
   bool shifting() const {
     grip_vehicle_state s;
@@ -366,16 +375,125 @@ uint64_t box_run(const grip_vehicle_def &car, double dt, double *box_moved) {
   return scene.hash();
 }
 
+// What the skidpad driver sees of a car, and how it drives it: the Bullet scene or grip's own.
+struct Motion {
+  btVector3 com, velocity, up;
+  double yaw_rate, speed;  // rad/s about the body's up; m/s along its x
+  btVector3 local_velocity;
+};
+
+Motion motion_of(const btQuaternion &q, const btVector3 &com, const btVector3 &v, const btVector3 &w) {
+  Motion m;
+  m.com = com;
+  m.velocity = v;
+  m.up = quatRotate(q, btVector3(0, 0, 1));
+  m.yaw_rate = w.dot(m.up);
+  m.local_velocity = quatRotate(q.inverse(), v);
+  m.speed = m.local_velocity.x();
+  return m;
+}
+
+// Skidpad, radius 40 m, counter-clockwise round (0, 40): path-holding steering and a slow speed
+// ramp (0.1 m/s²); the limit is the highest one-second mean of v·(yaw rate)/g on the circle.
+template <class Car>
+double skidpad_limit_g(Car &car, const grip_vehicle_def &def, double dt) {
+  const double radius = 40.0, ramp_rate = 0.1;
+  double target = std::sqrt(0.1 * kGravity * radius);
+  double wheelbase = def.axles[0].x - def.axles[1].x;
+  double lock = def.steering.max_wheel_angle / def.steering.ratio;
+  grip_vehicle_input in = grip_default_vehicle_input();
+  double speed_integral = 0.0, integral = 0.0, t = 0.0, best = 0.0, window = 0.0, window_t = 0.0;
+  int off = 0;
+  while (t < 400.0) {
+    Motion m = car.motion();
+    double px = m.com.x(), py = m.com.y() - radius;
+    double error = std::sqrt(px * px + py * py) - radius;
+    double tangent = std::atan2(py, px) + 0.5 * M_PI;
+    double course = std::atan2(m.velocity.y(), m.velocity.x());
+    integral += error * dt;
+    double delta = std::atan(wheelbase / radius) + 0.8 * std::remainder(tangent - course, 2.0 * M_PI) + 0.05 * error +
+                   0.02 * integral;
+    delta = std::fmax(-lock, std::fmin(lock, delta));
+    in.steering = delta * def.steering.ratio / def.steering.max_wheel_angle;
+    // PI speed control: throttle above the target's shortfall, brake well below it.
+    double speed_error = target - m.speed;
+    speed_integral = std::fmax(-5.0, std::fmin(5.0, speed_integral + speed_error * dt));
+    double u = 0.5 * speed_error + 0.4 * speed_integral;
+    in.throttle = u > 0.0 ? std::fmin(u, 1.0) : 0.0;
+    in.brake = u < -0.5 ? std::fmin(-u - 0.5, 1.0) : 0.0;
+    car.set_input(in);
+    car.step(dt);
+    t += dt;
+    target += ramp_rate * dt;
+    m = car.motion();
+    double v = std::hypot(m.local_velocity.x(), m.local_velocity.y());
+    window += v * m.yaw_rate / kGravity * dt;
+    window_t += dt;
+    if (window_t >= 1.0) {
+      if (std::fabs(error) < 2.0) best = std::fmax(best, window / window_t);
+      window = window_t = 0.0;
+    }
+    off = std::fabs(error) > 5.0 ? off + 1 : 0;
+    if (off * dt > 2.0) break;  // left the circle: past the limit
+  }
+  return best;
+}
+
+struct BulletCar {
+  Scene &scene;
+  Motion motion() const { return motion_of(scene.rotation(), scene.com(), scene.velocity(), scene.angular_velocity()); }
+  void set_input(const grip_vehicle_input &in) { scene.set_input(in); }
+  void step(double dt) { scene.step(dt); }
+};
+
+struct GripOwnCar {
+  grip_world *world;
+  grip_vehicle_id id;
+  Motion motion() const {
+    grip_vehicle_state s;
+    grip_vehicle_get_state(world, id, &s);
+    grip_quat q = s.pose.rotation;
+    return motion_of(btQuaternion(q.x, q.y, q.z, q.w), bt(s.center_of_mass), bt(s.linear_velocity),
+                     bt(s.angular_velocity));
+  }
+  void set_input(const grip_vehicle_input &in) { grip_vehicle_set_input(world, id, &in); }
+  void step(double dt) { grip_world_step(world, dt); }
+};
+
+double skidpad_bullet(const grip_vehicle_def &def, double dt) {
+  double start_speed = std::sqrt(0.1 * kGravity * 40.0);
+  Scene scene(def, btVector3(0, 0, 0), 0.0);
+  check(scene.ok(), "skidpad scene set up");
+  scene.set_speed(start_speed);
+  BulletCar car{scene};
+  return skidpad_limit_g(car, def, dt);
+}
+
+double skidpad_grip_own(const grip_vehicle_def &def, double dt) {
+  grip_world_def wd = grip_default_world_def();
+  grip_world *w = grip_create_world(&wd);
+  grip_vehicle_id id = grip_create_vehicle(w, &def);
+  grip_vehicle_place(w, id, 0, 0, 0);
+  grip_vehicle_set_velocity(w, id, grip_vec3{std::sqrt(0.1 * kGravity * 40.0), 0, 0});
+  GripOwnCar car{w, id};
+  double g = skidpad_limit_g(car, def, dt);
+  grip_destroy_world(w);
+  return g;
+}
+
 }  // namespace
 
 int main() {
   const grip_vehicle_def car = grip_default_vehicle_def();
   for (double dt : {0.002, 0.01}) {
     Accel own = accel_grip_own(car, dt), on_bullet = accel_bullet(car, dt);
-    std::printf("dt %.3f: 0-100 km/h %.3f s (grip's own body %.3f), top speed %.2f km/h (%.2f)\n", dt, on_bullet.t100,
+    std::printf("dt %.3f: 0-100 km/h %.4f s (grip's own body %.4f), top speed %.3f km/h (%.3f)\n", dt, on_bullet.t100,
                 own.t100, on_bullet.top_kmh, own.top_kmh);
     check_rel(on_bullet.t100, own.t100, 0.02, "0-100 km/h on Bullet vs grip's own body");
     check_rel(on_bullet.top_kmh, own.top_kmh, 0.02, "top speed on Bullet vs grip's own body");
+    double g_own = skidpad_grip_own(car, dt), g_bullet = skidpad_bullet(car, dt);
+    std::printf("dt %.3f: skidpad (R 40 m) limit %.5f g (grip's own body %.5f)\n", dt, g_bullet, g_own);
+    check_rel(g_bullet, g_own, 0.02, "skidpad limit on Bullet vs grip's own body");
     ramp(car, dt);
   }
   double moved1 = 0.0, moved2 = 0.0;
