@@ -340,10 +340,12 @@ grip_result grip_vehicle_get_chassis_forces(const grip_world *world, grip_vehicl
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     grip_wheel_force *o = &out->wheels[i];
+    /* The step's safety net has checked the forces; the point and Mz come from the ground and
+     * the tyre and are checked here, so nothing non-finite reaches the caller's engine. */
     o->in_contact = w->in_contact;
     o->force = v->wheel_force[i];
-    o->point = w->contact_point;
-    o->aligning_torque = w->in_contact ? w->mz : 0.0;
+    o->point = finite3_ok(w->contact_point) ? w->contact_point : v->position;
+    o->aligning_torque = w->in_contact && isfinite(w->mz) ? w->mz : 0.0;
   }
   return GRIP_OK;
 }
