@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages grip builds with, if any is missing. Needs root (or sudo) only
-# when something is missing. Package list: docs/building.md.
+# when something is missing. Package list and what each is for: README.md, "Packages".
 set -eu
 need=(build-essential cmake pkg-config libinih-dev libxml2-dev python3)
 # `make test` also builds the libFuzzer harnesses (tests/fuzz): clang and its runtime
