@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages grip builds with, if any is missing. Needs root (or sudo) only
-# when something is missing. Package list: docs/building.md.
+# when something is missing. Package list and what each is for: README.md, "Packages".
 set -eu
 need=(build-essential cmake pkg-config libinih-dev libxml2-dev python3)
 # `make test` also builds the libFuzzer harnesses (tests/fuzz): clang and its runtime
@@ -15,6 +15,8 @@ want=(gdal-bin libgdal-dev torcs-data
       xvfb xauth libgl1-mesa-dri)
 # Optional: PLplot and its cairo driver draw grip plot's figures (PNG, SVG, PDF).
 want+=(libplplot-dev plplot-driver-cairo)
+# Optional: Bullet (double precision) for examples/bullet, grip's wheels on a Bullet rigid body.
+want+=(libbullet-dev)
 # The Python package (python/, docs/python.md): its tests run in the suite.
 need+=(python3-cffi python3-numpy python3-pytest python3-pandas python3-dask python3-distributed)
 # pip install ./python (offline, --no-build-isolation) and venvs.

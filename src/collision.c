@@ -90,7 +90,8 @@ void grip_collision_end_slot(collision_world *c, int slot, const vehicle *v) {
   c->end_velocity[slot] = v->velocity;
   c->contacts[slot].ground_count = v->ground_points;
   c->contacts[slot].ground_impulse = v->ground_impulse;
-  c->active[slot] = v->alive && !v->out_of_world;
+  /* A vehicle in forces mode has its collisions resolved by the caller's engine. */
+  c->active[slot] = v->alive && !v->out_of_world && v->def->chassis_mode == GRIP_CHASSIS_OWN;
   if (c->active[slot]) swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
 }
 

@@ -430,16 +430,24 @@ static void tyres_finish(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], d
 
 /* --- chassis --------------------------------------------------------------------------- */
 
-static void integrate_body(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], const grip_world_def *world,
-                           const mat3 *rot, double dt) {
-  grip_vec3 force = v3_scale(world->gravity, total_mass(v));
-  grip_vec3 torque = v3(0, 0, 0);
+/* Force (N, world, at the CG) and torque (N·m, world, about the CG) on the chassis from the
+ * wheels, aerodynamics and arcade aids, added to *force and *torque (which start with gravity
+ * in grip's own mode, with zero in forces mode: the sum's order stays that of before forces
+ * mode, so grip's own mode is bit-identical). wheel_force (may be NULL) gets each wheel's
+ * force. */
+static void chassis_forces(const vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], const grip_world_def *world,
+                           const mat3 *rot, grip_vec3 *force_io, grip_vec3 *torque_io,
+                           grip_vec3 wheel_force[GRIP_WHEEL_COUNT]) {
+  grip_vec3 force = *force_io;
+  grip_vec3 torque = *torque_io;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    wheel_runtime *w = &v->wheels[i];
+    const wheel_runtime *w = &v->wheels[i];
+    if (wheel_force) wheel_force[i] = v3(0, 0, 0);
     if (!w->in_contact) continue;
     grip_vec3 f = v3_scale(w->contact_normal, w->load);
     f = v3_mad(f, sc[i].long_dir, w->fx);
     f = v3_mad(f, sc[i].lat_dir, w->fy);
+    if (wheel_force) wheel_force[i] = f;
     force = v3_add(force, f);
     torque = v3_add(torque, v3_cross(v3_sub(w->contact_point, v->position), f));
     torque = v3_mad(torque, w->contact_normal, w->mz);
@@ -511,6 +519,15 @@ static void integrate_body(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT],
       torque = v3_mad(torque, left, -signd(pitch) * (fabs(pitch) - aid->max_pitch) * k - c * v3_dot(v->angular_velocity, left));
     }
   }
+  *force_io = force;
+  *torque_io = torque;
+}
+
+static void integrate_body(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], const grip_world_def *world,
+                           const mat3 *rot, double dt) {
+  grip_vec3 force = v3_scale(world->gravity, total_mass(v));
+  grip_vec3 torque = v3(0, 0, 0);
+  chassis_forces(v, sc, world, rot, &force, &torque, NULL);
 
   /* Semi-implicit (symplectic) Euler on the 6-DOF body. */
   double inv_mass = 1.0 / total_mass(v);
@@ -591,8 +608,19 @@ void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   }
   tyres_finish(v, scratch, dt);
   if (v->type->tyre_state_on) grip_tyre_state_step(v, scratch, dt);
-  integrate_body(v, scratch, world, &rot, dt);
-  grip_ground_contact_step(v, world, start_position, start_rotation, dt);
+  bool external = v->def->chassis_mode == GRIP_CHASSIS_EXTERNAL;
+  if (external) {
+    /* Forces mode: the caller's engine integrates the body and resolves its contacts. */
+    v->chassis_force = v->chassis_torque = v3(0, 0, 0);
+    chassis_forces(v, scratch, world, &rot, &v->chassis_force, &v->chassis_torque, v->wheel_force);
+    /* What the body would accelerate at under grip's forces and gravity alone. */
+    v->acceleration = v3_mad(world->gravity, v->chassis_force, 1.0 / total_mass(v));
+    v->ground_points = 0;
+    v->ground_impulse = 0.0;
+  } else {
+    integrate_body(v, scratch, world, &rot, dt);
+    grip_ground_contact_step(v, world, start_position, start_rotation, dt);
+  }
 
   double work = v->engine_torque * v->engine_omega * dt;
   if (work > 0.0) v->fuel_mass = maxd(0.0, v->fuel_mass - v->def->engine.fuel_per_joule * work);
@@ -612,13 +640,19 @@ void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
     ok = ok && isfinite(v->wheels[i].spin) && isfinite(v->wheels[i].deflection_x) &&
          isfinite(v->wheels[i].deflection_y) && isfinite(v->wheels[i].fx) && isfinite(v->wheels[i].fy);
+  if (external) {
+    ok = ok && finite3_ok(v->chassis_force) && finite3_ok(v->chassis_torque);
+    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) ok = ok && finite3_ok(v->wheel_force[i]);
+  }
   if (!ok) {
     v->spawn_pose.position = v3_sub(start_position, quat_rotate(start_rotation, v->com_design));
     v->spawn_pose.rotation = start_rotation;
     v->spawn_velocity = v3(0, 0, 0);
     grip_vehicle_reset_motion(v);
+    v->chassis_force = v->chassis_torque = v3(0, 0, 0);
+    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) v->wheel_force[i] = v3(0, 0, 0);
   }
-  if (grip_ground_left_world(v, world)) hold_out_of_world(v);
+  if (!external && grip_ground_left_world(v, world)) hold_out_of_world(v);
 }
 
 void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {

@@ -359,5 +359,7 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
   }
   in_range(&c, d->fuel.capacity, 0, 1e5, "fuel.capacity");
   in_range(&c, d->fuel.mass, 0, d->fuel.capacity, "fuel.mass");
+  require(&c, d->chassis_mode == GRIP_CHASSIS_OWN || d->chassis_mode == GRIP_CHASSIS_EXTERNAL, "chassis_mode",
+          "must be GRIP_CHASSIS_OWN or GRIP_CHASSIS_EXTERNAL");
   return c.ok ? GRIP_OK : GRIP_INVALID_ARGUMENT;
 }

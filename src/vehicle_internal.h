@@ -242,6 +242,11 @@ typedef struct vehicle {
   /* cold: where grip_vehicle_set_pose / the safety net put the car back */
   grip_pose spawn_pose;     /* of the design frame */
   grip_vec3 spawn_velocity; /* m/s, world */
+
+  /* forces mode (GRIP_CHASSIS_EXTERNAL) only: the last step's result */
+  grip_vec3 chassis_force;  /* N, world, at the CG, without gravity */
+  grip_vec3 chassis_torque; /* N·m, world, about the CG */
+  grip_vec3 wheel_force[GRIP_WHEEL_COUNT]; /* N, world, at each wheel's contact point */
 } vehicle;
 
 /* The registry of car types of one world (vehicle_type.c): an open-addressing table keyed by a

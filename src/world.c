@@ -309,6 +309,47 @@ grip_result grip_vehicle_place(grip_world *world, grip_vehicle_id id, double x, 
   return grip_vehicle_set_pose(world, id, pose);
 }
 
+/* --- forces mode ---------------------------------------------------------------------- */
+
+grip_result grip_vehicle_set_chassis_state(grip_world *world, grip_vehicle_id id, grip_pose pose,
+                                           grip_vec3 linear_velocity, grip_vec3 angular_velocity) {
+  vehicle *v = lookup(world, id);
+  if (!v) return GRIP_INVALID_ID;
+  grip_quat q = pose.rotation;
+  double norm2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+  if (v->def->chassis_mode != GRIP_CHASSIS_EXTERNAL || !finite3_ok(pose.position) || !isfinite(norm2) ||
+      !(norm2 > 1e-12) || !finite3_ok(linear_velocity) || !finite3_ok(angular_velocity))
+    return GRIP_INVALID_ARGUMENT;
+  v->rotation = quat_normalize(q);
+  v->position = v3_add(pose.position, quat_rotate(v->rotation, v->com_design));
+  v->velocity = linear_velocity;
+  v->angular_velocity = angular_velocity;
+  return GRIP_OK;
+}
+
+grip_result grip_vehicle_get_chassis_forces(const grip_world *world, grip_vehicle_id id, grip_chassis_forces *out) {
+  vehicle *v = lookup(world, id);
+  if (!v || !out) return GRIP_INVALID_ID;
+  if (v->def->chassis_mode != GRIP_CHASSIS_EXTERNAL) return GRIP_INVALID_ARGUMENT;
+  memset(out, 0, sizeof *out);
+  out->force = v->chassis_force;
+  out->torque = v->chassis_torque;
+  out->center_of_mass = v->position;
+  out->mass = v->body_mass + v->fuel_mass;
+  out->inertia = v->inertia;
+  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    const wheel_runtime *w = &v->wheels[i];
+    grip_wheel_force *o = &out->wheels[i];
+    /* The step's safety net has checked the forces; the point and Mz come from the ground and
+     * the tyre and are checked here, so nothing non-finite reaches the caller's engine. */
+    o->in_contact = w->in_contact;
+    o->force = v->wheel_force[i];
+    o->point = finite3_ok(w->contact_point) ? w->contact_point : v->position;
+    o->aligning_torque = w->in_contact && isfinite(w->mz) ? w->mz : 0.0;
+  }
+  return GRIP_OK;
+}
+
 /* --- contacts ------------------------------------------------------------------------- */
 
 grip_result grip_vehicle_get_contacts(const grip_world *world, grip_vehicle_id id, grip_vehicle_contacts *contacts) {

@@ -274,6 +274,22 @@ typedef struct grip_systems_def {
 /* Every system off, with typical parameters (the values in the comments above). */
 GRIP_API grip_systems_def grip_default_systems_def(void);
 
+/* Who owns the chassis rigid body (docs/embedding.md, "Forces mode"). */
+typedef enum grip_chassis_mode {
+  /* grip integrates the chassis: gravity, wheel and aerodynamic forces, ground and wall
+   * contacts. The default. */
+  GRIP_CHASSIS_OWN = 0,
+  /* The caller's physics engine owns the chassis ("forces mode"): before each step the caller
+   * gives the pose and velocities (grip_vehicle_set_chassis_state); the step runs steering,
+   * suspension raycasts, tyres and drivetrain, and the caller reads the resulting force and
+   * torque (grip_vehicle_get_chassis_forces) and applies them to its own body. grip then does
+   * not integrate the body, apply gravity, resolve its collisions or push it out of the ground,
+   * and never marks it out of the world. The caller's body should have the mass
+   * body.mass + fuel (grip_chassis_forces.mass), the principal inertia body.inertia about
+   * body.center_of_mass, axes along the design frame. */
+  GRIP_CHASSIS_EXTERNAL = 1
+} grip_chassis_mode;
+
 typedef struct grip_vehicle_def {
   const char *name; /* not copied; for the caller's own use */
   grip_pose pose;   /* initial pose of the design frame in the world */
@@ -293,6 +309,7 @@ typedef struct grip_vehicle_def {
   void *user_data;
   grip_systems_def systems; /* ABS, traction and stability control; off by default */
   grip_tyre_state_def tyre_state; /* tyre temperature, pressure and wear; off by default */
+  grip_chassis_mode chassis_mode; /* GRIP_CHASSIS_OWN (default) or GRIP_CHASSIS_EXTERNAL */
 } grip_vehicle_def;
 
 /* The built-in car: a Chevrolet Corvette C5 (values and sources in docs/corvette-c5.md). */

@@ -139,6 +139,46 @@ GRIP_API void grip_world_enable_profile(grip_world *world, bool enabled);
 /* The profile of the last step and the totals since it was switched on; all zeros while off. */
 GRIP_API grip_profile grip_world_get_profile(const grip_world *world);
 
+/* --- forces mode (GRIP_CHASSIS_EXTERNAL; docs/embedding.md, "Forces mode") ------------- */
+
+/* One wheel's force on the chassis in the last step. */
+typedef struct grip_wheel_force {
+  grip_vec3 force;  /* N, world frame: suspension load along the contact normal plus the tyre's
+                       longitudinal and lateral forces; ~3500 N of load on a parked car's wheel.
+                       The ground under the wheel receives -force at point. Zero off the ground. */
+  grip_vec3 point;  /* m, world frame, the contact point where force acts */
+  double aligning_torque; /* N·m, about the contact normal (the tyre's Mz); ~±50 */
+  bool in_contact;
+} grip_wheel_force;
+
+/* What grip asks the caller's rigid body to feel, from the last step. */
+typedef struct grip_chassis_forces {
+  grip_vec3 force;  /* N, world frame, total at the centre of mass: wheels and aerodynamics,
+                       gravity NOT included (the caller's engine applies it); ~14 kN up at rest */
+  grip_vec3 torque; /* N·m, world frame, about the centre of mass (wheel forces' moments, the
+                       tyres' aligning torques, aerodynamic moments, arcade aids) */
+  grip_vec3 center_of_mass; /* m, world frame, where force acts: the given pose's
+                               body.center_of_mass */
+  double mass;      /* kg, body.mass + fuel now (fuel burns: re-read it each step); 1439 */
+  grip_vec3 inertia; /* kg·m², principal, about the centre of mass along the design axes
+                        (body.inertia); (500, 2200, 2400) */
+  grip_wheel_force wheels[GRIP_WHEEL_COUNT]; /* in grip_vehicle_state.wheels order */
+} grip_chassis_forces;
+
+/* Forces mode: sets the chassis state the next grip_world_step works from. pose is that of the
+ * design frame (as grip_vehicle_state.pose), linear_velocity (m/s, world frame) that of the centre
+ * of mass, angular_velocity (rad/s, world frame). Call it before every step with the state of the
+ * caller's body. GRIP_INVALID_ARGUMENT (nothing changed) for a vehicle in GRIP_CHASSIS_OWN mode or
+ * a non-finite value or zero quaternion; the quaternion is normalised. */
+GRIP_API grip_result grip_vehicle_set_chassis_state(grip_world *world, grip_vehicle_id id, grip_pose pose,
+                                                    grip_vec3 linear_velocity, grip_vec3 angular_velocity);
+
+/* Forces mode: the force and torque of the last step for the caller to apply to its body over
+ * the next interval of dt (zero before the first step). GRIP_INVALID_ARGUMENT for a vehicle in
+ * GRIP_CHASSIS_OWN mode. Values are always finite. */
+GRIP_API grip_result grip_vehicle_get_chassis_forces(const grip_world *world, grip_vehicle_id id,
+                                                     grip_chassis_forces *forces);
+
 /* Collision contacts of one vehicle. */
 typedef struct grip_vehicle_contacts {
   int count;              /* contact points resolved in the last step (walls + vehicles) */
