@@ -49,6 +49,13 @@ typedef struct robot_params {
                             m/s of the speed planned there above 30 m/s; 0.02 */
   double downshift_gap;  /* s: the robot's manual box drops one gear at a time, at most once per
                             this interval (plus the box's shift time); 0.15 */
+  double crest_base;     /* m: half the base over which a sharp crest's vertical curvature is
+                            measured for the lift-off speed cap (0 = no cap); 3 */
+  double crest_load;     /* fraction of the static wheel load the cap keeps over a sharp crest
+                            (0: the speed at which the car would leave the ground); 0 */
+  double crest_radius;   /* m: the cap applies only where the line bends tighter than this
+                            within crest_reach after the crest (0: everywhere); 150 */
+  double crest_reach;    /* m: how far after a crest a bend makes the cap apply; 60 */
 } robot_params;
 
 robot_params robot_default_params(void);
