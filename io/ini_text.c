@@ -120,3 +120,29 @@ int grip_ini_outcome(int rc, const grip_ini_lines *lines, const grip_load_error 
   }
   return -1;
 }
+
+int grip_ini_begin(const char *text, const void *out, const char *name, size_t result_size, void **result,
+                   size_t parser_size, void **parser, grip_load_error *err) {
+  *result = *parser = NULL;
+  if (!text || !out) {
+    grip_load_error_set(err, name, 0, NULL, "no text");
+    return -1;
+  }
+  *result = malloc(result_size);
+  *parser = calloc(1, parser_size);
+  if (!*result || !*parser) {
+    free(*result);
+    free(*parser);
+    *result = *parser = NULL;
+    grip_load_error_set(err, name, 0, NULL, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+int grip_ini_end(int result, void *out, void *scratch, size_t size, void *parser) {
+  if (result == 0) memcpy(out, scratch, size);
+  free(parser);
+  free(scratch);
+  return result;
+}

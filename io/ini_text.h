@@ -48,4 +48,15 @@ char *grip_ini_lines_read(char *str, int num, void *stream);
 int grip_ini_outcome(int rc, const grip_ini_lines *lines, const grip_load_error *handler_err, const char *name,
                      grip_load_error *err);
 
+/* The start of a loader that parses into a scratch copy of its result, so that a failed load
+ * changes nothing the caller holds: refuses a missing text or output ("no text"), allocates the
+ * scratch result (result_size bytes, not initialised) and the parser's state (parser_size bytes,
+ * zeroed). 0, or -1 with err set (name names the file). */
+int grip_ini_begin(const char *text, const void *out, const char *name, size_t result_size, void **result,
+                   size_t parser_size, void **parser, grip_load_error *err);
+
+/* The end: when result is 0 the scratch copy goes to out; scratch and parser are freed.
+ * Returns result. */
+int grip_ini_end(int result, void *out, void *scratch, size_t size, void *parser);
+
 #endif

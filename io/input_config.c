@@ -323,18 +323,10 @@ int grip_input_config_parse(const char *text, const char *name, grip_input_confi
   if (!err) err = &local;
   grip_load_error_clear(err);
   if (!name) name = "(text)";
-  if (!text || !out) {
-    grip_load_error_set(err, name, 0, NULL, "no text");
-    return -1;
-  }
-  grip_input_config *tmp = malloc(sizeof *tmp);
-  parser *ps = calloc(1, sizeof *ps);
-  if (!tmp || !ps) {
-    free(tmp);
-    free(ps);
-    grip_load_error_set(err, name, 0, NULL, "out of memory");
-    return -1;
-  }
+  void *scratch, *state;
+  if (grip_ini_begin(text, out, name, sizeof(grip_input_config), &scratch, sizeof(parser), &state, err)) return -1;
+  grip_input_config *tmp = scratch;
+  parser *ps = state;
   grip_input_config_empty(tmp);
   snprintf(tmp->path, sizeof tmp->path, "%s", name);
   ps->cfg = tmp;
@@ -362,10 +354,7 @@ int grip_input_config_parse(const char *text, const char *name, grip_input_confi
       else result = 0;
     }
   }
-  if (result == 0) memcpy(out, tmp, sizeof *out);
-  free(ps);
-  free(tmp);
-  return result;
+  return grip_ini_end(result, out, tmp, sizeof *out, ps);
 }
 
 int grip_input_config_load(const char *path, grip_input_config *out, grip_load_error *err) {

@@ -471,18 +471,10 @@ int grip_scene_parse(const char *text, const char *name, const char *base_dir, g
   if (!err) err = &local;
   grip_load_error_clear(err);
   if (!name) name = "(text)";
-  if (!text || !out) {
-    grip_load_error_set(err, name, 0, NULL, "no text");
-    return -1;
-  }
-  grip_scene *tmp = malloc(sizeof *tmp);
-  parser *ps = calloc(1, sizeof *ps);
-  if (!tmp || !ps) {
-    free(tmp);
-    free(ps);
-    grip_load_error_set(err, name, 0, NULL, "out of memory");
-    return -1;
-  }
+  void *scratch, *state;
+  if (grip_ini_begin(text, out, name, sizeof(grip_scene), &scratch, sizeof(parser), &state, err)) return -1;
+  grip_scene *tmp = scratch;
+  parser *ps = state;
   scene_defaults(tmp, name);
   copy_text(tmp->dir, sizeof tmp->dir, base_dir ? base_dir : ".");
   ps->scene = tmp;
@@ -495,10 +487,7 @@ int grip_scene_parse(const char *text, const char *name, const char *base_dir, g
   int rc = ini_parse_stream(reader, ps, handler, ps);
   int result = -1;
   if (grip_ini_outcome(rc, &ps->src, &ps->err, name, err) == 0) result = finish(ps, err);
-  if (result == 0) memcpy(out, tmp, sizeof *out);
-  free(ps);
-  free(tmp);
-  return result;
+  return grip_ini_end(result, out, tmp, sizeof *out, ps);
 }
 
 int grip_scene_load(const char *path, grip_scene *out, grip_load_error *err) {
