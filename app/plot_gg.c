@@ -10,7 +10,6 @@
 #include "plot_kinds.h"
 #include "plot_telemetry.h"
 
-#define PI 3.14159265358979323846
 #define G 9.81
 #define RHO 1.29 /* kg/m³, the world's default air density */
 #define ELLIPSE 121
@@ -97,7 +96,7 @@ int plot_gg(int argc, char **argv) {
     car_limit(&car.def, vmax / 3.6, &mu[1][0], &mu[1][1]);
     for (int k = 0; k < 2; ++k) {
       for (int i = 0; i < ELLIPSE; ++i) {
-        double th = 2.0 * PI * i / (ELLIPSE - 1);
+        double th = 2.0 * GRIP_PI * i / (ELLIPSE - 1);
         ex[k][i] = mu[k][1] * cos(th);
         ey[k][i] = mu[k][0] * sin(th);
       }

@@ -11,8 +11,7 @@
 #include "plot_kinds.h"
 
 #define G 9.81
-#define PI 3.14159265358979323846
-#define DEG (180.0 / PI)
+#define DEG (180.0 / GRIP_PI)
 #define WINDOW_S 1.0   /* s of skidpad run averaged into one plotted point (grip skidpad's max uses 1 s) */
 #define MAX_POINTS 8192
 #define MODEL_POINTS 101

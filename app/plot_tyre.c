@@ -11,8 +11,7 @@
 #include "plot_kinds.h"
 #include "tir.h"
 
-#define PI 3.14159265358979323846
-#define DEG (180.0 / PI)
+#define DEG (180.0 / GRIP_PI)
 #define LOADS 3
 #define SWEEP 241       /* points per slip sweep */
 #define RAYS 144        /* directions of the combined-slip envelope */
@@ -140,7 +139,7 @@ int plot_tyre(int argc, char **argv) {
      * the largest resultant force. */
     double kp = peak_slip(&t, fz, false), ap = peak_slip(&t, fz, true);
     for (int r = 0; r <= RAYS; ++r) {
-      double th = 2.0 * PI * r / RAYS, best = -1.0;
+      double th = 2.0 * GRIP_PI * r / RAYS, best = -1.0;
       for (int i = 1; i <= 150; ++i) {
         double s = 3.0 * i / 150.0, x, y, m;
         evaluate(&t, fz, s * cos(th) * kp, s * sin(th) * ap, &x, &y, &m);

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #define G 9.81
-#define PI 3.14159265358979323846
 #define REVERSE_SPEED 3.0 /* m/s, backing out of a wall or the grass */
 #define ROUTE_HOLD 60.0   /* m past a route's end over which its last sample holds */
 
@@ -217,8 +216,8 @@ int robot_params_load(const char *path, robot_params *p, grip_load_error *err) {
 static double clampd(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
 static double wrap_angle(double a) {
-  while (a > PI) a -= 2.0 * PI;
-  while (a <= -PI) a += 2.0 * PI;
+  while (a > GRIP_PI) a -= 2.0 * GRIP_PI;
+  while (a <= -GRIP_PI) a += 2.0 * GRIP_PI;
   return a;
 }
 
@@ -237,7 +236,7 @@ static double engine_force(const grip_vehicle_def *c, double v) {
   double best = 0.0;
   for (int k = 0; k < g->forward_gears; ++k) {
     double x = g->ratios[k] * g->final_drive;
-    double rpm = v / r * x * 60.0 / (2.0 * PI);
+    double rpm = v / r * x * 60.0 / (2.0 * GRIP_PI);
     if (rpm > c->engine.rev_limit_rpm) continue;
     if (rpm < c->clutch.engage_rpm) rpm = c->clutch.engage_rpm; /* the clutch slips below */
     double f = grip_engine_curve_torque(&c->engine, rpm) * x * g->efficiency / r;
@@ -255,7 +254,7 @@ static int best_gear(const grip_vehicle_def *c, double v, double rev_fraction) {
   double best_f = -1.0;
   for (int k = 0; k < g->forward_gears; ++k) {
     double x = g->ratios[k] * g->final_drive;
-    double rpm = v / r * x * 60.0 / (2.0 * PI);
+    double rpm = v / r * x * 60.0 / (2.0 * GRIP_PI);
     if (rpm > rev_fraction * c->engine.rev_limit_rpm && k + 1 < g->forward_gears) continue;
     if (rpm < c->clutch.engage_rpm) rpm = c->clutch.engage_rpm;
     double f = grip_engine_curve_torque(&c->engine, rpm) * x;
@@ -1044,7 +1043,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
       double blip = 0.0;
       if (st->shifting && g >= 1) { /* an upshift has the engine above the new gear: no blip */
         double ratio = r->car.gearbox.ratios[g - 1] * r->car.gearbox.final_drive;
-        double rpm_new = v / wr * ratio * 60.0 / (2.0 * PI);
+        double rpm_new = v / wr * ratio * 60.0 / (2.0 * GRIP_PI);
         blip = clampd((rpm_new - st->engine_rpm) / 2000.0, 0.0, 1.0);
       }
       in.throttle = fmax(in.throttle, fmax(drag_throttle, blip));

@@ -29,7 +29,6 @@
 #include <libxml/xmlIO.h>
 #include <libxml/xmlerror.h>
 
-#define TT_PI 3.14159265358979323846
 #define TT_UNSET (-100000.0)
 
 typedef struct tt_ctx {
@@ -78,7 +77,7 @@ static bool unit_factor(const char *unit, double *f) {
   } units[] = {
       {"m", 1.0},      {"M", 1.0},          {"km", 1000.0},   {"cm", 0.01},
       {"mm", 0.001},   {"ft", 0.3048},      {"feet", 0.3048}, {"in", 0.0254},
-      {"inch", 0.0254}, {"inches", 0.0254}, {"rad", 1.0},     {"deg", TT_PI / 180.0},
+      {"inch", 0.0254}, {"inches", 0.0254}, {"rad", 1.0},     {"deg", GRIP_PI / 180.0},
       {"%", 0.01},     {"percent", 0.01},   {"s", 1.0},       {"hour", 3600.0},
       {"h", 3600.0},   {"min", 60.0},       {"km/h", 1.0 / 3.6},
   };

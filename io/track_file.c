@@ -13,7 +13,6 @@
 
 #include "torcs_track.h"
 
-#define TF_PI 3.14159265358979323846
 #define TF_MAX_TOKENS 64
 #define TF_MAX_SURFACES 32
 #define TF_MAX_LINE 1024
@@ -154,7 +153,7 @@ static int apply_options(tf_state *st, char **tok, int i, int n, grip_track_segm
     } else if (strcmp(key, "bank") == 0) {
       if (number(st, key, val, &v)) return -1;
       if (fabs(v) >= 60.0) return fail(st, key, "'%s' degrees is too steep (limit 60)", val);
-      st->bank = v * TF_PI / 180.0;
+      st->bank = v * GRIP_PI / 180.0;
     } else if (strcmp(key, "surface") == 0) {
       if (!val) return fail(st, key, "missing value%s", "");
       const grip_surface *s = find_surface(st, val);
@@ -383,7 +382,7 @@ static int parse_line(tf_state *st, char *line, grip_track_segment_def **segs, i
       if (ranged(st, "start", tok[i + 1], -limit[i], limit[i], false, unit[i], &v[i])) return -1;
     if (*count > 0) return fail(st, "start", "must come before the first segment%s", "");
     st->start = (grip_vec3){v[0], v[1], v[2]};
-    st->heading = v[3] * TF_PI / 180.0;
+    st->heading = v[3] * GRIP_PI / 180.0;
     return 0;
   }
   if (strcmp(kw, "pit") == 0) return parse_pit(st, tok, n);
@@ -417,7 +416,7 @@ static int parse_line(tf_state *st, char *line, grip_track_segment_def **segs, i
         } else if (strcmp(tok[i], "angle") == 0) {
           double deg;
           if (ranged(st, "angle", val, 0.0, 360.0, true, "deg", &deg)) return -1;
-          d.angle = deg * TF_PI / 180.0;
+          d.angle = deg * GRIP_PI / 180.0;
           has_a = true;
         } else if (strcmp(tok[i], "end-radius") == 0) {
           if (ranged(st, "end-radius", val, GRIP_TRACK_MIN_RADIUS, GRIP_TRACK_MAX_RADIUS, false, "m",
@@ -564,10 +563,10 @@ int grip_track_file_check(const grip_track_file *tf, const char *file, grip_load
     grip_load_error_set(err, file, 0, NULL, "no segments");
     return -1;
   }
-  const double max_cross = tan(60.0 * TF_PI / 180.0);
+  const double max_cross = tan(60.0 * GRIP_PI / 180.0);
   const grip_vec3 p = tf->def.start_position;
   if (!(fabs(p.x) <= GRIP_TRACK_MAX_ABS_XY && fabs(p.y) <= GRIP_TRACK_MAX_ABS_XY &&
-        fabs(p.z) <= GRIP_TRACK_MAX_ABS_Z && fabs(tf->def.start_heading) <= 2.0 * TF_PI)) {
+        fabs(p.z) <= GRIP_TRACK_MAX_ABS_Z && fabs(tf->def.start_heading) <= 2.0 * GRIP_PI)) {
     grip_load_error_set(err, file, 0, "start", "position or heading out of range (allowed |x|, "
                         "|y| <= %g m, |z| <= %g m, |heading| <= 360 deg)",
                         GRIP_TRACK_MAX_ABS_XY, GRIP_TRACK_MAX_ABS_Z);
@@ -583,7 +582,7 @@ int grip_track_file_check(const grip_track_file *tf, const char *file, grip_load
                         GRIP_TRACK_MAX_RADIUS, false, "m", err) ||
             check_value(tf, i, file, "end radius", d->end_radius, GRIP_TRACK_MIN_RADIUS,
                         GRIP_TRACK_MAX_RADIUS, false, "m", err) ||
-            check_value(tf, i, file, "angle", d->angle * 180.0 / TF_PI, 0.0, 360.0, true, "deg", err) ||
+            check_value(tf, i, file, "angle", d->angle * 180.0 / GRIP_PI, 0.0, 360.0, true, "deg", err) ||
             check_value(tf, i, file, "length", d->angle * 0.5 * (d->radius + d->end_radius), 0.0,
                         GRIP_TRACK_MAX_SEGMENT, true, "m", err);
       if (!bad) {

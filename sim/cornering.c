@@ -5,8 +5,7 @@
 
 #include "manoeuvre.h"
 
-#define PI 3.14159265358979323846
-#define DEG (180.0 / PI)
+#define DEG (180.0 / GRIP_PI)
 #define G 9.81
 
 /* --- the linear bicycle model ------------------------------------------------------------ */
@@ -200,9 +199,9 @@ skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, do
      * (velocity direction) against the tangent (0.8 rad/rad), and PI on the radial error
      * (0.05 rad/m, 0.02 rad/(m·s)). Hand-tuned: radial error < 0.5 m through the linear range;
      * K is measured against the radius actually driven, so the gains do not enter it. */
-    double tangent = atan2(py, px) + 0.5 * PI;
+    double tangent = atan2(py, px) + 0.5 * GRIP_PI;
     double course = atan2(s.linear_velocity.y, s.linear_velocity.x);
-    double heading_error = remainder(tangent - course, 2.0 * PI);
+    double heading_error = remainder(tangent - course, 2.0 * GRIP_PI);
     integral += error * dt;
     double delta = atan(wheelbase / radius) + 0.8 * heading_error + 0.05 * error + 0.02 * integral;
     if (delta > lock) delta = lock;
@@ -246,7 +245,7 @@ skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, do
       window_n = 0;
     }
     /* The limit: the car spins (body slip beyond 10°) or cannot hold the circle. */
-    if (fabs(body_slip) > 10.0 / DEG || fabs(remainder(sim_heading(&s) - course, 2.0 * PI)) > 0.5) {
+    if (fabs(body_slip) > 10.0 / DEG || fabs(remainder(sim_heading(&s) - course, 2.0 * GRIP_PI)) > 0.5) {
       r.limit_behaviour = "oversteer";
       break;
     }

@@ -7,8 +7,7 @@
 
 #include "manoeuvre.h"
 
-#define PI 3.14159265358979323846
-#define DEG (180.0 / PI)
+#define DEG (180.0 / GRIP_PI)
 #define G 9.81
 
 /* ISO 3888-2:2011 Table 1. */
@@ -94,7 +93,7 @@ double sim_path_offset(const sim_path *p, double x, double y) {
 static double blend(double x, double x0, double y0, double x1, double y1) {
   if (x <= x0) return y0;
   if (x >= x1) return y1;
-  return y0 + (y1 - y0) * 0.5 * (1.0 - cos(PI * (x - x0) / (x1 - x0)));
+  return y0 + (y1 - y0) * 0.5 * (1.0 - cos(GRIP_PI * (x - x0) / (x1 - x0)));
 }
 /* m, the driver's line at distance x past the entry gate: on the centre of lane 1, through
  * lane 3 LINE_3_RIGHT right of its centre (the side it comes from and goes back to) and lane 5
@@ -187,7 +186,7 @@ double path_follower_steer(path_follower *f, const grip_vehicle_def *car, const 
       break;
     }
   }
-  double alpha = remainder(atan2(ty - ry, tx - rx) - psi, 2.0 * PI);
+  double alpha = remainder(atan2(ty - ry, tx - rx) - psi, 2.0 * GRIP_PI);
   double wheelbase = car->axles[GRIP_AXLE_FRONT].x - car->axles[GRIP_AXLE_REAR].x;
   double curvature = 2.0 * sin(alpha) / hypot(tx - rx, ty - ry);
   double road_wheel = atan(curvature * wheelbase);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PIT_PI 3.14159265358979323846
 #define PIT_NO_CAP 1.0e3      /* m/s: "no speed cap" in a route sample */
 #define PIT_BARRIER_CLEAR 0.6 /* m kept between the car's side and the pit side's barrier */
 #define PIT_STOP_DECEL 2.0    /* m/s², the gentle braking into the box */
@@ -80,7 +79,7 @@ double pit_stop_time(double refuel) { return PIT_FIXED_TIME + fabs(refuel) / PIT
 static double blend(double x) {
   if (x <= 0.0) return 0.0;
   if (x >= 1.0) return 1.0;
-  return 0.5 * (1.0 - cos(PIT_PI * x));
+  return 0.5 * (1.0 - cos(GRIP_PI * x));
 }
 
 static int route_alloc(pit_route *r, double start, double total) {

@@ -6,8 +6,7 @@
 
 #include "manoeuvre.h"
 
-#define PI 3.14159265358979323846
-#define DEG (180.0 / PI)
+#define DEG (180.0 / GRIP_PI)
 #define G 9.81
 
 #define SWD_FREQUENCY 0.7      /* Hz, S7.9.1 */
@@ -34,7 +33,7 @@
 double sine_dwell_steer_duration(void) { return 1.0 / SWD_FREQUENCY + SWD_DWELL; }
 
 double sine_dwell_steer_deg(double amplitude_deg, double t) {
-  const double w = 2.0 * PI * SWD_FREQUENCY, three_quarters = 0.75 / SWD_FREQUENCY;
+  const double w = 2.0 * GRIP_PI * SWD_FREQUENCY, three_quarters = 0.75 / SWD_FREQUENCY;
   if (t <= 0.0 || t >= sine_dwell_steer_duration()) return 0.0;
   if (t < three_quarters) return amplitude_deg * sin(w * t);
   if (t < three_quarters + SWD_DWELL) return -amplitude_deg;
@@ -169,7 +168,7 @@ sine_dwell_run sim_sine_dwell_run(const grip_vehicle_def *car, double speed_kmh,
     if (prev_t < t_2 && t >= t_2) yaw_2 = -sample_at(prev_t, prev_yaw, t, yaw, t_2);
     double slip = fabs(atan2(s.local_velocity.y, fabs(s.local_velocity.x)));
     if (slip > max_slip) max_slip = slip;
-    if (fabs(remainder(sim_heading(&s) - psi0, 2.0 * PI)) > 0.5 * PI) r.spun = true;
+    if (fabs(remainder(sim_heading(&s) - psi0, 2.0 * GRIP_PI)) > 0.5 * GRIP_PI) r.spun = true;
     prev_t = t, prev_yaw = yaw, prev_lat = lat;
   }
   grip_destroy_world(world);

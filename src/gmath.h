@@ -7,7 +7,6 @@
 
 #include "grip/types.h"
 
-#define GRIP_PI 3.14159265358979323846
 #define RPM_TO_RAD_PER_S (2.0 * GRIP_PI / 60.0)
 #define RAD_PER_S_TO_RPM (60.0 / (2.0 * GRIP_PI))
 

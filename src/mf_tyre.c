@@ -12,7 +12,6 @@
 #include <stddef.h>
 
 #define MF_EPS 1e-6 /* singularity guard of eqn (4.E6a) */
-#define MF_PI 3.14159265358979323846
 
 /* sign() with sign(0) = 0. */
 static double sgn(double x) { return (double)((x > 0.0) - (x < 0.0)); }
@@ -102,7 +101,7 @@ static void mf_prepare(const grip_mf_params *p, double fz, double kappa, double 
   s->alpha_reduced = 0;
   if (p->VXLOW > 0.0 && fabs(vx) <= p->VXLOW) {
     s->low_speed = 1;
-    double w = 0.5 * (1.0 + cos(MF_PI * vx / p->VXLOW));
+    double w = 0.5 * (1.0 + cos(GRIP_PI * vx / p->VXLOW));
     s->smooth = 1.0 - w;
     kappa *= fabs(vx / p->VXLOW);
     s->dkappa = fabs(vx / p->VXLOW);
@@ -298,7 +297,7 @@ static double mf_my(const grip_mf_params *p, const mf_state *s, double fx) {
   double low = -1.0 - p->VXLOW - high;
   double k = s->ukappa;
   if (k >= low && k <= high) {
-    double red = (0.5 * MF_PI) * (k + 1.0) / (high + 1.0);
+    double red = (0.5 * GRIP_PI) * (k + 1.0) / (high + 1.0);
     my *= sin(red);
   }
   if (k < low) my = -my;
@@ -350,7 +349,7 @@ static void mf_evaluate(const grip_mf_params *p, double fz, double kappa, double
               (1.0 + p->QBZ4 * g + p->QBZ5 * fabs(g)) * p->LKY / s.lmuy; /* (A58) */
   double ct = p->QCZ1;
   double et = (p->QEZ1 + p->QEZ2 * dfz + p->QEZ3 * dfz * dfz) *
-              (1.0 + (p->QEZ4 + p->QEZ5 * g) * (2.0 / MF_PI) * atan(bt * ct * alphat)); /* (4.E44) */
+              (1.0 + (p->QEZ4 + p->QEZ5 * g) * (2.0 / GRIP_PI) * atan(bt * ct * alphat)); /* (4.E44) */
   if (et > 1.0) et = 1.0;
   double dr = fzm * r0 *
               ((p->QDZ6 + p->QDZ7 * dfz) * p->LRES +

@@ -8,7 +8,6 @@
 
 #include "gmath.h"
 
-#define TRACK_PI 3.14159265358979323846
 /* Steps a hint walk takes before giving up and searching every segment. */
 #define TRACK_WALK_STEPS 12
 /* m: a hint whose segment lies further than this beyond the point's reach is not walked from. */
@@ -74,7 +73,7 @@ grip_track_segment_def grip_default_track_segment_def(void) {
   d.type = GRIP_TRACK_STRAIGHT;
   d.length = 100.0;
   d.radius = d.end_radius = 100.0;
-  d.angle = 0.5 * TRACK_PI;
+  d.angle = 0.5 * GRIP_PI;
   d.width_start = d.width_end = 12.0;
   d.surface = grip_default_surface();
   for (int s = 0; s < 2; ++s) {
@@ -94,9 +93,9 @@ grip_track_segment_def grip_default_track_segment_def(void) {
 /* --- geometry of one segment ------------------------------------------------------------ */
 
 static double wrap_pi(double a) {
-  a = fmod(a, 2.0 * TRACK_PI);
-  if (a > TRACK_PI) a -= 2.0 * TRACK_PI;
-  if (a <= -TRACK_PI) a += 2.0 * TRACK_PI;
+  a = fmod(a, 2.0 * GRIP_PI);
+  if (a > GRIP_PI) a -= 2.0 * GRIP_PI;
+  if (a <= -GRIP_PI) a += 2.0 * GRIP_PI;
   return a;
 }
 

@@ -13,6 +13,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* π, for the angles (rad) throughout the API. */
+#define GRIP_PI 3.14159265358979323846
+
 /* Marks the library's public functions: the only symbols libgrip.so exports (everything else is
  * built with hidden visibility, so an embedder's own `vehicle_step` cannot clash with grip's). */
 #if defined(_WIN32) && defined(GRIP_BUILDING_SHARED)
