@@ -88,7 +88,7 @@ robot_params robot_default_params(void) {
                         .line_step = 3.0,
                         .racing_line = 1,
                         .lookahead_min = 6.0,
-                        .lookahead_time = 0.35,
+                        .lookahead_time = 0.175,
                         .speed_kp = 0.5,
                         .speed_ki = 0.5,
                         .tc_slip = 0.6,
@@ -963,7 +963,10 @@ static void adapt_grip(robot *r, const grip_vehicle_state *st, double s, double 
   if (r->saturated_t < 0.3) return;
   double ratio = r->sat_cap_sum > 0.0 ? r->sat_lat_sum / r->sat_cap_sum : 1.0;
   r->saturated_t = r->sat_lat_sum = r->sat_cap_sum = 0.0;
-  if (!(ratio < 0.85)) return;
+  /* Below 80 % (85 % before issue 13's shorter look-ahead: episodes of 0.80-0.85 in cars
+   * whose plan is right, the hatchback at dt 0.005 s and car1-trb1 on spring, slowed them by
+   * 6 % for the rest of the race; the kart holds 0.77 of its plan, the off-roader 0.80). */
+  if (!(ratio < 0.8)) return;
   r->grip_scale = fmax(0.5, r->grip_scale * fmax(0.8, ratio));
   plan_speed(r);
 }

@@ -21,7 +21,7 @@ typedef struct robot_params {
   double line_step;      /* m, spacing of the line samples; 3 */
   int racing_line;       /* 1: minimum-curvature line, 0: the centre line; 1 */
   double lookahead_min;  /* m, pure-pursuit look-ahead at standstill; 6 */
-  double lookahead_time; /* s, look-ahead growth with speed (L = min + time·v); 0.35 */
+  double lookahead_time; /* s, look-ahead growth with speed (L = min + time·v); 0.175 */
   double speed_kp;       /* pedal per m/s of speed error; 0.5 */
   double speed_ki;       /* pedal per m of integrated speed error; 0.5 */
   double tc_slip;        /* driven-wheel slip ratio, as a fraction of the tyre's peak slip, above
