@@ -36,8 +36,25 @@ static bool solve3(const grip_vec3 k[3], grip_vec3 y, grip_vec3 *x) {
 
 static bool usable(const vehicle *v) { return v->alive && !v->out_of_world; }
 
+/* Fifth wheel: the tow's pitch axis u_a (its y) and the trailer's kingpin axis u_b (its z) stay
+ * perpendicular, C = u_a·u_b = 0 (a universal joint: yaw about u_b and pitch about u_a stay
+ * free). Ċ = (ω_a − ω_b)·w with w = u_a × u_b, the roll axis. */
+static double roll_constraint(const vehicle *tow, const vehicle *trailer, grip_vec3 *w) {
+  grip_vec3 ua = quat_rotate(tow->rotation, v3(0, 1, 0)), ub = quat_rotate(trailer->rotation, v3(0, 0, 1));
+  *w = v3_cross(ua, ub);
+  return v3_dot(ua, ub);
+}
+
+/* w·(I_a⁻¹ + I_b⁻¹)·w: the constraint's inverse effective inertia. */
+static double roll_inverse_inertia(const body *a, const body *b, grip_vec3 w) {
+  return v3_dot(w, v3_add(grip_contact_inv_inertia_world(a, w), grip_contact_inv_inertia_world(b, w)));
+}
+
 void grip_hitch_solve_velocities(hitch *hitches, int n, vehicle *vehicles, double dt, int iterations) {
-  for (int i = 0; i < n; ++i) hitches[i].impulse = v3(0, 0, 0);
+  for (int i = 0; i < n; ++i) {
+    hitches[i].impulse = v3(0, 0, 0);
+    hitches[i].roll_impulse = 0.0;
+  }
   for (int it = 0; it < iterations; ++it)
     for (int i = 0; i < n; ++i) {
       hitch *h = &hitches[i];
@@ -57,8 +74,23 @@ void grip_hitch_solve_velocities(hitch *hitches, int n, vehicle *vehicles, doubl
       tow->acceleration = v3_mad(tow->acceleration, v3_sub(tow->velocity, va), 1.0 / dt);
       trailer->acceleration = v3_mad(trailer->acceleration, v3_sub(trailer->velocity, vb), 1.0 / dt);
       h->impulse = v3_add(h->impulse, j);
+      if (h->lock_roll) {
+        grip_vec3 w;
+        roll_constraint(tow, trailer, &w);
+        double k_roll = roll_inverse_inertia(&a, &b, w);
+        if (k_roll > 1e-12) {
+          /* angular impulse λ·w on the trailer, −λ·w on the tow, cancelling Ċ */
+          double lambda = v3_dot(v3_sub(tow->angular_velocity, trailer->angular_velocity), w) / k_roll;
+          trailer->angular_velocity = v3_add(trailer->angular_velocity, grip_contact_inv_inertia_world(&b, v3_scale(w, lambda)));
+          tow->angular_velocity = v3_sub(tow->angular_velocity, grip_contact_inv_inertia_world(&a, v3_scale(w, lambda)));
+          h->roll_impulse += lambda * v3_length(w);
+        }
+      }
     }
-  for (int i = 0; i < n; ++i) hitches[i].force = v3_scale(hitches[i].impulse, 1.0 / dt);
+  for (int i = 0; i < n; ++i) {
+    hitches[i].force = v3_scale(hitches[i].impulse, 1.0 / dt);
+    hitches[i].roll_moment = hitches[i].roll_impulse / dt;
+  }
 }
 
 /* Turns the body by the small rotation vector theta (rad, world frame). */
@@ -84,8 +116,9 @@ void grip_hitch_solve_positions(hitch *hitches, int n, vehicle *vehicles, int it
       if (!h->alive) continue;
       vehicle *tow = &vehicles[h->slot_tow], *trailer = &vehicles[h->slot_trailer];
       if (!usable(tow) || !usable(trailer)) continue;
-      grip_vec3 separation, ra, rb, k[3], p;
-      if (gap_of(h, vehicles, &separation, &ra, &rb) < tolerance) continue;
+      grip_vec3 separation, ra, rb, k[3], p, w;
+      bool roll_off = h->lock_roll && fabs(roll_constraint(tow, trailer, &w)) > tolerance;
+      if (gap_of(h, vehicles, &separation, &ra, &rb) < tolerance && !roll_off) continue;
       all_met = false;
       /* Non-linear Gauss–Seidel: the "impulse" p that would close the gap at unit time, applied
        * to the positions and orientations instead of the velocities. */
@@ -96,14 +129,28 @@ void grip_hitch_solve_positions(hitch *hitches, int n, vehicle *vehicles, int it
       turn(trailer, grip_contact_inv_inertia_world(&b, v3_cross(rb, p)));
       tow->position = v3_mad(tow->position, p, -a.inv_mass);
       turn(tow, v3_neg(grip_contact_inv_inertia_world(&a, v3_cross(ra, p))));
+      if (h->lock_roll) {
+        a = grip_contact_make_body(tow);
+        b = grip_contact_make_body(trailer);
+        double c = roll_constraint(tow, trailer, &w), k_roll = roll_inverse_inertia(&a, &b, w);
+        if (k_roll > 1e-12) {
+          /* turning the trailer by λ·I_b⁻¹·w and the tow by −λ·I_a⁻¹·w changes C by −k·λ */
+          double lambda = c / k_roll;
+          turn(trailer, grip_contact_inv_inertia_world(&b, v3_scale(w, lambda)));
+          turn(tow, v3_neg(grip_contact_inv_inertia_world(&a, v3_scale(w, lambda))));
+        }
+      }
     }
     if (all_met) break;
   }
   for (int i = 0; i < n; ++i) {
     hitch *h = &hitches[i];
     grip_vec3 separation, ra, rb;
-    h->gap = h->alive && usable(&vehicles[h->slot_tow]) && usable(&vehicles[h->slot_trailer])
-                 ? gap_of(h, vehicles, &separation, &ra, &rb)
-                 : 0.0;
+    bool both = h->alive && usable(&vehicles[h->slot_tow]) && usable(&vehicles[h->slot_trailer]);
+    h->gap = both ? gap_of(h, vehicles, &separation, &ra, &rb) : 0.0;
+    grip_vec3 w;
+    h->roll_error = both && h->lock_roll
+                        ? asin(clampd(roll_constraint(&vehicles[h->slot_tow], &vehicles[h->slot_trailer], &w), -1.0, 1.0))
+                        : 0.0;
   }
 }

@@ -16,8 +16,13 @@ typedef struct hitch {
   int slot_tow, slot_trailer;  /* vehicle slots */
   grip_vec3 point_tow;         /* m, on the towing vehicle, its design frame */
   grip_vec3 point_trailer;     /* m, on the trailer, its design frame */
+  bool lock_roll;              /* fifth wheel: the tow's y axis stays perpendicular to the
+                                  trailer's z axis */
   grip_vec3 impulse;           /* N·s, world frame, on the trailer over the last step */
   grip_vec3 force;             /* N, world frame, impulse / dt */
+  double roll_impulse;         /* N·m·s, fifth wheel: about the roll axis, on the trailer */
+  double roll_moment;          /* N·m, roll_impulse / dt */
+  double roll_error;           /* rad, the remaining roll after the position pass */
   double gap;                  /* m, distance between the two points after the last step */
 } hitch;
 

@@ -212,7 +212,8 @@ grip_result grip_world_step(grip_world *world, double dt) {
 /* --- hitches ---------------------------------------------------------------------------- */
 
 grip_hitch_def grip_default_hitch_def(void) {
-  return (grip_hitch_def){.tow = GRIP_NULL_VEHICLE, .trailer = GRIP_NULL_VEHICLE, .collide = false};
+  return (grip_hitch_def){
+      .kind = GRIP_HITCH_BALL, .tow = GRIP_NULL_VEHICLE, .trailer = GRIP_NULL_VEHICLE, .collide = false};
 }
 
 static hitch *lookup_hitch(const grip_world *world, grip_hitch_id id) {
@@ -226,7 +227,8 @@ bool grip_hitch_is_valid(const grip_world *world, grip_hitch_id id) { return loo
 grip_hitch_id grip_create_hitch(grip_world *world, const grip_hitch_def *def) {
   if (!world || !def) return GRIP_NULL_HITCH;
   vehicle *tow = lookup(world, def->tow), *trailer = lookup(world, def->trailer);
-  if (!tow || !trailer || tow == trailer || !finite3_ok(def->tow_point) || !finite3_ok(def->trailer_point))
+  if (!tow || !trailer || tow == trailer || !finite3_ok(def->tow_point) || !finite3_ok(def->trailer_point) ||
+      (def->kind != GRIP_HITCH_BALL && def->kind != GRIP_HITCH_FIFTH_WHEEL))
     return GRIP_NULL_HITCH;
   if (tow->def->chassis_mode != GRIP_CHASSIS_OWN || trailer->def->chassis_mode != GRIP_CHASSIS_OWN)
     return GRIP_NULL_HITCH;
@@ -258,7 +260,8 @@ grip_hitch_id grip_create_hitch(grip_world *world, const grip_hitch_def *def) {
                .slot_tow = slot_tow,
                .slot_trailer = slot_trailer,
                .point_tow = def->tow_point,
-               .point_trailer = def->trailer_point};
+               .point_trailer = def->trailer_point,
+               .lock_roll = def->kind == GRIP_HITCH_FIFTH_WHEEL};
   if (!def->collide) grip_collision_set_hitched(&world->collision, slot_tow, slot_trailer);
   return (grip_hitch_id){(uint32_t)slot + 1, generation};
 }
@@ -280,6 +283,8 @@ grip_result grip_hitch_get_state(const grip_world *world, grip_hitch_id id, grip
   state->force = h->force;
   state->local_force = quat_unrotate(tow->rotation, state->force);
   state->gap = h->gap;
+  state->roll_moment = h->roll_moment;
+  state->roll_error = h->roll_error;
   return GRIP_OK;
 }
 

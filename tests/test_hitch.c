@@ -62,7 +62,7 @@ typedef struct rig {
 
 static const grip_vec3 tow_ball = {-2.6, 0.0, 0.45}, coupling = {2.6, 0.0, 0.45};
 
-static bool rig_open(rig *r, ground_kind ground, double speed) {
+static bool rig_open_kind(rig *r, ground_kind ground, double speed, grip_hitch_kind kind) {
   memset(r, 0, sizeof *r);
   r->car = grip_default_vehicle_def();
   grip_world_def wd = grip_default_world_def();
@@ -85,8 +85,13 @@ static bool rig_open(rig *r, ground_kind ground, double speed) {
   hd.trailer = r->trailer;
   hd.tow_point = tow_ball;
   hd.trailer_point = coupling;
+  hd.kind = kind;
   r->hitch = grip_create_hitch(r->world, &hd);
   return grip_hitch_is_valid(r->world, r->hitch);
+}
+
+static bool rig_open(rig *r, ground_kind ground, double speed) {
+  return rig_open_kind(r, ground, speed, GRIP_HITCH_BALL);
 }
 
 static void rig_close(rig *r) { grip_destroy_world(r->world); }
@@ -219,6 +224,64 @@ static void no_self_collision(void) {
   }
 }
 
+static grip_vec3 axis_of(grip_quat q, grip_vec3 v) {
+  /* v rotated by q: v + 2w(u×v) + 2u×(u×v) */
+  grip_vec3 u = {q.x, q.y, q.z};
+  grip_vec3 t = {2.0 * (u.y * v.z - u.z * v.y), 2.0 * (u.z * v.x - u.x * v.z), 2.0 * (u.x * v.y - u.y * v.x)};
+  return (grip_vec3){v.x + q.w * t.x + (u.y * t.z - u.z * t.y), v.y + q.w * t.y + (u.z * t.x - u.x * t.z),
+                     v.z + q.w * t.z + (u.x * t.y - u.y * t.x)};
+}
+
+static double dot3(grip_vec3 a, grip_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+
+/* The fifth wheel holds the trailer's roll to the tow's (asin(y_tow · z_trailer) from the two
+ * poses, within 1 mrad) where a ball lets it differ, and leaves pitch and yaw free: driving
+ * straight over wavy ground the relative pitch swings as with a ball, and in a lane change the
+ * largest articulation angle is the ball's. At dt 0.002 and 0.01 s. */
+static void fifth_wheel(void) {
+  const double dts[] = {0.002, 0.01};
+  for (int k = 0; k < 2; ++k) {
+    double roll[2] = {0, 0}, pitch[2] = {0, 0}, articulation[2] = {0, 0}, moment = 0.0, gap = 0.0;
+    for (int kind = 0; kind < 2; ++kind) {
+      rig r;
+      CHECK(rig_open_kind(&r, GROUND_WAVY, 50.0 * KMH, kind ? GRIP_HITCH_FIFTH_WHEEL : GRIP_HITCH_BALL));
+      double dt = dts[k], integral = 0.0;
+      for (double t = 0.0; t < 12.0; t += dt) {
+        double steer = (t > 8.0 && t < 10.5) ? 0.05 * sin(2.0 * 3.14159265358979 * (t - 8.0) / 2.5) : 0.0;
+        rig_drive(&r, 50.0 * KMH, steer, 0.0, dt, &integral);
+        grip_world_step(r.world, dt);
+        grip_vehicle_state a, b;
+        grip_hitch_state hs;
+        grip_vehicle_get_state(r.world, r.tow, &a);
+        grip_vehicle_get_state(r.world, r.trailer, &b);
+        grip_hitch_get_state(r.world, r.hitch, &hs);
+        grip_vec3 xa = axis_of(a.pose.rotation, (grip_vec3){1, 0, 0}), ya = axis_of(a.pose.rotation, (grip_vec3){0, 1, 0});
+        grip_vec3 za = axis_of(a.pose.rotation, (grip_vec3){0, 0, 1});
+        grip_vec3 xb = axis_of(b.pose.rotation, (grip_vec3){1, 0, 0}), zb = axis_of(b.pose.rotation, (grip_vec3){0, 0, 1});
+        roll[kind] = fmax(roll[kind], fabs(asin(dot3(ya, zb))));
+        if (t < 8.0) pitch[kind] = fmax(pitch[kind], fabs(asin(dot3(za, xb))));
+        articulation[kind] = fmax(articulation[kind], fabs(atan2(dot3(xb, ya), dot3(xb, xa))));
+        if (kind) {
+          moment = fmax(moment, fabs(hs.roll_moment));
+          gap = fmax(gap, hs.gap);
+          CHECK_NEAR(hs.roll_error, asin(dot3(ya, zb)), 1e-9);
+        }
+      }
+      rig_close(&r);
+    }
+    printf("  dt %.3f: relative roll %.4f° (ball %.3f°), relative pitch %.3f° (ball %.3f°), articulation %.3f° "
+           "(ball %.3f°), roll moment up to %.0f N·m, gap %.3g mm\n",
+           dts[k], roll[1] * 57.29578, roll[0] * 57.29578, pitch[1] * 57.29578, pitch[0] * 57.29578,
+           articulation[1] * 57.29578, articulation[0] * 57.29578, moment, 1e3 * gap);
+    CHECK(roll[1] < 1e-3);
+    CHECK(roll[0] > 5.0 * roll[1] && roll[0] > 2e-3);
+    CHECK(pitch[1] > 0.8 * pitch[0] && pitch[1] < 1.25 * pitch[0]);
+    CHECK(articulation[0] > 0.02);
+    CHECK_NEAR(articulation[1], articulation[0], 0.1 * articulation[0]);
+    CHECK(gap < 1e-3);
+  }
+}
+
 /* Refusals and lifetime: the same vehicle twice, a null vehicle, a second trailer on the same
  * car, a non-finite point, a forces-mode vehicle; destroying the trailer ends the hitch and
  * frees the car to tow another. */
@@ -242,6 +305,10 @@ static void refusals_and_lifetime(void) {
   hd.trailer = third;
   hd.tow_point.x = NAN;
   CHECK(!grip_hitch_is_valid(r.world, grip_create_hitch(r.world, &hd)));
+  hd.tow_point = tow_ball;
+  hd.kind = (grip_hitch_kind)7;
+  CHECK(!grip_hitch_is_valid(r.world, grip_create_hitch(r.world, &hd)));
+  hd.kind = GRIP_HITCH_BALL;
   grip_vehicle_def external = r.car;
   external.chassis_mode = GRIP_CHASSIS_EXTERNAL;
   grip_vehicle_id game_body = grip_create_vehicle(r.world, &external);
@@ -290,6 +357,7 @@ static void determinism(void) {
 int main(void) {
   RUN_TEST(points_stay_together);
   RUN_TEST(steady_pull);
+  RUN_TEST(fifth_wheel);
   RUN_TEST(no_self_collision);
   RUN_TEST(refusals_and_lifetime);
   RUN_TEST(determinism);

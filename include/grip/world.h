@@ -190,10 +190,18 @@ typedef struct grip_hitch_id {
 
 #define GRIP_NULL_HITCH ((grip_hitch_id){0, 0})
 
-/* A ball joint between a point on the towing vehicle and one on the trailer: the points stay
- * together, the bodies turn freely about them (a tow ball and coupling, a fifth wheel and
- * kingpin with the trailer's roll left free). */
+/* What a hitch lets the trailer do. */
+typedef enum grip_hitch_kind {
+  GRIP_HITCH_BALL = 0,    /* a tow ball and coupling: the points stay together, the trailer turns
+                             freely about them (yaw, pitch and roll) */
+  GRIP_HITCH_FIFTH_WHEEL  /* a fifth wheel and kingpin: as the ball, but the trailer only yaws
+                             about its own z axis and pitches about the tow's y axis; its roll
+                             follows the tow's (a semi-trailer's front has no axle to hold it) */
+} grip_hitch_kind;
+
+/* A joint between a point on the towing vehicle and one on the trailer. */
 typedef struct grip_hitch_def {
+  grip_hitch_kind kind;     /* GRIP_HITCH_BALL (default) or GRIP_HITCH_FIFTH_WHEEL */
   grip_vehicle_id tow;      /* the towing vehicle */
   grip_vehicle_id trailer;  /* the towed one */
   grip_vec3 tow_point;      /* m, on the towing vehicle, in its design frame (the frame of its
@@ -227,6 +235,11 @@ typedef struct grip_hitch_state {
                              (positive: the trailer's nose rests on the ball) */
   double gap;             /* m, distance between the two points after the last step; under
                              1e-3 while both vehicles are in the world */
+  double roll_moment;     /* N·m, fifth wheel: the moment about the trailer's roll axis the tow
+                             puts on the trailer to hold its roll, mean over the last step; ~±5000
+                             for a loaded semi-trailer in a turn; 0 for a ball */
+  double roll_error;      /* rad, fifth wheel: the trailer's roll relative to the tow after the
+                             last step (asin of the kingpin axis · the tow's y axis); under 1e-3 */
 } grip_hitch_state;
 
 GRIP_API grip_result grip_hitch_get_state(const grip_world *world, grip_hitch_id id, grip_hitch_state *state);
