@@ -4,8 +4,9 @@
  * that wants the same world from the same file.
  *
  * Building checks what needs the ground and the cars: every start inside the terrain grid and
- * on the ground (tracks: inside the barriers), no two cars' body boxes overlapping in plan, an
- * explicit z not below the placed height. Errors name the scene file and line of the car. */
+ * on the ground (tracks: inside the barriers), no two cars' body boxes overlapping in plan (a
+ * car and its trailer excepted), an explicit z not below the placed height. A towed car starts
+ * straight behind its tow with the hitch points together in plan and the tow's speed. Errors name the scene file and line of the car. */
 #ifndef GRIP_SCENE_WORLD_H
 #define GRIP_SCENE_WORLD_H
 
@@ -31,6 +32,7 @@ typedef struct scene_world_car {
   double start_heading;       /* rad, start heading from +x counter-clockwise */
   double ground_z;            /* m, ground height under the start (x, y); e.g. 12.4 */
   int track_hint;             /* track scenes: last segment the car was found on (-1 none) */
+  grip_hitch_id hitch;        /* a towed car: its hitch to spec->tow; GRIP_NULL_HITCH otherwise */
 } scene_world_car;
 
 typedef struct scene_world {
