@@ -190,21 +190,30 @@ static int place_car(scene_world *sw, int k, double x, double y, double heading,
 /* A towed car: straight behind its (placed) tow, the coupling over the tow's hitch point in
  * plan, then hitched. The hitch pulls the heights together in the first steps; a start with the
  * two points further apart than 0.3 m is refused (heights that don't match). */
+/* Where towed car k stands behind its tow at tow_pose (design frame) turned to heading: the
+ * tow's hitch point in the world (returned in *ball) and the plan position (x, y) that puts the
+ * coupling over it. */
+static void behind_tow(const grip_scene_car *c, grip_pose tow_pose, double heading, grip_vec3 *ball, double *x,
+                       double *y) {
+  const grip_quat q = tow_pose.rotation;
+  /* tow_pose.position + R·tow_point */
+  grip_vec3 p = c->tow_point, u = {q.x, q.y, q.z};
+  grip_vec3 t = {2.0 * (u.y * p.z - u.z * p.y), 2.0 * (u.z * p.x - u.x * p.z), 2.0 * (u.x * p.y - u.y * p.x)};
+  *ball = (grip_vec3){tow_pose.position.x + p.x + q.w * t.x + (u.y * t.z - u.z * t.y),
+                      tow_pose.position.y + p.y + q.w * t.y + (u.z * t.x - u.x * t.z),
+                      tow_pose.position.z + p.z + q.w * t.z + (u.x * t.y - u.y * t.x)};
+  *x = ball->x - (cos(heading) * c->coupling.x - sin(heading) * c->coupling.y);
+  *y = ball->y - (sin(heading) * c->coupling.x + cos(heading) * c->coupling.y);
+}
+
 static int place_towed(scene_world *sw, int k, grip_load_error *err) {
   const grip_scene *sc = sw->scene;
   scene_world_car *wc = &sw->cars[k];
   const grip_scene_car *c = wc->spec;
   const scene_world_car *tow = &sw->cars[c->tow_index];
-  const grip_quat q = tow->start.rotation;
-  /* the tow's hitch point in the world: start + R·tow_point */
-  grip_vec3 p = c->tow_point, u = {q.x, q.y, q.z};
-  grip_vec3 t = {2.0 * (u.y * p.z - u.z * p.y), 2.0 * (u.z * p.x - u.x * p.z), 2.0 * (u.x * p.y - u.y * p.x)};
-  grip_vec3 ball = {tow->start.position.x + p.x + q.w * t.x + (u.y * t.z - u.z * t.y),
-                    tow->start.position.y + p.y + q.w * t.y + (u.z * t.x - u.x * t.z),
-                    tow->start.position.z + p.z + q.w * t.z + (u.x * t.y - u.y * t.x)};
-  double heading = tow->start_heading;
-  double x = ball.x - (cos(heading) * c->coupling.x - sin(heading) * c->coupling.y);
-  double y = ball.y - (sin(heading) * c->coupling.x + cos(heading) * c->coupling.y);
+  double heading = tow->start_heading, x, y;
+  grip_vec3 ball;
+  behind_tow(c, tow->start, heading, &ball, &x, &y);
   if (place_car(sw, k, x, y, heading, err) != 0) return -1;
   grip_hitch_def hd = grip_default_hitch_def();
   hd.kind = c->fifth_wheel ? GRIP_HITCH_FIFTH_WHEEL : GRIP_HITCH_BALL;
@@ -351,6 +360,22 @@ void scene_world_destroy(scene_world *sw) {
   free(sw->views);
   free(sw->others);
   free(sw);
+}
+
+bool scene_world_place(scene_world *sw, int k, double x, double y, double heading) {
+  if (k < 0 || k >= sw->car_count) return false;
+  if (grip_vehicle_place(sw->world, sw->cars[k].id, x, y, heading) != GRIP_OK) return false;
+  grip_vehicle_state st;
+  grip_vehicle_get_state(sw->world, sw->cars[k].id, &st);
+  bool ok = true;
+  for (int j = 0; j < sw->car_count; ++j) {
+    if (sw->cars[j].spec->tow_index != k) continue;
+    grip_vec3 ball;
+    double tx, ty;
+    behind_tow(sw->cars[j].spec, st.pose, heading, &ball, &tx, &ty);
+    ok = scene_world_place(sw, j, tx, ty, heading) && ok; /* the loader refused loops */
+  }
+  return ok;
 }
 
 bool scene_world_ground_height(const scene_world *sw, double x, double y, double *z) {

@@ -63,6 +63,12 @@ typedef struct scene_world {
 int scene_world_create(const grip_scene *scene, int flags, scene_world **out, grip_load_error *err);
 void scene_world_destroy(scene_world *sw);
 
+/* Puts car k at rest on the ground at (x, y) turned to heading (grip_vehicle_place) and the
+ * cars it tows, and theirs, straight behind it with their couplings over its hitch points (a
+ * click-to-place in a viewer, a replay's placement). False when there is no ground under one of
+ * them (those placed stay placed). */
+bool scene_world_place(scene_world *sw, int k, double x, double y, double heading);
+
 /* Ground height (m) under (x, y) by a vertical ray from high above; false where there is none. */
 bool scene_world_ground_height(const scene_world *sw, double x, double y, double *z);
 

@@ -450,6 +450,22 @@ static void test_towing(void) {
            1e3 * worst, hypot(a.pose.position.x - c.pose.position.x, a.pose.position.y - c.pose.position.y));
     CHECK(worst < 1e-3);
     CHECK(a.speed > 5.0);
+    /* carried elsewhere (a click-to-place): the chain comes along, straight behind, at rest */
+    CHECK(scene_world_place(sw, 0, 10.0, -15.0, PI / 2));
+    for (int k = 0; k < 3; ++k) {
+      grip_vehicle_state st;
+      grip_vehicle_get_state(sw->world, sw->cars[k].id, &st);
+      CHECK_NEAR(st.pose.position.x, 10.0, 0.01 + 0.04 * k); /* a tilted tow moves its ball in plan */
+      CHECK_NEAR(st.pose.position.y, -15.0 - 5.2 * k, 0.05 + 0.05 * k);
+      CHECK(st.speed < 1e-9);
+    }
+    scene_world_step(sw, 0.004);
+    for (int k = 1; k < 3; ++k) {
+      grip_hitch_state hs;
+      grip_hitch_get_state(sw->world, sw->cars[k].hitch, &hs);
+      CHECK(hs.gap < 1e-3);
+      CHECK(fabs(hs.force.x) + fabs(hs.force.y) < 2000.0); /* no yank back across the world */
+    }
     scene_world_destroy(sw);
     free(sc);
   }
