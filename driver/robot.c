@@ -617,9 +617,7 @@ static bool shorten_flat_out(robot *r) {
           idx[k] = ii;
           h[k] = abs(d) < half ? 0.5 * (1.0 + cos(GRIP_PI * d / half)) : 0.0;
           px[k] = L[ii].x, py[k] = L[ii].y, nx[k] = L[ii].nx, ny[k] = L[ii].ny;
-          if (h[k] > 0.0) {
-            if (!flat[ii]) ok = false;
-          }
+          if (h[k] > 0.0 && !flat[ii]) ok = false;
         }
         if (!ok) continue;
         /* Newton step on the window's length */
@@ -987,7 +985,7 @@ void robot_view_window(const robot *r, double speed, double max_length, double *
  * at 81 km/h 1.5 s later: the engine braking of the first change and the neutral of the
  * second cost 2-7 % of the apex speed. Held in the higher gear unless it turns below the
  * clutch's engage rpm (where it no longer pulls). */
-static bool short_lived_gear(const robot *r, const grip_vehicle_state *st, double s, double v, int g) {
+static bool short_lived_gear(const robot *r, double s, double v, int g) {
   if (!(r->p.downshift_hold > 0.0) || g < 1) return false;
   const grip_gearbox_def *gb = &r->car.gearbox;
   int driven_axle = r->car.drivetrain.layout == GRIP_DRIVE_FWD ? GRIP_AXLE_FRONT : GRIP_AXLE_REAR;
@@ -996,7 +994,6 @@ static bool short_lived_gear(const robot *r, const grip_vehicle_state *st, doubl
   if (cur > gb->forward_gears) return false;
   double rpm_cur = v / wr * gb->ratios[cur - 1] * gb->final_drive * 60.0 / (2.0 * GRIP_PI);
   if (rpm_cur < r->car.clutch.engage_rpm) return false;
-  (void)st;
   double v_up = 0.97 * r->car.engine.rev_limit_rpm * 2.0 * GRIP_PI / 60.0 * wr / (gb->ratios[g - 1] * gb->final_drive);
   double reach = v * r->p.downshift_hold;
   for (double d = 0.0; d <= reach; d += r->step)
@@ -1222,7 +1219,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
       /* a change under way: keep asking for its gear */
     } else if (up > cur) {
       g = up;
-    } else if (down < cur && (r->shift_wait <= 0.0 || v < 5.0) && (v < 5.0 || !short_lived_gear(r, st, s, v, cur - 1))) {
+    } else if (down < cur && (r->shift_wait <= 0.0 || v < 5.0) && (v < 5.0 || !short_lived_gear(r, s, v, cur - 1))) {
       /* Down one gear at a time, also under braking: dropping 4->1 at turn-in (the box used to
        * wait for the brakes to come off) locked the rear wheels under engine braking. */
       g = v < 5.0 ? down : cur - 1;
