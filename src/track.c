@@ -37,6 +37,7 @@ typedef struct track_seg {
   double rmx, rmy;       /* ... to the middle of the arc */
   double z[4], cross[4]; /* the Hermite height and cross-slope curves as cubics in v = u/len */
   double dw;             /* d(width)/du */
+  double inv_len;        /* 1/m, 1 / len: the queries multiply instead of dividing */
   double run0[2], drun[2]; /* run-off width at the start and d/du, per side */
 } track_seg;
 
@@ -249,12 +250,12 @@ typedef struct section {
 static section seg_section(const track_seg *g, double u) {
   const grip_track_segment_def *d = &g->def;
   section c;
-  double L = g->len, v = L > 0.0 ? clampd(u / L, 0.0, 1.0) : 0.0;
+  double v = clampd(u * g->inv_len, 0.0, 1.0); /* len > 0 (grip_track_build) */
   /* the Hermite curves in power form (hermite_power) */
   c.zc = g->z[0] + v * (g->z[1] + v * (g->z[2] + v * g->z[3]));
-  c.dzc = (g->z[1] + v * (2.0 * g->z[2] + v * 3.0 * g->z[3])) / L;
+  c.dzc = (g->z[1] + v * (2.0 * g->z[2] + v * 3.0 * g->z[3])) * g->inv_len;
   c.g = g->cross[0] + v * (g->cross[1] + v * (g->cross[2] + v * g->cross[3]));
-  c.dg = (g->cross[1] + v * (2.0 * g->cross[2] + v * 3.0 * g->cross[3])) / L;
+  c.dg = (g->cross[1] + v * (2.0 * g->cross[2] + v * 3.0 * g->cross[3])) * g->inv_len;
   c.w = d->width_start + (d->width_end - d->width_start) * v;
   c.dw = g->dw;
   for (int s = 0; s < 2; ++s) {
@@ -294,6 +295,7 @@ static void prepare_queries(track_seg *g) {
   }
   hermite_power(d->z_start, d->z_end, d->slope_start * L, d->slope_end * L, g->z);
   hermite_power(d->cross_start, d->cross_end, d->cross_rate_start * L, d->cross_rate_end * L, g->cross);
+  g->inv_len = 1.0 / L;
   g->dw = (d->width_end - d->width_start) / L;
   for (int s = 0; s < 2; ++s) {
     const grip_track_side_def *sd = &d->side[s];
