@@ -17,6 +17,8 @@ typedef struct collision_world {
   int *order;                     /* broad phase: slots sorted along the sweep axis */
   double *box_min, *box_max;      /* broad phase: swept bounding box, 3 per slot */
   unsigned char *active;          /* alive and in the world after its step: takes part in contacts */
+  bool pairs_possible;            /* two or more vehicles alive this step: the broad phase runs and
+                                     needs the bounds (a lone car's step skips them) */
 } collision_world;
 
 /* Grows the arrays to hold capacity slots, keeping their contents. False: out of memory (the
