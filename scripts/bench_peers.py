@@ -10,7 +10,9 @@ Peer: each round runs `grip bench --vehicles N --threads 1 --seconds S --json` a
 `bullet_vehicles N S` (bench/peers/bullet_vehicles.cpp, built by CMake when Bullet is found)
 one after the other, and prints both ns per vehicle-step, wall and process CPU, and the ratio
 Bullet / grip. Threads: each round runs `grip bench --vehicles N --threads 1` and `--threads 2`
-one after the other for every N, and prints wall ns per vehicle-step and the speed-up. The
+one after the other for every N, and prints wall ns per vehicle-step and the speed-up, then
+two `--threads 1` runs side by side: their summed throughput against one run alone is what the
+machine can give two threads at that moment (2.0 on two idle cores; a shared VM gives less). The
 last lines give the medians over the rounds. On a machine shared with other jobs, CPU time is
 the steadier figure for the peer ratio; a thread speed-up needs an idle second core, so the
 load average is printed with each round.
@@ -73,18 +75,24 @@ def main():
                                                      row["ratio_wall"], row["ratio_cpu"]), flush=True)
         for n in nv:
             r = {}
+            cmd = lambda k: [grip, "bench", "--vehicles", str(n), "--threads", str(k), "--seconds",
+                             str(a.threads_seconds), "--json"]
             for k in (1, 2):
-                r[k] = run_json([grip, "bench", "--vehicles", str(n), "--threads", str(k), "--seconds",
-                                 str(a.threads_seconds), "--json"])
+                r[k] = run_json(cmd(k))
+            # The machine's own parallel capacity at that moment: two one-thread runs side by side
+            # (throughput of both against one run alone; 2.0 on two idle cores).
+            pair = [subprocess.Popen(cmd(1), stdout=subprocess.PIPE, text=True) for _ in range(2)]
+            side = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in pair]
+            capacity = sum(r[1]["ns_per_vehicle_step"] / x["ns_per_vehicle_step"] for x in side)
             row = {"round": rnd, "load": load(), "vehicles": n, "one_ns": r[1]["ns_per_vehicle_step"],
                    "two_ns": r[2]["ns_per_vehicle_step"], "one_cpu_ns": r[1]["cpu_ns_per_vehicle_step"],
-                   "two_cpu_ns": r[2]["cpu_ns_per_vehicle_step"]}
+                   "two_cpu_ns": r[2]["cpu_ns_per_vehicle_step"], "capacity": capacity}
             row["speedup"] = row["one_ns"] / row["two_ns"]
             out["threads"].append(row)
             print("round %d (load %.1f): %d vehicles, %g s: one thread %.0f ns, two %.0f ns: %.2fx "
-                  "(CPU per vehicle-step %.0f / %.0f ns)" % (rnd, row["load"], n, a.threads_seconds, row["one_ns"],
-                                                             row["two_ns"], row["speedup"], row["one_cpu_ns"],
-                                                             row["two_cpu_ns"]), flush=True)
+                  "(CPU per vehicle-step %.0f / %.0f ns); two one-thread runs side by side: %.2fx one" % (
+                      rnd, row["load"], n, a.threads_seconds, row["one_ns"], row["two_ns"], row["speedup"],
+                      row["one_cpu_ns"], row["two_cpu_ns"], capacity), flush=True)
     med = statistics.median
     if out["peer"]:
         p = out["peer"]
@@ -93,7 +101,8 @@ def main():
             med(x["bullet_cpu_ns"] for x in p), med(x["ratio_wall"] for x in p), med(x["ratio_cpu"] for x in p)))
     for n in nv:
         t = [x for x in out["threads"] if x["vehicles"] == n]
-        print("median of %d: %d vehicles: two threads %.2fx one" % (len(t), n, med(x["speedup"] for x in t)))
+        print("median of %d: %d vehicles: two threads %.2fx one; the machine's capacity (two one-thread runs "
+              "side by side) %.2fx" % (len(t), n, med(x["speedup"] for x in t), med(x["capacity"] for x in t)))
     if a.json:
         json.dump(out, open(a.json, "w"), indent=1)
 
