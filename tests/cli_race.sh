@@ -2,6 +2,7 @@
 # grip race: defaults with no data files, JSON keys, telemetry, replay bytes, usage errors.
 set -u
 GRIP=$1
+SRC=$2
 fail=0
 check() { if ! eval "$1"; then echo "FAIL: $1"; fail=1; fi; }
 tmp=$(mktemp -d)
@@ -89,10 +90,14 @@ check "grep -q 'grip race: .*1.50 m wide at its narrowest, under the car.s width
 # Fuel and pit stops (docs/driver.md, "Pit stops and fuel"): --fuel takes auto, full or kg.
 "$GRIP" race --fuel lots >/dev/null 2>err.txt; check "[ $? -eq 2 ]"; check "grep -q 'fuel: .lots. is not auto, full' err.txt"
 "$GRIP" race --fuel -3 >/dev/null 2>&1; check "[ $? -eq 2 ]"
-# auto without a pit lane: fuel for the distance (3 laps of ~0.28 kg with margin), under the
-# car's own 30 kg, no stop
-"$GRIP" race --fuel auto --json > auto.json; check "[ $? -eq 0 ]"
+# auto without a pit lane (the built-in track without its pit statement): fuel for the
+# distance (3 laps of ~0.4 kg with margin), under the car's own 30 kg, no stop
+grep -v '^pit ' "$SRC/data/tracks/park.track" > nopit.track
+"$GRIP" race --track nopit.track --fuel auto --json > auto.json; check "[ $? -eq 0 ]"
 check "/usr/bin/python3 -c 'import json; d=json.load(open(\"auto.json\")); c=d[\"cars\"][0]; exit(0 if d[\"pit_lane\"] is False and c[\"finished\"] and c[\"pit_stops\"]==0 and 0.5 < c[\"start_fuel_kg\"] < 3 and c[\"start_fuel_kg\"] > c[\"fuel_used_kg\"] else 1)'"
+# the built-in track has a pit lane (data/tracks/park.track); 3 laps on auto fuel need no stop
+"$GRIP" race --fuel auto --json > auto2.json; check "[ $? -eq 0 ]"
+check "/usr/bin/python3 -c 'import json; d=json.load(open(\"auto2.json\")); c=d[\"cars\"][0]; exit(0 if d[\"pit_lane\"] is True and c[\"finished\"] and c[\"pit_stops\"]==0 and 0.5 < c[\"start_fuel_kg\"] < 3 else 1)'"
 # an oval with a pit lane on the right and fuel for 1.5 laps: one stop of 2 s + fuel / 8
 printf 'name Pit Oval\nwidth 12\nkerb 1\nrunoff 15\nrunoff-surface asphalt\nstraight 500\narc left radius 100 angle 180\nstraight 500\narc left radius 100 angle 180\npit side right entry 1478.3 start 20 end 320 exit 450 speed-limit 20\n' > pit.track
 "$GRIP" race --track pit.track --laps 3 --fuel 0.7 --json > pit.json; check "[ $? -eq 0 ]"

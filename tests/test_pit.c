@@ -338,17 +338,14 @@ static void check_one_stop(const race_car_result *r, const race_car_result *f, d
 /* A 3-lap race on the oval with fuel for 2.5 laps: one stop. Checked against TORCS's stop
  * time (2 s + refuel / 8), the lane's limit, the same car's race with a full tank (consumption
  * per lap, time lost), and the strategy's target (the finish reached with the reserve left). */
-static void race_with_a_stop(double dt) {
-  grip_track_pit pit;
-  grip_track *t = oval(&pit);
-  if (!t) return;
+static void race_with_a_stop_on(const char *label, grip_track *t, const grip_track_pit *pit, double dt) {
   grip_vehicle_def car = grip_default_vehicle_def();
   race_config cfg = race_default_config();
   cfg.track = t;
   cfg.car = &car;
   cfg.laps = 3;
   cfg.dt = dt;
-  cfg.pit = &pit;
+  cfg.pit = pit;
   /* reference: enough fuel, no stop */
   cfg.fuel_mode = RACE_FUEL_FULL;
   race_result full;
@@ -363,24 +360,27 @@ static void race_with_a_stop(double dt) {
   race_result res;
   CHECK(race_run(&cfg, &res) == 0);
   const race_car_result *r = &res.results[0];
-  printf("  dt %.3f: %.4f kg a lap; %d stop(s), %.3f kg refuelled, %.3f s served, %.2f s in the pit lane, "
+  printf("  %s, dt %.3f: %.4f kg a lap; %d stop(s), %.3f kg refuelled, %.3f s served, %.2f s in the pit lane, "
          "race %.2f s against %.2f s without, off %.2f s, wall %.2f s, limit excess %.2f m/s\n",
-         dt, per_lap, r->pit_stops, r->refuelled_kg, r->pit_service_s, r->pit_lane_s, r->total_time_s,
+         label, dt, per_lap, r->pit_stops, r->refuelled_kg, r->pit_service_s, r->pit_lane_s, r->total_time_s,
          f->total_time_s, r->off_track_s, r->wall_contact_s, r->pit_limit_excess);
   CHECK(r->finished && r->laps == 3);
   CHECK(r->refuelled_kg > 0.0);
   /* the strategy fuels to the finish with its margin and reserve: at the end the tank holds
-   * about the reserve (0.15 lap) plus 3 % of the laps driven after the stop; the lane is 300 m
-   * at most at 20 m/s */
-  check_one_stop(r, f, per_lap, 300.0, 20.0, 1.01 * dt);
-  /* the fuel burnt: less than the full-tank race's (a car ~50 kg lighter, and 600 m of pit road
-   * at 20 m/s instead of racing), by at most the pit road's share of the three laps (600 m of
-   * 4885 m, 12 %) and the mass's (3.4 %) */
+   * about the reserve (0.15 lap) plus 3 % of the laps driven after the stop; the lane (start to
+   * end) is driven at the limit at most */
+  double lane_m = pit->end - pit->start;
+  if (lane_m < 0.0) lane_m += grip_track_length(t);
+  check_one_stop(r, f, per_lap, lane_m, pit->speed_limit, 1.01 * dt);
+  /* the fuel burnt: less than the full-tank race's (a car ~50 kg lighter, and the pit road at
+   * the lane's limit instead of racing), by at most the pit road's share of the three laps
+   * (test oval: 600 m of 4885 m, 12 %) and the mass's (3.4 %) */
+  double lap_m = grip_track_length(t), road_m = pit->exit - pit->entry;
+  if (road_m < 0.0) road_m += lap_m;
   CHECK(r->fuel_used_kg < f->fuel_used_kg);
-  CHECK(r->fuel_used_kg > (1.0 - 0.12 - 0.034) * f->fuel_used_kg);
+  CHECK(r->fuel_used_kg > (1.0 - road_m / (3.0 * lap_m) - 0.034) * f->fuel_used_kg);
   race_result_free(&res);
   race_result_free(&full);
-  grip_track_destroy(t);
 }
 
 /* TORCS's car1-trb1 and e-track-4 with its pit lane, for the races below: 1 when loaded,
@@ -439,6 +439,35 @@ static void torcs_race_with_a_stop(void) {
   race_result_free(&res);
   race_result_free(&full);
   grip_track_destroy(t);
+}
+
+static void race_with_a_stop(double dt) {
+  grip_track_pit pit;
+  grip_track *t = oval(&pit);
+  if (!t) return;
+  race_with_a_stop_on("test oval", t, &pit, dt);
+  grip_track_destroy(t);
+}
+
+/* The shipped tracks' pit lanes (data/tracks: the built-in Grip Park and the Grip Oval): the
+ * same race with one stop, checked the same way. */
+static void shipped_tracks_stop(void) {
+  const char *const specs[] = {"default", GRIP_SOURCE_DIR "/data/tracks/oval.track"};
+  for (int i = 0; i < 2; ++i) {
+    grip_track *t = NULL;
+    grip_track_pit pit;
+    grip_load_error err;
+    grip_load_error_clear(&err);
+    pit.line = -1;
+    if (grip_track_open_pit(specs[i], &t, NULL, 0, &pit, &err) != 0) {
+      fprintf(stderr, "%s\n", err.message);
+      CHECK(0);
+      continue;
+    }
+    CHECK(pit.line > 0); /* the track has a pit statement */
+    if (pit.line > 0) race_with_a_stop_on(i ? "Grip Oval" : "Grip Park", t, &pit, 0.01);
+    grip_track_destroy(t);
+  }
 }
 
 #ifndef GRIP_SANITIZED /* long runs: release builds only (the sanitizers slow them ~20x) */
@@ -540,6 +569,7 @@ int main(void) {
   RUN_TEST(race_with_a_stop_dt_001x);
   RUN_TEST(race_with_a_stop_dt_0002);
   RUN_TEST(torcs_race_with_a_stop);
+  RUN_TEST(shipped_tracks_stop);
 #ifndef GRIP_SANITIZED
   RUN_TEST(race_with_a_stop_dt_001);
   RUN_TEST(torcs_30_laps);
