@@ -348,17 +348,17 @@ static inline int level_pos(const line_level *v, int j) { return (j % 3) * v->th
  * single chain of square roots and divisions, each offset using its neighbour's new value). */
 #define LINE_BATCH 8
 
-/* A line of fewer samples (a track under ~3 km at the default 3 m spacing: the built-in one)
- * runs its sweeps one at a time, the plain schedule (to rounding): it costs under 0.1 s there, and
- * the seam's few millimetres (up to 8 mm on e-track-4 and 10 mm on the built-in track with 8
- * sweeps per batch) decide, in a race whose cars collide, which of them tangle on the first lap
- * (tests/test_race.c four_cars_finish). Single-car laps on TORCS tracks move by under 0.03 %
- * (docs/performance.md). */
-#define LINE_WAVEFRONT_MIN_SAMPLES 1000
+/* A line of fewer samples (a track under 1.5 km at the default 3 m spacing: the built-in one)
+ * runs its sweeps one at a time, the plain schedule (to rounding): it costs under 0.1 s there,
+ * and the seam's few millimetres (up to 8 mm on e-track-4 and 10 mm on the built-in
+ * track with 8 sweeps per batch) decide, in a race whose cars collide, which of them tangle on
+ * the first lap (tests/test_race.c four_cars_finish). Single-car laps on TORCS tracks move by
+ * under 0.04 % (docs/performance.md). */
+#define LINE_WAVEFRONT_MIN_SAMPLES 500
 
 /* What one update reads, lane by lane: x[k][u], y[k][u] the points j − 2 … j + 2 of lane u,
- * len[k][u] the spacings from them; at[u] the moved sample's centre point, normal, bound and
- * offset. */
+ * len[k][u] the spacings from them; px[u] … off[u] the moved sample's centre point, normal,
+ * bound and offset. */
 typedef struct lane_input {
   const double *x[5], *y[5], *len[4];
   const double *px, *py, *nx, *ny, *bound, *off;
