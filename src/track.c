@@ -992,10 +992,26 @@ bool grip_track_barrier_query(void *context, const grip_ground_query *query, dou
                                       loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
   /* The wall's foot lies `distance` away against the inward normal; its height there is the
    * surface height at the barrier. */
-  located foot;
-  locate_at(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance, loc.segment, &foot, true);
+  int side = loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
+  double foot_z;
+  if (at.sec.dreach[side] == 0.0) {
+    /* A barrier parallel to the centre line (width, kerb and run-off constant here): its normal
+     * is the centre line's, so the foot lies at the point's own distance along the segment, at
+     * the barrier's lateral offset; its height from the point's cross-section, as finish gives
+     * it there (the surface continues flat beyond a strip that is not banked), without a second
+     * locate. */
+    const track_seg *g = &track->seg[loc.segment];
+    const section *c = &at.sec;
+    double sgn = side == GRIP_TRACK_SIDE_LEFT ? 1.0 : -1.0, hw = 0.5 * c->w;
+    foot_z = c->reach[side] <= hw || g->def.side[side].banked ? c->zc + sgn * c->reach[side] * c->g
+                                                             : c->zc + sgn * hw * c->g;
+  } else {
+    located foot;
+    locate_at(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance, loc.segment, &foot, true);
+    foot_z = foot.loc.z;
+  }
   hit->distance = b.distance;
   hit->normal = b.normal;
-  hit->top = foot.loc.z + b.height;
+  hit->top = foot_z + b.height;
   return isfinite(hit->distance) && isfinite(hit->top);
 }
