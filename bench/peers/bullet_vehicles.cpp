@@ -1,9 +1,9 @@
-// Peer benchmark for `scripts/bench_peers.sh` (docs/performance.md): Bullet's btRaycastVehicle,
+// Peer benchmark for `scripts/bench_peers.py` (docs/performance.md): Bullet's btRaycastVehicle,
 // what a user might pick instead of grip, timed on the same machine in the same run.
 // Source: the project's ../shared/peers/bullet_vehicles.cpp (written for grip's benchmarks, not
 // taken from Bullet), copied here unchanged apart from this note, the process-CPU clock around
 // the stepping loop (the machine these figures come from is shared: wall time counts the time
-// other jobs ran) and a last line in the form scripts/bench_peers.sh reads.
+// other jobs ran) and a last line in the form scripts/bench_peers.py reads.
 // Built by CMake as bullet_vehicles when Bullet (pkg-config "bullet", single precision, as
 // Debian's libbullet-dev ships it by default) is found.
 // Peer benchmark: N Bullet btRaycastVehicle cars on a flat static ground,
