@@ -419,9 +419,16 @@ static inline void lanes_update(const lane_input *in, int count, lane_output *ou
 }
 
 /* Compiled twice where the compiler and C library can choose at load time (GCC or Clang on
- * x86-64 with ifunc): for AVX2 (four lanes per instruction) and for the baseline (two). Without
- * fused multiply-adds (-ffp-contract=off) both give the same bits. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__linux__) && !defined(__SANITIZE_ADDRESS__)
+ * x86-64 Linux with glibc's ifunc; not under AddressSanitizer): for AVX2 (four lanes per
+ * instruction) and for the baseline (two). Without fused multiply-adds (-ffp-contract=off) both
+ * give the same bits. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) /* Clang's spelling of __SANITIZE_ADDRESS__ */
+#define LINE_SANITIZED 1
+#endif
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__linux__) && \
+    defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(LINE_SANITIZED)
 #define LINE_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define LINE_TARGET_CLONES
