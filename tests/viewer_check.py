@@ -864,26 +864,47 @@ def check_lamps(path, json_path, car_xml, expect):
 
 
 def check_systems(path, expect):
-    """The HUD's car-systems line (viewer/hud.c: top right, y 84..102, ABS/TC/ESC labels 66 px
-    apart from x = width - 216): each label's colour, green on, amber acting, grey off, against
-    expect, e.g. "on,off,acting"."""
+    """The HUD's car-systems line (viewer/hud.c: top right, rows 84..102, right of x = width - 260):
+    the labels are found as runs of text columns (a gap of 10 px or more separates two labels;
+    the space inside "ABS off" is narrower), there must be three, at least 8 px apart, and each
+    one's colour is green (on), amber (acting) or grey (off), against expect, e.g.
+    "on,off,acting"."""
     w, h, rows = read_png(path)
     want = expect.split(',')
+
+    def kind(r, g, b):
+        if g > 150 and r < 110 and b < 140:
+            return 'on'
+        if r > 200 and 130 < g < 225 and b < 90:
+            return 'acting'
+        if min(r, g, b) > 170 and max(r, g, b) - min(r, g, b) < 40:
+            return 'off'
+        return None
+
+    columns = []
+    for x in range(w - 260, w - 16):
+        ks = [kind(*pixel(rows, x, y)[:3]) for y in range(84, 103)]
+        columns.append([k for k in ks if k])
+    labels, current, gap = [], None, 99
+    for i, ks in enumerate(columns):
+        if ks:
+            if current is None or gap >= 10:
+                current = {'start': i, 'end': i, 'counts': {'on': 0, 'acting': 0, 'off': 0}}
+                labels.append(current)
+            current['end'] = i
+            for k in ks:
+                current['counts'][k] += 1
+            gap = 0
+        else:
+            gap += 1
     got = []
-    for j in range(3):
-        x0 = w - 216 + 66 * j
-        counts = {'on': 0, 'acting': 0, 'off': 0}
-        for y in range(84, 103):
-            for x in range(x0, x0 + 60):
-                r, g, b = pixel(rows, x, y)[:3]
-                if g > 150 and r < 110 and b < 140:
-                    counts['on'] += 1
-                elif r > 200 and 130 < g < 225 and b < 90:
-                    counts['acting'] += 1
-                elif min(r, g, b) > 170 and max(r, g, b) - min(r, g, b) < 40:
-                    counts['off'] += 1
+    for j, lab in enumerate(labels):
+        counts = lab['counts']
         got.append(max(counts, key=counts.get) if max(counts.values()) >= 15 else 'none')
-        print(f'systems label {j}: {counts} -> {got[-1]}')
+        print(f'systems label {j}: x {w - 260 + lab["start"]}..{w - 260 + lab["end"]} px, {counts} -> {got[-1]}')
+    gaps = [labels[j + 1]['start'] - labels[j]['end'] for j in range(len(labels) - 1)]
+    if len(labels) != 3 or min(gaps) < 8:
+        fail(f'car systems on the HUD: {len(labels)} labels with gaps {gaps} px, expected 3 apart')
     if got != want:
         fail(f'car systems on the HUD: {",".join(got)}, expected {expect}')
 
