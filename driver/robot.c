@@ -694,14 +694,14 @@ static void line_geometry(robot *r) {
  * 83.5 m/s for 3294 m): they drive the inside. Here the flat-out stretches (the plan at the
  * top speed) are shortened as long as no curvature rises above the one that still allows
  * flat_out_speed × the top speed there. The solver moves one node at a time (Gauss–Seidel),
- * coarse to fine over strides 16 … 1: a move at stride s shifts the samples within 2s of the
+ * coarse to fine over strides 16 … 2: a move at stride s shifts the samples within 2s of the
  * node by a raised cosine (amplitude Δ at the node, 0 and flat at ±2s, so the move itself
  * bends the line by at most Δ·(π/2s·step)²/2), Δ a Newton step on the length of the
  * samples it moves, cut to the road's bounds and halved until no sample it bends is tighter
  * than its cap (or tighter than it was, where it already was). Samples off the flat-out
  * stretches stay where the minimum-curvature line put them. Returns whether any moved. */
 #define FLAT_OUT_MAX_STRIDE 16
-#define FLAT_OUT_TOL 1e-2 /* m: a level stops when no node moved more in a sweep */
+#define FLAT_OUT_TOL 3e-2 /* m: a level stops when no node moved more in a sweep */
 enum { FLAT_OUT_WINDOW = 4 * FLAT_OUT_MAX_STRIDE + 3 };
 
 /* m, the length of the polyline through the window's points with the bump of amplitude delta
@@ -742,7 +742,7 @@ static bool shorten_flat_out(robot *r) {
   double px[FLAT_OUT_WINDOW], py[FLAT_OUT_WINDOW], nx[FLAT_OUT_WINDOW], ny[FLAT_OUT_WINDOW];
   double h[FLAT_OUT_WINDOW], kold[FLAT_OUT_WINDOW], x[FLAT_OUT_WINDOW], y[FLAT_OUT_WINDOW];
   int idx[FLAT_OUT_WINDOW];
-  for (int stride = FLAT_OUT_MAX_STRIDE; stride >= 1 && flat_count > 0; stride /= 2) {
+  for (int stride = FLAT_OUT_MAX_STRIDE; stride >= 2 && flat_count > 0; stride /= 2) {
     int m = n / stride, half = 2 * stride, w = 2 * half + 3;
     for (int sweep = 0; sweep < 500; ++sweep) {
       double moved = 0.0;
