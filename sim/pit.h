@@ -112,6 +112,16 @@ int pit_car_init(pit_car *pc, const pit_lane *lane, int box, double tank, double
                  double decel, double lat_accel);
 void pit_car_free(pit_car *pc);
 
+/* A robot's fuel per lap (kg) before it has measured one: the plan's crank work for a flying
+ * lap × the engine's fuel per joule × PIT_FUEL_PLAN_FACTOR (pit.c). */
+double pit_robot_fuel_per_lap(const grip_vehicle_def *def, const robot *bot);
+
+/* pit_car_init for a car the robot drives, as grip race and grip drive set it up: the tank and
+ * width from def, pit_robot_fuel_per_lap, braking at half the plan's friction into the pit road
+ * and 4 m/s² sideways across to the lane. */
+int pit_car_init_robot(pit_car *pc, const pit_lane *lane, int box, const grip_vehicle_def *def, const robot *bot,
+                       int laps);
+
 /* Once per step before the robot drives: progress (m, unwrapped, from the race's start line),
  * s the wrapped distance, lateral, the state and the race's length in m (0: a timed race);
  * may change the robot's route. Returns true while the car is held in its box (its inputs are

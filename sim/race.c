@@ -183,22 +183,12 @@ static race_slot entry_slot(const grip_track *track, const race_entry *e) {
                      .back = loc.distance > 0.5 * L ? L - loc.distance : -loc.distance};
 }
 
-/* The robot's fuel per lap before it has measured one: the plan's crank work for a flying lap
- * × the engine's fuel per joule, × 1.4 for what the plan leaves out (the standing start, clutch
- * and tyre slip, the controller's corrections). Measured against the plan: 1.29 for the built-in
- * car on Grip Park (3 laps from a standing start), 1.07 for car1-trb1 on e-track-4; the larger
- * one plus 8 % keeps "--fuel auto" from running dry before its first measured lap. Measured
- * laps replace it (docs/driver.md). */
-#define RACE_FUEL_PLAN_FACTOR 1.4
-
 /* The car's start fuel (cfg->fuel_mode) and its pit stops (lane may be NULL). */
 static int race_setup_fuel(const race_config *cfg, const pit_lane *lane, grip_world *world, race_car *c, int k) {
   const grip_vehicle_def *def = grip_vehicle_get_def(world, c->id);
   double tank = def->fuel.capacity;
-  double per_lap = def->engine.fuel_per_joule * robot_plan_lap_energy(c->bot) * RACE_FUEL_PLAN_FACTOR;
-  /* brakes at half the plan's friction into the pit road; 4 m/s² sideways across to the lane */
-  double decel = 0.5 * robot_plan_mu(c->bot) * 9.81;
-  if (pit_car_init(&c->pit, lane, k, tank, per_lap, cfg->laps, def->body.dimensions.y, decel, 4.0) != 0) return -1;
+  double per_lap = pit_robot_fuel_per_lap(def, c->bot);
+  if (pit_car_init_robot(&c->pit, lane, k, def, c->bot, cfg->laps) != 0) return -1;
   double fuel = def->fuel.mass;
   switch (cfg->fuel_mode) {
     case RACE_FUEL_AUTO: fuel = per_lap > 0.0 ? fuel_strategy_start_fuel(&c->pit.strategy) : def->fuel.mass; break;

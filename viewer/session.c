@@ -196,11 +196,6 @@ static void update_positions(session *s) {
   }
 }
 
-/* The robot's fuel per lap before it has measured one, as grip race estimates it (sim/race.c,
- * RACE_FUEL_PLAN_FACTOR): the plan's crank work for a flying lap × the engine's fuel per joule
- * × 1.4. */
-#define SESSION_FUEL_PLAN_FACTOR 1.4
-
 /* Car k's pit stops, when a robot drives it on a track with a pit lane: the same strategy, box
  * (k), routes and stops as grip race (docs/driver.md, "Pit stops and fuel"). */
 static void setup_pit(session *s, int k) {
@@ -209,11 +204,7 @@ static void setup_pit(session *s, int k) {
   memset(&c->pit, 0, sizeof c->pit);
   c->held = false;
   if (!c->bot || !s->sw->has_pit_lane) return;
-  double per_lap = c->def->engine.fuel_per_joule * robot_plan_lap_energy(c->bot) * SESSION_FUEL_PLAN_FACTOR;
-  /* brakes at half the plan's friction into the pit road; 4 m/s² sideways across to the lane */
-  double decel = 0.5 * robot_plan_mu(c->bot) * 9.81;
-  if (pit_car_init(&c->pit, &s->sw->pit, k, c->def->fuel.capacity, per_lap, s->laps, c->def->body.dimensions.y,
-                   decel, 4.0) != 0) {
+  if (pit_car_init_robot(&c->pit, &s->sw->pit, k, c->def, c->bot, s->laps) != 0) {
     pit_car_free(&c->pit);
     memset(&c->pit, 0, sizeof c->pit);
     return;
