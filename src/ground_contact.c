@@ -31,8 +31,6 @@
 /* m: each ray also looks this far below the point, so that a point just above the ground gives a
  * plane for the position correction. */
 #define PROBE_BELOW 0.05
-/* Ground normals flatter than this (n·z) are walls, not ground (as for the wheels). */
-#define MIN_GROUND_NORMAL_Z 0.05
 
 typedef struct ground_plane {
   grip_vec3 local; /* m, the box point, CG-relative, body frame */
@@ -145,7 +143,9 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
     grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
     if (!ground->raycast(ground->context, &query, v3(p1.x, p1.y, top), v3(0, 0, -1), top - p1.z + PROBE_BELOW, &hit))
       continue;
-    if (!(hit.normal.z >= MIN_GROUND_NORMAL_Z) || !finite3_ok(hit.point)) continue;
+    /* Normals leaning further from world z than the world's max_ground_slope are walls (as for
+     * the wheels), not ground. */
+    if (!(hit.normal.z >= v->ground_min_up) || !finite3_ok(hit.point)) continue;
     ground_plane g = {local[i], hit.point, hit.normal};
     double d1 = depth_below(&g, p1);
     if (!(d1 > -GROUND_TOUCH)) continue;

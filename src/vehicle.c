@@ -217,6 +217,8 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
     origins[i] = v3_add(v->position, mat3_mul(rot, v3_add(c->hardpoint, v3(0, 0, c->ray_lift))));
     double reach = c->ray_lift + c->radius + c->max_length;
     grip_ground_query query = grip_vehicle_ground_query(v, i);
+    hits[i].velocity = v3(0, 0, 0); /* a ground that does not move leaves them as they are */
+    hits[i].body = NULL;
     found[i] = world->ground.raycast &&
                world->ground.raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
   }
@@ -233,9 +235,14 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
       w->contact_point = hit->point;
       w->contact_normal = hit->normal;
       w->surface = hit->surface;
-      if (v3_dot(hit->normal, up) < 0.05) w->in_contact = false; /* a wall, not ground */
+      w->ground_velocity = hit->velocity;
+      w->ground_body = hit->body;
+      /* A wall, not ground (the world's max_ground_slope); NaN counts as a wall. */
+      if (!(v3_dot(hit->normal, up) >= v->ground_min_up) || !finite3_ok(hit->velocity)) w->in_contact = false;
     }
     if (!w->in_contact) {
+      w->ground_velocity = v3(0, 0, 0);
+      w->ground_body = NULL;
       w->compression = 0.0;
       w->contact_normal = up;
       w->contact_point = v3_mad(origin, down, reach);
@@ -329,7 +336,9 @@ static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *ro
     ws->long_dir = lon;
     ws->lat_dir = lat;
     grip_vec3 arm = v3_sub(w->contact_point, v->position);
-    grip_vec3 vel = v3_add(v->velocity, v3_cross(v->angular_velocity, arm));
+    /* Contact-patch velocity relative to the ground under it (zero for a ground at rest, and
+     * x − 0 is x: a still ground gives the figures bit for bit). */
+    grip_vec3 vel = v3_sub(v3_add(v->velocity, v3_cross(v->angular_velocity, arm)), w->ground_velocity);
     ws->vx = v3_dot(vel, lon);
     ws->vy = v3_dot(vel, lat);
     double speed = fabs(ws->vx);

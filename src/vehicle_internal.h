@@ -160,6 +160,8 @@ typedef struct wheel_runtime {
   grip_vec3 contact_point;
   grip_vec3 contact_normal;
   grip_surface surface;
+  grip_vec3 ground_velocity; /* m/s, world, of the ground at the contact point (grip_ground_hit) */
+  void *ground_body;         /* the ground's handle for what the wheel stands on, or NULL */
   double load;
   double suspension_force;
   double steer;         /* rad, road-wheel angle */
@@ -211,6 +213,8 @@ typedef struct vehicle {
   double time;
   int ground_points;        /* body-box points touching the ground in the last step */
   double ground_impulse;    /* N·s, their normal impulse in the last step */
+  double ground_min_up;     /* cos(world max_ground_slope): a ground normal whose component along
+                               up is below this is a wall (set when the vehicle is created) */
   int ground_hint[GRIP_WHEEL_COUNT + 1]; /* the ground's memory per wheel, then the chassis
                                             (grip_ground_query.hint); -1 when placed */
 

@@ -35,7 +35,8 @@ grip_world_def grip_default_world_def(void) {
                           .friction = 0.5,
                           .bounds_min = {-INFINITY, -INFINITY, -INFINITY},
                           .bounds_max = {INFINITY, INFINITY, INFINITY},
-                          .void_depth = 1000.0};
+                          .void_depth = 1000.0,
+                          .max_ground_slope = GRIP_DEFAULT_MAX_GROUND_SLOPE};
 }
 
 grip_world *grip_create_world(const grip_world_def *def) {
@@ -43,7 +44,8 @@ grip_world *grip_create_world(const grip_world_def *def) {
       !(def->restitution >= 0.0 && def->restitution <= 1.0) || !(def->friction >= 0.0 && isfinite(def->friction)) ||
       !(def->bounds_min.x < def->bounds_max.x && def->bounds_min.y < def->bounds_max.y &&
         def->bounds_min.z < def->bounds_max.z) ||
-      !(def->void_depth > 0.0 && isfinite(def->void_depth)))
+      !(def->void_depth > 0.0 && isfinite(def->void_depth)) ||
+      !(def->max_ground_slope > 0.0 && def->max_ground_slope <= 0.5 * GRIP_PI))
     return NULL;
   grip_world *w = calloc(1, sizeof *w);
   if (!w) return NULL;
@@ -128,6 +130,9 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   v->generation = generation;
   v->alive = true;
   grip_vehicle_init(v, type, def->pose, def->velocity);
+  /* The world's wall slope as the cosine the step compares normals with (one cos per vehicle
+   * created, none per step). */
+  v->ground_min_up = cos(world->def.max_ground_slope);
   grip_vehicle_forget_ground(v);
   grip_collision_reset_slot(&world->collision, slot);
   world->alive++;
@@ -346,6 +351,7 @@ grip_result grip_vehicle_get_chassis_forces(const grip_world *world, grip_vehicl
     o->force = v->wheel_force[i];
     o->point = finite3_ok(w->contact_point) ? w->contact_point : v->position;
     o->aligning_torque = w->in_contact && isfinite(w->mz) ? w->mz : 0.0;
+    o->ground_body = w->in_contact ? w->ground_body : NULL;
   }
   return GRIP_OK;
 }

@@ -64,6 +64,13 @@ bool bullet_raycast(void *context, const grip_ground_query *query, grip_vec3 ori
   hit->normal = gv(ray.m_hitNormalWorld.normalized());
   hit->distance = ray.m_closestHitFraction * max_distance;
   hit->surface = grip_default_surface();
+  // What was hit, for grip to hand back with the wheel's force (the push-back below), and its
+  // velocity at the hit point: tyre slip is measured relative to a moving body.
+  const btRigidBody *body = btRigidBody::upcast(ray.m_collisionObject);
+  if (body) {
+    hit->body = const_cast<btRigidBody *>(body);
+    hit->velocity = gv(body->getVelocityInLocalPoint(ray.m_hitPointWorld - body->getCenterOfMassPosition()));
+  }
   return true;
 }
 
@@ -169,9 +176,8 @@ class Scene {
     chassis_->applyCentralForce(bt(f.force));
     chassis_->applyTorque(bt(f.torque));
     for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-      if (!f.wheels[i].in_contact || !ground_.under[i]) continue;
-      btRigidBody *under = const_cast<btRigidBody *>(btRigidBody::upcast(ground_.under[i]));
-      if (!under || under->getInvMass() == 0.0) continue;
+      btRigidBody *under = static_cast<btRigidBody *>(f.wheels[i].ground_body);
+      if (!f.wheels[i].in_contact || !under || under->getInvMass() == 0.0) continue;
       under->applyForce(-bt(f.wheels[i].force), bt(f.wheels[i].point) - under->getCenterOfMassPosition());
     }
     // 4. Bullet integrates the chassis and resolves its collisions: one step of exactly dt.

@@ -22,12 +22,21 @@ typedef struct grip_surface {
 /* Dry asphalt: friction 1, rolling resistance 0.012, smooth. */
 GRIP_API grip_surface grip_default_surface(void);
 
-/* A ray hit on the ground. */
+/* A ray hit on the ground. grip sets velocity to zero and body to NULL before every raycast it
+ * makes, so a ground that does not move may leave them alone. */
 typedef struct grip_ground_hit {
   grip_vec3 point;   /* m, world frame */
   grip_vec3 normal;  /* unit, world frame, pointing out of the ground */
   double distance;   /* m, from the ray origin along the ray */
   grip_surface surface;
+  /* m/s, world frame: the ground's own velocity at point (a lift, a ferry, a moving platform:
+   * v + ω × (point − its centre of mass) for a rigid body). Tyre slip is measured relative to it.
+   * Zero for the grounds grip ships (plane, slope, heightfield, track). */
+  grip_vec3 velocity;
+  /* The caller's handle for what was hit (its rigid body, say), opaque to grip, handed back with
+   * each wheel's force in forces mode (grip_wheel_force.ground_body) so that the game can push
+   * back on it. NULL for the grounds grip ships. */
+  void *body;
 } grip_ground_hit;
 
 /* Which vehicle and wheel asks the ground, and an int the ground may keep for that wheel.

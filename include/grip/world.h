@@ -22,6 +22,9 @@ typedef void *grip_enqueue_task_fn(grip_task_fn *task, int item_count, int min_r
                                    void *task_context, void *user_context);
 typedef void grip_finish_task_fn(void *task_handle, void *user_context);
 
+/* grip_world_def.max_ground_slope by default: rad, acos(0.05) (87.1°). */
+#define GRIP_DEFAULT_MAX_GROUND_SLOPE 1.5207754699891265
+
 typedef struct grip_world_def {
   grip_vec3 gravity;   /* m/s², world frame; (0, 0, -9.81) */
   double air_density;  /* kg/m³; 1.29 (design notes) */
@@ -45,6 +48,13 @@ typedef struct grip_world_def {
   grip_vec3 bounds_min; /* m, world frame; (-inf, -inf, -inf) by default: no edge */
   grip_vec3 bounds_max; /* m, world frame; (+inf, +inf, +inf) by default */
   double void_depth;    /* m, > 0; 1000 */
+  /* rad, the steepest slope that is still ground: a surface whose normal leans further than this
+   * from up (for a wheel: from the vehicle's up; for the body box: from world z) is a wall, which
+   * no wheel stands on and the body box does not rest on (walls are the barrier's business).
+   * 0 < max_ground_slope <= π/2; acos(0.05) ≈ 1.521 (87.1°, the limit grip always had), so
+   * that only near-vertical faces are walls; a world whose cliffs are steep slopes (a 35° rock
+   * face a car should not climb) sets it lower, ~0.6 (34°). */
+  double max_ground_slope;
 } grip_world_def;
 
 GRIP_API grip_world_def grip_default_world_def(void);
@@ -150,6 +160,9 @@ typedef struct grip_wheel_force {
   grip_vec3 point;  /* m, world frame, the contact point where force acts */
   double aligning_torque; /* N·m, about the contact normal (the tyre's Mz); ~±50 */
   bool in_contact;
+  /* The ground's handle for what the wheel stands on (grip_ground_hit.body): the body the game
+   * applies -force at point to. NULL off the ground or on grip's own grounds. */
+  void *ground_body;
 } grip_wheel_force;
 
 /* What grip asks the caller's rigid body to feel, from the last step. */
