@@ -92,6 +92,7 @@ typedef enum key_type {
   K_WINGS,
   K_MODEL,   /* a model file path, relative to the car file */
   K_LAMPS,   /* "x y z radius" groups, comma-separated */
+  K_STEERED, /* yes/no shorthand for an axle's steer_ratio 1/0 (written as steer_ratio) */
 } key_type;
 
 typedef struct key_desc {
@@ -185,11 +186,14 @@ static const key_desc keys[] = {
     D(S_INPUT, "steer_rate", grip_input_filter_def, steer_rate, "1/s", 0, 1e6, "input_filter.steer_rate"),
 
     D(S_AXLE, "x", grip_axle_def, x, "m", -50, 50, "axle.x"),
-    D(S_AXLE, "half_track", grip_axle_def, half_track, "m", 0.05, 10, "axle.half_track"),
+    D(S_AXLE, "half_track", grip_axle_def, half_track, "m", 0, 10, "axle.half_track"),
     D(S_AXLE, "wheel_radius", grip_axle_def, wheel_radius, "m", 0.05, 3, "axle.wheel_radius"),
     D(S_AXLE, "wheel_width", grip_axle_def, wheel_width, "m", 0.01, 3, "axle.wheel_width"),
     D(S_AXLE, "wheel_inertia", grip_axle_def, wheel_inertia, "kg*m^2", 0.01, 1000, "axle.wheel_inertia"),
-    B(S_AXLE, "steered", grip_axle_def, steered),
+    X(S_AXLE, "steered", K_STEERED, offsetof(grip_axle_def, steer_ratio), "", 0, 1),
+    D(S_AXLE, "steer_ratio", grip_axle_def, steer_ratio, "", -2, 2, "axle.steer_ratio"),
+    D(S_AXLE, "brake_share", grip_axle_def, brake_share, "", 0, 1, "axle.brake_share"),
+    B(S_AXLE, "handbrake", grip_axle_def, handbrake),
     D(S_AXLE, "spring_rate", grip_axle_def, suspension.spring_rate, "N/m", 100, 1e8, "suspension.spring_rate"),
     D(S_AXLE, "bump_damping", grip_axle_def, suspension.bump_damping, "N*s/m", 0, 1e7, "suspension.bump_damping"),
     D(S_AXLE, "rebound_damping", grip_axle_def, suspension.rebound_damping, "N*s/m", 0, 1e7,
@@ -618,6 +622,12 @@ static int handler(void *user, const char *section, const char *name, const char
       *(bool *)((char *)base + k->offset) = b;
       return 1;
     }
+    case K_STEERED: {
+      bool b;
+      if (!parse_bool(value, &b)) FAIL(full, "'%s' is not yes or no", value);
+      *(double *)((char *)base + k->offset) = b ? 1.0 : 0.0;
+      return 1;
+    }
     case K_NAME:
       if (!value[0]) FAIL(full, "empty name");
       if (strlen(value) >= sizeof ps->car->name) FAIL(full, "longer than %d characters", (int)sizeof ps->car->name - 1);
@@ -871,8 +881,12 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
 #define CAR_ASPHALT_ROLLING 0.012 /* rolling-resistance coefficient of dry asphalt (grip_surface) */
 
 /* Radius of the driven wheels (the larger, for an all-wheel drive: the smaller force). */
+static int last_axle(const grip_vehicle_def *d) {
+  return d->axle_count >= 1 && d->axle_count <= GRIP_MAX_AXLES ? d->axle_count - 1 : 0;
+}
+
 static double driven_radius(const grip_vehicle_def *d) {
-  const double rf = d->axles[0].wheel_radius, rr = d->axles[1].wheel_radius;
+  const double rf = d->axles[0].wheel_radius, rr = d->axles[last_axle(d)].wheel_radius;
   switch (d->drivetrain.layout) {
     case GRIP_DRIVE_FWD: return rf;
     case GRIP_DRIVE_RWD: return rr;
@@ -900,7 +914,7 @@ bool grip_car_can_drive(const grip_vehicle_def *d, char *why, size_t why_size) {
   double clutch = d->clutch.max_torque;
   double through = torque < clutch ? torque : clutch;
   double force = through * ratio * d->gearbox.final_drive * d->gearbox.efficiency / driven_radius(d);
-  double f_tyre = 0.5 * (d->axles[0].tyre.rolling_resistance + d->axles[1].tyre.rolling_resistance);
+  double f_tyre = 0.5 * (d->axles[0].tyre.rolling_resistance + d->axles[last_axle(d)].tyre.rolling_resistance);
   double resistance = f_tyre * CAR_ASPHALT_ROLLING * (d->body.mass + d->fuel.mass) * CAR_G;
   if (!(force > resistance)) {
     snprintf(why, why_size, "the engine can never move the car: its peak drive force %.4g N "
@@ -920,7 +934,8 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
     if (n < max) snprintf(out[n++], 200, __VA_ARGS__);       \
   } while (0)
   const double m = d->body.mass + d->fuel.mass, W = m * CAR_G;
-  const double xf = d->axles[0].x, xr = d->axles[1].x, cgx = d->body.center_of_mass.x;
+  const int last = last_axle(d);
+  const double xf = d->axles[0].x, xr = d->axles[last].x, cgx = d->body.center_of_mass.x;
   const double wheelbase = xf - xr;
   /* 1. The centre of mass outside the wheelbase: one axle carries negative static load. */
   if (!(cgx > xr && cgx < xf))
@@ -929,10 +944,10 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
   double front_share = wheelbase > 0.0 ? (cgx - xr) / wheelbase : 0.5;
   if (front_share < 0.0) front_share = 0.0;
   if (front_share > 1.0) front_share = 1.0;
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+  for (int a = 0; a <= last; a += last > 0 ? last : 1) { /* the first and the last axle */
     const grip_axle_def *ax = &d->axles[a];
     const char *axle = a == 0 ? "front" : "rear";
-    double wheel_load = 0.5 * W * (a == 0 ? front_share : 1.0 - front_share);
+    double wheel_load = (ax->half_track > 0.0 ? 0.5 : 1.0) * W * (a == 0 ? front_share : 1.0 - front_share);
     /* 2. Suspension stiff enough that the corner's natural frequency approaches what a 2 ms step
      *    resolves (above 25 Hz; cars are 1-5 Hz, karts without suspension about 10-20 Hz). */
     double corner_mass = wheel_load / CAR_G;
@@ -951,9 +966,9 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
   }
   /* 4. Rollover before sliding: half the track over the CG height (the static stability factor)
    *    below the tyres' lateral friction. */
-  double half_track = 0.5 * (d->axles[0].half_track + d->axles[1].half_track);
+  double half_track = 0.5 * (d->axles[0].half_track + d->axles[last].half_track);
   double cg_height = d->body.center_of_mass.z; /* above the ground (design frame) */
-  double mu = 0.5 * (d->axles[0].tyre.simple.lateral.mu + d->axles[1].tyre.simple.lateral.mu);
+  double mu = 0.5 * (d->axles[0].tyre.simple.lateral.mu + d->axles[last].tyre.simple.lateral.mu);
   if (d->axles[0].tyre.model == GRIP_TYRE_SIMPLE_MF && cg_height > 0.0 && half_track / cg_height < mu)
     CAR_WARN("body.cg_z: half track / CG height above the ground = %.3g is below the tyres' "
              "friction %.3g: the car rolls over before it slides", half_track / cg_height, mu);
@@ -963,7 +978,7 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
     CAR_WARN("gearbox.upshift_rpm: %.5g rpm is not below the rev limiter %.5g rpm: the automatic "
              "never shifts up", d->gearbox.upshift_rpm, d->engine.rev_limit_rpm);
   /* 6. Weak brakes: full braking gives less than 0.3 g (on grippy tyres). */
-  double r_brake = 0.5 * (d->axles[0].wheel_radius + d->axles[1].wheel_radius);
+  double r_brake = 0.5 * (d->axles[0].wheel_radius + d->axles[last].wheel_radius);
   double decel = m > 0.0 ? d->brakes.max_torque / r_brake / m : 0.0;
   if (decel < 0.3 * CAR_G)
     CAR_WARN("brakes.max_torque: full braking gives at most %.2g m/s^2 (%.2g g, below 0.3 g)",
@@ -987,7 +1002,7 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
 
 void grip_car_fix_pointers(grip_car *car) {
   car->def.name = car->name;
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+  for (int a = 0; a < GRIP_MAX_AXLES; ++a) {
     grip_tyre_def *t = &car->def.axles[a].tyre;
     t->mf = t->model == GRIP_TYRE_FULL_MF ? &car->tyre_params[a] : NULL;
   }
@@ -998,7 +1013,7 @@ void grip_car_default(grip_car *car) {
   car->def = grip_default_vehicle_def();
   car->sound = (grip_car_sound){.cylinders = 8.0, .strokes = 4.0, .character = 0.5, .volume = 0.8};
   copy_text(car->name, sizeof car->name, car->def.name ? car->def.name : "corvette-c5");
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) grip_mf_default_params(&car->tyre_params[a]);
+  for (int a = 0; a < GRIP_MAX_AXLES; ++a) grip_mf_default_params(&car->tyre_params[a]);
   car->visual.scale = 1.0;
   car->visual.y_up = true;
   grip_car_fix_pointers(car);
@@ -1108,6 +1123,7 @@ static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
       case K_BOOL:
         fprintf(f, "%s = %s\n", k->key, *(const bool *)((const char *)base + k->offset) ? "yes" : "no");
         break;
+      case K_STEERED: break; /* steer_ratio says it */
       case K_NAME: fprintf(f, "name = %s\n", car->name); break;
       case K_TORQUE:
         fprintf(f, "torque = ");

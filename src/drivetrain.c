@@ -21,8 +21,8 @@
 
 /* --- differentials --------------------------------------------------------------------- */
 
-admittance grip_diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s,
-                       admittance l, admittance r, torque_split *t) {
+STEP_INLINE admittance diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s, admittance l,
+                                   admittance r, torque_split *t) {
   double qsum = l.q + r.q;
   bool locked = def->type == GRIP_DIFF_LOCKED ||
                 (def->type == GRIP_DIFF_LIMITED_SLIP && state->mode == DIFF_MODE_LOCKED);
@@ -54,6 +54,11 @@ admittance grip_diff_reduce(const grip_diff_def *def, const diff_runtime *state,
   in.p = s * (l.p + l.q * t->b_left) + (1.0 - s) * (r.p + r.q * t->b_right);
   in.q = s * l.q * t->a_left + (1.0 - s) * r.q * t->a_right;
   return in;
+}
+
+admittance grip_diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s,
+                       admittance l, admittance r, torque_split *t) {
+  return diff_reduce(def, state, s, l, r, t);
 }
 
 /* --- shift points ---------------------------------------------------------------------- */
@@ -107,15 +112,19 @@ void grip_drivetrain_type_init(vehicle_type *t) {
 
 /* --- gear selection and clutch --------------------------------------------------------- */
 
+/* The left wheel of the layouts' front (first) or rear (last) axle; its right wheel follows. */
+static inline int axle_left_wheel(const vehicle *v, int end) { return v->type->layout_left_wheel[end]; }
+
 static double driveline_omega(const vehicle *v) {
   /* Speed at the gearbox output implied by the driven wheels. */
   const wheel_runtime *w = v->wheels;
+  int f = axle_left_wheel(v, 0), r = axle_left_wheel(v, 1);
   switch (v->def->drivetrain.layout) {
-    case GRIP_DRIVE_FWD: return 0.5 * (w[0].spin + w[1].spin);
-    case GRIP_DRIVE_RWD: return 0.5 * (w[2].spin + w[3].spin);
+    case GRIP_DRIVE_FWD: return 0.5 * (w[f].spin + w[f + 1].spin);
+    case GRIP_DRIVE_RWD: return 0.5 * (w[r].spin + w[r + 1].spin);
     case GRIP_DRIVE_AWD: {
       double s = v->def->drivetrain.centre.front_split;
-      return s * 0.5 * (w[0].spin + w[1].spin) + (1.0 - s) * 0.5 * (w[2].spin + w[3].spin);
+      return s * 0.5 * (w[f].spin + w[f + 1].spin) + (1.0 - s) * 0.5 * (w[r].spin + w[r + 1].spin);
     }
   }
   return 0.0;
@@ -208,11 +217,11 @@ static double clutch_engagement(const vehicle *v) {
 typedef enum wheel_mode { WHEEL_TURNING = 0, WHEEL_STUCK = 1 } wheel_mode;
 
 typedef struct solve_context {
-  admittance base[GRIP_WHEEL_COUNT]; /* wheel + tyre, no friction */
-  wheel_mode mode[GRIP_WHEEL_COUNT];
-  double friction_sign[GRIP_WHEEL_COUNT];
-  double torque[GRIP_WHEEL_COUNT];   /* drive torque from the drivetrain */
-  double omega[GRIP_WHEEL_COUNT];
+  admittance base[GRIP_MAX_WHEELS]; /* wheel + tyre, no friction */
+  wheel_mode mode[GRIP_MAX_WHEELS];
+  double friction_sign[GRIP_MAX_WHEELS];
+  double torque[GRIP_MAX_WHEELS];   /* drive torque from the drivetrain */
+  double omega[GRIP_MAX_WHEELS];
   double clutch_torque;
   double engine_omega;
   bool clutch_slipping;
@@ -228,10 +237,10 @@ static admittance wheel_admittance(const solve_context *c, int i) {
   return a;
 }
 
-static void solve_once(vehicle *v, solve_context *c, double engagement, double efficiency) {
+STEP_INLINE void solve_once(vehicle *v, solve_context *c, double engagement, double efficiency, int n) {
   const grip_drivetrain_def *d = &v->def->drivetrain;
-  admittance w[GRIP_WHEEL_COUNT];
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  admittance w[GRIP_MAX_WHEELS];
+  for (int i = 0; i < n; ++i) {
     w[i] = wheel_admittance(c, i);
     c->torque[i] = 0.0;
   }
@@ -241,10 +250,11 @@ static void solve_once(vehicle *v, solve_context *c, double engagement, double e
   bool driven[2] = {d->layout != GRIP_DRIVE_RWD, d->layout != GRIP_DRIVE_FWD};
   for (int a = 0; a < 2; ++a)
     if (driven[a])
-      axle_in[a] = grip_diff_reduce(axle_def[a], &v->diffs[a], 0.5, w[2 * a], w[2 * a + 1], &axle_split[a]);
+      axle_in[a] = diff_reduce(axle_def[a], &v->diffs[a], 0.5, w[axle_left_wheel(v, a)], w[axle_left_wheel(v, a) + 1],
+                                    &axle_split[a]);
   admittance out;
   if (d->layout == GRIP_DRIVE_AWD)
-    out = grip_diff_reduce(&d->centre, &v->diffs[2], d->centre.front_split, axle_in[0], axle_in[1],
+    out = diff_reduce(&d->centre, &v->diffs[2], d->centre.front_split, axle_in[0], axle_in[1],
                       &centre_split);
   else
     out = driven[0] ? axle_in[0] : axle_in[1];
@@ -279,16 +289,17 @@ static void solve_once(vehicle *v, solve_context *c, double engagement, double e
   }
   for (int a = 0; a < 2; ++a) {
     if (!driven[a]) continue;
-    c->torque[2 * a] = axle_split[a].a_left * c->axle_torque[a] + axle_split[a].b_left;
-    c->torque[2 * a + 1] = axle_split[a].a_right * c->axle_torque[a] + axle_split[a].b_right;
+    int l = axle_left_wheel(v, a);
+    c->torque[l] = axle_split[a].a_left * c->axle_torque[a] + axle_split[a].b_left;
+    c->torque[l + 1] = axle_split[a].a_right * c->axle_torque[a] + axle_split[a].b_right;
   }
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) c->omega[i] = w[i].p + w[i].q * c->torque[i];
+  for (int i = 0; i < n; ++i) c->omega[i] = w[i].p + w[i].q * c->torque[i];
 }
 
 /* Checks the discrete modes against the solution; returns true if any changed. */
-static bool update_modes(vehicle *v, solve_context *c) {
+STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n) {
   bool changed = false;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < n; ++i) {
     double cap = c->sc[i].friction_torque;
     if (c->mode[i] == WHEEL_STUCK) {
       /* Torque the friction must supply to hold omega' = 0: base.p + base.q·(T − T_hold) = 0. */
@@ -316,7 +327,7 @@ static bool update_modes(vehicle *v, solve_context *c) {
     double limit = defs[k]->preload + defs[k]->locking_coefficient * fabs(input);
     if (s->mode == DIFF_MODE_LOCKED) {
       double split = k < 2 ? 0.5 : d->centre.front_split;
-      double left = k < 2 ? c->torque[2 * k] : c->axle_torque[0];
+      double left = k < 2 ? c->torque[axle_left_wheel(v, k)] : c->axle_torque[0];
       double transfer = left - split * input;
       if (fabs(transfer) > limit * 1.0000001) {
         s->mode = DIFF_MODE_SLIPPING;
@@ -326,8 +337,9 @@ static bool update_modes(vehicle *v, solve_context *c) {
       }
     } else {
       /* Slipping: re-lock when the sides' speed difference changes sign against the transfer. */
-      double wl = k < 2 ? c->omega[2 * k] : 0.5 * (c->omega[0] + c->omega[1]);
-      double wr = k < 2 ? c->omega[2 * k + 1] : 0.5 * (c->omega[2] + c->omega[3]);
+      int f = axle_left_wheel(v, 0), r = axle_left_wheel(v, 1), l = axle_left_wheel(v, k < 2 ? k : 0);
+      double wl = k < 2 ? c->omega[l] : 0.5 * (c->omega[f] + c->omega[f + 1]);
+      double wr = k < 2 ? c->omega[l + 1] : 0.5 * (c->omega[r] + c->omega[r + 1]);
       if ((wr - wl) * s->slip_sign < 0.0) {
         s->mode = DIFF_MODE_LOCKED;
         changed = true;
@@ -338,7 +350,7 @@ static bool update_modes(vehicle *v, solve_context *c) {
   return changed;
 }
 
-void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt) {
+STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt, int n) {
   const grip_gearbox_def *g = &v->def->gearbox;
   select_gear(v, dt);
   double engagement = clutch_engagement(v);
@@ -350,14 +362,16 @@ void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], 
   double efficiency = g->efficiency;
   if (v->clutch_torque * v->engine_omega < 0.0) efficiency = 1.0 / g->efficiency;
 
-  solve_context c;
-  memset(&c, 0, sizeof c);
+  solve_context c; /* the per-wheel arrays are filled for the n wheels below */
+  c.clutch_torque = c.engine_omega = 0.0;
+  c.clutch_slipping = false;
+  c.axle_torque[0] = c.axle_torque[1] = 0.0;
   c.sc = sc;
   double inv_dt = 1.0 / dt;
   /* Engine shaft: omega_e' = omega_e + dt·(T_engine − T_clutch)/I. */
   double dt_inertia = dt / v->def->engine.inertia;
   c.engine = (admittance){v->engine_omega + eo.torque * dt_inertia, dt_inertia};
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < n; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     const wheel_scratch *ws = &sc[i];
     const wheel_config *wc = &v->type->wheels[i];
@@ -376,14 +390,14 @@ void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], 
     }
   }
   for (int pass = 0; pass < MAX_MODE_PASSES; ++pass) {
-    solve_once(v, &c, engagement, efficiency);
-    if (!update_modes(v, &c)) break;
+    solve_once(v, &c, engagement, efficiency, n);
+    if (!update_modes(v, &c, n)) break;
   }
 
   v->clutch_torque = c.clutch_torque;
   v->clutch_locked = !c.clutch_slipping;
   v->engine_omega = maxd(0.0, c.engine_omega);
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < n; ++i) {
     wheel_runtime *w = &v->wheels[i];
     const wheel_scratch *ws = &sc[i];
     double omega = c.mode[i] == WHEEL_STUCK ? 0.0 : c.omega[i];
@@ -394,4 +408,10 @@ void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], 
     w->fx = ws->fx0 + ws->k * (omega - w->spin);
     w->spin = omega;
   }
+}
+
+/* The solve for n wheels, n a constant 4 for the usual car (vehicle.c does the same). */
+void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt) {
+  if (v->wheel_count == 4) drivetrain_step_n(v, sc, dt, 4);
+  else drivetrain_step_n(v, sc, dt, v->wheel_count);
 }

@@ -52,7 +52,7 @@ static void box_points(const vehicle *v, grip_vec3 out[GROUND_POINTS]) {
 /* Height of a world point above the contact plane of the wheel nearest to it (horizontally). */
 static double clearance_over_wheels(const vehicle *v, grip_vec3 p) {
   double best = INFINITY, clearance = INFINITY;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < v->wheel_count; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
     double dx = p.x - w->contact_point.x, dy = p.y - w->contact_point.y;
@@ -72,7 +72,7 @@ static double clearance_over_wheels(const vehicle *v, grip_vec3 p) {
 static double least_clearance_over_wheels(const vehicle *v, const mat3 *rot) {
   grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = v3_sub(v->def->body.box_center, v->com_design);
   double least = INFINITY;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < v->wheel_count; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
     grip_vec3 m = mat3_mul_transposed(rot, w->contact_normal);
@@ -85,7 +85,7 @@ static double least_clearance_over_wheels(const vehicle *v, const mat3 *rot) {
 
 static bool standing_on_wheels(const vehicle *v, const mat3 *rot) {
   int touching = 0;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) touching += v->wheels[i].in_contact;
+  for (int i = 0; i < v->wheel_count; ++i) touching += v->wheels[i].in_contact;
   return touching >= 3 && mat3_column(rot, 2).z > 0.5;
 }
 
@@ -217,7 +217,7 @@ bool grip_ground_left_world(vehicle *v, const grip_world_def *world) {
   grip_vec3 p = v->position, lo = world->bounds_min, hi = world->bounds_max;
   if (!(p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z)) return true;
   if (v->ground_points > 0) return false;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
+  for (int i = 0; i < v->wheel_count; ++i)
     if (v->wheels[i].in_contact) return false;
   /* Airborne: is there any ground below at all? */
   const grip_ground *ground = &world->ground;

@@ -21,7 +21,8 @@ static grip_axle_def corvette_axle(double x, double half_track, double width, do
   a.wheel_radius = 0.34;
   a.wheel_width = width;
   a.wheel_inertia = 1.2;
-  a.steered = steered;
+  a.steer_ratio = steered ? 1.0 : 0.0;
+  a.handbrake = !steered; /* the rear axle */
   /* Ride frequency ~1.6 Hz with ~360 kg per corner: k = m·(2πf)²; damping ratio ~0.3 in bump,
    * rebound 1.5 × bump. */
   a.suspension = (grip_suspension_def){.spring_rate = spring,
@@ -100,6 +101,7 @@ grip_vehicle_def grip_default_vehicle_def(void) {
                                    .speed_reduction_speed = 0.0, .mechanical_trail = 0.02,
                                    .column_friction = 0.5, .column_damping = 0.1};
 
+  d.axle_count = 2;
   d.axles[GRIP_AXLE_FRONT] = corvette_axle(0.5 * wheelbase, 0.5 * 1.565, 0.245, 37000.0, 30000.0, true);
   d.axles[GRIP_AXLE_REAR] = corvette_axle(-0.5 * wheelbase, 0.5 * 1.577, 0.275, 40000.0, 15000.0, false);
 
@@ -129,7 +131,8 @@ grip_aero_coefficients grip_vehicle_aero_coefficients(const grip_vehicle_def *de
   c.drag = half_rho * aero->drag_coefficient * aero->frontal_area;
   /* Wings as flat plates: normal force 4·rho·A·sin(angle)·v², downforce its cos part, drag its
    * sin part; the downforce shared between the axles by lever. */
-  double xf = def->axles[GRIP_AXLE_FRONT].x, xr = def->axles[GRIP_AXLE_REAR].x;
+  int last = def->axle_count > 1 && def->axle_count <= GRIP_MAX_AXLES ? def->axle_count - 1 : 0;
+  double xf = def->axles[0].x, xr = def->axles[last].x; /* the first and the last axle */
   for (int k = 0; k < aero->wing_count; ++k) {
     const grip_wing_def *w = &aero->wings[k];
     double normal = 4.0 * air_density * w->area * sin(w->angle);
@@ -259,10 +262,16 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
   in_range(&c, d->input_filter.throttle_rate, 0, 1e6, "input_filter.throttle_rate");
   in_range(&c, d->input_filter.brake_rate, 0, 1e6, "input_filter.brake_rate");
   in_range(&c, d->input_filter.steer_rate, 0, 1e6, "input_filter.steer_rate");
-  for (int a = 0; c.ok && a < GRIP_AXLE_COUNT; ++a) {
+  require(&c, d->axle_count >= 1 && d->axle_count <= GRIP_MAX_AXLES, "axle_count", "must be within 1..8");
+  double brake_shares = 0.0;
+  for (int a = 0; c.ok && a < d->axle_count; ++a) {
     const grip_axle_def *x = &d->axles[a];
     in_range(&c, x->x, -50, 50, "axle.x");
-    in_range(&c, x->half_track, 0.05, 10, "axle.half_track");
+    if (x->half_track != 0.0) in_range(&c, x->half_track, 0.05, 10, "axle.half_track"); /* 0: one wheel */
+    in_range(&c, x->steer_ratio, -2, 2, "axle.steer_ratio");
+    in_range(&c, x->brake_share, 0, 1, "axle.brake_share");
+    brake_shares += x->brake_share;
+    if (a > 0) require(&c, x->x < d->axles[a - 1].x, "axle.x", "axles must be listed front to back (x decreasing)");
     in_range(&c, x->wheel_radius, 0.05, 3, "axle.wheel_radius");
     in_range(&c, x->wheel_width, 0.01, 3, "axle.wheel_width");
     in_range(&c, x->wheel_inertia, 0.01, 1000, "axle.wheel_inertia");
@@ -295,7 +304,19 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
     in_range(&c, t->simple.load_sensitivity, 0, 5, "tyre.simple.load_sensitivity");
     in_range(&c, t->simple.pneumatic_trail, 0, 1, "tyre.simple.pneumatic_trail");
   }
-  require(&c, d->axles[0].x > d->axles[1].x, "axles", "the front axle must be ahead of the rear (x larger)");
+  if (c.ok) {
+    /* The layouts drive the first axle (FWD), the last (RWD) or both (AWD) through an axle
+     * differential between two wheels. */
+    grip_drive_layout layout = d->drivetrain.layout;
+    const grip_axle_def *first = &d->axles[0], *last = &d->axles[d->axle_count - 1];
+    require(&c, layout == GRIP_DRIVE_RWD || first->half_track > 0.0, "drivetrain.layout",
+            "FWD and AWD drive the first axle, which needs two wheels");
+    require(&c, layout == GRIP_DRIVE_FWD || last->half_track > 0.0, "drivetrain.layout",
+            "RWD and AWD drive the last axle, which needs two wheels");
+    require(&c, layout != GRIP_DRIVE_AWD || d->axle_count >= 2, "drivetrain.layout", "AWD needs two axles");
+  }
+  require(&c, brake_shares == 0.0 || fabs(brake_shares - 1.0) <= 1e-6, "axle.brake_share",
+          "the axles' shares must add up to 1 (or all be 0: brakes.front_bias)");
   in_range(&c, d->aero.drag_coefficient, 0, 10, "aero.drag_coefficient");
   in_range(&c, d->aero.frontal_area, 0, 100, "aero.frontal_area");
   in_range(&c, d->aero.lift_coefficient_front, -20, 20, "aero.lift_coefficient_front");

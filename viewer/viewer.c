@@ -35,7 +35,7 @@ viewer_options viewer_default_options(void) {
 }
 
 typedef struct car_meshes {
-  gpu_mesh body, brake_lights, wheel[GRIP_AXLE_COUNT];
+  gpu_mesh body, brake_lights, wheel[GRIP_MAX_AXLES];
   int model; /* index into view.car_models of the car's own 3D model, -1: the generated body */
   bool model_lamps; /* brake_lights holds the model's own brake lamps */
 } car_meshes;
@@ -368,7 +368,7 @@ static bool build_meshes(view *v) {
     world_mesh_car_brake_lights(&m, def);
     ok = ok && gpu_mesh_upload(&cm->brake_lights, &m, zero);
     mesh_free(&m);
-    for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+    for (int a = 0; a < def->axle_count; ++a) {
       mesh_wheel(&m, (float)def->axles[a].wheel_radius, (float)def->axles[a].wheel_width, 24);
       ok = ok && gpu_mesh_upload(&cm->wheel[a], &m, zero);
       mesh_free(&m);
@@ -420,7 +420,7 @@ static void free_meshes(view *v) {
     for (int k = 0; k < v->s->car_count; ++k) {
       gpu_mesh_free(&v->cars[k].body);
       gpu_mesh_free(&v->cars[k].brake_lights);
-      for (int a = 0; a < GRIP_AXLE_COUNT; ++a) gpu_mesh_free(&v->cars[k].wheel[a]);
+      for (int a = 0; a < GRIP_MAX_AXLES; ++a) gpu_mesh_free(&v->cars[k].wheel[a]);
     }
   free(v->cars);
   v->cars = NULL;

@@ -47,9 +47,10 @@ typedef struct grip_ground_hit {
  * answers then depend neither on the order vehicles are stepped in nor on the thread count. */
 typedef struct grip_ground_query {
   void *user_data; /* the asking vehicle's grip_vehicle_def.user_data; NULL for none */
-  int wheel;       /* 0..GRIP_WHEEL_COUNT-1 (front left, front right, rear left, rear right) for
-                      a wheel's ray; GRIP_GROUND_QUERY_BODY for the chassis box, the walls and
-                      the airborne test */
+  int wheel;       /* the wheel's index for a wheel's ray (grip/vehicle.h: axle by axle, left
+                      before right; a car's 0..3 are front left, front right, rear left, rear
+                      right); GRIP_GROUND_QUERY_BODY for the chassis box, the walls and the
+                      airborne test */
   int *hint;       /* the ground's own int for this vehicle and wheel: -1 when the vehicle is
                       created or placed (grip_vehicle_set_pose), then whatever the ground wrote;
                       NULL when no vehicle asks */

@@ -1,6 +1,7 @@
 /* grip: vehicle definition, inputs and state.
  *
- * A vehicle is a 6-DOF sprung body on two axles of two wheels each. Every position is given in
+ * A vehicle is a 6-DOF sprung body on 1..GRIP_MAX_AXLES axles of one wheel (on the centre line)
+ * or two wheels each. Every position is given in
  * the vehicle's design frame (ISO 8855: x forward, y left, z up). Its origin is any reference
  * point the author chooses; the built-in cars use the ground point midway between the axles at
  * design ride height. Fill a definition from grip_default_vehicle_def() (the built-in Corvette
@@ -17,11 +18,16 @@ extern "C" {
 
 #define GRIP_MAX_CURVE_POINTS 32
 #define GRIP_MAX_GEARS 10
-#define GRIP_AXLE_COUNT 2
+#define GRIP_MAX_AXLES 8
+#define GRIP_MAX_WHEELS (2 * GRIP_MAX_AXLES)
+/* Wheels in the fixed-size arrays grip_vehicle_state.wheels and grip_chassis_forces.wheels:
+ * a vehicle's first four (all of a two-axle car's). A vehicle's own count: wheel_count there. */
 #define GRIP_WHEEL_COUNT 4
 #define GRIP_MAX_WINGS 4
 
-/* Axle and wheel indices. Wheel i belongs to axle i/2; even wheels are on the left. */
+/* Wheels are numbered axle by axle from the first axle of the definition, left before right on
+ * a two-wheel axle (a one-wheel axle has one). For the usual two-axle car (front axle first):
+ * front left 0, front right 1, rear left 2, rear right 3. */
 enum { GRIP_AXLE_FRONT = 0, GRIP_AXLE_REAR = 1 };
 enum { GRIP_WHEEL_FL = 0, GRIP_WHEEL_FR = 1, GRIP_WHEEL_RL = 2, GRIP_WHEEL_RR = 3 };
 
@@ -129,9 +135,11 @@ typedef struct grip_drivetrain_def {
 } grip_drivetrain_def;
 
 typedef struct grip_brake_def {
-  double max_torque;       /* N·m, total at full pedal over all four wheels; 8000 */
-  double front_bias;       /* share of max_torque on the front axle, 0..1; 0.65 */
-  double handbrake_torque; /* N·m per rear wheel at full handbrake; 2000 */
+  double max_torque;       /* N·m, total at full pedal over all wheels; 8000 */
+  /* Two-axle shorthand: when every axle's brake_share is 0, the first axle gets this share of
+   * max_torque and the last axle the rest, 0..1; 0.65. */
+  double front_bias;
+  double handbrake_torque; /* N·m per wheel on the axles with a handbrake, at full lever; 2000 */
 } grip_brake_def;
 
 typedef struct grip_steering_def {
@@ -172,12 +180,21 @@ typedef struct grip_suspension_def {
 
 typedef struct grip_axle_def {
   double x;            /* m, design frame: wheel centres' x */
-  double half_track;   /* m, wheel centre y = ±half_track */
+  /* m, wheel centre y = ±half_track; 0 = one wheel on the centre line (a tricycle's front
+   * wheel); else 0.05..10. A Corvette 0.78 */
+  double half_track;
   double wheel_radius; /* m, loaded rolling radius; 0.34 */
   double wheel_width;  /* m; 0.275 */
   double wheel_inertia; /* kg·m² per wheel with tyre, hub, disc and half-shaft; ~1.2 */
-  bool steered;        /* front axle of a normal car */
-  grip_suspension_def suspension;
+  /* Road-wheel angle per unit of the steering's angle (steering input × max_wheel_angle /
+   * steering.ratio): 1 for a normal front axle, 0 = not steered, < 0 steers against it (rear
+   * steer), a second steered axle of a truck ~0.6; -2..2 */
+  double steer_ratio;
+  /* Share of brakes.max_torque on this axle (split evenly between its wheels), 0..1; 0 on every
+   * axle = the two-axle front_bias shorthand. A truck's three axles ~0.4, 0.3, 0.3 */
+  double brake_share;
+  bool handbrake;      /* the handbrake acts on this axle's wheels (the rear axle of a car) */
+  grip_suspension_def suspension; /* anti_roll_rate: the axle's bar (none on a one-wheel axle) */
   grip_tyre_def tyre;
 } grip_axle_def;
 
@@ -302,7 +319,11 @@ typedef struct grip_vehicle_def {
   grip_brake_def brakes;
   grip_steering_def steering;
   grip_input_filter_def input_filter;
-  grip_axle_def axles[GRIP_AXLE_COUNT]; /* [GRIP_AXLE_FRONT], [GRIP_AXLE_REAR] */
+  /* The axles, front to back (x decreasing), axle_count of them (1..GRIP_MAX_AXLES; 2 for a
+   * car). The first axle is the "front" of the two-axle shorthands (front_bias, the FWD/RWD/AWD
+   * layouts, lift_coefficient_front) and the last one the "rear". */
+  int axle_count;
+  grip_axle_def axles[GRIP_MAX_AXLES];
   grip_aero_def aero;
   grip_fuel_def fuel;
   grip_assist_def assists;
@@ -415,6 +436,9 @@ typedef struct grip_vehicle_state {
    * it to stand on): it is then held still where it left and no longer stepped, until it is
    * placed again (grip_vehicle_place / grip_vehicle_set_pose). */
   bool out_of_world;
+  int wheel_count; /* the vehicle's wheels (1..GRIP_MAX_WHEELS); 4 for a car */
+  /* Its first GRIP_WHEEL_COUNT wheels (zeros beyond wheel_count); every wheel of any vehicle:
+   * grip_vehicle_get_wheels. */
   grip_wheel_state wheels[GRIP_WHEEL_COUNT];
   /* N·m, torque the steering system puts on the steering wheel, positive turning it to the left
    * (like steering input +1): the front tyres' aligning moments and lateral forces about the

@@ -90,6 +90,13 @@ GRIP_API grip_vehicle_input grip_vehicle_get_input(const grip_world *world, grip
 GRIP_API grip_result grip_vehicle_get_state(const grip_world *world, grip_vehicle_id id,
                                    grip_vehicle_state *state);
 
+/* Every wheel's state, in wheel order (axle by axle from the front, left before right; see
+ * grip/vehicle.h): fills min(count, capacity) entries of wheels (may be NULL with capacity 0)
+ * and returns the vehicle's wheel count, 1..GRIP_MAX_WHEELS (4 for a car; 0 for an invalid
+ * id). The count is not fixed in the ABI: ask with capacity 0, or pass GRIP_MAX_WHEELS. */
+GRIP_API int grip_vehicle_get_wheels(const grip_world *world, grip_vehicle_id id, grip_wheel_state *wheels,
+                                     int capacity);
+
 /* Teleports the vehicle: design frame to pose, velocities to zero, wheels stopped, tyres and
  * drivetrain at rest. */
 GRIP_API grip_result grip_vehicle_set_pose(grip_world *world, grip_vehicle_id id, grip_pose pose);
@@ -176,7 +183,9 @@ typedef struct grip_chassis_forces {
   double mass;      /* kg, body.mass + fuel now (fuel burns: re-read it each step); 1439 */
   grip_vec3 inertia; /* kg·m², principal, about the centre of mass along the design axes
                         (body.inertia); (500, 2200, 2400) */
-  grip_wheel_force wheels[GRIP_WHEEL_COUNT]; /* in grip_vehicle_state.wheels order */
+  /* the first GRIP_WHEEL_COUNT wheels, in wheel order; every wheel of any vehicle:
+   * grip_vehicle_get_wheel_forces */
+  grip_wheel_force wheels[GRIP_WHEEL_COUNT];
 } grip_chassis_forces;
 
 /* Forces mode: sets the chassis state the next grip_world_step works from. pose is that of the
@@ -192,6 +201,12 @@ GRIP_API grip_result grip_vehicle_set_chassis_state(grip_world *world, grip_vehi
  * GRIP_CHASSIS_OWN mode. Values are always finite. */
 GRIP_API grip_result grip_vehicle_get_chassis_forces(const grip_world *world, grip_vehicle_id id,
                                                      grip_chassis_forces *forces);
+
+/* Forces mode: every wheel's force of the last step, in wheel order (grip_vehicle.h: axle by
+ * axle, left before right). Fills min(count, capacity) entries of wheels and returns the
+ * vehicle's wheel count (0 for an invalid id or a vehicle in GRIP_CHASSIS_OWN mode). */
+GRIP_API int grip_vehicle_get_wheel_forces(const grip_world *world, grip_vehicle_id id, grip_wheel_force *wheels,
+                                           int capacity);
 
 /* Collision contacts of one vehicle. */
 typedef struct grip_vehicle_contacts {
