@@ -15,15 +15,17 @@ bool grip_vehicle_alloc_wheels(vehicle *v, const vehicle_type *type) {
   int n = type->wheel_count;
   /* wheels, then the cold per-wheel arrays: ABS pressures, forces-mode forces, ground hints */
   size_t wheels = (size_t)n * sizeof(wheel_runtime), pressures = (size_t)n * sizeof(double);
-  size_t forces = (size_t)n * sizeof(grip_vec3), hints = (size_t)(n + 1) * sizeof(int);
-  size_t bytes = wheels + pressures + forces + hints;
+  size_t forces = (size_t)n * sizeof(grip_vec3), diffs = (size_t)type->diff_count * sizeof(diff_runtime);
+  size_t hints = (size_t)(n + 1) * sizeof(int);
+  size_t bytes = wheels + pressures + forces + diffs + hints;
   char *block = calloc(1, bytes);
   if (!block) return false;
   v->wheel_count = n;
   v->wheels = (wheel_runtime *)(void *)block;
   v->abs_pressure = (double *)(void *)(block + wheels);
   v->wheel_force = (grip_vec3 *)(void *)(block + wheels + pressures);
-  v->ground_hint = (int *)(void *)(block + wheels + pressures + forces);
+  v->diffs = (diff_runtime *)(void *)(block + wheels + pressures + forces);
+  v->ground_hint = (int *)(void *)(block + wheels + pressures + forces + diffs);
   v->wheel_bytes = bytes;
   return true;
 }
@@ -33,6 +35,7 @@ void grip_vehicle_free_wheels(vehicle *v) {
   v->wheels = NULL;
   v->abs_pressure = NULL;
   v->wheel_force = NULL;
+  v->diffs = NULL;
   v->ground_hint = NULL;
   v->wheel_bytes = 0;
   v->wheel_count = 0;
@@ -64,7 +67,7 @@ void grip_vehicle_reset_motion(vehicle *v) {
   v->clutch_torque = 0.0;
   v->shift_timer = 0.0;
   v->shift_cooldown = 0.0;
-  for (int k = 0; k < 3; ++k) v->diffs[k] = (diff_runtime){DIFF_MODE_LOCKED, 0.0, 0.0};
+  for (int k = 0; k < v->type->diff_count; ++k) v->diffs[k] = (diff_runtime){DIFF_MODE_LOCKED, 0.0, 0.0};
   for (int i = 0; i < v->wheel_count; ++i) v->abs_pressure[i] = 1.0;
   v->tc_torque_factor = 1.0;
   v->esc_reference = 0.0;
@@ -151,8 +154,6 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
       t->first_steered_axle = a;
     }
   }
-  t->layout_left_wheel[0] = t->axle_first_wheel[0];
-  t->layout_left_wheel[1] = t->axle_first_wheel[t->axle_count - 1];
   t->steer_reference_x = unsteered > 0 ? unsteered_x / unsteered : t->com_design.x;
   t->steer_length = t->first_steered_axle >= 0 ? d->axles[t->first_steered_axle].x - t->steer_reference_x
                                                 : d->axles[0].x - d->axles[t->axle_count - 1].x;
@@ -192,11 +193,7 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
       w->inv_relax_x = 1.0 / w->relax_x;
       w->inv_relax_y = 1.0 / w->relax_y;
       w->inv_low_speed = 1.0 / axle->tyre.low_speed;
-      /* The two-axle layouts: FWD drives the first axle, RWD the last, AWD both. */
-      grip_drive_layout layout = d->drivetrain.layout;
-      bool first = a == 0, last = a == t->axle_count - 1;
-      w->driven = (layout == GRIP_DRIVE_AWD && (first || last)) || (first && layout == GRIP_DRIVE_FWD) ||
-                  (last && layout == GRIP_DRIVE_RWD);
+      /* w->driven: grip_drivetrain_type_init, from the driveline tree */
     }
   }
   grip_drivetrain_type_init(t);

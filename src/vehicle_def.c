@@ -191,6 +191,41 @@ static void in_range(check *c, double value, double lo, double hi, const char *f
   require(c, ok, field, what);
 }
 
+/* A driveline tree (GRIP_DRIVE_TREE): its differentials' values, and its shape: inputs name
+ * wheels of the car or later differentials, every differential but the root is named by exactly
+ * one, every wheel at most once. */
+static void check_tree(check *c, const grip_vehicle_def *d) {
+  const grip_drivetrain_def *t = &d->drivetrain;
+  int wheels = 0;
+  for (int a = 0; a < d->axle_count; ++a) wheels += d->axles[a].half_track > 0.0 ? 2 : 1;
+  require(c, t->diff_count >= 1 && t->diff_count <= GRIP_MAX_DIFFS, "drivetrain.diff_count", "must be within 1..15");
+  if (!c->ok) return;
+  int named_diff[GRIP_MAX_DIFFS] = {0}, named_wheel[GRIP_MAX_WHEELS] = {0};
+  for (int k = 0; c->ok && k < t->diff_count; ++k) {
+    const grip_diff_def *x = &t->diffs[k];
+    require(c, x->type >= GRIP_DIFF_OPEN && x->type <= GRIP_DIFF_VISCOUS, "drivetrain.diffs.type",
+            "type must be open, locked, limited-slip or viscous");
+    in_range(c, x->preload, 0, 1e5, "drivetrain.diffs.preload");
+    in_range(c, x->locking_coefficient, 0, 1, "drivetrain.diffs.locking_coefficient");
+    in_range(c, x->viscous_coefficient, 0, 1e5, "drivetrain.diffs.viscous_coefficient");
+    in_range(c, x->front_split, 0, 1, "drivetrain.diffs.front_split");
+    for (int j = 0; c->ok && j < 2; ++j) {
+      grip_drive_input in = x->inputs[j];
+      if (in.kind == GRIP_DRIVE_INPUT_WHEEL) {
+        require(c, in.index >= 0 && in.index < wheels, "drivetrain.diffs.inputs", "a wheel the car does not have");
+        if (c->ok) require(c, ++named_wheel[in.index] == 1, "drivetrain.diffs.inputs", "a wheel driven twice");
+      } else {
+        require(c, in.kind == GRIP_DRIVE_INPUT_DIFF, "drivetrain.diffs.inputs", "must be a wheel or a differential");
+        require(c, in.index > k && in.index < t->diff_count, "drivetrain.diffs.inputs",
+                "a differential must drive one listed after it");
+        if (c->ok) require(c, ++named_diff[in.index] == 1, "drivetrain.diffs.inputs", "a differential driven twice");
+      }
+    }
+  }
+  for (int k = 1; c->ok && k < t->diff_count; ++k)
+    require(c, named_diff[k] == 1, "drivetrain.diffs", "a differential no other one drives");
+}
+
 grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, int message_size) {
   check c = {message, message_size, true};
   if (message && message_size > 0) message[0] = '\0';
@@ -237,8 +272,8 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
   in_range(&c, g->downshift_rpm, 0, 30000, "gearbox.downshift_rpm");
   const grip_diff_def *diffs[3] = {&d->drivetrain.front, &d->drivetrain.rear, &d->drivetrain.centre};
   static const char *names[3] = {"drivetrain.front", "drivetrain.rear", "drivetrain.centre"};
-  require(&c, d->drivetrain.layout >= GRIP_DRIVE_RWD && d->drivetrain.layout <= GRIP_DRIVE_AWD,
-          "drivetrain.layout", "must be RWD, FWD or AWD");
+  require(&c, d->drivetrain.layout >= GRIP_DRIVE_RWD && d->drivetrain.layout <= GRIP_DRIVE_TREE,
+          "drivetrain.layout", "must be RWD, FWD, AWD or a tree");
   for (int k = 0; c.ok && k < 3; ++k) {
     require(&c, diffs[k]->type >= GRIP_DIFF_OPEN && diffs[k]->type <= GRIP_DIFF_VISCOUS, names[k],
             "type must be open, locked, limited-slip or viscous");
@@ -309,11 +344,14 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
      * differential between two wheels. */
     grip_drive_layout layout = d->drivetrain.layout;
     const grip_axle_def *first = &d->axles[0], *last = &d->axles[d->axle_count - 1];
+    if (layout == GRIP_DRIVE_TREE) check_tree(&c, d);
+    else {
     require(&c, layout == GRIP_DRIVE_RWD || first->half_track > 0.0, "drivetrain.layout",
             "FWD and AWD drive the first axle, which needs two wheels");
     require(&c, layout == GRIP_DRIVE_FWD || last->half_track > 0.0, "drivetrain.layout",
             "RWD and AWD drive the last axle, which needs two wheels");
     require(&c, layout != GRIP_DRIVE_AWD || d->axle_count >= 2, "drivetrain.layout", "AWD needs two axles");
+    }
   }
   require(&c, brake_shares == 0.0 || fabs(brake_shares - 1.0) <= 1e-6, "axle.brake_share",
           "the axles' shares must add up to 1 (or all be 0: brakes.front_bias)");

@@ -94,6 +94,15 @@ typedef struct diff_runtime {
 admittance grip_diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s,
                        admittance left, admittance right, torque_split *split);
 
+/* A differential of the driveline tree as a type holds it: the layouts' shorthands are built
+ * into the same form. input[k] >= 0: wheel input[k]; < 0: differential −1 − input[k] (always
+ * later in the list, so the list from the end up is children before parents). */
+typedef struct drive_node {
+  grip_diff_def def;
+  double split; /* share of the input torque to input 0 */
+  int input[2];
+} drive_node;
+
 /* --- vehicle runtime ------------------------------------------------------------------- */
 
 /* The step's phases are inlined into a caller specialised per wheel count (a constant 4 for
@@ -148,7 +157,11 @@ typedef struct vehicle_type {
   double steer_reference_x;
   double steer_length;
   int first_steered_axle; /* -1 when none steers */
-  int layout_left_wheel[2]; /* left wheel of the first and the last axle (the FWD/RWD/AWD layouts) */
+  /* The driveline tree (drivetrain.c): drive[0] is driven by the gearbox. */
+  int diff_count;
+  drive_node drive[GRIP_MAX_DIFFS];
+  bool any_lsd;              /* some differential is a limited-slip one */
+  bool root_input_is_clutch; /* the AWD layout's centre LSD locks on the clutch torque */
   bool any_full_mf;       /* some axle has a full MF tyre */
   wheel_config wheels[GRIP_MAX_WHEELS];
   double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
@@ -258,7 +271,7 @@ typedef struct vehicle {
   double shift_cooldown;    /* s before the automatic may shift again */
   double clutch_engagement; /* 0..1 */
   double clutch_torque;     /* N·m last step */
-  diff_runtime diffs[3];    /* front, rear, centre */
+  diff_runtime *diffs;      /* the type's diff_count, in the per-wheel allocation */
 
   /* car systems (systems.c); untouched while they are off */
   double *abs_pressure;     /* wheel_count: 0..1, ABS brake-pressure factor per wheel */
@@ -336,7 +349,9 @@ void grip_mf_evaluate_at_pressure(const grip_mf_params *p, const grip_tyre_input
 void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt);
 /* After a teleport to a speed: the automatic's gear for it, engine locked to the driveline. */
 void grip_drivetrain_match_speed(vehicle *v);
-/* Derives automatic shift points from the engine curve and gear ratios. */
+/* Derives automatic shift points from the engine curve and gear ratios, and the driveline tree
+ * (from the layout's shorthand or the definition's own tree; wheel_count and axle wheels set);
+ * marks the driven wheels. */
 void grip_drivetrain_type_init(vehicle_type *t);
 
 /* The ground query for wheel 0..wheel_count-1 of v, or its chassis (GRIP_GROUND_QUERY_BODY). */

@@ -142,6 +142,7 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   v->wheels = wheels.wheels;
   v->abs_pressure = wheels.abs_pressure;
   v->wheel_force = wheels.wheel_force;
+  v->diffs = wheels.diffs;
   v->ground_hint = wheels.ground_hint;
   v->wheel_bytes = wheels.wheel_bytes;
   grip_vehicle_init(v, type, def->pose, def->velocity);

@@ -113,25 +113,52 @@ typedef enum grip_diff_type {
   GRIP_DIFF_VISCOUS,    /* transfer torque = viscous_coefficient·speed difference */
 } grip_diff_type;
 
+/* One input of a differential in a driveline tree: a wheel or another differential. */
+typedef enum grip_drive_input_kind {
+  GRIP_DRIVE_INPUT_WHEEL = 0, /* index: a wheel (0..wheel count − 1, grip_vehicle_state order) */
+  GRIP_DRIVE_INPUT_DIFF = 1,  /* index: a differential of the tree, later in diffs[] than this one */
+} grip_drive_input_kind;
+
+typedef struct grip_drive_input {
+  grip_drive_input_kind kind;
+  int index;
+} grip_drive_input;
+
 typedef struct grip_diff_def {
   grip_diff_type type;
   double preload;             /* N·m, LSD breakaway torque at zero input; 100 */
   double locking_coefficient; /* LSD transfer limit per N·m of input torque, 0..1; 0.3 */
   double viscous_coefficient; /* N·m·s/rad, viscous coupling; 50 */
-  double front_split;         /* centre differential only: front share of torque, 0..1; 0.4 */
+  /* Share of the input torque sent to inputs[0], 0..1: a tree's differentials (0.5 for an axle
+   * differential, an inter-axle one of a truck ~0.5) and the AWD layout's centre differential
+   * (front share; 0.4); the layouts' axle differentials split evenly whatever it says. */
+  double front_split;
+  grip_drive_input inputs[2]; /* GRIP_DRIVE_TREE only: what the differential drives */
 } grip_diff_def;
 
+/* Most differentials of a tree: one fewer than the most wheels it can join. */
+#define GRIP_MAX_DIFFS (GRIP_MAX_WHEELS - 1)
+
 typedef enum grip_drive_layout {
-  GRIP_DRIVE_RWD = 0,
-  GRIP_DRIVE_FWD,
-  GRIP_DRIVE_AWD, /* centre differential splits between the axle differentials */
+  GRIP_DRIVE_RWD = 0, /* the last axle through drivetrain.rear */
+  GRIP_DRIVE_FWD,     /* the first axle through drivetrain.front */
+  GRIP_DRIVE_AWD,     /* centre differential splits between the first and the last axle's */
+  /* drivetrain.diffs: a tree of differentials, diffs[0] driven by the gearbox, each joining two
+   * inputs (a wheel or a differential further down the list), every differential but the root
+   * named by exactly one other, every wheel at most once. 4x2, 4x4, 6x4 with an inter-axle
+   * differential, 8x8: all trees (docs/physics.md, "Driveline tree"). */
+  GRIP_DRIVE_TREE,
 } grip_drive_layout;
 
 typedef struct grip_drivetrain_def {
   grip_drive_layout layout;
+  /* The two-axle layouts (shorthands for the trees they build): */
   grip_diff_def front; /* used when the front axle is driven */
   grip_diff_def rear;  /* used when the rear axle is driven */
   grip_diff_def centre; /* AWD only */
+  /* GRIP_DRIVE_TREE: */
+  int diff_count;                      /* 1..GRIP_MAX_DIFFS */
+  grip_diff_def diffs[GRIP_MAX_DIFFS]; /* [0] the root, driven by the gearbox */
 } grip_drivetrain_def;
 
 typedef struct grip_brake_def {
