@@ -461,6 +461,6 @@ STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_W
 
 /* The solve for n wheels, n a constant 4 for the usual car (vehicle.c does the same). */
 void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt) {
-  if (v->wheel_count == 4) drivetrain_step_n(v, sc, dt, 4);
+  if (v->type->two_by_two) drivetrain_step_n(v, sc, dt, 4);
   else drivetrain_step_n(v, sc, dt, v->wheel_count);
 }

@@ -142,6 +142,7 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
     t->wheel_count += t->axle_wheels[a];
     t->any_full_mf = t->any_full_mf || t->mf[a];
   }
+  t->two_by_two = t->axle_count == 2 && t->wheel_count == 4;
   /* Steering geometry: the turn centre on the unsteered axles' mean x. */
   double unsteered_x = 0.0;
   int unsteered = 0;
@@ -309,7 +310,7 @@ static void steer_wheels(vehicle *v, double forward_speed) {
 
 /* --- suspension ------------------------------------------------------------------------ */
 
-STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt, int n) {
+STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt, int n, bool car) {
   double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
   grip_vec3 down = v3_neg(up);
@@ -345,8 +346,8 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
       w->surface = hit->surface;
       w->ground_velocity = hit->velocity;
       w->ground_body = hit->body;
-      /* A wall, not ground (the world's max_ground_slope); NaN counts as a wall. */
-      if (!(v3_dot(hit->normal, up) >= v->ground_min_up) || !finite3_ok(hit->velocity)) w->in_contact = false;
+      /* A wall, not ground (the world's max_ground_slope); a NaN normal counts as a wall. */
+      if (!(v3_dot(hit->normal, up) >= v->ground_min_up)) w->in_contact = false;
     }
     if (!w->in_contact) {
       w->ground_velocity = v3(0, 0, 0);
@@ -356,9 +357,11 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
       w->contact_point = v3_mad(origin, down, reach);
     }
   }
-  for (int a = 0; a < v->type->axle_count; ++a) {
+  /* car: the usual car's specialisation, two axles of two wheels (vehicle_step_n) */
+  int axles = car ? 2 : v->type->axle_count;
+  for (int a = 0; a < axles; ++a) {
     const grip_suspension_def *s = &v->def->axles[a].suspension;
-    int first = v->type->axle_first_wheel[a], count = v->type->axle_wheels[a];
+    int first = car ? 2 * a : v->type->axle_first_wheel[a], count = car ? 2 : v->type->axle_wheels[a];
     wheel_runtime *pair[2] = {&v->wheels[first], &v->wheels[first + count - 1]};
     /* the bar: none on a one-wheel axle */
     double roll = count == 2 ? s->anti_roll_rate * (pair[0]->compression - pair[1]->compression) : 0.0;
@@ -703,9 +706,10 @@ STEP_INLINE void steering_feedback(vehicle *v, double previous_steering, double 
 }
 
 /* The step for a vehicle of n wheels: grip_vehicle_step calls it with n a constant 4 for the
- * usual car (so that its per-wheel loops compile as they did for a fixed four) and with the
- * vehicle's own count otherwise. */
-STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double dt, int n) {
+ * usual car, two axles of two wheels (so that its per-wheel loops compile as they did for a
+ * fixed four), and with the vehicle's own count otherwise (n may be 4 there too: four axles of
+ * one wheel, say). */
+STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double dt, int n, bool car) {
   if (v->out_of_world) return;
   grip_vec3 start_position = v->position;
   grip_quat start_rotation = v->rotation;
@@ -714,7 +718,7 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
   filter_inputs(v, dt);
   mat3 rot = mat3_from_quat(v->rotation);
   steer_wheels(v, v3_dot(v->velocity, mat3_column(&rot, 0)));
-  suspension(v, world, &rot, dt, n);
+  suspension(v, world, &rot, dt, n, car);
   wheel_scratch scratch[GRIP_MAX_WHEELS]; /* this step's tyre frame and linearised response */
   tyres(v, scratch, &rot, dt, n);
   steering_feedback(v, previous_steering, dt, n);
@@ -780,8 +784,8 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
 }
 
 void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
-  if (v->wheel_count == 4) vehicle_step_n(v, world, dt, 4);
-  else vehicle_step_n(v, world, dt, v->wheel_count);
+  if (v->type->two_by_two) vehicle_step_n(v, world, dt, 4, true);
+  else vehicle_step_n(v, world, dt, v->wheel_count, false);
 }
 
 void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {

@@ -148,6 +148,7 @@ typedef struct vehicle_type {
                              when def's is 0 (grip_systems_type_init) */
   int axle_count;         /* def.axle_count */
   int wheel_count;        /* 1 or 2 per axle */
+  bool two_by_two;        /* the usual car: two axles of two wheels (the step's specialisation) */
   int axle_first_wheel[GRIP_MAX_AXLES]; /* index of each axle's first (left or only) wheel */
   int axle_wheels[GRIP_MAX_AXLES];      /* 1 or 2 */
   /* Steering geometry (vehicle.c, steer_wheels): the turn centre lies on the line x =

@@ -30,7 +30,8 @@ typedef struct grip_ground_hit {
   double distance;   /* m, from the ray origin along the ray */
   grip_surface surface;
   /* m/s, world frame: the ground's own velocity at point (a lift, a ferry, a moving platform:
-   * v + ω × (point − its centre of mass) for a rigid body). Tyre slip is measured relative to it.
+   * v + ω × (point − its centre of mass) for a rigid body); finite (a non-finite one trips the
+   * step's safety net, which puts the car back at rest). Tyre slip is measured relative to it.
    * Zero for the grounds grip ships (plane, slope, heightfield, track). */
   grip_vec3 velocity;
   /* The caller's handle for what was hit (its rigid body, say), opaque to grip, handed back with
