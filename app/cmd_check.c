@@ -142,6 +142,12 @@ int cmd_check(int argc, char **argv) {
       json_number(&w, "front_load_fraction", f.front_load_fraction);
       json_number(&w, "front_axle_load_n", f.front_axle_load_n);
       json_number(&w, "rear_axle_load_n", f.rear_axle_load_n);
+      /* every axle's, as the core preloads its springs for (the springs decide beyond two) */
+      double loads[GRIP_MAX_AXLES];
+      int axles = grip_vehicle_static_axle_loads(&car.def, G, loads);
+      json_open(&w, "axle_loads_n", '[');
+      for (int a = 0; a < axles; ++a) json_number(&w, NULL, loads[a]);
+      json_close(&w, ']');
       json_number(&w, "peak_power_kw", f.peak_power_kw);
       json_number(&w, "peak_power_rpm", f.peak_power_rpm);
       json_number(&w, "peak_torque_nm", f.peak_torque_nm);
@@ -181,6 +187,13 @@ int cmd_check(int argc, char **argv) {
     printf("  mass            %8.1f kg (with fuel), wheelbase %.3f m\n", f.mass_kg, f.wheelbase_m);
     printf("  static loads    %8.0f N front, %.0f N rear (%.1f %% front)\n", f.front_axle_load_n,
            f.rear_axle_load_n, 100.0 * f.front_load_fraction);
+    if (car.def.axle_count != 2) {
+      /* more axles: each one's load from the springs (docs/physics.md, "Static loads") */
+      double loads[GRIP_MAX_AXLES];
+      int axles = grip_vehicle_static_axle_loads(&car.def, G, loads);
+      printf("  axle loads     ");
+      for (int a = 0; a < axles; ++a) printf(" %.0f N%s", loads[a], a + 1 < axles ? "," : " (springs)\n");
+    }
     printf("  peak power      %8.1f kW at %.0f rpm (%.0f W/kg)\n", f.peak_power_kw, f.peak_power_rpm,
            f.peak_power_kw * 1e3 / f.mass_kg);
     printf("  peak torque     %8.1f N*m at %.0f rpm\n", f.peak_torque_nm, f.peak_torque_rpm);

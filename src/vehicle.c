@@ -74,39 +74,6 @@ void grip_vehicle_reset_motion(vehicle *v) {
   v->abs_active = v->tc_active = v->esc_active = false;
 }
 
-/* Static axle loads as shares of the weight (docs/physics.md, "Static loads"). Two axles: the
- * lever rule. One axle: all of it. More: statically indeterminate; the springs decide. With the
- * springs all free at one body height and pitch, the body sinks by z and pitches by θ (about the
- * CG) until heave and pitch balance: axle a (x_a, its springs' rate k_a = wheels × spring_rate)
- * carries k_a·(z + θ·d_a), d_a = x_a − x_cg, with
- *   Σ k_a·(z + θ·d_a) = W,   Σ k_a·(z + θ·d_a)·d_a = 0,
- * i.e. [K0 K1; K1 K2]·(z, θ) = (W, 0) with Kn = Σ k_a·d_aⁿ: z = W·K2/D, θ = −W·K1/D,
- * D = K0·K2 − K1². (Two axles give the lever rule again.) */
-static void static_axle_shares(const vehicle_type *t, double share[GRIP_MAX_AXLES]) {
-  const grip_vehicle_def *d = &t->def;
-  int n = t->axle_count;
-  double x_cg = t->com_design.x;
-  if (n == 1) {
-    share[0] = 1.0;
-  } else if (n == 2) {
-    double x_front = d->axles[0].x, x_rear = d->axles[1].x;
-    share[0] = (x_cg - x_rear) / (x_front - x_rear);
-    share[1] = 1.0 - share[0];
-  } else {
-    double k0 = 0.0, k1 = 0.0, k2 = 0.0;
-    for (int a = 0; a < n; ++a) {
-      double k = t->axle_wheels[a] * d->axles[a].suspension.spring_rate, dx = d->axles[a].x - x_cg;
-      k0 += k;
-      k1 += k * dx;
-      k2 += k * dx * dx;
-    }
-    double det = k0 * k2 - k1 * k1;
-    double z = k2 / det, theta = -k1 / det; /* per unit weight */
-    for (int a = 0; a < n; ++a)
-      share[a] = t->axle_wheels[a] * d->axles[a].suspension.spring_rate * (z + theta * (d->axles[a].x - x_cg));
-  }
-}
-
 /* Each axle's share of brakes.max_torque: its brake_share, or the two-axle front_bias shorthand
  * when every axle's is 0 (first axle front_bias, last axle the rest). */
 static double brake_share(const grip_vehicle_def *d, int a) {
@@ -160,7 +127,7 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
                                                 : d->axles[0].x - d->axles[t->axle_count - 1].x;
   double weight = (d->body.mass + d->fuel.mass) * v3_length(gravity);
   double share[GRIP_MAX_AXLES];
-  static_axle_shares(t, share);
+  grip_static_axle_shares(d, share);
   for (int a = 0; a < t->axle_count; ++a) {
     const grip_axle_def *axle = &d->axles[a];
     const grip_suspension_def *s = &axle->suspension;

@@ -6,6 +6,7 @@
 
 #include "gmath.h"
 #include "grip/vehicle.h"
+#include "vehicle_internal.h"
 
 /* LS1 full-throttle torque, N·m: 475 N·m peak at 4400 rpm and 257 kW (438.3 N·m) at 5600 rpm
  * (GM published figures); the shape between is interpolated from dyno charts' typical form. */
@@ -168,6 +169,50 @@ grip_systems_def grip_default_systems_def(void) {
 grip_vehicle_input grip_default_vehicle_input(void) {
   return (grip_vehicle_input){.throttle = 0.0, .brake = 0.0, .steering = 0.0, .handbrake = 0.0,
                               .clutch = 0.0, .gear = 1, .automatic = true};
+}
+
+/* --- static loads ---------------------------------------------------------------------- */
+
+/* Static axle loads as shares of the weight (docs/physics.md, "Static loads"). Two axles: the
+ * lever rule. One axle: all of it. More: statically indeterminate; the springs decide. With the
+ * springs all free at one body height and pitch, the body sinks by z and pitches by θ (about the
+ * CG) until heave and pitch balance: axle a (x_a, its springs' rate k_a = wheels × spring_rate)
+ * carries k_a·(z + θ·d_a), d_a = x_a − x_cg, with
+ *   Σ k_a·(z + θ·d_a) = W,   Σ k_a·(z + θ·d_a)·d_a = 0,
+ * i.e. [K0 K1; K1 K2]·(z, θ) = (W, 0) with Kn = Σ k_a·d_aⁿ: z = W·K2/D, θ = −W·K1/D,
+ * D = K0·K2 − K1². (Two axles give the lever rule again.) */
+void grip_static_axle_shares(const grip_vehicle_def *d, double share[GRIP_MAX_AXLES]) {
+  int n = d->axle_count;
+  double x_cg = d->body.center_of_mass.x;
+  if (n == 1) {
+    share[0] = 1.0;
+  } else if (n == 2) {
+    double x_front = d->axles[0].x, x_rear = d->axles[1].x;
+    share[0] = (x_cg - x_rear) / (x_front - x_rear);
+    share[1] = 1.0 - share[0];
+  } else {
+    double k0 = 0.0, k1 = 0.0, k2 = 0.0;
+    for (int a = 0; a < n; ++a) {
+      double k = (d->axles[a].half_track > 0.0 ? 2 : 1) * d->axles[a].suspension.spring_rate, dx = d->axles[a].x - x_cg;
+      k0 += k;
+      k1 += k * dx;
+      k2 += k * dx * dx;
+    }
+    double det = k0 * k2 - k1 * k1;
+    double z = k2 / det, theta = -k1 / det; /* per unit weight */
+    for (int a = 0; a < n; ++a)
+      share[a] = (d->axles[a].half_track > 0.0 ? 2 : 1) * d->axles[a].suspension.spring_rate *
+                 (z + theta * (d->axles[a].x - x_cg));
+  }
+}
+
+int grip_vehicle_static_axle_loads(const grip_vehicle_def *def, double gravity, double axle_load[GRIP_MAX_AXLES]) {
+  if (!def || !axle_load || def->axle_count < 1 || def->axle_count > GRIP_MAX_AXLES) return 0;
+  double share[GRIP_MAX_AXLES];
+  grip_static_axle_shares(def, share);
+  double weight = (def->body.mass + def->fuel.mass) * gravity;
+  for (int a = 0; a < def->axle_count; ++a) axle_load[a] = weight * share[a];
+  return def->axle_count;
 }
 
 /* --- validation ------------------------------------------------------------------------ */

@@ -313,6 +313,9 @@ void grip_vehicle_type_registry_free(vehicle_type_registry *r);
 /* Heap bytes held by the registry and its types. */
 size_t grip_vehicle_type_registry_bytes(const vehicle_type_registry *r);
 
+/* Static axle loads as shares of the weight, axle_count of them (vehicle_def.c). */
+void grip_static_axle_shares(const grip_vehicle_def *def, double share[GRIP_MAX_AXLES]);
+
 /* Derives a type's constants from its definition (type->def, mf already set up); false when
  * out of memory (nothing left allocated). vehicle_type_free releases what it allocated. */
 bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity);

@@ -91,6 +91,10 @@ static void three_axle_static_loads_follow_the_springs(void) {
     printf("  axle %d: %.1f N (left %.1f, right %.1f)\n", a, load, wheels[2 * a].load, wheels[2 * a + 1].load);
     CHECK_REL(load, expect[a], 0.002);
   }
+  /* The public figure is the same solution. */
+  double api[GRIP_MAX_AXLES];
+  CHECK(grip_vehicle_static_axle_loads(&d, G, api) == 3);
+  for (int a = 0; a < 3; ++a) CHECK_REL(api[a], expect[a], 1e-9);
   /* The lever rule would give the two rear axles the same share as one axle at their mean:
    * the springs' answer differs, the middle axle carrying more than the last here. */
   CHECK(expect[1] > expect[2] + 500.0);

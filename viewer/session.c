@@ -18,6 +18,22 @@ session_options session_default_options(void) {
 const char *const session_system_names[SESSION_SYSTEM_COUNT] = {"abs", "tc", "esc"};
 
 /* "esc@1.5,abs@3" into the session's schedule; false (with a message) when malformed. */
+
+/* The car's state and every wheel after a step (the last one kept for interpolation), or after
+ * a placement (both the same: reset). */
+static void read_car(grip_world *world, session_car *c, bool reset) {
+  if (!reset) {
+    c->prev = c->cur;
+    memcpy(c->prev_wheels, c->cur_wheels, sizeof c->prev_wheels);
+  }
+  grip_vehicle_get_state(world, c->wc->id, &c->cur);
+  int n = grip_vehicle_get_wheels(world, c->wc->id, c->cur_wheels, GRIP_MAX_WHEELS);
+  c->wheel_count = n < GRIP_MAX_WHEELS ? n : GRIP_MAX_WHEELS;
+  if (reset) {
+    c->prev = c->cur;
+    memcpy(c->prev_wheels, c->cur_wheels, sizeof c->prev_wheels);
+  }
+}
 static bool parse_toggles(session *s, const char *text, const char *command) {
   const char *p = text;
   while (*p) {
@@ -230,8 +246,7 @@ static session *session_new(char *scene_text, const char *scene_dir, const char 
     c->wc = &s->sw->cars[k];
     c->def = grip_vehicle_get_def(s->sw->world, c->wc->id);
     c->bot = c->wc->bot;
-    grip_vehicle_get_state(s->sw->world, c->wc->id, &c->cur);
-    c->prev = c->cur;
+    read_car(s->sw->world, c, true);
     c->input = grip_vehicle_get_input(s->sw->world, c->wc->id);
     start_timing(s, c);
   }
@@ -377,8 +392,7 @@ void session_step(session *s) {
       session_car *c = &s->cars[e->car];
       if (e->kind == GRIP_REPLAY_PLACE) {
         grip_vehicle_place(world, c->wc->id, e->x, e->y, e->heading);
-        grip_vehicle_get_state(world, c->wc->id, &c->cur);
-        c->prev = c->cur;
+        read_car(world, c, true);
       } else {
         /* An input line leaves the switches as they are; a systems line changes only them. */
         grip_vehicle_input in = grip_vehicle_get_input(world, c->wc->id), sw = in;
@@ -443,8 +457,7 @@ void session_step(session *s) {
   s->time += s->dt;
   for (int k = 0; k < s->car_count; ++k) {
     session_car *c = &s->cars[k];
-    c->prev = c->cur;
-    grip_vehicle_get_state(world, c->wc->id, &c->cur);
+    read_car(world, c, false);
     locate_car(s, c);
     grip_vehicle_contacts contacts;
     if (grip_vehicle_get_contacts(world, c->wc->id, &contacts) == GRIP_OK && contacts.impacts > c->impacts_seen) {
@@ -466,8 +479,7 @@ bool session_place(session *s, int k, double x, double y, double heading) {
   session_car *c = &s->cars[k];
   if (grip_vehicle_place(s->sw->world, c->wc->id, x, y, heading) != GRIP_OK) return false;
   if (s->record) grip_replay_write_place(s->record, s->step, k, x, y, heading);
-  grip_vehicle_get_state(s->sw->world, c->wc->id, &c->cur);
-  c->prev = c->cur;
+  read_car(s->sw->world, c, true);
   if (s->sw->track) {
     grip_track_location loc = grip_track_locate(s->sw->track, x, y, -1);
     c->track_hint = loc.segment;

@@ -374,6 +374,15 @@ typedef struct grip_aero_coefficients {
 GRIP_API grip_aero_coefficients grip_vehicle_aero_coefficients(const grip_vehicle_def *def, double air_density,
                                                       double clearance);
 
+/* Static load (N) on each axle of a definition standing on flat ground under gravity
+ * (m/s², 9.81), with its fuel: the lever rule for two axles (a Corvette 7199 N front), all of it
+ * on one, the springs' heave and pitch equilibrium for more (statically indeterminate;
+ * docs/physics.md, "Static loads of more than two axles"). These are the loads the springs are
+ * preloaded for. Fills axle_load[0..axle_count − 1] and returns axle_count (0 for a definition
+ * with an axle_count outside 1..GRIP_MAX_AXLES). */
+GRIP_API int grip_vehicle_static_axle_loads(const grip_vehicle_def *def, double gravity,
+                                            double axle_load[GRIP_MAX_AXLES]);
+
 /* Ground-effect multiplier of the body lift at an underbody clearance (m): 1 when the car has
  * no ground effect, else gain·exp(−(clearance/height)⁴) (clearance clamped at 0). */
 GRIP_API double grip_aero_ground_effect(const grip_aero_def *aero, double clearance);
