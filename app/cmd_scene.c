@@ -173,6 +173,8 @@ static int scene_info(int argc, char **argv) {
       json_int(&w, "grid_slot", wc->grid_slot);
       json_number(&w, "speed_kmh", 3.6 * c->speed);
       json_string(&w, "driver", grip_scene_driver_name(c->driver));
+      json_string(&w, "towed_by", c->tow);
+      json_string(&w, "hitch", c->tow[0] ? (c->fifth_wheel ? "fifth_wheel" : "ball") : "");
       json_number(&w, "mass_kg", wc->car.def.body.mass);
       json_close(&w, '}');
     }
@@ -190,9 +192,11 @@ static int scene_info(int argc, char **argv) {
     for (int k = 0; k < sw->car_count; ++k) {
       const scene_world_car *wc = &sw->cars[k];
       const grip_scene_car *c = wc->spec;
-      printf("  %-12s %-28s %10.3f %10.3f %9.3f %8.2f %11.3f  %s%s\n", c->name, c->file, wc->start.position.x,
+      printf("  %-12s %-28s %10.3f %10.3f %9.3f %8.2f %11.3f  %s%s", c->name, c->file, wc->start.position.x,
              wc->start.position.y, wc->start.position.z, wrap_deg(wc->start_heading), wc->ground_z,
              grip_scene_driver_name(c->driver), wc->grid_slot >= 0 ? " (grid)" : "");
+      if (c->tow[0]) printf(" (towed by %s, %s)", c->tow, c->fifth_wheel ? "fifth wheel" : "ball");
+      printf("\n");
     }
   }
   close_scene(sc, sw);

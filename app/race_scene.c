@@ -24,6 +24,13 @@ race_scene *race_scene_open(const char *file) {
     free(rs);
     return NULL;
   }
+  for (int k = 0; k < sc->car_count; ++k)
+    if (sc->cars[k].tow_index >= 0) {
+      fprintf(stderr, "grip race: %s:%d: tow: car '%s' is towed; races have no trailers (use grip scene run or grip drive)\n",
+              sc->path, sc->cars[k].tow_line, sc->cars[k].name);
+      free(rs);
+      return NULL;
+    }
   if (scene_world_create(sc, SCENE_WORLD_NO_ROBOTS, &rs->world, &err) != 0) {
     fprintf(stderr, "grip race: %s\n", err.message);
     free(rs);

@@ -28,9 +28,9 @@ static const char *const camera_keys[] = {"mode", "position", "target", "follow"
 enum { C_MODE, C_POSITION, C_TARGET, C_FOLLOW, C_FOV, C_DISTANCE, C_HEIGHT, C_COUNT };
 static const char *const car_keys[] = {"file",     "x",     "y",     "z",         "heading_deg",
                                        "speed_kmh", "driver", "throttle", "brake", "steer",
-                                       "handbrake", "gear"};
+                                       "handbrake", "gear", "tow", "hitch", "tow_point", "coupling"};
 enum { V_FILE, V_X, V_Y, V_Z, V_HEADING, V_SPEED, V_DRIVER, V_THROTTLE, V_BRAKE, V_STEER,
-       V_HANDBRAKE, V_GEAR, V_COUNT };
+       V_HANDBRAKE, V_GEAR, V_TOW, V_HITCH, V_TOW_POINT, V_COUPLING, V_COUNT };
 
 typedef enum section_kind { SEC_NONE, SEC_SCENE, SEC_CAMERA, SEC_CAR, SEC_UNKNOWN } section_kind;
 
@@ -360,6 +360,21 @@ static int car_key(parser *ps, const char *name, const char *value) {
     else if (strcmp(value, "reverse") == 0) c->gear = -1;
     else FAIL(name, "'%s' is not a gear (allowed: drive, neutral, reverse)", value);
     return 1;
+  case V_TOW:
+    if (!valid_car_name(value)) FAIL(name, "'%s' is not a car name", value);
+    if (strcmp(value, c->name) == 0) FAIL(name, "car '%s' cannot tow itself", c->name);
+    copy_text(c->tow, sizeof c->tow, value);
+    c->tow_line = ps->src.line;
+    return 1;
+  case V_HITCH:
+    if (strcmp(value, "ball") == 0) c->fifth_wheel = false;
+    else if (strcmp(value, "fifth_wheel") == 0) c->fifth_wheel = true;
+    else FAIL(name, "'%s' is not a hitch (allowed: ball, fifth_wheel)", value);
+    return 1;
+  case V_TOW_POINT:
+    return vec3(ps, name, value, 100.0, &c->tow_point);
+  case V_COUPLING:
+    return vec3(ps, name, value, 100.0, &c->coupling);
   }
   return 1;
 }
@@ -405,7 +420,7 @@ static int finish(parser *ps, grip_load_error *err) {
     bool hx = lines[V_X] != 0, hy = lines[V_Y] != 0;
     if (hx != hy) FAIL_AT(lines[hx ? V_X : V_Y], hx ? "x" : "y", "give both x and y (car '%s')", c->name);
     c->has_position = hx && hy;
-    if (!c->has_position) {
+    if (!c->has_position && !c->tow[0]) {
       if (s->ground != GRIP_SCENE_GROUND_TRACK)
         FAIL_AT(c->line, NULL, "car '%s' needs x and y (grid slots exist on track scenes only)", c->name);
       if (lines[V_Z]) FAIL_AT(lines[V_Z], "z", "needs x and y (car '%s' takes a grid slot)", c->name);
@@ -419,10 +434,46 @@ static int finish(parser *ps, grip_load_error *err) {
         if (lines[inputs[j]])
           FAIL_AT(lines[inputs[j]], car_keys[inputs[j]], "only with driver = none (car '%s' has a robot)", c->name);
     }
+    c->tow_index = -1;
+    if (c->tow[0]) {
+      c->tow_index = grip_scene_find_car(s, c->tow);
+      if (c->tow_index < 0) FAIL_AT(lines[V_TOW], "tow", "no car named '%s' in the scene", c->tow);
+      if (!lines[V_TOW_POINT] || !lines[V_COUPLING])
+        FAIL_AT(lines[V_TOW], "tow", "car '%s' is towed: give tow_point = x, y, z (on '%s') and coupling = x, y, z (on '%s')",
+                c->name, c->tow, c->name);
+      static const int placed[] = {V_X, V_Y, V_Z, V_HEADING, V_SPEED, V_THROTTLE, V_STEER};
+      for (size_t j = 0; j < sizeof placed / sizeof placed[0]; ++j)
+        if (lines[placed[j]])
+          FAIL_AT(lines[placed[j]], car_keys[placed[j]],
+                  "car '%s' is towed: it starts behind '%s' with its speed, and is not driven", c->name, c->tow);
+      if (c->driver == GRIP_SCENE_DRIVER_ROBOT)
+        FAIL_AT(lines[V_DRIVER], "driver", "car '%s' is towed: no robot drives it", c->name);
+      c->has_position = true; /* placed by its hitch */
+      if (!lines[V_GEAR]) c->gear = 0; /* rolls in neutral */
+    } else {
+      static const int hitch_keys[] = {V_HITCH, V_TOW_POINT, V_COUPLING};
+      for (size_t j = 0; j < sizeof hitch_keys / sizeof hitch_keys[0]; ++j)
+        if (lines[hitch_keys[j]])
+          FAIL_AT(lines[hitch_keys[j]], car_keys[hitch_keys[j]], "only with tow = NAME (car '%s' is not towed)", c->name);
+    }
     if (c->throttle > 0.0 && c->brake > 0.0)
       FAIL_AT(lines[V_BRAKE] > lines[V_THROTTLE] ? lines[V_BRAKE] : lines[V_THROTTLE],
               lines[V_BRAKE] > lines[V_THROTTLE] ? "brake" : "throttle",
               "throttle and brake together (car '%s'): give one of them", c->name);
+  }
+  /* Each car tows one trailer at most, and no chain of tows comes back to itself. */
+  for (int i = 0; i < s->car_count; ++i) {
+    const grip_scene_car *c = &s->cars[i];
+    if (c->tow_index < 0) continue;
+    for (int j = 0; j < i; ++j)
+      if (s->cars[j].tow_index == c->tow_index)
+        FAIL_AT(c->tow_line, "tow", "car '%s' already tows '%s'", c->tow, s->cars[j].name);
+    int at = c->tow_index;
+    for (int steps = 0; at >= 0; ++steps) {
+      if (at == i || steps > s->car_count)
+        FAIL_AT(c->tow_line, "tow", "car '%s' would tow itself through a chain of trailers", c->name);
+      at = s->cars[at].tow_index;
+    }
   }
   grip_scene_camera *cam = &s->camera;
   if (cam->follow[0] && grip_scene_find_car(s, cam->follow) < 0)

@@ -88,6 +88,13 @@ typedef struct grip_scene_car {
   int position_line;  /* line of the later of x and y (0 when not given) */
   int z_line;         /* line of z (0 when not given) */
   int file_line;      /* line of file (0 when absent: the built-in car) */
+  /* Towed by another car of the scene (a trailer): "" = not towed. */
+  char tow[GRIP_SCENE_NAME_MAX]; /* name of the towing car, e.g. "truck" */
+  int tow_index;      /* its index in cars (set by the loader), -1 = not towed */
+  bool fifth_wheel;   /* hitch = fifth_wheel (roll follows the tow) instead of ball */
+  grip_vec3 tow_point; /* m, the hitch point on the towing car, its design frame; (-2.6, 0, 0.45) */
+  grip_vec3 coupling;  /* m, the hitch point on this car, its design frame; (3.5, 0, 0.45) */
+  int tow_line;       /* line of tow (0 when not towed) */
 } grip_scene_car;
 
 typedef struct grip_scene {

@@ -141,8 +141,8 @@ static int place_car(scene_world *sw, int k, double x, double y, double heading,
   scene_world_car *wc = &sw->cars[k];
   const grip_scene_car *c = wc->spec;
   const grip_vehicle_def *d = grip_vehicle_get_def(sw->world, wc->id);
-  int line = c->position_line ? c->position_line : c->line;
-  const char *where = c->has_position ? "x, y" : NULL;
+  int line = c->tow_line ? c->tow_line : (c->position_line ? c->position_line : c->line);
+  const char *where = c->tow_line ? "tow" : (c->has_position ? "x, y" : NULL);
   if (sc->ground == GRIP_SCENE_GROUND_TERRAIN) {
     const grip_heightfield_info *t = &sw->terrain;
     double x0 = t->origin_x, x1 = t->origin_x + (t->cols - 1) * t->dx;
@@ -175,13 +175,60 @@ static int place_car(scene_world *sw, int k, double x, double y, double heading,
     if (grip_vehicle_set_pose(sw->world, wc->id, wc->start) != GRIP_OK)
       FAIL_AT(c->z_line, "z", "car '%s' cannot be posed there", c->name);
   }
-  if (c->speed > 0.0) {
+  double speed = c->speed;
+  for (int at = c->tow_index; at >= 0; at = sc->cars[at].tow_index) speed = sc->cars[at].speed; /* the lead's */
+  if (speed > 0.0) {
     const grip_quat q = wc->start.rotation;
     grip_vec3 f = {1.0 - 2.0 * (q.y * q.y + q.z * q.z), 2.0 * (q.x * q.y + q.w * q.z), 2.0 * (q.x * q.z - q.w * q.y)};
-    grip_vec3 v = {f.x * c->speed, f.y * c->speed, f.z * c->speed};
+    grip_vec3 v = {f.x * speed, f.y * speed, f.z * speed};
     if (grip_vehicle_set_velocity(sw->world, wc->id, v) != GRIP_OK)
-      FAIL_AT(c->line, "speed_kmh", "car '%s' cannot start at %.1f km/h", c->name, 3.6 * c->speed);
+      FAIL_AT(c->line, "speed_kmh", "car '%s' cannot start at %.1f km/h", c->name, 3.6 * speed);
   }
+  return 0;
+}
+
+/* A towed car: straight behind its (placed) tow, the coupling over the tow's hitch point in
+ * plan, then hitched. The hitch pulls the heights together in the first steps; a start with the
+ * two points further apart than 0.3 m is refused (heights that don't match). */
+/* Where towed car k stands behind its tow at tow_pose (design frame) turned to heading: the
+ * tow's hitch point in the world (returned in *ball) and the plan position (x, y) that puts the
+ * coupling over it. */
+static void behind_tow(const grip_scene_car *c, grip_pose tow_pose, double heading, grip_vec3 *ball, double *x,
+                       double *y) {
+  const grip_quat q = tow_pose.rotation;
+  /* tow_pose.position + R·tow_point */
+  grip_vec3 p = c->tow_point, u = {q.x, q.y, q.z};
+  grip_vec3 t = {2.0 * (u.y * p.z - u.z * p.y), 2.0 * (u.z * p.x - u.x * p.z), 2.0 * (u.x * p.y - u.y * p.x)};
+  *ball = (grip_vec3){tow_pose.position.x + p.x + q.w * t.x + (u.y * t.z - u.z * t.y),
+                      tow_pose.position.y + p.y + q.w * t.y + (u.z * t.x - u.x * t.z),
+                      tow_pose.position.z + p.z + q.w * t.z + (u.x * t.y - u.y * t.x)};
+  *x = ball->x - (cos(heading) * c->coupling.x - sin(heading) * c->coupling.y);
+  *y = ball->y - (sin(heading) * c->coupling.x + cos(heading) * c->coupling.y);
+}
+
+static int place_towed(scene_world *sw, int k, grip_load_error *err) {
+  const grip_scene *sc = sw->scene;
+  scene_world_car *wc = &sw->cars[k];
+  const grip_scene_car *c = wc->spec;
+  const scene_world_car *tow = &sw->cars[c->tow_index];
+  double heading = tow->start_heading, x, y;
+  grip_vec3 ball;
+  behind_tow(c, tow->start, heading, &ball, &x, &y);
+  if (place_car(sw, k, x, y, heading, err) != 0) return -1;
+  grip_hitch_def hd = grip_default_hitch_def();
+  hd.kind = c->fifth_wheel ? GRIP_HITCH_FIFTH_WHEEL : GRIP_HITCH_BALL;
+  hd.tow = tow->id;
+  hd.trailer = wc->id;
+  hd.tow_point = c->tow_point;
+  hd.trailer_point = c->coupling;
+  wc->hitch = grip_create_hitch(sw->world, &hd);
+  if (!grip_hitch_is_valid(sw->world, wc->hitch))
+    FAIL_AT(c->tow_line, "tow", "car '%s' could not be hitched to '%s'", c->name, c->tow);
+  double coupling_z = wc->start.position.z + c->coupling.z; /* straight and level at the start */
+  if (fabs(coupling_z - ball.z) > 0.3)
+    FAIL_AT(c->tow_line, "tow",
+            "car '%s' stands with its coupling %.2f m %s the hitch point of '%s' (tow_point z and coupling z do not match)",
+            c->name, fabs(coupling_z - ball.z), coupling_z > ball.z ? "above" : "below", c->tow);
   return 0;
 }
 
@@ -230,9 +277,13 @@ int scene_world_create(const grip_scene *sc, int flags, scene_world **out, grip_
                           "car '%s': the definition is not valid", c->name);
       goto done;
     }
-    double x, y, heading;
-    start_of(sw, k, &slot, &x, &y, &heading);
-    if (place_car(sw, k, x, y, heading, err) != 0) goto done;
+    wc->hitch = GRIP_NULL_HITCH;
+    wc->grid_slot = -1;
+    if (c->tow_index < 0) {
+      double x, y, heading;
+      start_of(sw, k, &slot, &x, &y, &heading);
+      if (place_car(sw, k, x, y, heading, err) != 0) goto done;
+    }
     wc->input = grip_default_vehicle_input();
     wc->input.throttle = c->throttle;
     wc->input.brake = c->brake;
@@ -245,12 +296,25 @@ int scene_world_create(const grip_scene *sc, int flags, scene_world **out, grip_
       goto done;
     }
   }
-  /* No two body boxes overlapping at the start (in plan). */
+  /* Towed cars behind their tows, each once its tow stands (the loader refused loops). */
+  for (int placed_any = 1; placed_any;) {
+    placed_any = 0;
+    for (int k = 0; k < sc->car_count; ++k) {
+      const grip_scene_car *c = &sc->cars[k];
+      if (c->tow_index < 0 || grip_hitch_is_valid(sw->world, sw->cars[k].hitch)) continue;
+      const grip_scene_car *lead = &sc->cars[c->tow_index];
+      if (lead->tow_index >= 0 && !grip_hitch_is_valid(sw->world, sw->cars[c->tow_index].hitch)) continue;
+      if (place_towed(sw, k, err) != 0) goto done;
+      placed_any = 1;
+    }
+  }
+  /* No two body boxes overlapping at the start (in plan), a car and its trailer excepted. */
   for (int k = 1; k < sc->car_count; ++k) {
     const scene_world_car *b = &sw->cars[k];
     plan_box pb = body_box(&b->car.def, b->start.position.x, b->start.position.y, b->start_heading);
     for (int j = 0; j < k; ++j) {
       const scene_world_car *a = &sw->cars[j];
+      if (b->spec->tow_index == j || a->spec->tow_index == k) continue;
       plan_box pa = body_box(&a->car.def, a->start.position.x, a->start.position.y, a->start_heading);
       if (boxes_overlap(&pa, &pb)) {
         const grip_scene_car *c = b->spec;
@@ -296,6 +360,22 @@ void scene_world_destroy(scene_world *sw) {
   free(sw->views);
   free(sw->others);
   free(sw);
+}
+
+bool scene_world_place(scene_world *sw, int k, double x, double y, double heading) {
+  if (k < 0 || k >= sw->car_count) return false;
+  if (grip_vehicle_place(sw->world, sw->cars[k].id, x, y, heading) != GRIP_OK) return false;
+  grip_vehicle_state st;
+  grip_vehicle_get_state(sw->world, sw->cars[k].id, &st);
+  bool ok = true;
+  for (int j = 0; j < sw->car_count; ++j) {
+    if (sw->cars[j].spec->tow_index != k) continue;
+    grip_vec3 ball;
+    double tx, ty;
+    behind_tow(sw->cars[j].spec, st.pose, heading, &ball, &tx, &ty);
+    ok = scene_world_place(sw, j, tx, ty, heading) && ok; /* the loader refused loops */
+  }
+  return ok;
 }
 
 bool scene_world_ground_height(const scene_world *sw, double x, double y, double *z) {

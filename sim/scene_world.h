@@ -4,8 +4,9 @@
  * that wants the same world from the same file.
  *
  * Building checks what needs the ground and the cars: every start inside the terrain grid and
- * on the ground (tracks: inside the barriers), no two cars' body boxes overlapping in plan, an
- * explicit z not below the placed height. Errors name the scene file and line of the car. */
+ * on the ground (tracks: inside the barriers), no two cars' body boxes overlapping in plan (a
+ * car and its trailer excepted), an explicit z not below the placed height. A towed car starts
+ * straight behind its tow with the hitch points together in plan and the tow's speed. Errors name the scene file and line of the car. */
 #ifndef GRIP_SCENE_WORLD_H
 #define GRIP_SCENE_WORLD_H
 
@@ -31,6 +32,7 @@ typedef struct scene_world_car {
   double start_heading;       /* rad, start heading from +x counter-clockwise */
   double ground_z;            /* m, ground height under the start (x, y); e.g. 12.4 */
   int track_hint;             /* track scenes: last segment the car was found on (-1 none) */
+  grip_hitch_id hitch;        /* a towed car: its hitch to spec->tow; GRIP_NULL_HITCH otherwise */
 } scene_world_car;
 
 typedef struct scene_world {
@@ -60,6 +62,12 @@ typedef struct scene_world {
 /* Builds the world. Returns 0 and *out, or -1 with err set ("scene.ini:12: ...") and *out NULL. */
 int scene_world_create(const grip_scene *scene, int flags, scene_world **out, grip_load_error *err);
 void scene_world_destroy(scene_world *sw);
+
+/* Puts car k at rest on the ground at (x, y) turned to heading (grip_vehicle_place) and the
+ * cars it tows, and theirs, straight behind it with their couplings over its hitch points (a
+ * click-to-place in a viewer, a replay's placement). False when there is no ground under one of
+ * them (those placed stay placed). */
+bool scene_world_place(scene_world *sw, int k, double x, double y, double heading);
 
 /* Ground height (m) under (x, y) by a vertical ray from high above; false where there is none. */
 bool scene_world_ground_height(const scene_world *sw, double x, double y, double *z);

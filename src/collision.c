@@ -42,7 +42,8 @@ bool grip_collision_reserve(collision_world *c, int capacity) {
       !grow((void **)&c->end_velocity, n * sizeof *c->end_velocity) ||
       !grow((void **)&c->contacts, n * sizeof *c->contacts) || !grow((void **)&c->order, n * sizeof *c->order) ||
       !grow((void **)&c->box_min, 3 * n * sizeof *c->box_min) ||
-      !grow((void **)&c->box_max, 3 * n * sizeof *c->box_max) || !grow((void **)&c->active, n * sizeof *c->active))
+      !grow((void **)&c->box_max, 3 * n * sizeof *c->box_max) || !grow((void **)&c->active, n * sizeof *c->active) ||
+      !grow((void **)&c->hitched, 2 * n * sizeof *c->hitched))
     return false;
   for (int i = c->capacity; i < capacity; ++i) grip_collision_reset_slot(c, i);
   c->capacity = capacity;
@@ -58,13 +59,14 @@ void grip_collision_free(collision_world *c) {
   free(c->box_min);
   free(c->box_max);
   free(c->active);
+  free(c->hitched);
   memset(c, 0, sizeof *c);
 }
 
 size_t grip_collision_bytes(const collision_world *c) {
   size_t per_slot = sizeof *c->start_position + sizeof *c->start_rotation + sizeof *c->end_velocity +
                     sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->box_min + 3 * sizeof *c->box_max +
-                    sizeof *c->active;
+                    sizeof *c->active + 2 * sizeof *c->hitched;
   return (size_t)c->capacity * per_slot;
 }
 
@@ -74,6 +76,29 @@ void grip_collision_reset_slot(collision_world *c, int slot) {
   k->last_impact_time = -1.0;
   k->last_impact_other = GRIP_NULL_VEHICLE;
   c->active[slot] = 0;
+  c->hitched[2 * slot] = c->hitched[2 * slot + 1] = -1;
+}
+
+static void set_partner(collision_world *c, int slot, int from, int to) {
+  for (int k = 0; k < 2; ++k)
+    if (c->hitched[2 * slot + k] == from) {
+      c->hitched[2 * slot + k] = to;
+      return;
+    }
+}
+
+void grip_collision_set_hitched(collision_world *c, int a, int b) {
+  set_partner(c, a, -1, b);
+  set_partner(c, b, -1, a);
+}
+
+void grip_collision_clear_hitched(collision_world *c, int a, int b) {
+  set_partner(c, a, b, -1);
+  set_partner(c, b, a, -1);
+}
+
+static bool hitched(const collision_world *c, int a, int b) {
+  return c->hitched[2 * a] == b || c->hitched[2 * a + 1] == b;
 }
 
 void grip_collision_begin_slot(collision_world *c, int slot, const vehicle *v) {
@@ -509,7 +534,7 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
       bool overlap = true;
       for (int k = 0; k < 3; ++k)
         overlap = overlap && c->box_min[3 * a + k] <= c->box_max[3 * b + k] && c->box_min[3 * b + k] <= c->box_max[3 * a + k];
-      if (overlap) pair_pass(c, vs, a < b ? a : b, a < b ? b : a, def, dt);
+      if (overlap && !hitched(c, a, b)) pair_pass(c, vs, a < b ? a : b, a < b ? b : a, def, dt);
     }
   }
 }

@@ -17,6 +17,7 @@ typedef struct collision_world {
   int *order;                     /* broad phase: slots sorted along the sweep axis */
   double *box_min, *box_max;      /* broad phase: swept bounding box, 3 per slot */
   unsigned char *active;          /* alive and in the world after its step: takes part in contacts */
+  int *hitched;                   /* 2 per slot: the slots it is hitched to without collisions, -1 none */
 } collision_world;
 
 /* Grows the arrays to hold capacity slots, keeping their contents. False: out of memory (the
@@ -25,6 +26,10 @@ bool grip_collision_reserve(collision_world *c, int capacity);
 void grip_collision_free(collision_world *c);
 /* Heap bytes held by the per-slot arrays. */
 size_t grip_collision_bytes(const collision_world *c);
+
+/* Hitched pairs that do not collide with each other (world.c, grip_create_hitch). */
+void grip_collision_set_hitched(collision_world *c, int a, int b);
+void grip_collision_clear_hitched(collision_world *c, int a, int b);
 
 /* Clears a slot's contact record (a new vehicle). */
 void grip_collision_reset_slot(collision_world *c, int slot);

@@ -19,28 +19,27 @@ body grip_contact_make_body(vehicle *v) {
   return b;
 }
 
-/* I_w⁻¹·x with I_w = R·I·Rᵀ. */
-static grip_vec3 inv_inertia_world(const body *b, grip_vec3 x) {
+grip_vec3 grip_contact_inv_inertia_world(const body *b, grip_vec3 x) {
   grip_vec3 l = mat3_mul_transposed(&b->rot, x);
   return mat3_mul(&b->rot, v3(l.x * b->inv_inertia.x, l.y * b->inv_inertia.y, l.z * b->inv_inertia.z));
 }
 
-static grip_vec3 point_velocity(const body *b, grip_vec3 r) {
+grip_vec3 grip_contact_point_velocity(const body *b, grip_vec3 r) {
   if (!b->v) return v3(0, 0, 0);
   return v3_add(b->v->velocity, v3_cross(b->v->angular_velocity, r));
 }
 
-static void apply_impulse(body *b, grip_vec3 r, grip_vec3 j) {
+void grip_contact_apply_impulse(body *b, grip_vec3 r, grip_vec3 j) {
   if (!b->v) return;
   b->v->velocity = v3_mad(b->v->velocity, j, b->inv_mass);
-  b->v->angular_velocity = v3_add(b->v->angular_velocity, inv_inertia_world(b, v3_cross(r, j)));
+  b->v->angular_velocity = v3_add(b->v->angular_velocity, grip_contact_inv_inertia_world(b, v3_cross(r, j)));
 }
 
 /* 1/m + (r×d)·I_w⁻¹·(r×d): the inverse effective mass of a body at r along d. */
 static double inverse_mass_along(const body *b, grip_vec3 r, grip_vec3 d) {
   if (!b->v) return 0.0;
   grip_vec3 rd = v3_cross(r, d);
-  return b->inv_mass + v3_dot(rd, inv_inertia_world(b, rd));
+  return b->inv_mass + v3_dot(rd, grip_contact_inv_inertia_world(b, rd));
 }
 
 /* Pose at fraction s of the step, between the start pose (p0, q0) and the vehicle's current one. */
@@ -67,7 +66,7 @@ void grip_contact_advance(vehicle *v, double tau) {
 
 
 static grip_vec3 relative_velocity(const body *a, const body *b, const contact *k) {
-  return v3_sub(point_velocity(b, k->rb), point_velocity(a, k->ra));
+  return v3_sub(grip_contact_point_velocity(b, k->rb), grip_contact_point_velocity(a, k->ra));
 }
 
 solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double restitution, double mu) {
@@ -107,16 +106,16 @@ solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double res
       k->jt1 = j1;
       k->jt2 = j2;
       grip_vec3 jf = v3_add(v3_scale(k->t1, d1), v3_scale(k->t2, d2));
-      apply_impulse(b, k->rb, jf);
-      apply_impulse(a, k->ra, v3_neg(jf));
+      grip_contact_apply_impulse(b, k->rb, jf);
+      grip_contact_apply_impulse(a, k->ra, v3_neg(jf));
       /* normal */
       double vn = v3_dot(relative_velocity(a, b, k), k->normal);
       double jn = maxd(k->jn + (k->target - vn) / k->kn, 0.0);
       double dn = jn - k->jn;
       k->jn = jn;
       grip_vec3 j = v3_scale(k->normal, dn);
-      apply_impulse(b, k->rb, j);
-      apply_impulse(a, k->ra, v3_neg(j));
+      grip_contact_apply_impulse(b, k->rb, j);
+      grip_contact_apply_impulse(a, k->ra, v3_neg(j));
     }
   }
   for (int i = 0; i < n; ++i) r.impulse += ks[i].jn;

@@ -36,6 +36,13 @@ typedef struct solve_result {
 /* The body of a vehicle at its current pose; NULL gives the static world. */
 body grip_contact_make_body(vehicle *v);
 
+/* I_w⁻¹·x with I_w = R·I·Rᵀ (zero for the static world). */
+grip_vec3 grip_contact_inv_inertia_world(const body *b, grip_vec3 x);
+/* Velocity of the body's point at r from its CG (world frame; zero for the static world). */
+grip_vec3 grip_contact_point_velocity(const body *b, grip_vec3 r);
+/* Applies impulse j (N·s, world) at r from the CG. */
+void grip_contact_apply_impulse(body *b, grip_vec3 r, grip_vec3 j);
+
 /* Solves the n contacts between a and b (b must be a vehicle) with the given restitution
  * (applied above CONTACT_RESTITUTION_SPEED) and friction coefficient; changes velocities only. */
 solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double restitution, double mu);

@@ -5,6 +5,7 @@
 
 #include "collision.h"
 #include "gmath.h"
+#include "hitch.h"
 #include "timer.h"
 #include "vehicle_internal.h"
 
@@ -19,7 +20,13 @@ struct grip_world {
   vehicle_type_registry types; /* car types shared by the vehicles (vehicle_type.c) */
   bool profiling;               /* grip_world_enable_profile */
   grip_profile profile;         /* zeros while not profiling */
+  hitch *hitches;               /* slots, alive or free (grip_create_hitch) */
+  int hitch_used, hitch_capacity;
 };
+
+#define HITCH_VELOCITY_ITERATIONS 4 /* Gauss–Seidel sweeps: one is exact for a lone hitch */
+#define HITCH_POSITION_ITERATIONS 4
+#define HITCH_TOLERANCE 1e-5        /* m: the position pass stops once every gap is under it */
 
 grip_world_def grip_default_world_def(void) {
   return (grip_world_def){.gravity = {0.0, 0.0, -9.81},
@@ -69,6 +76,7 @@ void grip_destroy_world(grip_world *world) {
     if (world->vehicles[i].alive) grip_destroy_vehicle(world, (grip_vehicle_id){(uint32_t)i + 1, world->vehicles[i].generation});
   grip_collision_free(&world->collision);
   grip_vehicle_type_registry_free(&world->types);
+  free(world->hitches);
   free(world->vehicles);
   free(world);
 }
@@ -155,9 +163,16 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   return (grip_vehicle_id){(uint32_t)slot + 1, generation};
 }
 
+static void unlink_hitch(grip_world *world, hitch *h);
+
 void grip_destroy_vehicle(grip_world *world, grip_vehicle_id id) {
   vehicle *v = lookup(world, id);
   if (!v) return;
+  int slot = (int)id.index - 1;
+  for (int i = 0; i < world->hitch_used; ++i) {
+    hitch *h = &world->hitches[i];
+    if (h->alive && (h->slot_tow == slot || h->slot_trailer == slot)) unlink_hitch(world, h);
+  }
   grip_vehicle_type_release(&world->types, v->type);
   grip_vehicle_free_wheels(v);
   v->type = NULL;
@@ -210,7 +225,91 @@ grip_result grip_world_step(grip_world *world, double dt) {
   }
   double t1 = world->profiling ? grip_timer_now() : 0.0;
   grip_collision_step(&world->collision, world->vehicles, world->used, &world->def, dt);
+  if (world->hitch_used > 0) {
+    grip_hitch_solve_velocities(world->hitches, world->hitch_used, world->vehicles, dt, HITCH_VELOCITY_ITERATIONS);
+    grip_hitch_solve_positions(world->hitches, world->hitch_used, world->vehicles, HITCH_POSITION_ITERATIONS,
+                               HITCH_TOLERANCE);
+  }
   if (world->profiling) record_profile(world, t0, t1, grip_timer_now());
+  return GRIP_OK;
+}
+
+/* --- hitches ---------------------------------------------------------------------------- */
+
+grip_hitch_def grip_default_hitch_def(void) {
+  return (grip_hitch_def){
+      .kind = GRIP_HITCH_BALL, .tow = GRIP_NULL_VEHICLE, .trailer = GRIP_NULL_VEHICLE, .collide = false};
+}
+
+static hitch *lookup_hitch(const grip_world *world, grip_hitch_id id) {
+  if (!world || id.index == 0 || (int)id.index > world->hitch_used) return NULL;
+  hitch *h = &world->hitches[id.index - 1];
+  return h->alive && h->generation == id.generation ? h : NULL;
+}
+
+bool grip_hitch_is_valid(const grip_world *world, grip_hitch_id id) { return lookup_hitch(world, id) != NULL; }
+
+grip_hitch_id grip_create_hitch(grip_world *world, const grip_hitch_def *def) {
+  if (!world || !def) return GRIP_NULL_HITCH;
+  vehicle *tow = lookup(world, def->tow), *trailer = lookup(world, def->trailer);
+  if (!tow || !trailer || tow == trailer || !finite3_ok(def->tow_point) || !finite3_ok(def->trailer_point) ||
+      (def->kind != GRIP_HITCH_BALL && def->kind != GRIP_HITCH_FIFTH_WHEEL))
+    return GRIP_NULL_HITCH;
+  if (tow->def->chassis_mode != GRIP_CHASSIS_OWN || trailer->def->chassis_mode != GRIP_CHASSIS_OWN)
+    return GRIP_NULL_HITCH;
+  int slot_tow = (int)def->tow.index - 1, slot_trailer = (int)def->trailer.index - 1, slot = -1;
+  for (int i = 0; i < world->hitch_used; ++i) {
+    const hitch *h = &world->hitches[i];
+    if (!h->alive) {
+      if (slot < 0) slot = i;
+    } else if (h->slot_tow == slot_tow || h->slot_trailer == slot_trailer) {
+      return GRIP_NULL_HITCH; /* one trailer per vehicle, one towing vehicle per trailer */
+    }
+  }
+  if (slot < 0) {
+    if (world->hitch_used == world->hitch_capacity) {
+      int grown = world->hitch_capacity ? 2 * world->hitch_capacity : 4;
+      hitch *more = realloc(world->hitches, (size_t)grown * sizeof *more);
+      if (!more) return GRIP_NULL_HITCH;
+      memset(more + world->hitch_capacity, 0, (size_t)(grown - world->hitch_capacity) * sizeof *more);
+      world->hitches = more;
+      world->hitch_capacity = grown;
+    }
+    slot = world->hitch_used++;
+  }
+  hitch *h = &world->hitches[slot];
+  uint32_t generation = h->generation + 1;
+  memset(h, 0, sizeof *h);
+  *h = (hitch){.alive = true,
+               .generation = generation,
+               .slot_tow = slot_tow,
+               .slot_trailer = slot_trailer,
+               .point_tow = def->tow_point,
+               .point_trailer = def->trailer_point,
+               .lock_roll = def->kind == GRIP_HITCH_FIFTH_WHEEL};
+  if (!def->collide) grip_collision_set_hitched(&world->collision, slot_tow, slot_trailer);
+  return (grip_hitch_id){(uint32_t)slot + 1, generation};
+}
+
+static void unlink_hitch(grip_world *world, hitch *h) {
+  grip_collision_clear_hitched(&world->collision, h->slot_tow, h->slot_trailer);
+  h->alive = false;
+}
+
+void grip_destroy_hitch(grip_world *world, grip_hitch_id id) {
+  hitch *h = lookup_hitch(world, id);
+  if (h) unlink_hitch(world, h);
+}
+
+grip_result grip_hitch_get_state(const grip_world *world, grip_hitch_id id, grip_hitch_state *state) {
+  const hitch *h = lookup_hitch(world, id);
+  if (!h || !state) return GRIP_INVALID_ARGUMENT;
+  const vehicle *tow = &world->vehicles[h->slot_tow];
+  state->force = h->force;
+  state->local_force = quat_unrotate(tow->rotation, state->force);
+  state->gap = h->gap;
+  state->roll_moment = h->roll_moment;
+  state->roll_error = h->roll_error;
   return GRIP_OK;
 }
 

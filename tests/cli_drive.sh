@@ -510,4 +510,13 @@ else
   echo "note: torcs-data not installed: the TORCS car model check is left out"
 fi
 
+# A trailer (scene tow =): the tow bar and drawbar between the two cars, seen from above. The
+# built-in car's body box ends 4.565/2 = 2.2825 m from its centre; the ball is 2.6 m behind the
+# towing car's centre and the trailer's coupling 2.6 m ahead of its own.
+printf '[scene]\nground = plane\n[camera]\nmode = fixed\nposition = -2.6, -0.5, 12\ntarget = -2.6, 0, 0\nfov_deg = 30\n[car car]\nx = 0\ny = 0\nbrake = 1\n[car trailer]\ntow = car\ntow_point = -2.6, 0, 0.45\ncoupling = 2.6, 0, 0.45\nbrake = 1\n' \
+  > "$work/tow.ini"
+run --scene "$work/tow.ini" --frames 30 --width $W --height $H --no-hud --camera fixed --screenshot "$work/tow.png" \
+  --json > "$work/tow.json" 2>/dev/null || bad "towing run"
+$check drawbar "$work/tow.png" "$work/tow.json" -2.2825 -2.6 0.45 -2.9175 || bad "no drawbar between a car and its trailer"
+
 exit $fail

@@ -75,5 +75,13 @@ echo "$err" | grep -q "out.ini:5: x, y: car 'a' at (74.000, 0.000) reaches outsi
 err="$("$grip" race --scene "$work/t.ini" 2>&1)"; rc=$?
 [ $rc -eq 1 ] || bad "race on a terrain scene exit $rc"
 echo "$err" | grep -q "t.ini:3: terrain: a race needs a track scene" || bad "race terrain message: $err"
+# a towed car: scene info names its tow; races refuse it (file:line of tow)
+printf '[scene]\ntrack = default\n[car lead]\n[car van]\ntow = lead\ntow_point = -2.6, 0, 0.45\ncoupling = 2.6, 0, 0.45\n' > "$work/tow.ini"
+out="$("$grip" scene info "$work/tow.ini" --json)" || bad "towed scene info exit $?"
+echo "$out" | python3 -c 'import json,sys; c=json.load(sys.stdin)["cars"]; sys.exit(0 if c[1]["towed_by"]=="lead" and c[1]["hitch"]=="ball" and c[0]["towed_by"]=="" and abs(((c[0]["x_m"]-c[1]["x_m"])**2+(c[0]["y_m"]-c[1]["y_m"])**2)**0.5-5.2)<1e-6 else 1)' \
+  || bad "towed scene info: $out"
+err="$("$grip" race --scene "$work/tow.ini" 2>&1)"; rc=$?
+[ $rc -eq 1 ] || bad "race with a towed car exit $rc"
+echo "$err" | grep -q "tow.ini:5: tow: car 'van' is towed; races have no trailers" || bad "race towed message: $err"
 "$grip" help 2>&1 | grep -q "scene" || "$grip" 2>&1 | grep -q "scene" || bad "scene not in help"
 exit $fail

@@ -359,6 +359,18 @@ static void test_parse_errors(void) {
       {"[scene]\n[scene]\n", 2, "[scene] appears twice"},
       {"[scene]\ngravity = 0\n", 2, "gravity: 0 is out of range"},
       {"[scene]\nground = plane\n[car a]\nx=0\ny=0\ngear = sideways\n", 6, "gear: 'sideways' is not a gear"},
+      /* towing */
+      {"[scene]\nground = plane\n[car a]\nx=0\ny=0\n[car t]\ntow = b\ntow_point = -2.6, 0, 0.45\ncoupling = 2.6, 0, 0.45\n", 7, "tow: no car named 'b' in the scene"},
+      {"[scene]\nground = plane\n[car a]\nx=0\ny=0\n[car t]\ntow = a\ncoupling = 2.6, 0, 0.45\n", 7, "tow: car 't' is towed: give tow_point"},
+      {"[scene]\nground = plane\n[car a]\nx=0\ny=0\n[car t]\ntow = a\ntow_point = -2.6, 0, 0.45\ncoupling = 2.6, 0, 0.45\nx = 5\ny = 0\n", 10, "x: car 't' is towed: it starts behind 'a'"},
+      {"[scene]\nground = plane\n[car a]\nx=0\ny=0\n[car t]\ntow = a\ntow_point = -2.6, 0, 0.45\ncoupling = 2.6, 0, 0.45\nthrottle = 1\n", 10, "throttle: car 't' is towed"},
+      {"[scene]\ntrack = default\n[car a]\n[car t]\ntow = a\ntow_point = -2.6, 0, 0.45\ncoupling = 2.6, 0, 0.45\ndriver = robot\n", 8, "driver: car 't' is towed: no robot drives it"},
+      {"[scene]\nground = plane\n[car a]\nx=0\ny=0\ntow = a\n", 6, "tow: car 'a' cannot tow itself"},
+      {"[scene]\nground = plane\n[car a]\nx=0\ny=0\nhitch = ball\n", 6, "hitch: only with tow = NAME"},
+      {"[scene]\nground = plane\n[car a]\nx=0\ny=0\n[car t]\ntow = a\nhitch = hook\n", 8, "hitch: 'hook' is not a hitch (allowed: ball, fifth_wheel)"},
+      {"[scene]\nground = plane\n[car a]\nx=0\ny=0\n[car t]\ntow = a\ntow_point = -2.6, 0\n", 8, "tow_point: '-2.6, 0' is not three numbers"},
+      {"[scene]\nground = plane\n[car a]\ntow = b\ntow_point = 0,0,0\ncoupling = 0,0,0\n[car b]\ntow = a\ntow_point = 0,0,0\ncoupling = 0,0,0\n", 4, "tow: car 'a' would tow itself through a chain"},
+      {"[scene]\nground = plane\n[car a]\nx=0\ny=0\n[car t]\ntow = a\ntow_point = 0,0,0\ncoupling = 0,0,0\n[car u]\ntow = a\ntow_point = 0,0,0\ncoupling = 0,0,0\n", 11, "tow: car 'a' already tows 't'"},
   };
   grip_scene *sc = malloc(sizeof *sc);
   grip_scene *before = malloc(sizeof *before);
@@ -381,6 +393,99 @@ static void test_parse_errors(void) {
 }
 
 /* Unknown keys and sections are warnings, with their lines. */
+/* Towing (tow = NAME): the trailer starts straight behind its tow with the two hitch points
+ * over each other and the lead car's speed; driven on a plane and over the tilted terrain, the points
+ * stay within 1 mm; heights that don't match are refused; races refuse towed cars. */
+static void test_towing(void) {
+  const char *const grounds[] = {"ground = plane", "terrain = plane.bt"};
+  for (int g = 0; g < 2; ++g) {
+    char text[800], path[700];
+    snprintf(text, sizeof text,
+             "[scene]\n%s\n[car lead]\nx = -20\ny = 0\nheading_deg = 30\nspeed_kmh = 40\nthrottle = 0.2\nsteer = 0.02\n"
+             "[car caravan]\ntow = lead\ntow_point = -2.6, 0, 0.45\ncoupling = 2.6, 0, 0.45\n"
+             "[car second]\ntow = caravan\nhitch = fifth_wheel\ntow_point = -2.6, 0, 0.45\ncoupling = 2.6, 0, 0.45\n",
+             grounds[g]);
+    snprintf(path, sizeof path, "%s/tow.ini", dir);
+    write_text(path, text);
+    grip_scene *sc = malloc(sizeof *sc);
+    grip_load_error err;
+    scene_world *sw = NULL;
+    CHECK(grip_scene_load(path, sc, &err) == 0);
+    if (scene_world_create(sc, 0, &sw, &err) != 0) {
+      fprintf(stderr, "%s\n", err.message);
+      CHECK(0);
+      free(sc);
+      continue;
+    }
+    /* the start: 5.2 m between the design origins, straight behind along the heading */
+    const double h = 30.0 * PI / 180.0;
+    for (int k = 1; k < 3; ++k) {
+      const scene_world_car *a = &sw->cars[k - 1], *b = &sw->cars[k];
+      if (g == 0) { /* level: exactly 5.2 m back along the heading */
+        CHECK_NEAR(b->start.position.x, a->start.position.x - 5.2 * cos(h), 1e-9);
+        CHECK_NEAR(b->start.position.y, a->start.position.y - 5.2 * sin(h), 1e-9);
+      } else { /* on the tilted terrain the tow's pitch moves its ball a little in plan */
+        double dx = a->start.position.x - b->start.position.x, dy = a->start.position.y - b->start.position.y;
+        CHECK_NEAR(hypot(dx, dy), 5.2, 0.05);
+        CHECK_NEAR(atan2(dy, dx), h, 0.01);
+      }
+      CHECK(grip_hitch_is_valid(sw->world, b->hitch));
+      grip_vehicle_state st;
+      grip_vehicle_get_state(sw->world, b->id, &st);
+      CHECK_NEAR(st.speed, 40.0 / 3.6, 1e-6);
+    }
+    double worst = 0.0;
+    for (int i = 0; i < 1500; ++i) {
+      CHECK(scene_world_step(sw, 0.004) == GRIP_OK);
+      for (int k = 1; k < 3; ++k) {
+        grip_hitch_state hs;
+        CHECK(grip_hitch_get_state(sw->world, sw->cars[k].hitch, &hs) == GRIP_OK);
+        worst = fmax(worst, hs.gap);
+      }
+    }
+    grip_vehicle_state a, c;
+    grip_vehicle_get_state(sw->world, sw->cars[0].id, &a);
+    grip_vehicle_get_state(sw->world, sw->cars[2].id, &c);
+    printf("  %s: 6 s, lead at %.1f km/h, largest gap %.3g mm, last car %.2f m behind\n", grounds[g], 3.6 * a.speed,
+           1e3 * worst, hypot(a.pose.position.x - c.pose.position.x, a.pose.position.y - c.pose.position.y));
+    CHECK(worst < 1e-3);
+    CHECK(a.speed > 5.0);
+    /* carried elsewhere (a click-to-place): the chain comes along, straight behind, at rest */
+    CHECK(scene_world_place(sw, 0, 10.0, -15.0, PI / 2));
+    for (int k = 0; k < 3; ++k) {
+      grip_vehicle_state st;
+      grip_vehicle_get_state(sw->world, sw->cars[k].id, &st);
+      CHECK_NEAR(st.pose.position.x, 10.0, 0.01 + 0.04 * k); /* a tilted tow moves its ball in plan */
+      CHECK_NEAR(st.pose.position.y, -15.0 - 5.2 * k, 0.05 + 0.05 * k);
+      CHECK(st.speed < 1e-9);
+    }
+    scene_world_step(sw, 0.004);
+    for (int k = 1; k < 3; ++k) {
+      grip_hitch_state hs;
+      grip_hitch_get_state(sw->world, sw->cars[k].hitch, &hs);
+      CHECK(hs.gap < 1e-3);
+      CHECK(fabs(hs.force.x) + fabs(hs.force.y) < 2000.0); /* no yank back across the world */
+    }
+    scene_world_destroy(sw);
+    free(sc);
+  }
+  /* a coupling 0.5 m higher than the ball is refused at the build, with the tow's line */
+  char path[700];
+  snprintf(path, sizeof path, "%s/tow.ini", dir);
+  write_text(path, "[scene]\nground = plane\n[car lead]\nx = 0\ny = 0\n[car t]\ntow = lead\n"
+                   "tow_point = -2.6, 0, 0.45\ncoupling = 2.6, 0, 0.95\n");
+  grip_scene *sc = malloc(sizeof *sc);
+  grip_load_error err;
+  scene_world *sw = NULL;
+  CHECK(grip_scene_load(path, sc, &err) == 0);
+  CHECK(scene_world_create(sc, 0, &sw, &err) == -1);
+  char expect[800];
+  snprintf(expect, sizeof expect, "%s:7: tow: car 't' stands with its coupling 0.50 m above the hitch point of 'lead'", path);
+  CHECK(strncmp(err.message, expect, strlen(expect)) == 0);
+  if (strncmp(err.message, expect, strlen(expect)) != 0) fprintf(stderr, "got '%s'\n", err.message);
+  free(sc);
+}
+
 static void test_warnings(void) {
   grip_scene *sc = malloc(sizeof *sc);
   grip_load_error err;
@@ -469,6 +574,7 @@ int main(void) {
   RUN_TEST(test_overlap);
   RUN_TEST(test_build_errors);
   RUN_TEST(test_parse_errors);
+  RUN_TEST(test_towing);
   RUN_TEST(test_warnings);
   RUN_TEST(test_fuzz);
   RUN_TEST(test_shipped);

@@ -22,6 +22,7 @@ usage: viewer_check.py sky PNG
        viewer_check.py chase-wall JSON WALL_Y      (eye on the track side of the wall y = WALL_Y)
        viewer_check.py chase-terrain JSON BT       (eye above the terrain)
        viewer_check.py systems PNG on,off,acting   (the HUD's ABS/TC/ESC labels: green, grey, amber)
+       viewer_check.py drawbar PNG JSON REAR_X BALL_X BALL_Z FRONT_X   (a hitch's bars between two cars, seen from above)
 Exit 0 when the check holds, 1 (with the figures) when not.
 """
 import json
@@ -800,6 +801,41 @@ def rotate(q, v):
     return [sum(r[i][j] * v[j] for j in range(3)) for i in range(3)]
 
 
+def check_drawbar(path, json_path, rear_x, ball_x, ball_z, front_x):
+    """A car towing a trailer straight behind it, both at rest, seen from above: the towing car's
+    rear face is at rear_x (its design frame), the ball at (ball_x, 0, ball_z), the trailer's
+    front face at front_x (the same frame). Along the gap between the two faces the pixels are
+    the bars' dark steel; 0.3 m to either side, the ground's lighter grey."""
+    d = json.load(open(json_path))
+    cam, car = d['camera'], d['car']
+    w, h, rows = read_png(path)
+    pos, q = car['drawn_position_m'], car['drawn_rotation_wxyz']
+
+    def world(x, y, z):
+        r = rotate(q, [x, y, z])
+        return [pos[i] + r[i] for i in range(3)]
+
+    def luminance(x, y, z):
+        px, py = project(cam, world(x, y, z))
+        return pixel(rows, int(px), int(py))
+
+    bar, side = [], []
+    for k in range(1, 20):
+        x = front_x + (rear_x - front_x) * k / 20.0
+        bar.append(luminance(x, 0.0, ball_z))
+        side.append(luminance(x, 0.3, ball_z))
+        side.append(luminance(x, -0.3, ball_z))
+    grey = lambda c: sum(c) / 3.0
+    darkest_side = min(grey(c) for c in side)
+    lightest_bar = max(grey(c) for c in bar)
+    print(f'drawbar: 19 samples along the bar at most {lightest_bar:.0f}, 38 beside it at least {darkest_side:.0f} '
+          f'(grey levels); ball at {ball_x:.3f} m between {front_x:.3f} and {rear_x:.3f}')
+    if not front_x < ball_x < rear_x:
+        fail('the ball is not between the two cars')
+    if not (lightest_bar < 110 and darkest_side > lightest_bar + 40):
+        fail('no dark bar between the cars')
+
+
 def check_lamps(path, json_path, car_xml, expect):
     """At each brake lamp of the car XML, put through the drawn pose of the followed car and the
     camera, a 3 x 3 box is saturated red (R >= 170, R >= 2.5 x G and B) when `expect` is 'lit',
@@ -828,26 +864,47 @@ def check_lamps(path, json_path, car_xml, expect):
 
 
 def check_systems(path, expect):
-    """The HUD's car-systems line (viewer/hud.c: top right, y 84..102, ABS/TC/ESC labels 66 px
-    apart from x = width - 216): each label's colour, green on, amber acting, grey off, against
-    expect, e.g. "on,off,acting"."""
+    """The HUD's car-systems line (viewer/hud.c: top right, rows 84..102, right of x = width - 260):
+    the labels are found as runs of text columns (a gap of 10 px or more separates two labels;
+    the space inside "ABS off" is narrower), there must be three, at least 8 px apart, and each
+    one's colour is green (on), amber (acting) or grey (off), against expect, e.g.
+    "on,off,acting"."""
     w, h, rows = read_png(path)
     want = expect.split(',')
+
+    def kind(r, g, b):
+        if g > 150 and r < 110 and b < 140:
+            return 'on'
+        if r > 200 and 130 < g < 225 and b < 90:
+            return 'acting'
+        if min(r, g, b) > 170 and max(r, g, b) - min(r, g, b) < 40:
+            return 'off'
+        return None
+
+    columns = []
+    for x in range(w - 260, w - 16):
+        ks = [kind(*pixel(rows, x, y)[:3]) for y in range(84, 103)]
+        columns.append([k for k in ks if k])
+    labels, current, gap = [], None, 99
+    for i, ks in enumerate(columns):
+        if ks:
+            if current is None or gap >= 10:
+                current = {'start': i, 'end': i, 'counts': {'on': 0, 'acting': 0, 'off': 0}}
+                labels.append(current)
+            current['end'] = i
+            for k in ks:
+                current['counts'][k] += 1
+            gap = 0
+        else:
+            gap += 1
     got = []
-    for j in range(3):
-        x0 = w - 216 + 66 * j
-        counts = {'on': 0, 'acting': 0, 'off': 0}
-        for y in range(84, 103):
-            for x in range(x0, x0 + 60):
-                r, g, b = pixel(rows, x, y)[:3]
-                if g > 150 and r < 110 and b < 140:
-                    counts['on'] += 1
-                elif r > 200 and 130 < g < 225 and b < 90:
-                    counts['acting'] += 1
-                elif min(r, g, b) > 170 and max(r, g, b) - min(r, g, b) < 40:
-                    counts['off'] += 1
+    for j, lab in enumerate(labels):
+        counts = lab['counts']
         got.append(max(counts, key=counts.get) if max(counts.values()) >= 15 else 'none')
-        print(f'systems label {j}: {counts} -> {got[-1]}')
+        print(f'systems label {j}: x {w - 260 + lab["start"]}..{w - 260 + lab["end"]} px, {counts} -> {got[-1]}')
+    gaps = [labels[j + 1]['start'] - labels[j]['end'] for j in range(len(labels) - 1)]
+    if len(labels) != 3 or min(gaps) < 8:
+        fail(f'car systems on the HUD: {len(labels)} labels with gaps {gaps} px, expected 3 apart')
     if got != want:
         fail(f'car systems on the HUD: {",".join(got)}, expected {expect}')
 
@@ -895,6 +952,8 @@ def main(argv):
         check_georef(*args)
     elif cmd == 'systems':
         check_systems(*args)
+    elif cmd == 'drawbar':
+        check_drawbar(args[0], args[1], *[float(a) for a in args[2:]])
     else:
         print(__doc__)
         return 2

@@ -219,7 +219,7 @@ void hud_draw(hud *h, renderer *r, const session *s, int k, const hud_info *info
   text(h, r, buf, 26.0f, panel_height - 6.0f, 0, grey, 0);
 
   /* Top right: rates and modes. */
-  renderer_quad_2d(r, (float)width - 226.0f, 16.0f, 210.0f, 94.0f, panel, 0);
+  renderer_quad_2d(r, (float)width - 246.0f, 16.0f, 230.0f, 94.0f, panel, 0);
   snprintf(buf, sizeof buf, "%.0f fps  %.0f steps/s", info->fps, info->physics_rate);
   text(h, r, buf, (float)width - 26.0f, 22.0f, 0, grey, 1);
   snprintf(buf, sizeof buf, "cam %s%s%s%s", info->camera, info->paused ? "  PAUSED" : "", info->slow_motion ? "  x0.25" : "",
@@ -230,10 +230,19 @@ void hud_draw(hud *h, renderer *r, const session *s, int k, const hud_info *info
   /* Car systems of the followed car: grey "off", green on, amber in a step where it acted. */
   const bool acting[SESSION_SYSTEM_COUNT] = {st->abs_active, st->tc_active, st->esc_active};
   static const char *const labels[SESSION_SYSTEM_COUNT] = {"ABS", "TC", "ESC"};
+  /* Right-aligned like the lines above, each label as wide as its text, 16 px apart. */
+  char system_text[SESSION_SYSTEM_COUNT][16];
+  float system_width[SESSION_SYSTEM_COUNT], right = (float)width - 26.0f;
+  for (int j = 0; j < SESSION_SYSTEM_COUNT; ++j) {
+    snprintf(system_text[j], sizeof system_text[j], "%s %s", labels[j], session_system_on(s, k, (session_system)j) ? "on" : "off");
+    text_entry *e = text_texture(h, system_text[j], 0);
+    system_width[j] = e ? (float)e->width : 0.0f;
+  }
+  float x = right - system_width[0] - system_width[1] - system_width[2] - 2.0f * 16.0f;
   for (int j = 0; j < SESSION_SYSTEM_COUNT; ++j) {
     bool on = session_system_on(s, k, (session_system)j);
-    snprintf(buf, sizeof buf, "%s %s", labels[j], on ? "on" : "off");
-    text(h, r, buf, (float)width - 216.0f + 66.0f * (float)j, 86.0f, 0, !on ? grey : (acting[j] ? amber : green), 0);
+    text(h, r, system_text[j], x, 86.0f, 0, !on ? grey : (acting[j] ? amber : green), 0);
+    x += system_width[j] + 16.0f;
   }
 
   /* Bottom right: g-meter (a 1.5 g circle) and the pedal/steering bars. */

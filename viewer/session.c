@@ -382,6 +382,15 @@ static void telemetry_rows(session *s) {
   }
 }
 
+/* After car k was placed (scene_world_place): its state and the trailers' it pulls, with no
+ * interpolation from where they were. */
+static void refresh_placed(session *s, int k) {
+  session_car *c = &s->cars[k];
+  read_car(s->sw->world, c, true);
+  for (int j = 0; j < s->car_count; ++j)
+    if (s->cars[j].wc->spec->tow_index == k) refresh_placed(s, j);
+}
+
 void session_step(session *s) {
   grip_world *world = s->sw->world;
   if (s->replay && s->step >= s->replay->steps) return; /* the recording ends here */
@@ -391,8 +400,8 @@ void session_step(session *s) {
       const grip_replay_event *e = &r->events[s->replay_next++];
       session_car *c = &s->cars[e->car];
       if (e->kind == GRIP_REPLAY_PLACE) {
-        grip_vehicle_place(world, c->wc->id, e->x, e->y, e->heading);
-        read_car(world, c, true);
+        scene_world_place(s->sw, e->car, e->x, e->y, e->heading);
+        refresh_placed(s, e->car);
       } else {
         /* An input line leaves the switches as they are; a systems line changes only them. */
         grip_vehicle_input in = grip_vehicle_get_input(world, c->wc->id), sw = in;
@@ -477,9 +486,9 @@ void session_step(session *s) {
 bool session_place(session *s, int k, double x, double y, double heading) {
   if (k < 0 || k >= s->car_count || s->replay) return false;
   session_car *c = &s->cars[k];
-  if (grip_vehicle_place(s->sw->world, c->wc->id, x, y, heading) != GRIP_OK) return false;
+  if (!scene_world_place(s->sw, k, x, y, heading)) return false;
   if (s->record) grip_replay_write_place(s->record, s->step, k, x, y, heading);
-  read_car(s->sw->world, c, true);
+  refresh_placed(s, k);
   if (s->sw->track) {
     grip_track_location loc = grip_track_locate(s->sw->track, x, y, -1);
     c->track_hint = loc.segment;

@@ -49,6 +49,7 @@ typedef struct view {
   hud *hud;
   camera cam;
   gpu_mesh world, ground, marker;
+  gpu_mesh drawbar; /* a unit-length bar along +x: a hitch's drawbar, stretched when drawn */
   unsigned world_texture; /* the scene's texture draped on the terrain, 0 = none */
   bool texture_georeferenced; /* placed by its world file (else over the terrain's extent) */
   terrain_lod *terrain;   /* a terrain scene's ground (chunked level of detail), else NULL */
@@ -357,6 +358,14 @@ static bool build_meshes(view *v) {
     mesh_free(&m);
     if (!ok) return false;
   }
+  {
+    static const float steel[3] = {0.12f, 0.12f, 0.13f};
+    float lo[3] = {0.0f, -0.04f, -0.04f}, hi[3] = {1.0f, 0.04f, 0.04f};
+    mesh_box(&m, lo, hi, steel);
+    bool ok = gpu_mesh_upload(&v->drawbar, &m, zero);
+    mesh_free(&m);
+    if (!ok) return false;
+  }
   v->cars = calloc((size_t)v->s->car_count, sizeof *v->cars);
   if (!v->cars) return false;
   for (int k = 0; k < v->s->car_count; ++k) {
@@ -416,6 +425,7 @@ static void free_meshes(view *v) {
   if (v->world_texture) glDeleteTextures(1, &v->world_texture);
   gpu_mesh_free(&v->ground);
   gpu_mesh_free(&v->marker);
+  gpu_mesh_free(&v->drawbar);
   if (v->cars)
     for (int k = 0; k < v->s->car_count; ++k) {
       gpu_mesh_free(&v->cars[k].body);
@@ -440,6 +450,31 @@ static double lerp_angle(double a, double b, double t) {
   return a + t * d;
 }
 
+/* A bar in the car's own frame from its body box's end face (front when x > the box centre,
+ * else rear) to the hitch point p (design frame): the drawbar or tow bar the hitch hangs on. */
+static void draw_bar(view *v, const grip_vehicle_def *def, const double pos[3], const double R[9], grip_vec3 p) {
+  double face = def->body.box_center.x + (p.x > def->body.box_center.x ? 0.5 : -0.5) * def->body.dimensions.x;
+  double length = fabs(p.x - face);
+  if (length < 1e-3) return;
+  /* Stretch the unit bar along +x from its rearmost end (a positive scale keeps its faces'
+   * normals outward): R · diag(length, 1, 1). */
+  double a[3] = {fmin(face, p.x), p.y, p.z};
+  double S[9] = {R[0] * length, R[1], R[2], R[3] * length, R[4], R[5], R[6] * length, R[7], R[8]};
+  double start[3];
+  for (int i = 0; i < 3; ++i) start[i] = pos[i] + R[3 * i] * a[0] + R[3 * i + 1] * a[1] + R[3 * i + 2] * a[2];
+  renderer_draw_mesh(&v->r, &v->drawbar, start, S, NULL, NULL, 0);
+}
+
+/* The bars of the hitches car k takes part in: its own drawbar when it is towed, its tow bar
+ * for each car it tows. */
+static void draw_hitch_bars(view *v, int k, const double pos[3], const double R[9]) {
+  const session *s = v->s;
+  const grip_scene_car *spec = s->cars[k].wc->spec;
+  if (spec->tow_index >= 0) draw_bar(v, s->cars[k].def, pos, R, spec->coupling);
+  for (int j = 0; j < s->car_count; ++j)
+    if (s->cars[j].wc->spec->tow_index == k) draw_bar(v, s->cars[k].def, pos, R, s->cars[j].wc->spec->tow_point);
+}
+
 static void draw_car(view *v, int k, double alpha) {
   const session_car *c = &v->s->cars[k];
   const grip_vehicle_def *def = c->def;
@@ -459,6 +494,7 @@ static void draw_car(view *v, int k, double alpha) {
     }
   }
 #endif
+  if (body) draw_hitch_bars(v, k, pos, R);
   if (body && cm->model < 0) {
     renderer_draw_mesh(&v->r, &cm->body, pos, R, NULL, NULL, 0);
     float glow = (float)fmin(1.0, c->input.brake * 4.0);

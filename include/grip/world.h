@@ -208,6 +208,70 @@ GRIP_API grip_result grip_vehicle_get_chassis_forces(const grip_world *world, gr
 GRIP_API int grip_vehicle_get_wheel_forces(const grip_world *world, grip_vehicle_id id, grip_wheel_force *wheels,
                                            int capacity);
 
+/* --- hitches: a trailer on its towing vehicle (docs/physics.md §9, "Hitches") ----------- */
+
+/* An opaque generational handle to a hitch; a destroyed hitch's id stays invalid. */
+typedef struct grip_hitch_id {
+  uint32_t index;      /* slot + 1; 0 means null */
+  uint32_t generation; /* bumped each time the slot is reused */
+} grip_hitch_id;
+
+#define GRIP_NULL_HITCH ((grip_hitch_id){0, 0})
+
+/* What a hitch lets the trailer do. */
+typedef enum grip_hitch_kind {
+  GRIP_HITCH_BALL = 0,    /* a tow ball and coupling: the points stay together, the trailer turns
+                             freely about them (yaw, pitch and roll) */
+  GRIP_HITCH_FIFTH_WHEEL  /* a fifth wheel and kingpin: as the ball, but the trailer only yaws
+                             about its own z axis and pitches about the tow's y axis; its roll
+                             follows the tow's (a semi-trailer's front has no axle to hold it) */
+} grip_hitch_kind;
+
+/* A joint between a point on the towing vehicle and one on the trailer. */
+typedef struct grip_hitch_def {
+  grip_hitch_kind kind;     /* GRIP_HITCH_BALL (default) or GRIP_HITCH_FIFTH_WHEEL */
+  grip_vehicle_id tow;      /* the towing vehicle */
+  grip_vehicle_id trailer;  /* the towed one */
+  grip_vec3 tow_point;      /* m, on the towing vehicle, in its design frame (the frame of its
+                               grip_vehicle_def: x forward, y left, z up); a tow ball behind a
+                               car's rear bumper: (-2.6, 0, 0.45) for the built-in car */
+  grip_vec3 trailer_point;  /* m, on the trailer, in its design frame; a caravan's coupling at
+                               the end of its drawbar: (3.5, 0, 0.45) */
+  bool collide;             /* false (default): the two bodies don't collide with each other
+                               (their boxes overlap near the hitch in tight turns) */
+} grip_hitch_def;
+
+/* The defaults: null vehicles, both points at the design origin, collide false. */
+GRIP_API grip_hitch_def grip_default_hitch_def(void);
+
+/* Joins two vehicles. It does not move them: place the trailer so that the two points meet (or
+ * the first steps pull them together). GRIP_NULL_HITCH when a vehicle is invalid, both are the
+ * same, either is in forces mode (GRIP_CHASSIS_EXTERNAL: the caller's engine owns its joints),
+ * a point is not finite, the towing vehicle already tows or the trailer is already towed, or
+ * memory runs out. Destroying either vehicle destroys the hitch. */
+GRIP_API grip_hitch_id grip_create_hitch(grip_world *world, const grip_hitch_def *def);
+GRIP_API void grip_destroy_hitch(grip_world *world, grip_hitch_id id);
+GRIP_API bool grip_hitch_is_valid(const grip_world *world, grip_hitch_id id);
+
+/* What a hitch carried in the last step. */
+typedef struct grip_hitch_state {
+  grip_vec3 force;        /* N, world frame, on the trailer (the towing vehicle feels -force),
+                             mean over the last step; about +300 N along the direction of travel
+                             when a 1200 kg caravan is towed at a steady 80 km/h */
+  grip_vec3 local_force;  /* N, the same in the towing vehicle's frame: x is the pull (positive:
+                             the trailer is pulled forward), z the ball's lift on the trailer
+                             (positive: the trailer's nose rests on the ball) */
+  double gap;             /* m, distance between the two points after the last step; under
+                             1e-3 while both vehicles are in the world */
+  double roll_moment;     /* N·m, fifth wheel: the moment about the trailer's roll axis the tow
+                             puts on the trailer to hold its roll, mean over the last step; ~±5000
+                             for a loaded semi-trailer in a turn; 0 for a ball */
+  double roll_error;      /* rad, fifth wheel: the trailer's roll relative to the tow after the
+                             last step (asin of the kingpin axis · the tow's y axis); under 1e-3 */
+} grip_hitch_state;
+
+GRIP_API grip_result grip_hitch_get_state(const grip_world *world, grip_hitch_id id, grip_hitch_state *state);
+
 /* Collision contacts of one vehicle. */
 typedef struct grip_vehicle_contacts {
   int count;              /* contact points resolved in the last step (walls + vehicles) */
