@@ -278,6 +278,7 @@ static void steer_wheels(vehicle *v, double forward_speed) {
 /* --- suspension ------------------------------------------------------------------------ */
 
 STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt, int n, bool car) {
+  bool moving = world->moving_ground; /* the ground reports its velocity and bodies */
   double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
   grip_vec3 down = v3_neg(up);
@@ -293,8 +294,10 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
     origins[i] = v3_add(v->position, mat3_mul(rot, v3_add(c->hardpoint, v3(0, 0, c->ray_lift))));
     double reach = c->ray_lift + c->radius + c->max_length;
     grip_ground_query query = grip_vehicle_ground_query(v, i);
-    hits[i].velocity = v3(0, 0, 0); /* a ground that does not move leaves them as they are */
-    hits[i].body = NULL;
+    if (moving) { /* a moving ground's callback may leave them alone where it stands still */
+      hits[i].velocity = v3(0, 0, 0);
+      hits[i].body = NULL;
+    }
     found[i] = world->ground.raycast &&
                world->ground.raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
   }
@@ -311,14 +314,18 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
       w->contact_point = hit->point;
       w->contact_normal = hit->normal;
       w->surface = hit->surface;
-      w->ground_velocity = hit->velocity;
-      w->ground_body = hit->body;
+      if (moving) {
+        w->ground_velocity = hit->velocity;
+        w->ground_body = hit->body;
+      }
       /* A wall, not ground (the world's max_ground_slope); a NaN normal counts as a wall. */
       if (!(v3_dot(hit->normal, up) >= v->ground_min_up)) w->in_contact = false;
     }
     if (!w->in_contact) {
-      w->ground_velocity = v3(0, 0, 0);
-      w->ground_body = NULL;
+      if (moving) {
+        w->ground_velocity = v3(0, 0, 0);
+        w->ground_body = NULL;
+      }
       w->compression = 0.0;
       w->contact_normal = up;
       w->contact_point = v3_mad(origin, down, reach);
@@ -358,7 +365,8 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
  * is done a phase at a time over the four wheels (frame, relaxation, tyre forces, response) so
  * that each wheel's square roots and divisions overlap with the other wheels' instead of
  * forming one long chain per wheel. */
-STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt, int n_wheels) {
+STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt, int n_wheels,
+                      bool moving) {
   const grip_brake_def *b = &v->def->brakes;
   double inv_dt = 1.0 / dt;
   double handbrake = b->handbrake_torque * v->filtered.handbrake;
@@ -416,9 +424,9 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     ws->long_dir = lon;
     ws->lat_dir = lat;
     grip_vec3 arm = v3_sub(w->contact_point, v->position);
-    /* Contact-patch velocity relative to the ground under it (zero for a ground at rest, and
-     * x − 0 is x: a still ground gives the figures bit for bit). */
-    grip_vec3 vel = v3_sub(v3_add(v->velocity, v3_cross(v->angular_velocity, arm)), w->ground_velocity);
+    /* Contact-patch velocity relative to the ground under it (a still ground: none to take). */
+    grip_vec3 vel = v3_add(v->velocity, v3_cross(v->angular_velocity, arm));
+    if (moving) vel = v3_sub(vel, w->ground_velocity);
     ws->vx = v3_dot(vel, lon);
     ws->vy = v3_dot(vel, lat);
     double speed = fabs(ws->vx);
@@ -687,7 +695,7 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
   steer_wheels(v, v3_dot(v->velocity, mat3_column(&rot, 0)));
   suspension(v, world, &rot, dt, n, car);
   wheel_scratch scratch[GRIP_MAX_WHEELS]; /* this step's tyre frame and linearised response */
-  tyres(v, scratch, &rot, dt, n);
+  tyres(v, scratch, &rot, dt, n, world->moving_ground);
   steering_feedback(v, previous_steering, dt, n);
   /* No fuel, no combustion: the engine only brakes. */
   if (v->def->engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;

@@ -451,7 +451,7 @@ grip_result grip_vehicle_set_chassis_state(grip_world *world, grip_vehicle_id id
   return GRIP_OK;
 }
 
-static void grip_fill_wheel_force(const vehicle *v, int i, grip_wheel_force *o);
+static void grip_fill_wheel_force(const vehicle *v, int i, bool moving, grip_wheel_force *o);
 
 grip_result grip_vehicle_get_chassis_forces(const grip_world *world, grip_vehicle_id id, grip_chassis_forces *out) {
   vehicle *v = lookup(world, id);
@@ -463,14 +463,14 @@ grip_result grip_vehicle_get_chassis_forces(const grip_world *world, grip_vehicl
   out->center_of_mass = v->position;
   out->mass = v->body_mass + v->fuel_mass;
   out->inertia = v->inertia;
-  for (int i = 0; i < v->wheel_count && i < GRIP_WHEEL_COUNT; ++i) grip_fill_wheel_force(v, i, &out->wheels[i]);
+  for (int i = 0; i < v->wheel_count && i < GRIP_WHEEL_COUNT; ++i) grip_fill_wheel_force(v, i, world->def.moving_ground, &out->wheels[i]);
   return GRIP_OK;
 }
 
 int grip_vehicle_get_wheel_forces(const grip_world *world, grip_vehicle_id id, grip_wheel_force *wheels, int capacity) {
   vehicle *v = lookup(world, id);
   if (!v || v->def->chassis_mode != GRIP_CHASSIS_EXTERNAL) return 0;
-  for (int i = 0; i < v->wheel_count && i < capacity; ++i) grip_fill_wheel_force(v, i, &wheels[i]);
+  for (int i = 0; i < v->wheel_count && i < capacity; ++i) grip_fill_wheel_force(v, i, world->def.moving_ground, &wheels[i]);
   return v->wheel_count;
 }
 
@@ -481,7 +481,7 @@ int grip_vehicle_get_wheels(const grip_world *world, grip_vehicle_id id, grip_wh
   return v->wheel_count;
 }
 
-static void grip_fill_wheel_force(const vehicle *v, int i, grip_wheel_force *o) {
+static void grip_fill_wheel_force(const vehicle *v, int i, bool moving, grip_wheel_force *o) {
   {
     const wheel_runtime *w = &v->wheels[i];
     memset(o, 0, sizeof *o);
@@ -491,7 +491,7 @@ static void grip_fill_wheel_force(const vehicle *v, int i, grip_wheel_force *o) 
     o->force = v->wheel_force[i];
     o->point = finite3_ok(w->contact_point) ? w->contact_point : v->position;
     o->aligning_torque = w->in_contact && isfinite(w->mz) ? w->mz : 0.0;
-    o->ground_body = w->in_contact ? w->ground_body : NULL;
+    o->ground_body = w->in_contact && moving ? w->ground_body : NULL;
   }
 }
 

@@ -47,6 +47,7 @@ typedef struct run {
 static void start(run *r, double heading, grip_chassis_mode mode) {
   grip_world_def wd = grip_default_world_def();
   wd.ground = (grip_ground){platform_raycast, &r->ground};
+  wd.moving_ground = true;
   r->world = grip_create_world(&wd);
   grip_vehicle_def def = grip_default_vehicle_def();
   def.chassis_mode = mode;

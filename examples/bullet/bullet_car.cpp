@@ -122,6 +122,7 @@ class Scene {
     ground_.chassis = chassis_.get();
     grip_world_def wd = grip_default_world_def();
     wd.ground = grip_ground{bullet_raycast, &ground_};
+    wd.moving_ground = true;  // Bullet's bodies move: the rays report them
     grip_ = grip_create_world(&wd);
     car_ = grip_create_vehicle(grip_, &def_);
     ok_ = grip_vehicle_is_valid(grip_, car_) && grip_vehicle_place(grip_, car_, start.x(), start.y(), heading) == GRIP_OK;

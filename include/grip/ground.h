@@ -22,8 +22,9 @@ typedef struct grip_surface {
 /* Dry asphalt: friction 1, rolling resistance 0.012, smooth. */
 GRIP_API grip_surface grip_default_surface(void);
 
-/* A ray hit on the ground. grip sets velocity to zero and body to NULL before every raycast it
- * makes, so a ground that does not move may leave them alone. */
+/* A ray hit on the ground. In a world whose ground moves (grip_world_def.moving_ground) grip
+ * sets velocity to zero and body to NULL before every raycast it makes, so the callback fills
+ * them only where something moves; in any other world grip ignores them. */
 typedef struct grip_ground_hit {
   grip_vec3 point;   /* m, world frame */
   grip_vec3 normal;  /* unit, world frame, pointing out of the ground */

@@ -55,6 +55,11 @@ typedef struct grip_world_def {
    * that only near-vertical faces are walls; a world whose cliffs are steep slopes (a 35° rock
    * face a car should not climb) sets it lower, ~0.6 (34°). */
   double max_ground_slope;
+  /* true: the ground's raycast reports its velocity and body (grip_ground_hit.velocity, .body:
+   * a moving platform, a ferry, a game's rigid bodies to push back on). false (the default):
+   * the ground stands still and has no bodies, and grip skips that work in every wheel's step
+   * (grip's own grounds report none). */
+  bool moving_ground;
 } grip_world_def;
 
 GRIP_API grip_world_def grip_default_world_def(void);
