@@ -1,6 +1,7 @@
 /* grip bench: N cars on flat ground at full throttle, front wheels steered 0.05 rad; or, with
  * --track, N cars following their lanes round a track (ground, walls, collisions). */
 #define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -36,6 +37,9 @@ static int bench_on_track(const char *track_spec, const grip_vehicle_def *car, i
   report_int(&rep, "contact_vehicle_steps", r.contact_steps, "vehicle-steps with a car or wall contact", "%8lld");
   report_int(&rep, "threads", threads, NULL, NULL);
   report_number(&rep, "dt_s", dt, NULL, NULL);
+  char hash[20];
+  snprintf(hash, sizeof hash, "%016" PRIx64, r.state_hash);
+  report_string(&rep, "state_hash", hash, "state hash");
   report_end(&rep);
   grip_track_destroy(track);
   return 0;
@@ -73,6 +77,9 @@ int cmd_bench(int argc, char **argv) {
   report_number(&rep, "shared_bytes", r.shared_bytes, "shared/type", "%8.0f B");
   report_int(&rep, "threads", threads, NULL, NULL);
   report_number(&rep, "dt_s", dt, NULL, NULL);
+  char hash[20];
+  snprintf(hash, sizeof hash, "%016" PRIx64, r.state_hash);
+  report_string(&rep, "state_hash", hash, "state hash");
   report_end(&rep);
   return 0;
 }

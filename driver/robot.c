@@ -327,83 +327,215 @@ static double banked_corner_speed(const robot *r, const line_sample *q) {
 
 /* --- racing line ------------------------------------------------------------------- */
 
-/* Minimises Σ w·|X(j-1) − 2X(j) + X(j+1)|² (≈ Σ curvature²·ds) over offsets of the samples j·stride (projected
- * Gauss-Seidel: each offset moves to its exact 1-D minimiser, then is clamped to the road). */
-static void smooth_level(robot *r, int stride, int sweeps) {
+/* The level's samples j·stride in arrays of their own (structure of arrays): the centre-line
+ * point and normal, the bound, the offset, the line point X(j) and len(j) = |X(j+1) − X(j)|
+ * (+1e-12), kept up to date as offsets move. */
+typedef struct line_level {
+  int m;
+  int third; /* ceil(m / 3) */
+  double *px, *py, *nx, *ny, *bound, *off, *x, *y, *len;
+} line_level;
+
+/* Where sample j is kept: the samples are stored by j mod 3, then j / 3, so that samples three
+ * apart (the lanes of one wavefront step, below) lie side by side. */
+static inline int level_pos(const line_level *v, int j) { return (j % 3) * v->third + j / 3; }
+
+/* Sweeps run LINE_BATCH at a time as a wavefront: sweep s of a batch updates sample t − 3s at
+ * step t, just after sweep s − 1 has moved samples t − 3s + 1 and + 2, so each update reads what
+ * a plain sweep would, except at the ring's seam (samples 0, 1 against m − 2, m − 1), where a
+ * sweep reads its neighbours up to LINE_BATCH − 1 sweeps early or late. The updates of one step
+ * are three samples apart and independent: they are computed side by side (one plain sweep is a
+ * single chain of square roots and divisions, each offset using its neighbour's new value). */
+#define LINE_BATCH 8
+
+/* A line of fewer samples (a track under 1.5 km at the default 3 m spacing: the built-in one)
+ * runs its sweeps one at a time, the plain schedule (to rounding): it costs under 0.1 s there,
+ * and the seam's few millimetres (up to 8 mm on e-track-4 and 10 mm on the built-in
+ * track with 8 sweeps per batch) decide, in a race whose cars collide, which of them tangle on
+ * the first lap (tests/test_race.c four_cars_finish). Single-car laps on TORCS tracks move by
+ * under 0.04 % (docs/performance.md). */
+#define LINE_WAVEFRONT_MIN_SAMPLES 500
+
+/* What one update reads, lane by lane: x[k][u], y[k][u] the points j − 2 … j + 2 of lane u,
+ * len[k][u] the spacings from them; px[u] … off[u] the moved sample's centre point, normal,
+ * bound and offset. */
+typedef struct lane_input {
+  const double *x[5], *y[5], *len[4];
+  const double *px, *py, *nx, *ny, *bound, *off;
+} lane_input;
+
+typedef struct lane_output {
+  double off[LINE_BATCH], x[LINE_BATCH], y[LINE_BATCH], len_in[LINE_BATCH], len_out[LINE_BATCH];
+  double moved[LINE_BATCH];
+} lane_output;
+
+/* Projected Gauss-Seidel updates of `count` offsets side by side: each moves to the exact 1-D
+ * minimiser of Σ w·|D|² in it, D(j) = X(j−1) − 2X(j) + X(j+1), w = 1/l³ with l the local
+ * spacing (|D|/l² is the curvature, so the sum is Σ curvature²·length), Gauss-Newton in how the
+ * spacings (hence the weights) change with it, then is clamped to the road. */
+static inline void lanes_update(const lane_input *in, int count, lane_output *out) {
+  for (int u = 0; u < count; ++u) {
+    double nx = in->nx[u], ny = in->ny[u];
+    double X[5], Y[5], len[4];
+    for (int k = 0; k < 5; ++k) X[k] = in->x[k][u], Y[k] = in->y[k][u];
+    for (int k = 0; k < 4; ++k) len[k] = in->len[k][u];
+    /* d|X(j) − X(j−1)|/do = u_in·N, d|X(j+1) − X(j)|/do = −u_out·N (u: unit segment vectors);
+     * the reciprocals of the two lengths and of the three spacings l(k) = (len(k) + len(k+1))/2
+     * each come from one division of their product. */
+    double inv_in_out = 1.0 / (len[1] * len[2]);
+    double d_in = ((X[2] - X[1]) * nx + (Y[2] - Y[1]) * ny) * (len[2] * inv_in_out);
+    double d_out = -((X[3] - X[2]) * nx + (Y[3] - Y[2]) * ny) * (len[1] * inv_in_out);
+    double dl[3] = {0.5 * d_in, 0.5 * (d_in + d_out), 0.5 * d_out};
+    double l[3], inv_l[3];
+    for (int k = 0; k < 3; ++k) l[k] = 0.5 * (len[k] + len[k + 1]);
+    double inv_l012 = 1.0 / (l[0] * l[1] * l[2]);
+    inv_l[0] = l[1] * l[2] * inv_l012;
+    inv_l[1] = l[0] * l[2] * inv_l012;
+    inv_l[2] = l[0] * l[1] * inv_l012;
+    static const double c[3] = {1.0, -2.0, 1.0};
+    double grad = 0.0, hess = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      double dx = X[k] - 2.0 * X[k + 1] + X[k + 2];
+      double dy = Y[k] - 2.0 * Y[k + 1] + Y[k + 2];
+      double w = inv_l[k] * inv_l[k] * inv_l[k];
+      double dd = dx * dx + dy * dy;
+      grad += 2.0 * w * c[k] * (dx * nx + dy * ny) - 3.0 * dd * w * inv_l[k] * dl[k];
+      hess += 2.0 * w * c[k] * c[k];
+    }
+    double old = in->off[u], bound = in->bound[u];
+    double o = old - grad / hess;
+    o = o < -bound ? -bound : o;
+    o = o > bound ? bound : o;
+    double xn = in->px[u] + o * nx, yn = in->py[u] + o * ny;
+    double ax = xn - X[1], ay = yn - Y[1];
+    double bx = X[3] - xn, by = Y[3] - yn;
+    out->off[u] = o;
+    out->x[u] = xn;
+    out->y[u] = yn;
+    out->len_in[u] = sqrt(ax * ax + ay * ay) + 1e-12;
+    out->len_out[u] = sqrt(bx * bx + by * by) + 1e-12;
+    out->moved[u] = fabs(o - old);
+  }
+}
+
+/* Compiled twice where the compiler and C library can choose at load time (GCC or Clang on
+ * x86-64 Linux with glibc's ifunc; not under AddressSanitizer): for AVX2 (four lanes per
+ * instruction) and for the baseline (two). Without fused multiply-adds (-ffp-contract=off) both
+ * give the same bits. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) /* Clang's spelling of __SANITIZE_ADDRESS__ */
+#define LINE_SANITIZED 1
+#endif
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__linux__) && \
+    defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(LINE_SANITIZED)
+#define LINE_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define LINE_TARGET_CLONES
+#endif
+
+/* Wavefront step t of a batch of `sweeps` sweeps on a ring of m samples: the samples t − 3s of
+ * the sweeps s with 0 ≤ t − 3s < m. moved[s] keeps sweep s's largest move. */
+LINE_TARGET_CLONES static void level_step(line_level *v, int t, int sweeps, double moved[LINE_BATCH]) {
+  int m = v->m;
+  int s_first = t < m ? 0 : (t - m) / 3 + 1;
+  int s_last = t / 3 < sweeps - 1 ? t / 3 : sweeps - 1;
+  int count = s_last - s_first + 1;
+  lane_input in;
+  lane_output out;
+  /* Lane u moves sample t − 3(s_last − u), of sweep s_last − u. */
+  int j_low = t - 3 * s_last;
+  if (count == LINE_BATCH && j_low >= 2 && t + 2 < m) {
+    /* None at the seam: each of the lanes' inputs is a run of consecutive stored values. */
+    for (int k = 0; k < 5; ++k) {
+      int p = level_pos(v, j_low + k - 2);
+      in.x[k] = v->x + p;
+      in.y[k] = v->y + p;
+      if (k < 4) in.len[k] = v->len + p;
+    }
+    int p = level_pos(v, j_low);
+    in.px = v->px + p, in.py = v->py + p, in.nx = v->nx + p, in.ny = v->ny + p;
+    in.bound = v->bound + p, in.off = v->off + p;
+    lanes_update(&in, LINE_BATCH, &out);
+    int p_in = level_pos(v, j_low - 1);
+    for (int u = 0; u < LINE_BATCH; ++u) {
+      v->off[p + u] = out.off[u];
+      v->x[p + u] = out.x[u];
+      v->y[p + u] = out.y[u];
+      v->len[p_in + u] = out.len_in[u];
+      v->len[p + u] = out.len_out[u];
+    }
+  } else {
+    double x[5][LINE_BATCH], y[5][LINE_BATCH], len[4][LINE_BATCH];
+    double px[LINE_BATCH], py[LINE_BATCH], nx[LINE_BATCH], ny[LINE_BATCH], bound[LINE_BATCH], off[LINE_BATCH];
+    for (int u = 0; u < count; ++u) {
+      int j = j_low + 3 * u;
+      for (int k = 0; k < 5; ++k) {
+        int a = j + k - 2;
+        a = level_pos(v, a < 0 ? a + m : a >= m ? a - m : a);
+        x[k][u] = v->x[a];
+        y[k][u] = v->y[a];
+        if (k < 4) len[k][u] = v->len[a];
+      }
+      int p = level_pos(v, j);
+      px[u] = v->px[p], py[u] = v->py[p], nx[u] = v->nx[p], ny[u] = v->ny[p];
+      bound[u] = v->bound[p], off[u] = v->off[p];
+    }
+    for (int k = 0; k < 5; ++k) {
+      in.x[k] = x[k];
+      in.y[k] = y[k];
+      if (k < 4) in.len[k] = len[k];
+    }
+    in.px = px, in.py = py, in.nx = nx, in.ny = ny, in.bound = bound, in.off = off;
+    lanes_update(&in, count, &out);
+    for (int u = 0; u < count; ++u) {
+      int j = j_low + 3 * u, p = level_pos(v, j);
+      v->off[p] = out.off[u];
+      v->x[p] = out.x[u];
+      v->y[p] = out.y[u];
+      v->len[level_pos(v, j == 0 ? m - 1 : j - 1)] = out.len_in[u];
+      v->len[p] = out.len_out[u];
+    }
+  }
+  for (int u = 0; u < count; ++u) {
+    int s = s_last - u;
+    moved[s] = out.moved[u] > moved[s] ? out.moved[u] : moved[s];
+  }
+}
+
+/* Minimises Σ w·|D|² (≈ Σ curvature²·ds, lanes_update) over the offsets of the samples
+ * j·stride by up to `sweeps` sweeps of projected Gauss-Seidel, stopping when a sweep moves no
+ * offset by 1e-6 m, then interpolates the offsets between them linearly. The finer levels stop
+ * at the sweep cap, not at convergence (docs/performance.md): the line is that of this schedule. */
+static void smooth_level(robot *r, line_level *v, int stride, int sweeps, int batch) {
   int m = r->n / stride;
   if (m < 5) return;
   line_sample *L = r->line;
-  /* The five points X(j−2..j+2) and four spacings around the sample being moved are kept from
-   * one sample to the next: only X(j) moves, so only the two spacings next to it and the new one
-   * ahead are computed again (the arithmetic is that of computing all five points and four
-   * spacings afresh for every sample). Spacings by sqrt, not hypot: hypot's care against
-   * overflow is not needed for metres, and the line moves by under 1e-12 m (e-track-4). The
-   * sweeps are inherently sequential (each offset uses its neighbour's new value), so this
-   * costs ~0.5 s of CPU on a 7 km TORCS track: 4 levels, up to 3000 sweeps each, and the finer
-   * levels stop at the sweep cap, not at convergence (docs/performance.md). */
-#define IDX(j) (((j) < 0 ? (j) + m : (j) >= m ? (j) - m : (j)) * stride)
-  for (int it = 0; it < sweeps; ++it) {
-    double moved = 0.0;
-    double X[5][2], seg[4][2], len[4];
-    for (int k = 0; k < 5; ++k) {
-      const line_sample *q = &L[IDX(k - 2)];
-      X[k][0] = q->px + q->offset * q->nx;
-      X[k][1] = q->py + q->offset * q->ny;
-    }
-    for (int k = 0; k < 4; ++k) {
-      seg[k][0] = X[k + 1][0] - X[k][0];
-      seg[k][1] = X[k + 1][1] - X[k][1];
-      len[k] = sqrt(seg[k][0] * seg[k][0] + seg[k][1] * seg[k][1]) + 1e-12;
-    }
-    for (int j = 0; j < m; ++j) {
-      /* Objective Σ w·|D|² with w = 1/l³ (l the local spacing): |D|/l² is the curvature, so
-       * the sum is Σ curvature²·length. Gauss-Newton step in this offset: the gradient
-       * includes how the spacings (hence the weights) change with it. */
-      double D[3][2], w[3], dl[3];
-      line_sample *q = &L[IDX(j)];
-      /* d|X(j)-X(j-1)|/do = u(1)·N, d|X(j+1)-X(j)|/do = -u(2)·N (u = unit segment vectors). */
-      double d_in = (seg[1][0] * q->nx + seg[1][1] * q->ny) / len[1];
-      double d_out = -(seg[2][0] * q->nx + seg[2][1] * q->ny) / len[2];
-      dl[0] = 0.5 * d_in;
-      dl[1] = 0.5 * (d_in + d_out);
-      dl[2] = 0.5 * d_out;
-      double grad = 0.0, hess = 0.0;
-      static const double c[3] = {1.0, -2.0, 1.0};
-      for (int k = 0; k < 3; ++k) {
-        D[k][0] = X[k][0] - 2.0 * X[k + 1][0] + X[k + 2][0];
-        D[k][1] = X[k][1] - 2.0 * X[k + 1][1] + X[k + 2][1];
-        double l = 0.5 * (len[k] + len[k + 1]);
-        w[k] = 1.0 / (l * l * l);
-        double dd = D[k][0] * D[k][0] + D[k][1] * D[k][1];
-        grad += 2.0 * w[k] * c[k] * (D[k][0] * q->nx + D[k][1] * q->ny) - 3.0 * dd * w[k] / l * dl[k];
-        hess += 2.0 * w[k] * c[k] * c[k];
-      }
-      double delta = -grad / hess;
-      double o = clampd(q->offset + delta, -q->bound, q->bound);
-      moved = fmax(moved, fabs(o - q->offset));
-      q->offset = o;
-      if (j + 1 == m) break;
-      /* slide the window by one sample: X(j) has moved; X(j+3) enters */
-      X[2][0] = q->px + q->offset * q->nx;
-      X[2][1] = q->py + q->offset * q->ny;
-      for (int k = 0; k < 4; ++k) {
-        X[k][0] = X[k + 1][0];
-        X[k][1] = X[k + 1][1];
-      }
-      const line_sample *e = &L[IDX(j + 3)];
-      X[4][0] = e->px + e->offset * e->nx;
-      X[4][1] = e->py + e->offset * e->ny;
-      seg[2][0] = seg[3][0];
-      seg[2][1] = seg[3][1];
-      len[2] = len[3];
-      for (int k = 0; k < 4; k += k == 1 ? 2 : 1) { /* k = 0, 1, 3 */
-        seg[k][0] = X[k + 1][0] - X[k][0];
-        seg[k][1] = X[k + 1][1] - X[k][1];
-        len[k] = sqrt(seg[k][0] * seg[k][0] + seg[k][1] * seg[k][1]) + 1e-12;
-      }
-    }
-    if (moved < 1e-6) break;
+  v->m = m;
+  v->third = (m + 2) / 3;
+  for (int j = 0; j < m; ++j) {
+    const line_sample *q = &L[j * stride];
+    int p = level_pos(v, j);
+    v->px[p] = q->px, v->py[p] = q->py, v->nx[p] = q->nx, v->ny[p] = q->ny;
+    v->bound[p] = q->bound, v->off[p] = q->offset;
+    v->x[p] = q->px + q->offset * q->nx;
+    v->y[p] = q->py + q->offset * q->ny;
   }
+  for (int j = 0; j < m; ++j) {
+    int a = level_pos(v, j), b = level_pos(v, j + 1 < m ? j + 1 : 0);
+    double dx = v->x[b] - v->x[a], dy = v->y[b] - v->y[a];
+    v->len[a] = sqrt(dx * dx + dy * dy) + 1e-12;
+  }
+  for (int done = 0; done < sweeps;) {
+    int k = sweeps - done < batch ? sweeps - done : batch;
+    double moved[LINE_BATCH] = {0};
+    for (int t = 0; t < m + 3 * (k - 1); ++t) level_step(v, t, k, moved);
+    done += k;
+    bool converged = false;
+    for (int s = 0; s < k; ++s) converged |= moved[s] < 1e-6;
+    if (converged) break;
+  }
+  for (int j = 0; j < m; ++j) L[j * stride].offset = v->off[level_pos(v, j)];
   /* Linear interpolation of the offsets between the level's samples. */
   if (stride > 1)
     for (int j = 0; j < m; ++j) {
@@ -414,15 +546,21 @@ static void smooth_level(robot *r, int stride, int sweeps) {
         L[i].offset = clampd(oa + t * (ob - oa), -L[i].bound, L[i].bound);
       }
     }
-#undef IDX
 }
 
-static void build_line(robot *r) {
+static int build_line(robot *r) {
   line_sample *L = r->line;
   int n = r->n;
   for (int i = 0; i < n; ++i) L[i].offset = 0.0;
   if (r->p.racing_line) {
-    for (int stride = 16; stride >= 1; stride /= 2) smooth_level(r, stride, 3000);
+    line_level v;
+    double *mem = malloc(9 * ((size_t)n + 3) * sizeof *mem);
+    if (!mem) return -1;
+    double **arrays[9] = {&v.px, &v.py, &v.nx, &v.ny, &v.bound, &v.off, &v.x, &v.y, &v.len};
+    for (int k = 0; k < 9; ++k) *arrays[k] = mem + (size_t)k * ((size_t)n + 3);
+    int batch = n >= LINE_WAVEFRONT_MIN_SAMPLES ? LINE_BATCH : 1;
+    for (int stride = 16; stride >= 1; stride /= 2) smooth_level(r, &v, stride, 3000, batch);
+    free(mem);
   }
   for (int i = 0; i < n; ++i) {
     L[i].x = L[i].px + L[i].offset * L[i].nx;
@@ -442,6 +580,7 @@ static void build_line(robot *r) {
       L[i].curvature = den > 0.0 ? 2.0 * (ax * by - ay * bx) / den : 0.0;
     }
   }
+  return 0;
 }
 
 /* --- speed plan ------------------------------------------------------------------- */
@@ -626,7 +765,10 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
       q->bound = fmax(0.0, q->half_width - margin - 0.5 * r->car_width);
     }
   }
-  build_line(r);
+  if (build_line(r) != 0) {
+    robot_destroy(r);
+    return NULL;
+  }
   plan_speed(r);
   r->hint = -1;
   r->mode = MODE_DRIVE;

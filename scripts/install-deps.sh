@@ -15,7 +15,8 @@ want=(gdal-bin libgdal-dev torcs-data
       xvfb xauth libgl1-mesa-dri)
 # Optional: PLplot and its cairo driver draw grip plot's figures (PNG, SVG, PDF).
 want+=(libplplot-dev plplot-driver-cairo)
-# Optional: Bullet (double precision) for examples/bullet, grip's wheels on a Bullet rigid body.
+# Optional: Bullet (double precision) for examples/bullet, grip's wheels on a Bullet rigid body,
+# and (single precision, the same package) for bench/peers/bullet_vehicles (scripts/bench_peers.py).
 want+=(libbullet-dev)
 # The Python package (python/, docs/python.md): its tests run in the suite.
 need+=(python3-cffi python3-numpy python3-pytest python3-pandas python3-dask python3-distributed)

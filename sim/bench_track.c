@@ -154,6 +154,7 @@ int sim_bench_track(const grip_track *track, const grip_vehicle_def *car, int ve
   out->realtime_factor = seconds / elapsed;
   out->mean_speed = speed / vehicles;
   out->contact_steps = contacts;
+  out->state_hash = grip_world_state_hash(world);
 done:
   free(profile);
   free(ids);

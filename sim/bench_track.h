@@ -2,6 +2,7 @@
 #ifndef GRIP_BENCH_TRACK_H
 #define GRIP_BENCH_TRACK_H
 
+#include <stdint.h>
 #include <stddef.h>
 
 #include "grip/grip.h"
@@ -17,6 +18,7 @@ typedef struct track_bench_result {
   double realtime_factor;     /* simulated s per wall s */
   double mean_speed;          /* m/s, over all cars at the end */
   long long contact_steps;    /* vehicle-steps with a car or wall contact */
+  uint64_t state_hash;        /* grip_world_state_hash at the end: equal for any thread count */
 } track_bench_result;
 
 /* N cars spread evenly round the track in lanes 3.5 m apart, each following its lane with a

@@ -167,7 +167,7 @@ static double now_seconds(void) {
 
 bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds, double dt,
                        double steer_rad, int threads) {
-  bench_result r = {vehicles, 0, NAN, NAN, NAN, NAN, NAN};
+  bench_result r = {vehicles, 0, NAN, NAN, NAN, NAN, NAN, 0};
   grip_world_def wd = grip_default_world_def();
   wd.vehicle_capacity = vehicles;
   task_pool *pool = threads > 1 ? task_pool_create(threads) : NULL;
@@ -199,6 +199,7 @@ bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds
   size_t shared = 0;
   r.bytes_per_vehicle = (double)grip_world_memory(world, &shared) / vehicles;
   r.shared_bytes = (double)shared;
+  r.state_hash = grip_world_state_hash(world);
   grip_destroy_world(world);
   task_pool_destroy(pool);
   return r;

@@ -2,6 +2,8 @@
 #ifndef GRIP_MANOEUVRE_H
 #define GRIP_MANOEUVRE_H
 
+#include <stdint.h>
+
 #include "grip/grip.h"
 
 /* grip accel: standing start, full throttle, automatic shifts, until the acceleration stays
@@ -48,6 +50,7 @@ typedef struct bench_result {
   double cpu_ns_per_vehicle_step; /* process CPU time (all threads) per vehicle-step */
   double bytes_per_vehicle; /* grip_world_memory / vehicles, shared car types included */
   double shared_bytes;      /* of which held once per car type (grip_world_memory's shared) */
+  uint64_t state_hash;      /* grip_world_state_hash at the end: equal for any thread count */
 } bench_result;
 
 bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds, double dt,

@@ -63,6 +63,14 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* s, CPU time of the process (all threads): on a shared machine the wall clock also counts the
+ * time other jobs ran. */
+static double cpu_now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static int compare_results(const void *pa, const void *pb) {
   const race_car_result *a = pa, *b = pb;
   /* Finishers by time; then everyone else by laps completed, then by progress. */
@@ -207,7 +215,7 @@ int race_run(const race_config *cfg, race_result *out) {
   if (!cfg->track || (!cfg->car && !cfg->entries) || cfg->cars < 1 || cfg->cars > RACE_MAX_CARS || cfg->laps < 0 ||
       cfg->laps > RACE_MAX_LAPS || !(cfg->dt > 0.0) || (cfg->laps == 0 && !(cfg->max_time > 0.0)))
     return -1;
-  double setup0 = now_s();
+  double setup0 = now_s(), setup_cpu0 = cpu_now_s();
   const grip_track *track = cfg->track;
   double L = grip_track_length(track);
   int K = cfg->cars;
@@ -314,9 +322,10 @@ int race_run(const race_config *cfg, race_result *out) {
   if (tel_every < 1) tel_every = 1;
   long long marks_total = cfg->laps > 0 ? 3LL * cfg->laps : LLONG_MAX;
   int done_cars = 0, leader_laps = 0, removed_cars = 0;
-  double t = 0.0, wall0 = now_s(), next_period = cfg->period_s;
+  double t = 0.0, wall0 = now_s(), cpu0 = cpu_now_s(), next_period = cfg->period_s;
   long long step = 0, car_steps = 0;
   out->setup_wall_s = wall0 - setup0;
+  out->setup_cpu_s = cpu0 - setup_cpu0;
   while (done_cars < K && t < max_time) {
     car_steps += K - removed_cars;
     /* The running cars in order along the track (distance, then index): insertion sort, as the
@@ -501,6 +510,7 @@ int race_run(const race_config *cfg, race_result *out) {
   out->time_cap = done_cars < K;
   out->max_time_s = max_time;
   out->wall_time_s = now_s() - wall0;
+  double loop_cpu_s = cpu_now_s() - cpu0;
   for (int k = 0; k < K; ++k) {
     race_car_result *r = &res[k];
     const pit_car *pc = &cars[k].pit;
@@ -523,6 +533,7 @@ int race_run(const race_config *cfg, race_result *out) {
   out->steps = step;
   out->car_steps = car_steps;
   out->ns_per_car_step = car_steps > 0 ? 1e9 * out->wall_time_s / (double)car_steps : NAN;
+  out->cpu_ns_per_car_step = car_steps > 0 ? 1e9 * loop_cpu_s / (double)car_steps : NAN;
   out->realtime_factor = out->wall_time_s > 0.0 ? t / out->wall_time_s : INFINITY;
 done:
   if (cars)

@@ -150,6 +150,8 @@ typedef struct race_result {
   double setup_wall_s;      /* s, wall time of race_run's set-up (world, grid, robots' lines) */
   double ns_per_car_step;   /* ns, wall time of the race loop (vehicles, ground, walls, robots,
                                collisions, timing) per car-step, set-up excluded; ~1000 */
+  double setup_cpu_s;       /* s, process CPU time of the set-up */
+  double cpu_ns_per_car_step; /* ns, process CPU time of the race loop per car-step */
 } race_result;
 
 /* A grid slot (0-based): two columns, rows 8 m apart, the right column 4 m further back, the

@@ -117,7 +117,7 @@ void grip_collision_end_slot(collision_world *c, int slot, const vehicle *v) {
   c->contacts[slot].ground_impulse = v->ground_impulse;
   /* A vehicle in forces mode has its collisions resolved by the caller's engine. */
   c->active[slot] = v->alive && !v->out_of_world && v->def->chassis_mode == GRIP_CHASSIS_OWN;
-  if (c->active[slot]) swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
+  if (c->active[slot] && c->pairs_possible) swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
 }
 
 
@@ -391,7 +391,7 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
     if (!(depth > WALL_SLOP)) break;
     v->position = v3_mad(v->position, normal, depth - WALL_SLOP);
   }
-  swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
+  if (c->pairs_possible) swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
 }
 
 /* --- vehicle pairs ----------------------------------------------------------------------- */
@@ -500,6 +500,7 @@ static void swept_bounds(const collision_world *c, int slot, const vehicle *v, d
 static bool before(const double *key, int a, int b) { return key[a] < key[b] || (key[a] == key[b] && a < b); }
 
 static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
+  if (!c->pairs_possible) return; /* fewer than two alive: no pair, and no bounds were taken */
   int n = 0;
   double mean[2] = {0, 0}, sq[2] = {0, 0};
   for (int i = 0; i < used; ++i) {

@@ -18,6 +18,8 @@ typedef struct collision_world {
   double *box_min, *box_max;      /* broad phase: swept bounding box, 3 per slot */
   unsigned char *active;          /* alive and in the world after its step: takes part in contacts */
   int *hitched;                   /* 2 per slot: the slots it is hitched to without collisions, -1 none */
+  bool pairs_possible;            /* two or more vehicles alive this step: the broad phase runs and
+                                     needs the bounds (a lone car's step skips them) */
 } collision_world;
 
 /* Grows the arrays to hold capacity slots, keeping their contents. False: out of memory (the

@@ -37,6 +37,7 @@ typedef struct track_seg {
   double rmx, rmy;       /* ... to the middle of the arc */
   double z[4], cross[4]; /* the Hermite height and cross-slope curves as cubics in v = u/len */
   double dw;             /* d(width)/du */
+  double inv_len;        /* 1/m, 1 / len: the queries multiply instead of dividing */
   double run0[2], drun[2]; /* run-off width at the start and d/du, per side */
 } track_seg;
 
@@ -249,12 +250,12 @@ typedef struct section {
 static section seg_section(const track_seg *g, double u) {
   const grip_track_segment_def *d = &g->def;
   section c;
-  double L = g->len, v = L > 0.0 ? clampd(u / L, 0.0, 1.0) : 0.0;
+  double v = clampd(u * g->inv_len, 0.0, 1.0); /* len > 0 (grip_track_build) */
   /* the Hermite curves in power form (hermite_power) */
   c.zc = g->z[0] + v * (g->z[1] + v * (g->z[2] + v * g->z[3]));
-  c.dzc = (g->z[1] + v * (2.0 * g->z[2] + v * 3.0 * g->z[3])) / L;
+  c.dzc = (g->z[1] + v * (2.0 * g->z[2] + v * 3.0 * g->z[3])) * g->inv_len;
   c.g = g->cross[0] + v * (g->cross[1] + v * (g->cross[2] + v * g->cross[3]));
-  c.dg = (g->cross[1] + v * (2.0 * g->cross[2] + v * 3.0 * g->cross[3])) / L;
+  c.dg = (g->cross[1] + v * (2.0 * g->cross[2] + v * 3.0 * g->cross[3])) * g->inv_len;
   c.w = d->width_start + (d->width_end - d->width_start) * v;
   c.dw = g->dw;
   for (int s = 0; s < 2; ++s) {
@@ -294,6 +295,7 @@ static void prepare_queries(track_seg *g) {
   }
   hermite_power(d->z_start, d->z_end, d->slope_start * L, d->slope_end * L, g->z);
   hermite_power(d->cross_start, d->cross_end, d->cross_rate_start * L, d->cross_rate_end * L, g->cross);
+  g->inv_len = 1.0 / L;
   g->dw = (d->width_end - d->width_start) / L;
   for (int s = 0; s < 2; ++s) {
     const grip_track_side_def *sd = &d->side[s];
@@ -628,9 +630,29 @@ grip_track_point grip_track_point_at(const grip_track *track, double distance) {
   return p;
 }
 
-/* Fills a location from a segment and its local coordinates. */
+/* What a location's surface normal is computed from: the height's slopes along the centre line
+ * (dzdu) and across it (dzdt), the (u, t) grid's stretch 1 − κ·t, the centre line's direction
+ * (tx, ty); off the track the normal is vertical. */
+typedef struct plane_terms {
+  double dzdu, dzdt, stretch, tx, ty;
+  bool on_track;
+} plane_terms;
+
+/* The unit normal of a location: with dP/du = T·stretch and dP/dt = N, the height's gradient is
+ * gu·T + dzdt·N, gu = dzdu / stretch, and the normal is (−gradient, 1) normalised. */
+static grip_vec3 unit_normal(const plane_terms *pt) {
+  if (!pt->on_track) return v3(0.0, 0.0, 1.0);
+  double gu = pt->dzdu / pt->stretch;
+  double gx = gu * pt->tx - pt->dzdt * pt->ty, gy = gu * pt->ty + pt->dzdt * pt->tx;
+  return v3_normalize(v3(-gx, -gy, 1.0));
+}
+
+/* Fills a location from a segment and its local coordinates. With plane (a ray's passes, the
+ * wall query) the location's normal is left unnormalised and scaled by the stretch, stretch·(−
+ * gradient, 1): the same plane without the division, square root and division of the unit
+ * normal, which *plane then gives (unit_normal) where it is needed. */
 static void finish(const grip_track *track, int i, double u, double t, const seg_frame *fr, const section *cs,
-                   grip_track_location *out) {
+                   grip_track_location *out, plane_terms *plane) {
   const track_seg *g = &track->seg[i];
   grip_track_location loc;
   u = clampd(u, 0.0, g->len);
@@ -673,16 +695,17 @@ static void finish(const grip_track *track, int i, double u, double t, const seg
     dzdt = 0.0;
   }
   loc.z = z;
-  if (!loc.on_track) {
-    loc.normal = v3(0.0, 0.0, 1.0);
+  /* the (u, t) grid: dP/du = T·(1 - kappa·t), dP/dt = N */
+  double stretch = 1.0 - kappa * t;
+  if (stretch < 0.05) stretch = 0.05;
+  plane_terms pt = {dzdu, dzdt, stretch, fr->c, fr->s, loc.on_track};
+  if (!plane) {
+    loc.normal = unit_normal(&pt);
   } else {
-    /* the (u, t) grid: dP/du = T·(1 - kappa·t), dP/dt = N */
-    double stretch = 1.0 - kappa * t;
-    if (stretch < 0.05) stretch = 0.05;
-    double gu = dzdu / stretch;
-    double tx = fr->c, ty = fr->s;
-    double gx = gu * tx - dzdt * ty, gy = gu * ty + dzdt * tx;
-    loc.normal = v3_normalize(v3(-gx, -gy, 1.0));
+    *plane = pt;
+    loc.normal = !loc.on_track ? v3(0.0, 0.0, 1.0)
+                               : v3(-(dzdu * pt.tx - dzdt * stretch * pt.ty), -(dzdu * pt.ty + dzdt * stretch * pt.tx),
+                                    stretch);
   }
   *out = loc;
 }
@@ -702,6 +725,7 @@ typedef struct located {
   double u;
   seg_frame frame;
   section sec;
+  plane_terms plane; /* located with plane: what the unit normal is computed from */
 } located;
 
 /* The grid cell's candidate with the lowest bound on its score at (x, y) (score >= distance
@@ -741,7 +765,7 @@ static void score_segment(const grip_track *track, int i, double x, double y, in
   }
 }
 
-static void locate_full_at(const grip_track *track, double x, double y, located *out) {
+static void locate_full_at(const grip_track *track, double x, double y, located *out, bool plane) {
   int best = 0;
   double best_score = INFINITY, best_u = 0.0, best_t = 0.0;
   const track_grid *gr = &track->grid;
@@ -775,18 +799,19 @@ static void locate_full_at(const grip_track *track, double x, double y, located 
   seg_project(g, x, y, &best_u, &best_t, &out->frame);
   out->u = clampd(best_u, 0.0, g->len);
   out->sec = seg_section(g, out->u);
-  finish(track, best, best_u, best_t, &out->frame, &out->sec, &out->loc);
+  finish(track, best, best_u, best_t, &out->frame, &out->sec, &out->loc, plane ? &out->plane : NULL);
 }
 
 grip_track_location grip_track_locate_full(const grip_track *track, double x, double y) {
   located at;
-  locate_full_at(track, x, y, &at);
+  locate_full_at(track, x, y, &at, false);
   return at.loc;
 }
 
-static void locate_at(const grip_track *track, double x, double y, int hint, located *out) {
+/* plane: the location's normal unnormalised (finish). */
+static void locate_at(const grip_track *track, double x, double y, int hint, located *out, bool plane) {
   if (hint < 0 || hint >= track->count || !isfinite(x) || !isfinite(y)) {
-    locate_full_at(track, x, y, out);
+    locate_full_at(track, x, y, out, plane);
     return;
   }
   /* A hint far from the point (after a jump, or one given for another point) is no use: the walk
@@ -799,7 +824,7 @@ static void locate_at(const grip_track *track, double x, double y, int hint, loc
       double bound;
       hint = grid_nearest(track, x, y, &bound);
       if (hint < 0) {
-        locate_full_at(track, x, y, out);
+        locate_full_at(track, x, y, out, plane);
         return;
       }
     }
@@ -827,17 +852,17 @@ static void locate_at(const grip_track *track, double x, double y, int hint, loc
     /* Inside the barriers, the barrier line itself included (1 µm: the barrier query puts its
      * wall-foot point there, and rounding must not send it to the full search). */
     if (fabs(t) <= out->sec.reach[t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT] + 1e-6) {
-      finish(track, i, u, t, &out->frame, &out->sec, &out->loc);
+      finish(track, i, u, t, &out->frame, &out->sec, &out->loc, plane ? &out->plane : NULL);
       return;
     }
     break;
   }
-  locate_full_at(track, x, y, out);
+  locate_full_at(track, x, y, out, plane);
 }
 
 grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint) {
   located at;
-  locate_at(track, x, y, hint, &at);
+  locate_at(track, x, y, hint, &at, false);
   return at.loc;
 }
 
@@ -914,13 +939,15 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
   double dist = 0.0, at_x = NAN, at_y = NAN; /* where loc was found */
   bool ok = false, settled = false;
   for (int pass = 0; pass < RAY_PASSES; ++pass) {
-    locate_at(track, p.x, p.y, hint, &at);
+    locate_at(track, p.x, p.y, hint, &at, true);
     at_x = p.x;
     at_y = p.y;
     hint = loc->segment;
     grip_vec3 q = v3(p.x, p.y, loc->z);
+    /* loc->normal is the plane's normal m scaled by |m| >= 1 (finish): the ray must point into
+     * the plane by at least 1e-9 of its length, m·d <= -1e-9·|m| */
     double denom = v3_dot(loc->normal, direction);
-    if (denom > -1e-9) {
+    if (!(denom < 0.0 && denom * denom >= 1e-18 * v3_dot(loc->normal, loc->normal))) {
       ok = false;
       break;
     }
@@ -936,9 +963,9 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
   keep_hint(query, hint);
   if (!ok || dist < 0.0 || dist > max_distance) return false;
   /* report the surface under the final point */
-  if (!settled) locate_at(track, p.x, p.y, hint, &at);
+  if (!settled) locate_at(track, p.x, p.y, hint, &at, true);
   hit->point = v3(p.x, p.y, p.z);
-  hit->normal = loc->normal;
+  hit->normal = unit_normal(&at.plane);
   hit->distance = dist;
   hit->surface = loc->surface;
   hit->velocity = (grip_vec3){0.0, 0.0, 0.0}; /* grip's grounds stand still */
@@ -959,7 +986,7 @@ bool grip_track_barrier_query(void *context, const grip_ground_query *query, dou
   const grip_track *track = ctx->track;
   if (!isfinite(x) || !isfinite(y)) return false;
   located at;
-  locate_at(track, x, y, query_hint(query), &at);
+  locate_at(track, x, y, query_hint(query), &at, true); /* the normal is not used */
   grip_track_location loc = at.loc;
   keep_hint(query, loc.segment);
   /* grip_track_barrier_at from the frame the locate found (no trigonometry) */
@@ -967,10 +994,26 @@ bool grip_track_barrier_query(void *context, const grip_ground_query *query, dou
                                       loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
   /* The wall's foot lies `distance` away against the inward normal; its height there is the
    * surface height at the barrier. */
-  located foot;
-  locate_at(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance, loc.segment, &foot);
+  int side = loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
+  double foot_z;
+  if (at.sec.dreach[side] == 0.0) {
+    /* A barrier parallel to the centre line (width, kerb and run-off constant here): its normal
+     * is the centre line's, so the foot lies at the point's own distance along the segment, at
+     * the barrier's lateral offset; its height from the point's cross-section, as finish gives
+     * it there (the surface continues flat beyond a strip that is not banked), without a second
+     * locate. */
+    const track_seg *g = &track->seg[loc.segment];
+    const section *c = &at.sec;
+    double sgn = side == GRIP_TRACK_SIDE_LEFT ? 1.0 : -1.0, hw = 0.5 * c->w;
+    foot_z = c->reach[side] <= hw || g->def.side[side].banked ? c->zc + sgn * c->reach[side] * c->g
+                                                             : c->zc + sgn * hw * c->g;
+  } else {
+    located foot;
+    locate_at(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance, loc.segment, &foot, true);
+    foot_z = foot.loc.z;
+  }
   hit->distance = b.distance;
   hit->normal = b.normal;
-  hit->top = foot.loc.z + b.height;
+  hit->top = foot_z + b.height;
   return isfinite(hit->distance) && isfinite(hit->top);
 }

@@ -216,6 +216,7 @@ static void record_profile(grip_world *world, double t0, double t1, double t2);
 grip_result grip_world_step(grip_world *world, double dt) {
   if (!world || !(dt >= 1e-4 && dt <= 0.02)) return GRIP_INVALID_ARGUMENT;
   step_task task = {world, dt};
+  world->collision.pairs_possible = world->alive >= 2;
   double t0 = world->profiling ? grip_timer_now() : 0.0;
   if (world->def.enqueue_task && world->def.finish_task && world->used > 1) {
     void *handle = world->def.enqueue_task(step_range, world->used, 1, &task, world->def.task_context);

@@ -1,4 +1,5 @@
 /* Track geometry and queries against hand-computed and analytic figures. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -472,6 +473,54 @@ static void test_shipped_tracks(void) {
   }
 }
 
+/* The barrier query's wall top: the surface height at the wall's foot (the point moved by the
+ * wall distance against the wall's normal, located again by grip_track_locate) plus the barrier
+ * height, for points on both sides of a closed loop of straights and arcs that climbs and falls
+ * with cross slopes, banked and level strips, constant and changing run-off widths. */
+static void test_barrier_top(void) {
+  grip_track_segment_def segs[8];
+  for (int i = 0; i < 8; ++i) {
+    segs[i] = base_segment();
+    segs[i].type = i % 2 ? GRIP_TRACK_LEFT : GRIP_TRACK_STRAIGHT;
+    segs[i].length = 80.0;
+    segs[i].radius = segs[i].end_radius = 40.0 + 10.0 * i;
+    segs[i].angle = 0.5 * PI;
+    double z[9] = {0.0, 1.0, 3.0, 2.0, 0.0, -1.0, -2.0, -1.0, 0.0};
+    segs[i].z_start = z[i];
+    segs[i].z_end = z[i + 1];
+    segs[i].slope_start = segs[i].slope_end = 0.0;
+    segs[i].cross_start = i % 3 == 0 ? 0.0 : 0.05;
+    segs[i].cross_end = i % 3 == 1 ? 0.0 : 0.05;
+    segs[i].side[0].banked = i % 2 == 0;
+    segs[i].side[1].banked = i % 4 == 1;
+    segs[i].side[0].runoff_width_end = i % 4 == 2 ? 9.0 : 5.0; /* a widening run-off */
+    segs[i + 1 < 8 ? i + 1 : 0].side[0].runoff_width_start = segs[i].side[0].runoff_width_end;
+  }
+  segs[0].side[0].runoff_width_start = segs[7].side[0].runoff_width_end;
+  grip_track *t = build(segs, 8);
+  if (!t) return;
+  grip_track_ground_context ctx;
+  grip_barrier bar = grip_track_barriers(&ctx, t);
+  double worst = 0.0;
+  int hits = 0;
+  for (int k = 0; k < 4000; ++k) {
+    double s = urand() * grip_track_length(t), lat = (urand() * 2.0 - 1.0) * 13.0;
+    grip_track_point p = grip_track_point_at(t, s);
+    double x = p.position.x - sin(p.heading) * lat, y = p.position.y + cos(p.heading) * lat;
+    grip_barrier_hit h;
+    if (!bar.query(bar.context, NULL, x, y, &h)) continue;
+    ++hits;
+    grip_track_location here = grip_track_locate(t, x, y, -1);
+    grip_track_location foot = grip_track_locate(t, x - h.normal.x * h.distance, y - h.normal.y * h.distance, here.segment);
+    const grip_track_segment_def *d = grip_track_segment(t, foot.segment);
+    double top = foot.z + d->side[here.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT].barrier_height;
+    if (fabs(h.top - top) > worst) worst = fabs(h.top - top);
+  }
+  CHECK(hits == 4000);
+  CHECK_NEAR(worst, 0.0, 1e-9);
+  grip_track_destroy(t);
+}
+
 /* Native format: option semantics and errors. */
 static void test_native_format(void) {
   const char *text =
@@ -639,6 +688,7 @@ int main(void) {
   RUN_TEST(test_hint_equals_full);
   RUN_TEST(test_many_pieces);
   RUN_TEST(test_shipped_tracks);
+  RUN_TEST(test_barrier_top);
   RUN_TEST(test_native_format);
   RUN_TEST(test_invalid_defs);
   return TEST_RESULT();
