@@ -228,10 +228,99 @@ static void get_wheels_gives_any_count(void) {
   grip_destroy_world(w);
 }
 
+/* --- rollover threshold of a tricycle (tilt table) --------------------------------------- */
+
+/* Quasi-static tipping of a rigid vehicle on its outer wheels, derived here. A tricycle with its
+ * one wheel in front at (a, 0) from the CG, rear wheels at (−b, ±t/2), CG height h, L = a + b,
+ * tips about the line from the front wheel's contact to the outer rear one's. A lateral force
+ * m·ay and the weight m·g at the CG: the moment about that line, with its direction
+ * u = (L, −t/2, 0)/N and r − P = (−a, 0, h) from the front contact P to the CG, is
+ * u·((r − P) × (0, m·ay, −m·g)) = m·(a·g·t/2 − L·h·ay)/N, zero at
+ *     ay/g = (t/2)·(a/L)/h,
+ * the four-wheeler's static stability factor (t/2)/h scaled by the share a/L of the wheelbase
+ * the CG lies behind the front wheel (CG on the rear axle: the SSF; CG on the front wheel: 0).
+ * On a tilt table at angle φ, gravity's components give ay/g = tan φ: the car tips when
+ * tan φ exceeds the threshold. Stiff springs and tyres with grip above tan φ make it rigid and
+ * keep it from sliding; it stands braked, crosswise on the table (left side uphill). */
+/* A tilt table: the plane through the origin whose normal leans by *angle (rad) towards −y
+ * (its uphill side is +y), turned slowly by the test. */
+static bool table_raycast(void *context, const grip_ground_query *q, grip_vec3 o, grip_vec3 d, double max_distance,
+                          grip_ground_hit *hit) {
+  const double *angle = context;
+  grip_plane p = grip_default_plane();
+  p.normal = (grip_vec3){0.0, -sin(*angle), cos(*angle)};
+  return grip_plane_raycast(&p, q, o, d, max_distance, hit);
+}
+
+/* The table angle (rad) at which the car, braked and crosswise on it (left side uphill), first
+ * lifts a wheel off it, the table turning at 1 degree per second from level. */
+static double tilt_table_lift_angle(const grip_vehicle_def *d) {
+  double angle = 0.0;
+  grip_world_def wd = grip_default_world_def();
+  wd.ground = (grip_ground){table_raycast, &angle};
+  grip_world *w = grip_create_world(&wd);
+  grip_vehicle_id id = grip_create_vehicle(w, d);
+  CHECK(id.index != 0);
+  CHECK(grip_vehicle_place(w, id, 0.0, 0.0, 0.0) == GRIP_OK);
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.brake = 1.0;
+  in.handbrake = 1.0;
+  in.gear = 0;
+  grip_vehicle_set_input(w, id, &in);
+  const double dt = 0.002, rate = GRIP_PI / 180.0;
+  for (int k = 0; k < 500; ++k) grip_world_step(w, dt); /* settle on the level table */
+  grip_wheel_state wh[GRIP_MAX_WHEELS];
+  double lift = NAN;
+  for (int k = 0; k < 60000 && isnan(lift); ++k) {
+    angle += rate * dt;
+    grip_world_step(w, dt);
+    int n = grip_vehicle_get_wheels(w, id, wh, GRIP_MAX_WHEELS);
+    for (int i = 0; i < n; ++i)
+      if (!wh[i].in_contact || wh[i].load <= 0.0) lift = angle;
+  }
+  grip_destroy_world(w);
+  return lift;
+}
+
+static grip_vehicle_def rigid(grip_vehicle_def d) {
+  for (int a = 0; a < d.axle_count; ++a) {
+    grip_suspension_def *s = &d.axles[a].suspension;
+    s->spring_rate = 400000.0;
+    s->bump_stop_rate = 4e6;
+    s->bump_damping = s->rebound_damping = 20000.0;
+    s->anti_roll_rate = 0.0;
+    s->max_force = 1e6;
+    d.axles[a].tyre.simple.longitudinal.mu = d.axles[a].tyre.simple.lateral.mu = 1.6;
+  }
+  return d;
+}
+
+static void tricycle_rollover_threshold(void) {
+  grip_vehicle_def tri = grip_default_vehicle_def();
+  tri.axles[0].half_track = 0.0;
+  tri.body.center_of_mass.z = 0.85; /* a tall tricycle: it tips before it slides */
+  tri = rigid(tri);
+  double a = tri.axles[0].x - tri.body.center_of_mass.x, l = tri.axles[0].x - tri.axles[1].x;
+  double h = tri.body.center_of_mass.z, t2 = tri.axles[1].half_track;
+  double threshold = t2 * (a / l) / h;
+  grip_vehicle_def four = rigid(grip_default_vehicle_def());
+  four.body.center_of_mass.z = 1.1;
+  double ssf = 0.5 * (four.axles[0].half_track + four.axles[1].half_track) / four.body.center_of_mass.z;
+  double tri_lift = tilt_table_lift_angle(&tri), four_lift = tilt_table_lift_angle(&four);
+  printf("  tricycle: threshold tan = %.3f (%.2f deg; SSF of its rear track %.3f), lifts a wheel at %.2f deg\n",
+         threshold, atan(threshold) * 180.0 / GRIP_PI, t2 / h, tri_lift * 180.0 / GRIP_PI);
+  printf("  four-wheeler: SSF %.3f (%.2f deg), lifts a wheel at %.2f deg\n", ssf, atan(ssf) * 180.0 / GRIP_PI,
+         four_lift * 180.0 / GRIP_PI);
+  CHECK(threshold < 0.75 * t2 / h); /* the one front wheel makes it tip much earlier */
+  CHECK_REL(tan(tri_lift), threshold, 0.05);
+  CHECK_REL(tan(four_lift), ssf, 0.05);
+}
+
 int main(void) {
   RUN_TEST(three_axle_static_loads_follow_the_springs);
   RUN_TEST(three_wheeler_has_one_front_wheel);
   RUN_TEST(steer_ratio_and_one_turn_centre);
   RUN_TEST(get_wheels_gives_any_count);
+  RUN_TEST(tricycle_rollover_threshold);
   return TEST_RESULT();
 }
