@@ -129,7 +129,8 @@ GRIP_API const grip_vehicle_def *grip_vehicle_get_def(const grip_world *world, g
 
 /* Bytes the world holds (its handle, the vehicles' state, their collision records and the car
  * types); *shared (may be NULL) receives the part held once per car type (definitions, tyre
- * tables, full MF parameters). For 100 cars of one type: ~1.6 kB per vehicle plus ~14 kB shared. */
+ * tables, full MF parameters). For 100 cars of one type: ~3.2 kB per vehicle (its per-wheel state
+ * sized for its wheel count included) plus ~81 kB shared (grip bench: bytes/vehicle, shared/type). */
 GRIP_API size_t grip_world_memory(const grip_world *world, size_t *shared);
 
 /* A 64-bit hash of every vehicle's complete dynamic state, for determinism tests. */
