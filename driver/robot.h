@@ -21,7 +21,7 @@ typedef struct robot_params {
   double line_step;      /* m, spacing of the line samples; 3 */
   int racing_line;       /* 1: minimum-curvature line, 0: the centre line; 1 */
   double lookahead_min;  /* m, pure-pursuit look-ahead at standstill; 6 */
-  double lookahead_time; /* s, look-ahead growth with speed (L = min + time·v); 0.35 */
+  double lookahead_time; /* s, look-ahead growth with speed (L = min + time·v); 0.175 */
   double speed_kp;       /* pedal per m/s of speed error; 0.5 */
   double speed_ki;       /* pedal per m of integrated speed error; 0.5 */
   double tc_slip;        /* driven-wheel slip ratio, as a fraction of the tyre's peak slip, above
@@ -56,6 +56,10 @@ typedef struct robot_params {
   double crest_radius;   /* m: the cap applies only where the line bends tighter than this
                             within crest_reach after the crest (0: everywhere); 150 */
   double crest_reach;    /* m: how far after a crest a bend makes the cap apply; 60 */
+  double flat_out_speed; /* × the top-speed estimate: where the plan is flat out, the line is
+                            shortened as long as it still allows this speed (0 = off); 1.02 */
+  double downshift_hold; /* s: no downshift into a gear the plan's speed would take past its
+                            upshift point within this time (0 = off); 1.5 */
 } robot_params;
 
 robot_params robot_default_params(void);

@@ -165,17 +165,19 @@ int grip_replay_parse(const char *text, size_t size, const char *name, grip_repl
       memcpy(r.scene_text, first, bytes);
       r.scene_text[bytes] = '\0';
       if (memchr(r.scene_text, '\0', bytes)) FAIL("scene: contains a NUL byte");
-    } else if (strcmp(key, "i") == 0 || strcmp(key, "p") == 0 || strcmp(key, "s") == 0) {
+    } else if (strcmp(key, "i") == 0 || strcmp(key, "p") == 0 || strcmp(key, "s") == 0 || strcmp(key, "f") == 0) {
       if (!have_cars || !r.scene_text || !have_dt)
         FAIL("%s: events must follow dt, cars and scene", key);
       grip_replay_event e;
       memset(&e, 0, sizeof e);
-      bool input = key[0] == 'i', systems = key[0] == 's';
+      bool input = key[0] == 'i', systems = key[0] == 's', fuel = key[0] == 'f';
       if (systems && r.version < 2) FAIL("s: system switches need format version 2 (this file is version %d)", r.version);
-      if (k != (input ? 10 : 6))
+      if (fuel && r.version < 3) FAIL("f: fuel lines need format version 3 (this file is version %d)", r.version);
+      if (k != (input ? 10 : fuel ? 4 : 6))
         FAIL("%s: expected %s", key,
              input     ? "step car throttle brake steering handbrake clutch gear automatic"
              : systems ? "step car abs tc esc"
+             : fuel    ? "step car kg"
                        : "step car x y heading");
       if (!parse_ll(w[1], 0, (long long)1 << 40, &e.step)) FAIL("%s: step: expected 0 .. 2^40", key);
       if (e.step < last_step) FAIL("%s: step %lld is before step %lld: events must be in step order", key, e.step, last_step);
@@ -204,6 +206,9 @@ int grip_replay_parse(const char *text, size_t size, const char *name, grip_repl
         e.input.abs_switch = (grip_system_switch)sw[0];
         e.input.tc_switch = (grip_system_switch)sw[1];
         e.input.esc_switch = (grip_system_switch)sw[2];
+      } else if (fuel) {
+        e.kind = GRIP_REPLAY_FUEL;
+        if (!parse_double(w[3], &e.fuel) || !(e.fuel >= 0.0 && e.fuel <= 1e5)) FAIL("f: kg: expected 0 .. 1e5");
       } else {
         e.kind = GRIP_REPLAY_PLACE;
         if (!parse_double(w[3], &e.x) || fabs(e.x) > 1e7) FAIL("p: x: expected a finite m (|x| <= 1e7)");
@@ -282,6 +287,10 @@ void grip_replay_write_place(FILE *f, long long step, int car, double x, double 
 
 void grip_replay_write_systems(FILE *f, long long step, int car, const grip_vehicle_input *in) {
   fprintf(f, "s %lld %d %d %d %d\n", step, car, (int)in->abs_switch, (int)in->tc_switch, (int)in->esc_switch);
+}
+
+void grip_replay_write_fuel(FILE *f, long long step, int car, double fuel) {
+  fprintf(f, "f %lld %d %.17g\n", step, car, fuel);
 }
 
 void grip_replay_write_end(FILE *f, long long steps, uint64_t hash) {

@@ -1,8 +1,9 @@
 /* Replay files (docs/replay.md): the initial conditions of a drive (the scene it was built from,
  * the fixed step, the number of cars) and every car's inputs per step, written as they change,
  * plus the places where a car was put by hand, its car systems switched on or off (version 2),
- * and the final world state hash. A text file, versioned by its first line ("grip-replay 2";
- * version 1 files, without system switches, are read too). Numbers are written with 17 significant digits
+ * the fuel a pit stop put in its tank (version 3), and the final world state hash. A text file,
+ * versioned by its first line ("grip-replay 3"; versions 1 and 2, without fuel lines, and
+ * version 1, without system switches, are read too). Numbers are written with 17 significant digits
  * so that every double reads back bit-identical.
  *
  * The reader checks everything and reports the first problem as "file:line: what is wrong";
@@ -17,7 +18,7 @@
 #include "grip/vehicle.h"
 #include "load_error.h"
 
-#define GRIP_REPLAY_VERSION 2     /* written */
+#define GRIP_REPLAY_VERSION 3     /* written */
 #define GRIP_REPLAY_MIN_VERSION 1 /* oldest read */
 #define GRIP_REPLAY_MAX_CARS 64
 #define GRIP_REPLAY_MAX_SCENE_BYTES (1 << 20)
@@ -28,6 +29,9 @@ typedef enum grip_replay_event_kind {
   /* The car's system switches from this step on (input.abs_switch, tc_switch, esc_switch; the
    * other input fields are left as the last GRIP_REPLAY_INPUT set them). Version 2. */
   GRIP_REPLAY_SYSTEMS = 2,
+  /* The car's fuel set (grip_vehicle_set_fuel) before this step: a robot's pit stop refuelled
+   * it. Version 3. */
+  GRIP_REPLAY_FUEL = 3,
 } grip_replay_event_kind;
 
 typedef struct grip_replay_event {
@@ -36,6 +40,7 @@ typedef struct grip_replay_event {
   int car;                    /* 0-based index in the scene's car order */
   grip_vehicle_input input;   /* GRIP_REPLAY_INPUT; GRIP_REPLAY_SYSTEMS: its three switches */
   double x, y, heading;       /* GRIP_REPLAY_PLACE: m, m, rad */
+  double fuel;                /* GRIP_REPLAY_FUEL: kg in the tank from this step on; e.g. 30.5 */
 } grip_replay_event;
 
 typedef struct grip_replay {
@@ -68,6 +73,8 @@ void grip_replay_write_input(FILE *f, long long step, int car, const grip_vehicl
 void grip_replay_write_place(FILE *f, long long step, int car, double x, double y, double heading);
 /* The car's system switches (in's abs_switch, tc_switch, esc_switch) from this step on. */
 void grip_replay_write_systems(FILE *f, long long step, int car, const grip_vehicle_input *in);
+/* The car's fuel (kg) set before this step (a pit stop's refuelling). */
+void grip_replay_write_fuel(FILE *f, long long step, int car, double fuel);
 void grip_replay_write_end(FILE *f, long long steps, uint64_t hash);
 
 #endif

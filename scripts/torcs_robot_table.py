@@ -3,7 +3,7 @@
 docs/driver.md ("Every TORCS track") between its markers.
 
 usage: scripts/torcs_robot_table.py [--grip build/grip] [--laps 3] [--dt 0.01] [--tracks a,b]
-                                    [--no-write] [--json FILE]
+                                    [--robot FILE] [--no-write] [--json FILE]
 
 For each track of Debian's torcs-data (/usr/share/games/torcs/tracks/CATEGORY/NAME) it runs
 `grip race --track torcs:NAME --car torcs:car1-trb1 --laps N --dt DT --json` and reports the
@@ -59,6 +59,7 @@ def main():
     ap.add_argument("--laps", type=int, default=3)
     ap.add_argument("--dt", default="0.01")
     ap.add_argument("--tracks", default="")
+    ap.add_argument("--robot", default="", help="robot parameters (grip race --robot); the table is then not written")
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("--json", default="")
     a = ap.parse_args()
@@ -70,6 +71,8 @@ def main():
             continue
         cmd = [a.grip, "race", "--track", "torcs:" + name, "--car", "torcs:car1-trb1",
                "--laps", str(a.laps), "--dt", a.dt, "--json", "--quiet"]
+        if a.robot:
+            cmd += ["--robot", a.robot]
         p = subprocess.run(cmd, capture_output=True, text=True)
         row = {"category": cat, "track": name}
         if p.returncode != 0:
@@ -103,7 +106,7 @@ def main():
             "%.2f" % plan if plan else "—", ratio, r["off_track_s"], r["wall_contact_s"], tref, tratio))
     table = "\n".join(lines)
     print(table)
-    if not a.no_write and not want:
+    if not a.no_write and not want and not a.robot:
         doc = open(DOC).read()
         if BEGIN in doc and END in doc:
             head, rest = doc.split(BEGIN, 1)

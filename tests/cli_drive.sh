@@ -55,7 +55,7 @@ PY
 
   # --- car systems in drives and replays: the person's ESC key pressed at 1 s and again at
   # 3.5 s (--toggle, the keys' path). The drive reports ESC off at the end, and that it acted only
-  # while on (at most the 250 steps from 1 to 3.5 s); the recording (version 2) holds exactly the
+  # while on (at most the 250 steps from 1 to 3.5 s); the recording (version 3) holds exactly the
   # two switch lines at steps 100 and 350; it replays to its hash; flipping the first switch
   # record (on -> off) changes the hash; the same drive without the key presses ends elsewhere.
   "$grip" drive --no-window --frames 300 --autopilot --toggle esc@1,esc@3.5 --record "$work/sys.replay" --json \
@@ -63,7 +63,7 @@ PY
   [ "$(field "$work/sys.json" "d['car']['systems']['esc']['on']")" = False ] || bad "ESC not off after two presses"
   esc_steps=$(field "$work/sys.json" "d['car']['systems']['esc']['active_steps']")
   [ "$esc_steps" -gt 0 ] && [ "$esc_steps" -le 250 ] || bad "ESC acted in $esc_steps steps, expected 1 .. 250"
-  [ "$(head -1 "$work/sys.replay")" = "grip-replay 2" ] || bad "the recording is not format version 2"
+  [ "$(head -1 "$work/sys.replay")" = "grip-replay 3" ] || bad "the recording is not format version 3"
   [ "$(grep '^s ' "$work/sys.replay" | tr '\n' ';')" = "s 100 0 0 0 1;s 350 0 0 0 2;" ] \
     || bad "switch records: $(grep '^s ' "$work/sys.replay" | tr '\n' ';')"
   "$grip" replay "$work/sys.replay" --no-window --json > "$work/sysrep.json" || bad "the drive with ESC switches does not replay"

@@ -155,6 +155,7 @@ static void locate_car(session *s, session_car *c) {
     c->last_sector = -1;
     c->lap_start = tc;
     c->laps_done++;
+    if (c->pit.lane) pit_car_lap(&c->pit, c->cur.fuel_mass);
     if (c->laps_done >= s->laps) c->finished = true;
   }
 }
@@ -211,6 +212,31 @@ static void update_positions(session *s) {
   }
 }
 
+/* The robot's fuel per lap before it has measured one, as grip race estimates it (sim/race.c,
+ * RACE_FUEL_PLAN_FACTOR): the plan's crank work for a flying lap × the engine's fuel per joule
+ * × 1.4. */
+#define SESSION_FUEL_PLAN_FACTOR 1.4
+
+/* Car k's pit stops, when a robot drives it on a track with a pit lane: the same strategy, box
+ * (k), routes and stops as grip race (docs/driver.md, "Pit stops and fuel"). */
+static void setup_pit(session *s, int k) {
+  session_car *c = &s->cars[k];
+  pit_car_free(&c->pit);
+  memset(&c->pit, 0, sizeof c->pit);
+  c->held = false;
+  if (!c->bot || !s->sw->has_pit_lane) return;
+  double per_lap = c->def->engine.fuel_per_joule * robot_plan_lap_energy(c->bot) * SESSION_FUEL_PLAN_FACTOR;
+  /* brakes at half the plan's friction into the pit road; 4 m/s² sideways across to the lane */
+  double decel = 0.5 * robot_plan_mu(c->bot) * 9.81;
+  if (pit_car_init(&c->pit, &s->sw->pit, k, c->def->fuel.capacity, per_lap, s->laps, c->def->body.dimensions.y,
+                   decel, 4.0) != 0) {
+    pit_car_free(&c->pit);
+    memset(&c->pit, 0, sizeof c->pit);
+    return;
+  }
+  c->pit.start_fuel = c->cur.fuel_mass;
+}
+
 static session *session_new(char *scene_text, const char *scene_dir, const char *scene_name, double dt, int laps,
                             int flags, const char *command) {
   session *s = calloc(1, sizeof *s);
@@ -249,6 +275,7 @@ static session *session_new(char *scene_text, const char *scene_dir, const char 
     read_car(s->sw->world, c, true);
     c->input = grip_vehicle_get_input(s->sw->world, c->wc->id);
     start_timing(s, c);
+    setup_pit(s, k);
   }
   update_positions(s);
   return s;
@@ -302,6 +329,7 @@ session *session_open(const session_options *o, const char *command) {
       h->bot = robot_create(s->sw->track, h->def, &p, s->sw->air_density);
       h->own_bot = h->bot != NULL;
     }
+    setup_pit(s, s->human); /* the person's car stops only with the autopilot on */
     s->human_input = grip_default_vehicle_input();
     s->human_input.automatic = true;
   }
@@ -348,6 +376,7 @@ void session_close(session *s) {
   if (s->cars)
     for (int k = 0; k < s->car_count; ++k) {
       if (s->cars[k].own_bot) robot_destroy(s->cars[k].bot);
+      pit_car_free(&s->cars[k].pit);
       free(s->cars[k].profile);
       free(s->cars[k].best_profile);
     }
@@ -402,6 +431,9 @@ void session_step(session *s) {
       if (e->kind == GRIP_REPLAY_PLACE) {
         scene_world_place(s->sw, e->car, e->x, e->y, e->heading);
         refresh_placed(s, e->car);
+      } else if (e->kind == GRIP_REPLAY_FUEL) {
+        grip_vehicle_set_fuel(world, c->wc->id, e->fuel);
+        grip_vehicle_get_state(world, c->wc->id, &c->cur);
       } else {
         /* An input line leaves the switches as they are; a systems line changes only them. */
         grip_vehicle_input in = grip_vehicle_get_input(world, c->wc->id), sw = in;
@@ -432,6 +464,7 @@ void session_step(session *s) {
         for (int j = 0; j < s->car_count; ++j)
           if (j != k) s->sw->others[n++] = s->sw->views[j];
         in = robot_drive(c->bot, &c->cur, s->sw->others, n, s->dt);
+        if (c->pit.lane) pit_car_input(&c->pit, &in, &c->cur, robot_get_status(c->bot).distance, c->held);
       } else if (k == s->human) {
         in = s->human_input;
         /* in the pit lane, the pit limiter (sim/pit.h, docs/driver.md) */
@@ -467,7 +500,17 @@ void session_step(session *s) {
   for (int k = 0; k < s->car_count; ++k) {
     session_car *c = &s->cars[k];
     read_car(world, c, false);
+    double progress_before = c->progress;
     locate_car(s, c);
+    if (c->bot && c->pit.lane && !s->replay) {
+      /* The robot's pit stop, as grip race runs it; the fuel a stop puts in is recorded (the
+       * replay runs no robots). */
+      double fuel_before = c->cur.fuel_mass;
+      c->held = pit_car_update(&c->pit, c->bot, world, c->wc->id, &c->cur, progress_before, c->progress, c->last_s,
+                               c->lateral, s->laps * grip_track_length(s->sw->track), s->time, s->dt);
+      grip_vehicle_get_state(world, c->wc->id, &c->cur);
+      if (c->cur.fuel_mass != fuel_before && s->record) grip_replay_write_fuel(s->record, s->step, k, c->cur.fuel_mass);
+    }
     grip_vehicle_contacts contacts;
     if (grip_vehicle_get_contacts(world, c->wc->id, &contacts) == GRIP_OK && contacts.impacts > c->impacts_seen) {
       c->impacts_seen = contacts.impacts;

@@ -75,6 +75,10 @@ typedef struct session_car {
   bool off_track;
   bool out_of_fuel;
   bool retired;          /* left the world */
+  /* A robot's pit stops and fuel strategy on a track with a pit lane (sim/pit.h), as in grip
+   * race: pit.lane is NULL without them (no lane, no robot, or a replay). */
+  pit_car pit;
+  bool held;             /* standing in its box, being served */
   long long system_active_steps[SESSION_SYSTEM_COUNT]; /* steps in which ABS, TC, ESC acted */
 } session_car;
 

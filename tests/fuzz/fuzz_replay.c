@@ -1,7 +1,8 @@
 /* Fuzz harness: replay files (io/replay.h, docs/replay.md), parsed from memory. A refused input
  * must come with a "name:line: ..." message; an accepted one must hold only values in their
- * documented ranges, events in step order, system switches only in version 2 files, and write
- * back (grip_replay_write_*, as version 2) to text that parses to the same replay, bit for bit. */
+ * documented ranges, events in step order, system switches only in version 2 and 3 files, fuel
+ * lines only in version 3 files, and write back (grip_replay_write_*, as version 3) to text that
+ * parses to the same replay, bit for bit. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@ static bool unit(double v, double lo) { return isfinite(v) && v >= lo && v <= 1.
 static bool same_event(const grip_replay_event *a, const grip_replay_event *b) {
   if (a->kind != b->kind || a->step != b->step || a->car != b->car) return false;
   if (a->kind == GRIP_REPLAY_PLACE) return a->x == b->x && a->y == b->y && a->heading == b->heading;
+  if (a->kind == GRIP_REPLAY_FUEL) return a->fuel == b->fuel;
   if (a->kind == GRIP_REPLAY_SYSTEMS)
     return a->input.abs_switch == b->input.abs_switch && a->input.tc_switch == b->input.tc_switch &&
            a->input.esc_switch == b->input.esc_switch;
@@ -57,6 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       REQUIRE(r.version >= 2);
       const grip_system_switch sw[3] = {e->input.abs_switch, e->input.tc_switch, e->input.esc_switch};
       for (int j = 0; j < 3; ++j) REQUIRE(sw[j] >= GRIP_SYSTEM_AS_DEFINED && sw[j] <= GRIP_SYSTEM_OFF);
+    } else if (e->kind == GRIP_REPLAY_FUEL) {
+      REQUIRE(r.version >= 3 && e->fuel >= 0.0 && e->fuel <= 1e5);
     } else {
       REQUIRE(isfinite(e->x) && isfinite(e->y) && isfinite(e->heading));
     }
@@ -72,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const grip_replay_event *e = &r.events[i];
     if (e->kind == GRIP_REPLAY_INPUT) grip_replay_write_input(f, e->step, e->car, &e->input);
     else if (e->kind == GRIP_REPLAY_SYSTEMS) grip_replay_write_systems(f, e->step, e->car, &e->input);
+    else if (e->kind == GRIP_REPLAY_FUEL) grip_replay_write_fuel(f, e->step, e->car, e->fuel);
     else grip_replay_write_place(f, e->step, e->car, e->x, e->y, e->heading);
   }
   grip_replay_write_end(f, r.steps, r.hash);
