@@ -21,7 +21,7 @@ typedef struct car_figures {
   double peak_power_kw, peak_power_rpm, peak_torque_nm, peak_torque_rpm;
   double ca_kg_per_m;  /* downforce per (m/s)² */
   double cd_a_kg_per_m; /* drag force per (m/s)², body and wings */
-  double ride_hz[GRIP_AXLE_COUNT];
+  double ride_hz[2]; /* the first and the last axle */
   double top_speed_kmh;
   int top_gear;
   gear_top gears[GRIP_MAX_GEARS];
@@ -31,8 +31,8 @@ static double driven_radius(const grip_vehicle_def *d) {
   switch (d->drivetrain.layout) {
     case GRIP_DRIVE_FWD: return d->axles[GRIP_AXLE_FRONT].wheel_radius;
     case GRIP_DRIVE_AWD:
-      return 0.5 * (d->axles[GRIP_AXLE_FRONT].wheel_radius + d->axles[GRIP_AXLE_REAR].wheel_radius);
-    default: return d->axles[GRIP_AXLE_REAR].wheel_radius;
+      return 0.5 * (d->axles[GRIP_AXLE_FRONT].wheel_radius + d->axles[d->axle_count - 1].wheel_radius);
+    default: return d->axles[d->axle_count - 1].wheel_radius;
   }
 }
 
@@ -40,17 +40,18 @@ static void compute(const grip_vehicle_def *d, car_figures *f) {
   memset(f, 0, sizeof *f);
   double m = d->body.mass + d->fuel.mass;
   double xcg = (d->body.mass * d->body.center_of_mass.x + d->fuel.mass * d->fuel.position.x) / m;
-  double xf = d->axles[GRIP_AXLE_FRONT].x, xr = d->axles[GRIP_AXLE_REAR].x;
+  double xf = d->axles[GRIP_AXLE_FRONT].x, xr = d->axles[d->axle_count - 1].x;
   double L = xf - xr;
   f->mass_kg = m;
   f->wheelbase_m = L;
   f->front_load_fraction = (xcg - xr) / L; /* c/L: the CG's distance to the rear axle over L */
   f->front_axle_load_n = f->front_load_fraction * m * G;
   f->rear_axle_load_n = (1.0 - f->front_load_fraction) * m * G;
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
-    double share = a == 0 ? f->front_load_fraction : 1.0 - f->front_load_fraction;
-    double corner = 0.5 * share * m;
-    f->ride_hz[a] = corner > 0 ? sqrt(d->axles[a].suspension.spring_rate / corner) / (2.0 * 3.14159265358979323846) : 0;
+  for (int end = 0; end < 2; ++end) {
+    const grip_axle_def *axle = &d->axles[end == 0 ? 0 : d->axle_count - 1];
+    double share = end == 0 ? f->front_load_fraction : 1.0 - f->front_load_fraction;
+    double corner = (axle->half_track > 0.0 ? 0.5 : 1.0) * share * m;
+    f->ride_hz[end] = corner > 0 ? sqrt(axle->suspension.spring_rate / corner) / (2.0 * 3.14159265358979323846) : 0;
   }
   /* Engine: power scanned every rpm from idle to the limiter. */
   const grip_engine_def *e = &d->engine;
@@ -76,7 +77,7 @@ static void compute(const grip_vehicle_def *d, car_figures *f) {
   /* Top speed per gear: drive force T·x_gear·x_diff·η/r against drag and rolling resistance
    * f·(M·g + downforce), scanned upwards from the gear's idle speed. */
   double r = driven_radius(d);
-  double frr = SURFACE_F * 0.5 * (d->axles[0].tyre.rolling_resistance + d->axles[1].tyre.rolling_resistance);
+  double frr = SURFACE_F * 0.5 * (d->axles[0].tyre.rolling_resistance + d->axles[d->axle_count - 1].tyre.rolling_resistance);
   const grip_gearbox_def *g = &d->gearbox;
   for (int i = 0; i < g->forward_gears; ++i) {
     double x = g->ratios[i] * g->final_drive;
@@ -141,6 +142,12 @@ int cmd_check(int argc, char **argv) {
       json_number(&w, "front_load_fraction", f.front_load_fraction);
       json_number(&w, "front_axle_load_n", f.front_axle_load_n);
       json_number(&w, "rear_axle_load_n", f.rear_axle_load_n);
+      /* every axle's, as the core preloads its springs for (the springs decide beyond two) */
+      double loads[GRIP_MAX_AXLES];
+      int axles = grip_vehicle_static_axle_loads(&car.def, G, loads);
+      json_open(&w, "axle_loads_n", '[');
+      for (int a = 0; a < axles; ++a) json_number(&w, NULL, loads[a]);
+      json_close(&w, ']');
       json_number(&w, "peak_power_kw", f.peak_power_kw);
       json_number(&w, "peak_power_rpm", f.peak_power_rpm);
       json_number(&w, "peak_torque_nm", f.peak_torque_nm);
@@ -180,6 +187,13 @@ int cmd_check(int argc, char **argv) {
     printf("  mass            %8.1f kg (with fuel), wheelbase %.3f m\n", f.mass_kg, f.wheelbase_m);
     printf("  static loads    %8.0f N front, %.0f N rear (%.1f %% front)\n", f.front_axle_load_n,
            f.rear_axle_load_n, 100.0 * f.front_load_fraction);
+    if (car.def.axle_count != 2) {
+      /* more axles: each one's load from the springs (docs/physics.md, "Static loads") */
+      double loads[GRIP_MAX_AXLES];
+      int axles = grip_vehicle_static_axle_loads(&car.def, G, loads);
+      printf("  axle loads     ");
+      for (int a = 0; a < axles; ++a) printf(" %.0f N%s", loads[a], a + 1 < axles ? "," : " (springs)\n");
+    }
     printf("  peak power      %8.1f kW at %.0f rpm (%.0f W/kg)\n", f.peak_power_kw, f.peak_power_rpm,
            f.peak_power_kw * 1e3 / f.mass_kg);
     printf("  peak torque     %8.1f N*m at %.0f rpm\n", f.peak_torque_nm, f.peak_torque_rpm);

@@ -263,7 +263,8 @@ static int scene_run(int argc, char **argv) {
       if (st.speed > s->max_speed) s->max_speed = st.speed;
       int touching = 0;
       double min_load = INFINITY;
-      for (int j = 0; j < GRIP_WHEEL_COUNT; ++j) {
+      int wheels = st.wheel_count < GRIP_WHEEL_COUNT ? st.wheel_count : GRIP_WHEEL_COUNT; /* a three-wheeler's 3 */
+      for (int j = 0; j < wheels; ++j) {
         const grip_wheel_state *wh = &st.wheels[j];
         touching += wh->in_contact;
         if (wh->load < min_load) min_load = wh->load;
@@ -272,7 +273,7 @@ static int scene_run(int argc, char **argv) {
       }
       if (st.out_of_world) continue; /* held where it left the world: not airborne */
       if (touching == 0) s->airborne_s += dt;
-      if (touching < GRIP_WHEEL_COUNT) s->wheel_off_s += dt;
+      if (touching < wheels) s->wheel_off_s += dt;
       else if (min_load < s->min_load) s->min_load = min_load;
     }
   }

@@ -49,11 +49,21 @@ typedef enum sec_kind {
   S_COUNT
 } sec_kind;
 
+/* Most instances of a section: [diff.front], [diff.rear], [diff.centre], then [diff.1] ..
+ * [diff.15] (a driveline tree's differentials). */
+#define MAX_INSTANCES (3 + GRIP_MAX_DIFFS)
+
 typedef struct section_desc {
   const char *name;       /* "axle" for "axle.front" */
   int instances;          /* 1, or the number of named instances */
-  const char *inst[4];    /* instance suffixes */
+  const char *inst[MAX_INSTANCES]; /* instance suffixes */
 } section_desc;
+
+/* The axle sections: [axle.1] .. [axle.8] front to back, [axle.front] and [axle.rear] the
+ * shorthands for [axle.1] and [axle.2] (likewise [tyre.N]). The tree's differentials:
+ * [diff.1] (the root, driven by the gearbox) .. [diff.15], instances 3.. of the diff section. */
+#define AXLE_NAMES {"front", "rear", "3", "4", "5", "6", "7", "8"}
+#define TREE_DIFF_FIRST 3
 
 static const section_desc sections[S_COUNT] = {
     [S_CAR] = {"car", 1, {NULL}},
@@ -62,12 +72,13 @@ static const section_desc sections[S_COUNT] = {
     [S_CLUTCH] = {"clutch", 1, {NULL}},
     [S_GEARBOX] = {"gearbox", 1, {NULL}},
     [S_DRIVETRAIN] = {"drivetrain", 1, {NULL}},
-    [S_DIFF] = {"diff", 3, {"front", "rear", "centre"}},
+    [S_DIFF] = {"diff", MAX_INSTANCES, {"front", "rear", "centre", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                        "11", "12", "13", "14", "15"}},
     [S_BRAKES] = {"brakes", 1, {NULL}},
     [S_STEERING] = {"steering", 1, {NULL}},
     [S_INPUT] = {"input_filter", 1, {NULL}},
-    [S_AXLE] = {"axle", 2, {"front", "rear"}},
-    [S_TYRE] = {"tyre", 2, {"front", "rear"}},
+    [S_AXLE] = {"axle", GRIP_MAX_AXLES, AXLE_NAMES},
+    [S_TYRE] = {"tyre", GRIP_MAX_AXLES, AXLE_NAMES},
     [S_AERO] = {"aero", 1, {NULL}},
     [S_WING] = {"wing", 4, {"1", "2", "3", "4"}},
     [S_FUEL] = {"fuel", 1, {NULL}},
@@ -92,6 +103,8 @@ typedef enum key_type {
   K_WINGS,
   K_MODEL,   /* a model file path, relative to the car file */
   K_LAMPS,   /* "x y z radius" groups, comma-separated */
+  K_STEERED, /* yes/no shorthand for an axle's steer_ratio 1/0 (written as steer_ratio) */
+  K_INPUTS,  /* a tree differential's two inputs: diff.N, axle.N.left/right, axle.N */
 } key_type;
 
 typedef struct key_desc {
@@ -165,6 +178,7 @@ static const key_desc keys[] = {
     D(S_DIFF, "locking", grip_diff_def, locking_coefficient, "", 0, 1, "drivetrain"),
     D(S_DIFF, "viscous", grip_diff_def, viscous_coefficient, "N*m*s/rad", 0, 1e5, "drivetrain"),
     D(S_DIFF, "front_split", grip_diff_def, front_split, "", 0, 1, "drivetrain"),
+    {S_DIFF, "inputs", K_INPUTS, 0, 1.0, "", "", 0, 0, "drivetrain.diffs.inputs"},
 
     D(S_BRAKES, "max_torque", grip_brake_def, max_torque, "N*m", 0, 1e6, "brakes.max_torque"),
     D(S_BRAKES, "front_bias", grip_brake_def, front_bias, "", 0, 1, "brakes.front_bias"),
@@ -185,11 +199,14 @@ static const key_desc keys[] = {
     D(S_INPUT, "steer_rate", grip_input_filter_def, steer_rate, "1/s", 0, 1e6, "input_filter.steer_rate"),
 
     D(S_AXLE, "x", grip_axle_def, x, "m", -50, 50, "axle.x"),
-    D(S_AXLE, "half_track", grip_axle_def, half_track, "m", 0.05, 10, "axle.half_track"),
+    D(S_AXLE, "half_track", grip_axle_def, half_track, "m", 0, 10, "axle.half_track"),
     D(S_AXLE, "wheel_radius", grip_axle_def, wheel_radius, "m", 0.05, 3, "axle.wheel_radius"),
     D(S_AXLE, "wheel_width", grip_axle_def, wheel_width, "m", 0.01, 3, "axle.wheel_width"),
     D(S_AXLE, "wheel_inertia", grip_axle_def, wheel_inertia, "kg*m^2", 0.01, 1000, "axle.wheel_inertia"),
-    B(S_AXLE, "steered", grip_axle_def, steered),
+    X(S_AXLE, "steered", K_STEERED, offsetof(grip_axle_def, steer_ratio), "", 0, 1),
+    D(S_AXLE, "steer_ratio", grip_axle_def, steer_ratio, "", -2, 2, "axle.steer_ratio"),
+    D(S_AXLE, "brake_share", grip_axle_def, brake_share, "", 0, 1, "axle.brake_share"),
+    B(S_AXLE, "handbrake", grip_axle_def, handbrake),
     D(S_AXLE, "spring_rate", grip_axle_def, suspension.spring_rate, "N/m", 100, 1e8, "suspension.spring_rate"),
     D(S_AXLE, "bump_damping", grip_axle_def, suspension.bump_damping, "N*s/m", 0, 1e7, "suspension.bump_damping"),
     D(S_AXLE, "rebound_damping", grip_axle_def, suspension.rebound_damping, "N*s/m", 0, 1e7,
@@ -327,7 +344,11 @@ static void *section_base(grip_vehicle_def *d, sec_kind s, int inst) {
     case S_CLUTCH: return &d->clutch;
     case S_GEARBOX: return &d->gearbox;
     case S_DRIVETRAIN: return &d->drivetrain;
-    case S_DIFF: return inst == 0 ? &d->drivetrain.front : inst == 1 ? &d->drivetrain.rear : &d->drivetrain.centre;
+    case S_DIFF:
+      return inst == 0   ? &d->drivetrain.front
+             : inst == 1 ? &d->drivetrain.rear
+             : inst == 2 ? &d->drivetrain.centre
+                         : &d->drivetrain.diffs[inst - TREE_DIFF_FIRST];
     case S_BRAKES: return &d->brakes;
     case S_STEERING: return &d->steering;
     case S_INPUT: return &d->input_filter;
@@ -343,7 +364,7 @@ static void *section_base(grip_vehicle_def *d, sec_kind s, int inst) {
   }
 }
 
-static const char *const layout_names[] = {"rwd", "fwd", "awd"};
+static const char *const layout_names[] = {"rwd", "fwd", "awd", "tree"};
 static const char *const diff_names[] = {"open", "locked", "lsd", "viscous"};
 
 /* --- small helpers -------------------------------------------------------------------------- */
@@ -377,7 +398,9 @@ typedef struct parser {
   grip_load_error err; /* first handler error */
   grip_ini_lines src; /* line reader: src.line is the line being handled */
   /* per-file bookkeeping */
-  int key_line[KEY_COUNT][4];
+  int key_line[KEY_COUNT][MAX_INSTANCES];
+  char inputs[GRIP_MAX_DIFFS][2][24]; /* [diff.N] inputs as written, resolved at the end */
+  int inputs_line[GRIP_MAX_DIFFS];
   int any_key;
   char warned_section[64];
   int cont_key, cont_inst; /* list key whose last line ended with ',' (-1 none) */
@@ -428,7 +451,8 @@ static int find_section(const char *section, int *inst) {
     if (strncmp(section, d->name, n) != 0 || section[n] != '.') continue;
     for (int i = 0; i < d->instances; ++i)
       if (same_text(section + n + 1, d->inst[i]) ||
-          (s == S_DIFF && i == 2 && same_text(section + n + 1, "center"))) {
+          (s == S_DIFF && i == 2 && same_text(section + n + 1, "center")) ||
+          ((s == S_AXLE || s == S_TYRE) && i < 2 && same_text(section + n + 1, i == 0 ? "1" : "2"))) {
         *inst = i;
         return s;
       }
@@ -591,6 +615,28 @@ static int handler(void *user, const char *section, const char *name, const char
     return 1;
   }
   const key_desc *k = &keys[ki];
+  if ((s == S_AXLE || s == S_TYRE) && inst >= d->axle_count) {
+    /* A new axle starts as a copy of the one before it (give its x). */
+    for (int a = d->axle_count; a <= inst; ++a) {
+      d->axles[a] = d->axles[a - 1];
+      ps->car->tyre_params[a] = ps->car->tyre_params[a - 1];
+      copy_text(ps->car->tir_path[a], sizeof ps->car->tir_path[a], ps->car->tir_path[a - 1]);
+      grip_tyre_def *t = &d->axles[a].tyre;
+      t->mf = t->model == GRIP_TYRE_FULL_MF ? &ps->car->tyre_params[a] : NULL;
+    }
+    d->axle_count = inst + 1;
+  }
+  if (s == S_DIFF && inst >= TREE_DIFF_FIRST && inst - TREE_DIFF_FIRST >= d->drivetrain.diff_count) {
+    /* A new tree differential starts open with an even split. */
+    for (int k2 = d->drivetrain.diff_count; k2 <= inst - TREE_DIFF_FIRST; ++k2) {
+      grip_diff_def *x = &d->drivetrain.diffs[k2];
+      *x = d->drivetrain.rear;
+      x->type = GRIP_DIFF_OPEN;
+      x->front_split = 0.5;
+      x->inputs[0] = x->inputs[1] = (grip_drive_input){GRIP_DRIVE_INPUT_DIFF, -1};
+    }
+    d->drivetrain.diff_count = inst - TREE_DIFF_FIRST + 1;
+  }
   if (ps->key_line[ki][inst]) FAIL(full, "given twice (first on line %d)", ps->key_line[ki][inst]);
   ps->key_line[ki][inst] = ps->src.line;
   if (k->type == K_BASE) {
@@ -616,6 +662,29 @@ static int handler(void *user, const char *section, const char *name, const char
       bool b;
       if (!parse_bool(value, &b)) FAIL(full, "'%s' is not yes or no", value);
       *(bool *)((char *)base + k->offset) = b;
+      return 1;
+    }
+    case K_INPUTS: {
+      if (inst < TREE_DIFF_FIRST) FAIL(full, "only a tree's differentials ([diff.1] .. [diff.15]) name inputs");
+      const char *comma = strchr(value, ',');
+      int di = inst - TREE_DIFF_FIRST;
+      for (int j = 0; j < 2; ++j) {
+        const char *from = j == 0 ? value : (comma ? comma + 1 : "");
+        size_t len = j == 0 ? (comma ? (size_t)(comma - value) : strlen(value)) : strlen(from);
+        while (len && isspace((unsigned char)*from)) ++from, --len;
+        while (len && isspace((unsigned char)from[len - 1])) --len;
+        if (!comma || !len || len >= sizeof ps->inputs[0][0] || (j == 1 && strchr(from, ',')))
+          FAIL(full, "'%s' is not two inputs (diff.N, axle.N.left, axle.N.right or axle.N, comma-separated)", value);
+        memcpy(ps->inputs[di][j], from, len);
+        ps->inputs[di][j][len] = '\0';
+      }
+      ps->inputs_line[di] = ps->src.line;
+      return 1;
+    }
+    case K_STEERED: {
+      bool b;
+      if (!parse_bool(value, &b)) FAIL(full, "'%s' is not yes or no", value);
+      *(double *)((char *)base + k->offset) = b ? 1.0 : 0.0;
       return 1;
     }
     case K_NAME:
@@ -660,12 +729,12 @@ static int handler(void *user, const char *section, const char *name, const char
       return 1;
     }
     case K_LAYOUT:
-      for (int i = 0; i < 3; ++i)
+      for (int i = 0; i < 4; ++i)
         if (same_text(value, layout_names[i]) || (i == 2 && same_text(value, "4wd"))) {
           d->drivetrain.layout = (grip_drive_layout)i;
           return 1;
         }
-      FAIL(full, "'%s' is not rwd, fwd or awd", value);
+      FAIL(full, "'%s' is not rwd, fwd, awd or tree", value);
     case K_DIFF_TYPE:
       for (int i = 0; i < 4; ++i)
         if (same_text(value, diff_names[i])) {
@@ -728,6 +797,27 @@ static int handler(void *user, const char *section, const char *name, const char
   return 1;
 }
 
+/* A tree differential's input as a file names it: diff.N (1-based), axle.N.left, axle.N.right
+ * (an axle of two wheels) or axle.N (an axle of one wheel). */
+static bool resolve_input(const grip_vehicle_def *d, const char *text, grip_drive_input *out) {
+  int n = 0, used = 0;
+  if (sscanf(text, "diff.%d%n", &n, &used) == 1 && text[used] == '\0') {
+    if (n < 1 || n > GRIP_MAX_DIFFS) return false;
+    *out = (grip_drive_input){GRIP_DRIVE_INPUT_DIFF, n - 1};
+    return true;
+  }
+  if (sscanf(text, "axle.%d%n", &n, &used) != 1 || n < 1 || n > d->axle_count) return false;
+  int first = 0;
+  for (int a = 0; a < n - 1; ++a) first += d->axles[a].half_track > 0.0 ? 2 : 1;
+  bool pair = d->axles[n - 1].half_track > 0.0;
+  const char *side = text + used;
+  if (pair && same_text(side, ".left")) *out = (grip_drive_input){GRIP_DRIVE_INPUT_WHEEL, first};
+  else if (pair && same_text(side, ".right")) *out = (grip_drive_input){GRIP_DRIVE_INPUT_WHEEL, first + 1};
+  else if (!pair && side[0] == '\0') *out = (grip_drive_input){GRIP_DRIVE_INPUT_WHEEL, first};
+  else return false;
+  return true;
+}
+
 /* Line where a validate field was set in this file (0 if none), and its key name. */
 static int line_of_field(const parser *ps, const char *field, char *full, size_t n) {
   int best = 0;
@@ -778,6 +868,20 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
   }
   if (result == 0 && ps->torque_line) d->engine.curve_points = ps->torque_count;
   if (result == 0 && ps->ratio_line) d->gearbox.forward_gears = ps->ratio_count;
+  /* The tree's inputs, now that the axles (and so the wheels) are known. */
+  for (int k = 0; result == 0 && k < GRIP_MAX_DIFFS; ++k) {
+    if (!ps->inputs_line[k]) continue;
+    char key[40];
+    snprintf(key, sizeof key, "diff.%d.inputs", k + 1);
+    for (int j = 0; result == 0 && j < 2; ++j)
+      if (!resolve_input(d, ps->inputs[k][j], &d->drivetrain.diffs[k].inputs[j])) {
+        grip_load_error_set(err, name, ps->inputs_line[k], key,
+                            "'%s' is not diff.N (N 1..%d), axle.N.left/right (an axle of two wheels) or axle.N "
+                            "(an axle of one wheel), N within the car's %d axles",
+                            ps->inputs[k][j], GRIP_MAX_DIFFS, d->axle_count);
+        result = -1;
+      }
+  }
   int curve_given = 0, first_curve = 0;
   for (int i = 0; i < 5; ++i)
     if (ps->curve_line[i]) {
@@ -871,8 +975,12 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
 #define CAR_ASPHALT_ROLLING 0.012 /* rolling-resistance coefficient of dry asphalt (grip_surface) */
 
 /* Radius of the driven wheels (the larger, for an all-wheel drive: the smaller force). */
+static int last_axle(const grip_vehicle_def *d) {
+  return d->axle_count >= 1 && d->axle_count <= GRIP_MAX_AXLES ? d->axle_count - 1 : 0;
+}
+
 static double driven_radius(const grip_vehicle_def *d) {
-  const double rf = d->axles[0].wheel_radius, rr = d->axles[1].wheel_radius;
+  const double rf = d->axles[0].wheel_radius, rr = d->axles[last_axle(d)].wheel_radius;
   switch (d->drivetrain.layout) {
     case GRIP_DRIVE_FWD: return rf;
     case GRIP_DRIVE_RWD: return rr;
@@ -900,7 +1008,7 @@ bool grip_car_can_drive(const grip_vehicle_def *d, char *why, size_t why_size) {
   double clutch = d->clutch.max_torque;
   double through = torque < clutch ? torque : clutch;
   double force = through * ratio * d->gearbox.final_drive * d->gearbox.efficiency / driven_radius(d);
-  double f_tyre = 0.5 * (d->axles[0].tyre.rolling_resistance + d->axles[1].tyre.rolling_resistance);
+  double f_tyre = 0.5 * (d->axles[0].tyre.rolling_resistance + d->axles[last_axle(d)].tyre.rolling_resistance);
   double resistance = f_tyre * CAR_ASPHALT_ROLLING * (d->body.mass + d->fuel.mass) * CAR_G;
   if (!(force > resistance)) {
     snprintf(why, why_size, "the engine can never move the car: its peak drive force %.4g N "
@@ -920,7 +1028,8 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
     if (n < max) snprintf(out[n++], 200, __VA_ARGS__);       \
   } while (0)
   const double m = d->body.mass + d->fuel.mass, W = m * CAR_G;
-  const double xf = d->axles[0].x, xr = d->axles[1].x, cgx = d->body.center_of_mass.x;
+  const int last = last_axle(d);
+  const double xf = d->axles[0].x, xr = d->axles[last].x, cgx = d->body.center_of_mass.x;
   const double wheelbase = xf - xr;
   /* 1. The centre of mass outside the wheelbase: one axle carries negative static load. */
   if (!(cgx > xr && cgx < xf))
@@ -929,10 +1038,10 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
   double front_share = wheelbase > 0.0 ? (cgx - xr) / wheelbase : 0.5;
   if (front_share < 0.0) front_share = 0.0;
   if (front_share > 1.0) front_share = 1.0;
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+  for (int a = 0; a <= last; a += last > 0 ? last : 1) { /* the first and the last axle */
     const grip_axle_def *ax = &d->axles[a];
     const char *axle = a == 0 ? "front" : "rear";
-    double wheel_load = 0.5 * W * (a == 0 ? front_share : 1.0 - front_share);
+    double wheel_load = (ax->half_track > 0.0 ? 0.5 : 1.0) * W * (a == 0 ? front_share : 1.0 - front_share);
     /* 2. Suspension stiff enough that the corner's natural frequency approaches what a 2 ms step
      *    resolves (above 25 Hz; cars are 1-5 Hz, karts without suspension about 10-20 Hz). */
     double corner_mass = wheel_load / CAR_G;
@@ -951,9 +1060,9 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
   }
   /* 4. Rollover before sliding: half the track over the CG height (the static stability factor)
    *    below the tyres' lateral friction. */
-  double half_track = 0.5 * (d->axles[0].half_track + d->axles[1].half_track);
+  double half_track = 0.5 * (d->axles[0].half_track + d->axles[last].half_track);
   double cg_height = d->body.center_of_mass.z; /* above the ground (design frame) */
-  double mu = 0.5 * (d->axles[0].tyre.simple.lateral.mu + d->axles[1].tyre.simple.lateral.mu);
+  double mu = 0.5 * (d->axles[0].tyre.simple.lateral.mu + d->axles[last].tyre.simple.lateral.mu);
   if (d->axles[0].tyre.model == GRIP_TYRE_SIMPLE_MF && cg_height > 0.0 && half_track / cg_height < mu)
     CAR_WARN("body.cg_z: half track / CG height above the ground = %.3g is below the tyres' "
              "friction %.3g: the car rolls over before it slides", half_track / cg_height, mu);
@@ -963,7 +1072,7 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
     CAR_WARN("gearbox.upshift_rpm: %.5g rpm is not below the rev limiter %.5g rpm: the automatic "
              "never shifts up", d->gearbox.upshift_rpm, d->engine.rev_limit_rpm);
   /* 6. Weak brakes: full braking gives less than 0.3 g (on grippy tyres). */
-  double r_brake = 0.5 * (d->axles[0].wheel_radius + d->axles[1].wheel_radius);
+  double r_brake = 0.5 * (d->axles[0].wheel_radius + d->axles[last].wheel_radius);
   double decel = m > 0.0 ? d->brakes.max_torque / r_brake / m : 0.0;
   if (decel < 0.3 * CAR_G)
     CAR_WARN("brakes.max_torque: full braking gives at most %.2g m/s^2 (%.2g g, below 0.3 g)",
@@ -987,7 +1096,7 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
 
 void grip_car_fix_pointers(grip_car *car) {
   car->def.name = car->name;
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+  for (int a = 0; a < GRIP_MAX_AXLES; ++a) {
     grip_tyre_def *t = &car->def.axles[a].tyre;
     t->mf = t->model == GRIP_TYRE_FULL_MF ? &car->tyre_params[a] : NULL;
   }
@@ -998,7 +1107,7 @@ void grip_car_default(grip_car *car) {
   car->def = grip_default_vehicle_def();
   car->sound = (grip_car_sound){.cylinders = 8.0, .strokes = 4.0, .character = 0.5, .volume = 0.8};
   copy_text(car->name, sizeof car->name, car->def.name ? car->def.name : "corvette-c5");
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) grip_mf_default_params(&car->tyre_params[a]);
+  for (int a = 0; a < GRIP_MAX_AXLES; ++a) grip_mf_default_params(&car->tyre_params[a]);
   car->visual.scale = 1.0;
   car->visual.y_up = true;
   grip_car_fix_pointers(car);
@@ -1082,6 +1191,7 @@ static void write_number(FILE *f, const key_desc *k, double si) {
 static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
   const section_desc *sd = &sections[s];
   if (sd->instances == 1) fprintf(f, "\n[%s]\n", sd->name);
+  else if ((s == S_AXLE || s == S_TYRE) && car->def.axle_count != 2) fprintf(f, "\n[%s.%d]\n", sd->name, inst + 1);
   else fprintf(f, "\n[%s.%s]\n", sd->name, sd->inst[inst]);
   grip_vehicle_def def = car->def; /* section_base needs a mutable pointer */
   grip_car_sound sound = car->sound;
@@ -1108,6 +1218,26 @@ static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
       case K_BOOL:
         fprintf(f, "%s = %s\n", k->key, *(const bool *)((const char *)base + k->offset) ? "yes" : "no");
         break;
+      case K_STEERED: break; /* steer_ratio says it */
+      case K_INPUTS:
+        if (inst >= TREE_DIFF_FIRST) {
+          const grip_diff_def *x = (const grip_diff_def *)base;
+          fprintf(f, "inputs = ");
+          for (int j = 0; j < 2; ++j) {
+            grip_drive_input in = x->inputs[j];
+            if (in.kind == GRIP_DRIVE_INPUT_DIFF) {
+              fprintf(f, "diff.%d", in.index + 1);
+            } else {
+              int a = 0, first = 0;
+              while (a + 1 < d->axle_count && first + (d->axles[a].half_track > 0.0 ? 2 : 1) <= in.index)
+                first += d->axles[a++].half_track > 0.0 ? 2 : 1;
+              if (d->axles[a].half_track > 0.0) fprintf(f, "axle.%d.%s", a + 1, in.index == first ? "left" : "right");
+              else fprintf(f, "axle.%d", a + 1);
+            }
+            fputs(j == 0 ? ", " : "\n", f);
+          }
+        }
+        break;
       case K_NAME: fprintf(f, "name = %s\n", car->name); break;
       case K_TORQUE:
         fprintf(f, "torque = ");
@@ -1130,7 +1260,7 @@ static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
         break;
       case K_LAYOUT: {
         int l = (int)d->drivetrain.layout;
-        fprintf(f, "layout = %s\n", l >= 0 && l < 3 ? layout_names[l] : "?");
+        fprintf(f, "layout = %s\n", l >= 0 && l < 4 ? layout_names[l] : "?");
         break;
       }
       case K_DIFF_TYPE: {
@@ -1174,6 +1304,8 @@ int grip_car_write(const grip_car *car, FILE *f, const char *comment) {
   for (int s = 0; s < S_COUNT; ++s) {
     int n = sections[s].instances;
     if (s == S_WING) n = car->def.aero.wing_count;
+    if (s == S_AXLE || s == S_TYRE) n = car->def.axle_count;
+    if (s == S_DIFF) n = car->def.drivetrain.layout == GRIP_DRIVE_TREE ? TREE_DIFF_FIRST + car->def.drivetrain.diff_count : 3;
     if (s == S_VISUAL && !car->visual.model[0]) n = 0;
     for (int i = 0; i < n; ++i) write_section(f, car, (sec_kind)s, i);
   }

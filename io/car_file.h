@@ -62,8 +62,8 @@ typedef struct grip_car {
   grip_vehicle_def def;
   grip_car_sound sound;
   char name[64];
-  grip_mf_params tyre_params[GRIP_AXLE_COUNT];
-  char tir_path[GRIP_AXLE_COUNT][GRIP_CAR_PATH_MAX]; /* resolved .tir path, "" for simple MF */
+  grip_mf_params tyre_params[GRIP_MAX_AXLES];
+  char tir_path[GRIP_MAX_AXLES][GRIP_CAR_PATH_MAX]; /* resolved .tir path, "" for simple MF */
   char source[GRIP_CAR_PATH_MAX];                    /* file the car was read from */
   int warning_count;                                 /* warnings kept (first 16) */
   int warnings_dropped;                              /* warnings beyond the first 16 */

@@ -67,17 +67,17 @@ static int build_ground(scene_world *sw, grip_world_def *wd, grip_load_error *er
   FAIL_AT(0, NULL, "unknown ground");
 }
 
-/* Plan corners of what stands on the ground: the body box and the four tyre contacts. */
-static int footprint(const grip_vehicle_def *d, double x, double y, double heading, double px[12], double py[12]) {
+/* Plan corners of what stands on the ground: the body box and the tyre contacts. */
+static int footprint(const grip_vehicle_def *d, double x, double y, double heading, double px[4 + GRIP_MAX_WHEELS], double py[4 + GRIP_MAX_WHEELS]) {
   double c = cos(heading), s = sin(heading);
-  double lx[12], ly[12];
+  double lx[4 + GRIP_MAX_WHEELS], ly[4 + GRIP_MAX_WHEELS];
   int n = 0;
   double hx = 0.5 * d->body.dimensions.x, hy = 0.5 * d->body.dimensions.y;
   for (int i = 0; i < 4; ++i) {
     lx[n] = d->body.box_center.x + ((i & 1) ? hx : -hx);
     ly[n++] = d->body.box_center.y + ((i & 2) ? hy : -hy);
   }
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a)
+  for (int a = 0; a < d->axle_count; ++a)
     for (int side = -1; side <= 1; side += 2) {
       lx[n] = d->axles[a].x;
       ly[n++] = side * d->axles[a].half_track;
@@ -147,7 +147,7 @@ static int place_car(scene_world *sw, int k, double x, double y, double heading,
     const grip_heightfield_info *t = &sw->terrain;
     double x0 = t->origin_x, x1 = t->origin_x + (t->cols - 1) * t->dx;
     double y0 = t->origin_y, y1 = t->origin_y + (t->rows - 1) * t->dy;
-    double px[12], py[12];
+    double px[4 + GRIP_MAX_WHEELS], py[4 + GRIP_MAX_WHEELS];
     int n = footprint(d, x, y, heading, px, py);
     for (int i = 0; i < n; ++i)
       if (!(px[i] >= x0 && px[i] <= x1 && py[i] >= y0 && py[i] <= y1))

@@ -19,10 +19,13 @@
 
 #define MAX_MODE_PASSES 6
 
+/* One input of a differential of the tree: wheel i's value, or differential −1 − i's. */
+#define DRIVE_INPUT(input, wheel_value, diff_value) ((input) >= 0 ? (wheel_value)[(input)] : (diff_value)[-1 - (input)])
+
 /* --- differentials --------------------------------------------------------------------- */
 
-admittance grip_diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s,
-                       admittance l, admittance r, torque_split *t) {
+STEP_INLINE admittance diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s, admittance l,
+                                   admittance r, torque_split *t) {
   double qsum = l.q + r.q;
   bool locked = def->type == GRIP_DIFF_LOCKED ||
                 (def->type == GRIP_DIFF_LIMITED_SLIP && state->mode == DIFF_MODE_LOCKED);
@@ -54,6 +57,11 @@ admittance grip_diff_reduce(const grip_diff_def *def, const diff_runtime *state,
   in.p = s * (l.p + l.q * t->b_left) + (1.0 - s) * (r.p + r.q * t->b_right);
   in.q = s * l.q * t->a_left + (1.0 - s) * r.q * t->a_right;
   return in;
+}
+
+admittance grip_diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s,
+                       admittance l, admittance r, torque_split *t) {
+  return diff_reduce(def, state, s, l, r, t);
 }
 
 /* --- shift points ---------------------------------------------------------------------- */
@@ -101,24 +109,68 @@ void grip_gearbox_shift_rpm(const grip_gearbox_def *g, const grip_engine_def *e,
   }
 }
 
+/* A node of the layouts' trees: an axle differential between the axle's two wheels. */
+static drive_node axle_node(const vehicle_type *t, const grip_diff_def *def, int axle) {
+  drive_node n = {.def = *def, .split = 0.5};
+  n.input[0] = t->axle_first_wheel[axle];
+  n.input[1] = t->axle_first_wheel[axle] + 1;
+  return n;
+}
+
+static int node_input(grip_drive_input in) { return in.kind == GRIP_DRIVE_INPUT_WHEEL ? in.index : -1 - in.index; }
+
 void grip_drivetrain_type_init(vehicle_type *t) {
+  const grip_drivetrain_def *d = &t->def.drivetrain;
   grip_gearbox_shift_rpm(&t->def.gearbox, &t->def.engine, t->upshift_rpm, t->downshift_rpm);
+  /* The tree: the layouts are shorthands for the trees of a two-axle car (FWD: the first axle's
+   * differential; RWD: the last axle's; AWD: a centre differential over both). */
+  int last = t->axle_count - 1;
+  t->root_input_is_clutch = false;
+  switch (d->layout) {
+    case GRIP_DRIVE_FWD:
+      t->diff_count = 1;
+      t->drive[0] = axle_node(t, &d->front, 0);
+      break;
+    case GRIP_DRIVE_RWD:
+      t->diff_count = 1;
+      t->drive[0] = axle_node(t, &d->rear, last);
+      break;
+    case GRIP_DRIVE_AWD:
+      t->diff_count = 3;
+      t->drive[0] = (drive_node){.def = d->centre, .split = d->centre.front_split, .input = {-2, -3}};
+      t->drive[1] = axle_node(t, &d->front, 0);
+      t->drive[2] = axle_node(t, &d->rear, last);
+      t->root_input_is_clutch = true;
+      break;
+    case GRIP_DRIVE_TREE:
+      t->diff_count = d->diff_count;
+      for (int k = 0; k < d->diff_count; ++k)
+        t->drive[k] = (drive_node){.def = d->diffs[k], .split = d->diffs[k].front_split,
+                                   .input = {node_input(d->diffs[k].inputs[0]), node_input(d->diffs[k].inputs[1])}};
+      break;
+  }
+  t->any_lsd = false;
+  for (int i = 0; i < t->wheel_count; ++i) t->wheels[i].driven = false;
+  for (int k = 0; k < t->diff_count; ++k) {
+    t->any_lsd = t->any_lsd || t->drive[k].def.type == GRIP_DIFF_LIMITED_SLIP;
+    for (int j = 0; j < 2; ++j)
+      if (t->drive[k].input[j] >= 0) t->wheels[t->drive[k].input[j]].driven = true;
+  }
 }
 
 /* --- gear selection and clutch --------------------------------------------------------- */
 
 static double driveline_omega(const vehicle *v) {
-  /* Speed at the gearbox output implied by the driven wheels. */
-  const wheel_runtime *w = v->wheels;
-  switch (v->def->drivetrain.layout) {
-    case GRIP_DRIVE_FWD: return 0.5 * (w[0].spin + w[1].spin);
-    case GRIP_DRIVE_RWD: return 0.5 * (w[2].spin + w[3].spin);
-    case GRIP_DRIVE_AWD: {
-      double s = v->def->drivetrain.centre.front_split;
-      return s * 0.5 * (w[0].spin + w[1].spin) + (1.0 - s) * 0.5 * (w[2].spin + w[3].spin);
-    }
+  /* Speed at the gearbox output implied by the driven wheels: the root differential's input
+   * speed, from the wheels up (omega_in = s·omega_0 + (1 − s)·omega_1). */
+  const vehicle_type *t = v->type;
+  double spin[GRIP_MAX_WHEELS], speed[GRIP_MAX_DIFFS];
+  for (int i = 0; i < v->wheel_count; ++i) spin[i] = v->wheels[i].spin;
+  for (int k = t->diff_count - 1; k >= 0; --k) {
+    const drive_node *d = &t->drive[k];
+    speed[k] = d->split * DRIVE_INPUT(d->input[0], spin, speed) + (1.0 - d->split) * DRIVE_INPUT(d->input[1], spin, speed);
   }
-  return 0.0;
+  return speed[0];
 }
 
 void grip_drivetrain_match_speed(vehicle *v) {
@@ -208,15 +260,19 @@ static double clutch_engagement(const vehicle *v) {
 typedef enum wheel_mode { WHEEL_TURNING = 0, WHEEL_STUCK = 1 } wheel_mode;
 
 typedef struct solve_context {
-  admittance base[GRIP_WHEEL_COUNT]; /* wheel + tyre, no friction */
-  wheel_mode mode[GRIP_WHEEL_COUNT];
-  double friction_sign[GRIP_WHEEL_COUNT];
-  double torque[GRIP_WHEEL_COUNT];   /* drive torque from the drivetrain */
-  double omega[GRIP_WHEEL_COUNT];
+  admittance base[GRIP_MAX_WHEELS]; /* wheel + tyre, no friction */
+  wheel_mode mode[GRIP_MAX_WHEELS];
+  double friction_sign[GRIP_MAX_WHEELS];
+  double torque[GRIP_MAX_WHEELS];   /* drive torque from the drivetrain */
+  double omega[GRIP_MAX_WHEELS];
   double clutch_torque;
   double engine_omega;
   bool clutch_slipping;
-  double axle_torque[2];
+  /* Per differential of the driveline tree (vehicle_type.drive): the torque at its input and
+   * the torque it delivers to its input 0 (N·m), and how it splits. */
+  double diff_torque[GRIP_MAX_DIFFS];
+  double first_torque[GRIP_MAX_DIFFS];
+  torque_split split[GRIP_MAX_DIFFS];
   admittance engine; /* engine shaft, no clutch torque */
   const wheel_scratch *sc; /* the tyres' linearised response, per wheel */
 } solve_context;
@@ -228,26 +284,24 @@ static admittance wheel_admittance(const solve_context *c, int i) {
   return a;
 }
 
-static void solve_once(vehicle *v, solve_context *c, double engagement, double efficiency) {
-  const grip_drivetrain_def *d = &v->def->drivetrain;
-  admittance w[GRIP_WHEEL_COUNT];
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+
+STEP_INLINE void solve_once(vehicle *v, solve_context *c, double engagement, double efficiency, int n) {
+  const vehicle_type *t = v->type;
+  admittance w[GRIP_MAX_WHEELS];
+  for (int i = 0; i < n; ++i) {
     w[i] = wheel_admittance(c, i);
     c->torque[i] = 0.0;
   }
-  const grip_diff_def *axle_def[2] = {&d->front, &d->rear};
-  torque_split axle_split[2] = {{0}}, centre_split = {0};
-  admittance axle_in[2] = {{0}};
-  bool driven[2] = {d->layout != GRIP_DRIVE_RWD, d->layout != GRIP_DRIVE_FWD};
-  for (int a = 0; a < 2; ++a)
-    if (driven[a])
-      axle_in[a] = grip_diff_reduce(axle_def[a], &v->diffs[a], 0.5, w[2 * a], w[2 * a + 1], &axle_split[a]);
-  admittance out;
-  if (d->layout == GRIP_DRIVE_AWD)
-    out = grip_diff_reduce(&d->centre, &v->diffs[2], d->centre.front_split, axle_in[0], axle_in[1],
-                      &centre_split);
-  else
-    out = driven[0] ? axle_in[0] : axle_in[1];
+  /* The tree from the wheels up: each differential's inputs have higher indices than itself,
+   * so going down the indices reduces children before their parent; the root, 0, is the
+   * gearbox's output shaft. */
+  admittance in[GRIP_MAX_DIFFS];
+  for (int k = t->diff_count - 1; k >= 0; --k) {
+    const drive_node *d = &t->drive[k];
+    in[k] = diff_reduce(&d->def, &v->diffs[k], d->split, DRIVE_INPUT(d->input[0], w, in),
+                        DRIVE_INPUT(d->input[1], w, in), &c->split[k]);
+  }
+  admittance out = in[0];
 
   /* Gearbox: omega_g = G·omega_out; torque to the output = G·eta·T_clutch. */
   double ratio = gear_ratio(&v->def->gearbox, v->gear);
@@ -269,26 +323,26 @@ static void solve_once(vehicle *v, solve_context *c, double engagement, double e
   c->clutch_torque = tc;
   c->engine_omega = engine.p - engine.q * tc;
 
-  double t_out = ratio * efficiency * tc;
-  if (d->layout == GRIP_DRIVE_AWD) {
-    c->axle_torque[0] = centre_split.a_left * t_out + centre_split.b_left;
-    c->axle_torque[1] = centre_split.a_right * t_out + centre_split.b_right;
-  } else {
-    c->axle_torque[0] = driven[0] ? t_out : 0.0;
-    c->axle_torque[1] = driven[1] ? t_out : 0.0;
+  /* And down again: each differential's input torque to its two inputs. */
+  c->diff_torque[0] = ratio * efficiency * tc;
+  for (int k = 0; k < t->diff_count; ++k) {
+    const drive_node *d = &t->drive[k];
+    const torque_split *sp = &c->split[k];
+    double torque = c->diff_torque[k];
+    double left = sp->a_left * torque + sp->b_left, right = sp->a_right * torque + sp->b_right;
+    c->first_torque[k] = left;
+    if (d->input[0] >= 0) c->torque[d->input[0]] = left;
+    else c->diff_torque[-1 - d->input[0]] = left;
+    if (d->input[1] >= 0) c->torque[d->input[1]] = right;
+    else c->diff_torque[-1 - d->input[1]] = right;
   }
-  for (int a = 0; a < 2; ++a) {
-    if (!driven[a]) continue;
-    c->torque[2 * a] = axle_split[a].a_left * c->axle_torque[a] + axle_split[a].b_left;
-    c->torque[2 * a + 1] = axle_split[a].a_right * c->axle_torque[a] + axle_split[a].b_right;
-  }
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) c->omega[i] = w[i].p + w[i].q * c->torque[i];
+  for (int i = 0; i < n; ++i) c->omega[i] = w[i].p + w[i].q * c->torque[i];
 }
 
 /* Checks the discrete modes against the solution; returns true if any changed. */
-static bool update_modes(vehicle *v, solve_context *c) {
+STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n) {
   bool changed = false;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < n; ++i) {
     double cap = c->sc[i].friction_torque;
     if (c->mode[i] == WHEEL_STUCK) {
       /* Torque the friction must supply to hold omega' = 0: base.p + base.q·(T − T_hold) = 0. */
@@ -304,20 +358,29 @@ static bool update_modes(vehicle *v, solve_context *c) {
       changed = true;
     }
   }
-  const grip_drivetrain_def *d = &v->def->drivetrain;
-  const grip_diff_def *defs[3] = {&d->front, &d->rear, &d->centre};
-  for (int k = 0; k < 3; ++k) {
-    if (defs[k]->type != GRIP_DIFF_LIMITED_SLIP) continue;
-    if (k < 2 && ((k == 0 && d->layout == GRIP_DRIVE_RWD) || (k == 1 && d->layout == GRIP_DRIVE_FWD)))
-      continue;
-    if (k == 2 && d->layout != GRIP_DRIVE_AWD) continue;
+  const vehicle_type *t = v->type;
+  if (!t->any_lsd) return changed;
+  /* Speeds of the differentials' input shafts, from the wheels up (power balance:
+   * omega_in = s·omega_0 + (1 − s)·omega_1), needed only while an LSD slips. */
+  double speed[GRIP_MAX_DIFFS];
+  bool slipping = false;
+  for (int k = 0; k < t->diff_count; ++k)
+    slipping = slipping || (t->drive[k].def.type == GRIP_DIFF_LIMITED_SLIP && v->diffs[k].mode == DIFF_MODE_SLIPPING);
+  for (int k = t->diff_count - 1; slipping && k >= 0; --k) {
+    const drive_node *d = &t->drive[k];
+    speed[k] = d->split * DRIVE_INPUT(d->input[0], c->omega, speed) +
+               (1.0 - d->split) * DRIVE_INPUT(d->input[1], c->omega, speed);
+  }
+  for (int k = 0; k < t->diff_count; ++k) {
+    const drive_node *d = &t->drive[k];
+    if (d->def.type != GRIP_DIFF_LIMITED_SLIP) continue;
     diff_runtime *s = &v->diffs[k];
-    double input = k < 2 ? c->axle_torque[k] : c->clutch_torque;
-    double limit = defs[k]->preload + defs[k]->locking_coefficient * fabs(input);
+    /* The LSD's locking torque from its input torque; the AWD layout's centre differential
+     * has always taken the clutch torque instead (kept: the AWD cars' figures). */
+    double input = k == 0 && t->root_input_is_clutch ? c->clutch_torque : c->diff_torque[k];
+    double limit = d->def.preload + d->def.locking_coefficient * fabs(input);
     if (s->mode == DIFF_MODE_LOCKED) {
-      double split = k < 2 ? 0.5 : d->centre.front_split;
-      double left = k < 2 ? c->torque[2 * k] : c->axle_torque[0];
-      double transfer = left - split * input;
+      double transfer = c->first_torque[k] - d->split * input;
       if (fabs(transfer) > limit * 1.0000001) {
         s->mode = DIFF_MODE_SLIPPING;
         s->slip_sign = signd(transfer);
@@ -326,8 +389,7 @@ static bool update_modes(vehicle *v, solve_context *c) {
       }
     } else {
       /* Slipping: re-lock when the sides' speed difference changes sign against the transfer. */
-      double wl = k < 2 ? c->omega[2 * k] : 0.5 * (c->omega[0] + c->omega[1]);
-      double wr = k < 2 ? c->omega[2 * k + 1] : 0.5 * (c->omega[2] + c->omega[3]);
+      double wl = DRIVE_INPUT(d->input[0], c->omega, speed), wr = DRIVE_INPUT(d->input[1], c->omega, speed);
       if ((wr - wl) * s->slip_sign < 0.0) {
         s->mode = DIFF_MODE_LOCKED;
         changed = true;
@@ -338,7 +400,7 @@ static bool update_modes(vehicle *v, solve_context *c) {
   return changed;
 }
 
-void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt) {
+STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt, int n) {
   const grip_gearbox_def *g = &v->def->gearbox;
   select_gear(v, dt);
   double engagement = clutch_engagement(v);
@@ -350,14 +412,15 @@ void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], 
   double efficiency = g->efficiency;
   if (v->clutch_torque * v->engine_omega < 0.0) efficiency = 1.0 / g->efficiency;
 
-  solve_context c;
-  memset(&c, 0, sizeof c);
+  solve_context c; /* the per-wheel arrays are filled for the n wheels below */
+  c.clutch_torque = c.engine_omega = 0.0;
+  c.clutch_slipping = false;
   c.sc = sc;
   double inv_dt = 1.0 / dt;
   /* Engine shaft: omega_e' = omega_e + dt·(T_engine − T_clutch)/I. */
   double dt_inertia = dt / v->def->engine.inertia;
   c.engine = (admittance){v->engine_omega + eo.torque * dt_inertia, dt_inertia};
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < n; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     const wheel_scratch *ws = &sc[i];
     const wheel_config *wc = &v->type->wheels[i];
@@ -376,14 +439,14 @@ void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], 
     }
   }
   for (int pass = 0; pass < MAX_MODE_PASSES; ++pass) {
-    solve_once(v, &c, engagement, efficiency);
-    if (!update_modes(v, &c)) break;
+    solve_once(v, &c, engagement, efficiency, n);
+    if (!update_modes(v, &c, n)) break;
   }
 
   v->clutch_torque = c.clutch_torque;
   v->clutch_locked = !c.clutch_slipping;
   v->engine_omega = maxd(0.0, c.engine_omega);
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < n; ++i) {
     wheel_runtime *w = &v->wheels[i];
     const wheel_scratch *ws = &sc[i];
     double omega = c.mode[i] == WHEEL_STUCK ? 0.0 : c.omega[i];
@@ -394,4 +457,10 @@ void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], 
     w->fx = ws->fx0 + ws->k * (omega - w->spin);
     w->spin = omega;
   }
+}
+
+/* The solve for n wheels, n a constant 4 for the usual car (vehicle.c does the same). */
+void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt) {
+  if (v->type->two_by_two) drivetrain_step_n(v, sc, dt, 4);
+  else drivetrain_step_n(v, sc, dt, v->wheel_count);
 }

@@ -37,6 +37,8 @@ bool grip_plane_raycast(void *context, const grip_ground_query *query, grip_vec3
   hit->normal = plane->normal;
   hit->distance = t;
   hit->surface = plane->surface;
+  hit->velocity = (grip_vec3){0.0, 0.0, 0.0}; /* grip's grounds stand still */
+  hit->body = NULL;
   return true;
 }
 

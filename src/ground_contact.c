@@ -31,8 +31,6 @@
 /* m: each ray also looks this far below the point, so that a point just above the ground gives a
  * plane for the position correction. */
 #define PROBE_BELOW 0.05
-/* Ground normals flatter than this (n·z) are walls, not ground (as for the wheels). */
-#define MIN_GROUND_NORMAL_Z 0.05
 
 typedef struct ground_plane {
   grip_vec3 local; /* m, the box point, CG-relative, body frame */
@@ -54,7 +52,7 @@ static void box_points(const vehicle *v, grip_vec3 out[GROUND_POINTS]) {
 /* Height of a world point above the contact plane of the wheel nearest to it (horizontally). */
 static double clearance_over_wheels(const vehicle *v, grip_vec3 p) {
   double best = INFINITY, clearance = INFINITY;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < v->wheel_count; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
     double dx = p.x - w->contact_point.x, dy = p.y - w->contact_point.y;
@@ -74,7 +72,7 @@ static double clearance_over_wheels(const vehicle *v, grip_vec3 p) {
 static double least_clearance_over_wheels(const vehicle *v, const mat3 *rot) {
   grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = v3_sub(v->def->body.box_center, v->com_design);
   double least = INFINITY;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < v->wheel_count; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
     grip_vec3 m = mat3_mul_transposed(rot, w->contact_normal);
@@ -87,7 +85,7 @@ static double least_clearance_over_wheels(const vehicle *v, const mat3 *rot) {
 
 static bool standing_on_wheels(const vehicle *v, const mat3 *rot) {
   int touching = 0;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) touching += v->wheels[i].in_contact;
+  for (int i = 0; i < v->wheel_count; ++i) touching += v->wheels[i].in_contact;
   return touching >= 3 && mat3_column(rot, 2).z > 0.5;
 }
 
@@ -145,7 +143,9 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
     grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
     if (!ground->raycast(ground->context, &query, v3(p1.x, p1.y, top), v3(0, 0, -1), top - p1.z + PROBE_BELOW, &hit))
       continue;
-    if (!(hit.normal.z >= MIN_GROUND_NORMAL_Z) || !finite3_ok(hit.point)) continue;
+    /* Normals leaning further from world z than the world's max_ground_slope are walls (as for
+     * the wheels), not ground. */
+    if (!(hit.normal.z >= v->ground_min_up) || !finite3_ok(hit.point)) continue;
     ground_plane g = {local[i], hit.point, hit.normal};
     double d1 = depth_below(&g, p1);
     if (!(d1 > -GROUND_TOUCH)) continue;
@@ -217,7 +217,7 @@ bool grip_ground_left_world(vehicle *v, const grip_world_def *world) {
   grip_vec3 p = v->position, lo = world->bounds_min, hi = world->bounds_max;
   if (!(p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z)) return true;
   if (v->ground_points > 0) return false;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
+  for (int i = 0; i < v->wheel_count; ++i)
     if (v->wheels[i].in_contact) return false;
   /* Airborne: is there any ground below at all? */
   const grip_ground *ground = &world->ground;

@@ -459,6 +459,8 @@ bool grip_heightfield_raycast(void *context, const grip_ground_query *query, gri
   hit->normal = slope_normal(gx, gy);
   hit->distance = t;
   hit->surface = *s;
+  hit->velocity = (grip_vec3){0.0, 0.0, 0.0}; /* grip's grounds stand still */
+  hit->body = NULL;
   return true;
 }
 

@@ -53,7 +53,7 @@ void grip_systems_type_init(vehicle_type *t) {
     /* 0: the lowest peak slip of the driven tyres at their static load, so that no driven tyre
      * is held past its peak (the peak gives the most traction; docs/physics.md §12). */
     target = INFINITY;
-    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    for (int i = 0; i < t->wheel_count; ++i) {
       const wheel_config *c = &t->wheels[i];
       if (!c->driven) continue;
       target = mind(target, tyre_peak_slip(&t->def.axles[c->axle].tyre, t->mf[c->axle], c->static_load));
@@ -65,7 +65,7 @@ void grip_systems_type_init(vehicle_type *t) {
 
 /* ESC: brake torque per wheel from the yaw-rate error against the single-track reference. */
 static void esc_torques(vehicle *v, const grip_esc_def *e, const mat3 *rot, const grip_world_def *world,
-                        double extra[GRIP_WHEEL_COUNT]) {
+                        double extra[GRIP_MAX_WHEELS]) {
   grip_vec3 up = mat3_column(rot, 2);
   double speed = v3_dot(v->velocity, mat3_column(rot, 0));
   double r = v3_dot(v->angular_velocity, up);
@@ -74,14 +74,14 @@ static void esc_torques(vehicle *v, const grip_esc_def *e, const mat3 *rot, cons
   /* Surface friction under the wheels on the ground, their mean. */
   double mu = 0.0;
   int n = 0;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
+  for (int i = 0; i < v->wheel_count; ++i)
     if (v->wheels[i].in_contact) {
       mu += v->wheels[i].surface.friction;
       ++n;
     }
   if (n == 0) return;
   mu = e->friction * mu / n;
-  double length = v->def->axles[0].x - v->def->axles[1].x;
+  double length = v->type->steer_length; /* the wheelbase of a two-axle car */
   double reference = speed * v->steer_delta / (length + e->understeer_gradient * speed * speed);
   double bound = mu * v3_length(world->gravity) / speed;
   reference = clampd(reference, -bound, bound);
@@ -93,13 +93,14 @@ static void esc_torques(vehicle *v, const grip_esc_def *e, const mat3 *rot, cons
    * understeer: the inner rear. Braking a right wheel yaws the car to the right (negative), so
    * the side braked is the right one when the error is positive. */
   bool oversteer = fabs(r) > fabs(reference) || r * reference < 0.0;
-  int axle = oversteer ? GRIP_AXLE_FRONT : GRIP_AXLE_REAR;
-  int wheel = 2 * axle + (error > 0.0 ? 1 : 0);
+  const vehicle_type *t = v->type;
+  int axle = oversteer ? 0 : t->axle_count - 1; /* the front axle, or the rear one */
+  int wheel = t->axle_first_wheel[axle] + (error > 0.0 && t->axle_wheels[axle] == 2 ? 1 : 0);
   extra[wheel] = mind(e->gain * excess, e->max_torque);
   v->esc_active = true;
 }
 
-double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *rot, const grip_world_def *world,
+double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, const grip_world_def *world,
                     double dt) {
   const grip_systems_def *d = &v->def->systems;
   const grip_vehicle_input *in = &v->input;
@@ -110,7 +111,8 @@ double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const m
   v->abs_active = v->tc_active = v->esc_active = false;
 
   /* Brake torque asked of each wheel on top of the pedal's: ESC's and traction control's. */
-  double extra[GRIP_WHEEL_COUNT] = {0.0, 0.0, 0.0, 0.0};
+  double extra[GRIP_MAX_WHEELS];
+  for (int i = 0; i < v->wheel_count; ++i) extra[i] = 0.0;
   if (esc_on) esc_torques(v, &d->esc, rot, world, extra);
   else v->esc_reference = 0.0;
 
@@ -121,7 +123,7 @@ double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const m
     const grip_tc_def *t = &d->tc;
     const double target = v->type->tc_target_slip;
     double worst = -INFINITY;
-    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+    for (int i = 0; i < v->wheel_count; ++i) {
       const wheel_config *c = &v->type->wheels[i];
       if (!c->driven || !v->wheels[i].in_contact) continue;
       double kappa = wheel_slip(&v->wheels[i], c, sc[i].vx, t->min_speed);
@@ -145,8 +147,8 @@ double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const m
   }
 
   const grip_abs_def *a = &d->abs;
-  double applied[GRIP_WHEEL_COUNT];
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  double applied[GRIP_MAX_WHEELS];
+  for (int i = 0; i < v->wheel_count; ++i) {
     const wheel_config *c = &v->type->wheels[i];
     wheel_runtime *w = &v->wheels[i];
     double asked = c->brake_torque * pedal + extra[i];
@@ -166,13 +168,18 @@ double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const m
       if (v->abs_pressure[i] < 1.0 && asked > 0.0) v->abs_active = true;
     }
   }
-  /* Select-low on the rear axle: both rear wheels get the lower of their two ABS pressures, so
-   * that on split mu the rear never adds a yaw moment and keeps its side grip (the usual ABS
-   * layout, Bosch Automotive Handbook). ESC's own braking of one rear wheel is left alone. */
-  if (abs_on && extra[2] == 0.0 && extra[3] == 0.0) {
-    double p = mind(v->abs_pressure[2], v->abs_pressure[3]);
-    for (int i = 2; i < 4; ++i) applied[i] = v->type->wheels[i].brake_torque * pedal * p;
+  /* Select-low on the rear axle (the last; every unsteered axle behind the first of a truck):
+   * both wheels get the lower of their two ABS pressures, so that on split mu the rear never
+   * adds a yaw moment and keeps its side grip (the usual ABS layout, Bosch Automotive
+   * Handbook). ESC's own braking of one rear wheel is left alone. */
+  const vehicle_type *t = v->type;
+  for (int ax = 1; abs_on && ax < t->axle_count; ++ax) {
+    int l = t->axle_first_wheel[ax], r = l + 1;
+    if (t->axle_wheels[ax] != 2 || (ax < t->axle_count - 1 && t->wheels[l].steer_ratio != 0.0)) continue;
+    if (extra[l] != 0.0 || extra[r] != 0.0) continue;
+    double p = mind(v->abs_pressure[l], v->abs_pressure[r]);
+    for (int i = l; i <= r; ++i) applied[i] = t->wheels[i].brake_torque * pedal * p;
   }
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) sc[i].friction_torque += applied[i] - v->type->wheels[i].brake_torque * pedal;
+  for (int i = 0; i < v->wheel_count; ++i) sc[i].friction_torque += applied[i] - v->type->wheels[i].brake_torque * pedal;
   return tc_factor;
 }

@@ -968,6 +968,8 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
   hit->normal = unit_normal(&at.plane);
   hit->distance = dist;
   hit->surface = loc->surface;
+  hit->velocity = (grip_vec3){0.0, 0.0, 0.0}; /* grip's grounds stand still */
+  hit->body = NULL;
   return true;
 }
 

@@ -236,8 +236,8 @@ void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[],
                               const double friction_scale[], grip_tyre_output out[]) {
   /* grip_simple_mf_evaluate_tan's cached path a phase at a time, so that the wheels' square
    * roots and divisions overlap. */
-  double sx[GRIP_WHEEL_COUNT], sy[GRIP_WHEEL_COUNT], rho[GRIP_WHEEL_COUNT], inv_rho[GRIP_WHEEL_COUNT];
-  bool tabled[GRIP_WHEEL_COUNT];
+  double sx[GRIP_MAX_WHEELS], sy[GRIP_MAX_WHEELS], rho[GRIP_MAX_WHEELS], inv_rho[GRIP_MAX_WHEELS];
+  bool tabled[GRIP_MAX_WHEELS];
   for (int k = 0; k < n; ++k) {
     const simple_mf_cache *c = cache[k];
     sx[k] = kappa[k] * c->inv_kappa_peak;

@@ -73,7 +73,7 @@ double grip_tyre_wear_grip(const grip_tyre_state_def *d, double depth) {
 void grip_tyre_state_type_init(vehicle_type *t) {
   const grip_vehicle_def *d = &t->def;
   t->tyre_state_on = d->tyre_state.enabled;
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+  for (int a = 0; a < t->axle_count; ++a) {
     t->tread_area[a] = 2.0 * GRIP_PI * d->axles[a].wheel_radius * d->axles[a].wheel_width;
     double p = d->tyre_state.pressure;
     if (!(p > 0.0)) p = t->mf[a] ? t->mf[a]->INFLPRES : SIMPLE_TYRE_PRESSURE;
@@ -91,7 +91,7 @@ static void derive(const vehicle *v, wheel_runtime *w, int axle) {
 
 void grip_tyre_state_init(vehicle *v) {
   const grip_tyre_state_def *d = &v->def->tyre_state;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < v->wheel_count; ++i) {
     wheel_runtime *w = &v->wheels[i];
     w->sliding_power = 0.0;
     if (!v->type->tyre_state_on) {
@@ -105,7 +105,7 @@ void grip_tyre_state_init(vehicle *v) {
   }
 }
 
-void grip_tyre_state_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt) {
+void grip_tyre_state_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt) {
   const grip_tyre_state_def *d = &v->def->tyre_state;
   /* Air speed over the tyres: the car's (still air), at the start of the step. */
   double speed = v3_length(v->velocity);
@@ -121,7 +121,7 @@ void grip_tyre_state_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], 
   double inv_gas = 1.0 / (a_g + g_cg);
   double g_cg_eff = g_cg * a_g * inv_gas;
   double q = d->rolling_loss_to_surface;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < v->wheel_count; ++i) {
     wheel_runtime *w = &v->wheels[i];
     const wheel_config *c = &v->type->wheels[i];
     double p_slide = 0.0, p_roll = 0.0, g_road = 0.0;

@@ -1,6 +1,7 @@
 /* Vehicle step: inputs -> steering -> suspension -> tyres -> drivetrain -> chassis.
  * The physics and the integration choices are written up in docs/physics.md. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gmath.h"
@@ -10,7 +11,35 @@
 
 static double total_mass(const vehicle *v) { return v->body_mass + v->fuel_mass; }
 
-static double wheelbase(const vehicle *v) { return v->def->axles[0].x - v->def->axles[1].x; }
+bool grip_vehicle_alloc_wheels(vehicle *v, const vehicle_type *type) {
+  int n = type->wheel_count;
+  /* wheels, then the cold per-wheel arrays: ABS pressures, forces-mode forces, ground hints */
+  size_t wheels = (size_t)n * sizeof(wheel_runtime), pressures = (size_t)n * sizeof(double);
+  size_t forces = (size_t)n * sizeof(grip_vec3), diffs = (size_t)type->diff_count * sizeof(diff_runtime);
+  size_t hints = (size_t)(n + 1) * sizeof(int);
+  size_t bytes = wheels + pressures + forces + diffs + hints;
+  char *block = calloc(1, bytes);
+  if (!block) return false;
+  v->wheel_count = n;
+  v->wheels = (wheel_runtime *)(void *)block;
+  v->abs_pressure = (double *)(void *)(block + wheels);
+  v->wheel_force = (grip_vec3 *)(void *)(block + wheels + pressures);
+  v->diffs = (diff_runtime *)(void *)(block + wheels + pressures + forces);
+  v->ground_hint = (int *)(void *)(block + wheels + pressures + forces + diffs);
+  v->wheel_bytes = bytes;
+  return true;
+}
+
+void grip_vehicle_free_wheels(vehicle *v) {
+  free(v->wheels);
+  v->wheels = NULL;
+  v->abs_pressure = NULL;
+  v->wheel_force = NULL;
+  v->diffs = NULL;
+  v->ground_hint = NULL;
+  v->wheel_bytes = 0;
+  v->wheel_count = 0;
+}
 
 void grip_vehicle_reset_motion(vehicle *v) {
   const grip_vehicle_def *d = v->def;
@@ -23,7 +52,7 @@ void grip_vehicle_reset_motion(vehicle *v) {
   v->ground_points = 0;
   v->ground_impulse = 0.0;
   double forward = v3_dot(v->spawn_velocity, quat_rotate(v->rotation, v3(1, 0, 0)));
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < v->wheel_count; ++i) {
     wheel_runtime *w = &v->wheels[i];
     const wheel_config *c = &v->type->wheels[i];
     w->spin = forward / c->radius;
@@ -38,11 +67,22 @@ void grip_vehicle_reset_motion(vehicle *v) {
   v->clutch_torque = 0.0;
   v->shift_timer = 0.0;
   v->shift_cooldown = 0.0;
-  for (int k = 0; k < 3; ++k) v->diffs[k] = (diff_runtime){DIFF_MODE_LOCKED, 0.0, 0.0};
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) v->abs_pressure[i] = 1.0;
+  for (int k = 0; k < v->type->diff_count; ++k) v->diffs[k] = (diff_runtime){DIFF_MODE_LOCKED, 0.0, 0.0};
+  for (int i = 0; i < v->wheel_count; ++i) v->abs_pressure[i] = 1.0;
   v->tc_torque_factor = 1.0;
   v->esc_reference = 0.0;
   v->abs_active = v->tc_active = v->esc_active = false;
+}
+
+/* Each axle's share of brakes.max_torque: its brake_share, or the two-axle front_bias shorthand
+ * when every axle's is 0 (first axle front_bias, last axle the rest). */
+static double brake_share(const grip_vehicle_def *d, int a) {
+  bool shares = false;
+  for (int k = 0; k < d->axle_count; ++k) shares = shares || d->axles[k].brake_share != 0.0;
+  if (shares) return d->axles[a].brake_share;
+  if (d->axle_count == 1) return 1.0;
+  if (a == 0) return d->brakes.front_bias;
+  return a == d->axle_count - 1 ? 1.0 - d->brakes.front_bias : 0.0;
 }
 
 bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
@@ -59,43 +99,74 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
     d->body.inertia = t->inertia;
   }
   t->inv_inertia = v3(1.0 / t->inertia.x, 1.0 / t->inertia.y, 1.0 / t->inertia.z);
+  /* Wheels axle by axle, left before right; one wheel on an axle of zero track. */
+  t->axle_count = d->axle_count;
+  t->wheel_count = 0;
+  t->any_full_mf = false;
+  for (int a = 0; a < t->axle_count; ++a) {
+    t->axle_first_wheel[a] = t->wheel_count;
+    t->axle_wheels[a] = d->axles[a].half_track > 0.0 ? 2 : 1;
+    t->wheel_count += t->axle_wheels[a];
+    t->any_full_mf = t->any_full_mf || t->mf[a];
+  }
+  t->two_by_two = t->axle_count == 2 && t->wheel_count == 4;
+  /* Steering geometry: the turn centre on the unsteered axles' mean x. */
+  double unsteered_x = 0.0;
+  int unsteered = 0;
+  t->first_steered_axle = -1;
+  for (int a = 0; a < t->axle_count; ++a) {
+    if (d->axles[a].steer_ratio == 0.0) {
+      unsteered_x += d->axles[a].x;
+      ++unsteered;
+    } else if (t->first_steered_axle < 0) {
+      t->first_steered_axle = a;
+    }
+  }
+  t->steer_reference_x = unsteered > 0 ? unsteered_x / unsteered : t->com_design.x;
+  t->steer_length = t->first_steered_axle >= 0 ? d->axles[t->first_steered_axle].x - t->steer_reference_x
+                                                : d->axles[0].x - d->axles[t->axle_count - 1].x;
   double weight = (d->body.mass + d->fuel.mass) * v3_length(gravity);
-  double x_front = d->axles[0].x, x_rear = d->axles[1].x;
-  double front_share = (t->com_design.x - x_rear) / (x_front - x_rear);
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    wheel_config *w = &t->wheels[i];
-    memset(w, 0, sizeof *w);
-    int a = i / 2;
+  double share[GRIP_MAX_AXLES];
+  grip_static_axle_shares(d, share);
+  for (int a = 0; a < t->axle_count; ++a) {
     const grip_axle_def *axle = &d->axles[a];
     const grip_suspension_def *s = &axle->suspension;
-    w->axle = a;
-    w->left = (i % 2) == 0;
-    w->radius = axle->wheel_radius;
-    w->inertia = axle->wheel_inertia;
-    w->max_length = s->bump_travel + s->droop_travel;
-    /* Wheel centre at design ride height is (x, ±half_track, radius); the hardpoint is that
-     * point raised by the bump travel. */
-    grip_vec3 design = v3(axle->x, w->left ? axle->half_track : -axle->half_track, axle->wheel_radius);
-    w->hardpoint = v3_sub(v3_add(design, v3(0, 0, s->bump_travel)), t->com_design);
-    double box_top = d->body.box_center.z + 0.5 * d->body.dimensions.z - t->com_design.z;
-    w->ray_lift = clampd(box_top - w->hardpoint.z, 0.0, w->radius);
-    w->static_load = 0.5 * weight * (a == 0 ? front_share : 1.0 - front_share);
-    /* The spring is preloaded so that the car sits at design ride height under its weight. */
-    w->spring_zero = s->droop_travel - w->static_load / s->spring_rate;
-    const grip_brake_def *b = &d->brakes;
-    w->brake_torque = b->max_torque * 0.5 * (a == 0 ? b->front_bias : 1.0 - b->front_bias);
-    w->relax_x = axle->tyre.relaxation_length_x;
-    w->relax_y = axle->tyre.relaxation_length_y;
-    w->inv_relax_x = 1.0 / w->relax_x;
-    w->inv_relax_y = 1.0 / w->relax_y;
-    w->inv_low_speed = 1.0 / axle->tyre.low_speed;
-    grip_drive_layout layout = d->drivetrain.layout;
-    w->driven = layout == GRIP_DRIVE_AWD || (a == 0 && layout == GRIP_DRIVE_FWD) ||
-                (a == 1 && layout == GRIP_DRIVE_RWD);
+    int count = t->axle_wheels[a];
+    double per_wheel = count == 2 ? 0.5 : 1.0;
+    for (int k = 0; k < count; ++k) {
+      int i = t->axle_first_wheel[a] + k;
+      wheel_config *w = &t->wheels[i];
+      memset(w, 0, sizeof *w);
+      w->axle = a;
+      w->partner = count == 2 ? t->axle_first_wheel[a] + 1 - k : -1;
+      w->left = count == 2 && k == 0;
+      w->side = count == 2 ? (k == 0 ? 1.0 : -1.0) : 0.0;
+      w->radius = axle->wheel_radius;
+      w->inertia = axle->wheel_inertia;
+      w->max_length = s->bump_travel + s->droop_travel;
+      /* Wheel centre at design ride height is (x, ±half_track, radius); the hardpoint is that
+       * point raised by the bump travel. */
+      grip_vec3 design = v3(axle->x, w->side * axle->half_track, axle->wheel_radius);
+      w->hardpoint = v3_sub(v3_add(design, v3(0, 0, s->bump_travel)), t->com_design);
+      double box_top = d->body.box_center.z + 0.5 * d->body.dimensions.z - t->com_design.z;
+      w->ray_lift = clampd(box_top - w->hardpoint.z, 0.0, w->radius);
+      w->static_load = per_wheel * weight * share[a];
+      /* The spring is preloaded so that the car sits at design ride height under its weight. */
+      w->spring_zero = s->droop_travel - w->static_load / s->spring_rate;
+      w->brake_torque = d->brakes.max_torque * per_wheel * brake_share(d, a);
+      w->handbrake = axle->handbrake;
+      w->steer_ratio = axle->steer_ratio;
+      w->relax_x = axle->tyre.relaxation_length_x;
+      w->relax_y = axle->tyre.relaxation_length_y;
+      w->inv_relax_x = 1.0 / w->relax_x;
+      w->inv_relax_y = 1.0 / w->relax_y;
+      w->inv_low_speed = 1.0 / axle->tyre.low_speed;
+      /* w->driven: grip_drivetrain_type_init, from the driveline tree */
+    }
   }
   grip_drivetrain_type_init(t);
   grip_tyre_state_type_init(t);
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+  for (int a = 0; a < t->axle_count; ++a) {
     if (t->mf[a]) continue; /* full MF: no tables */
     if (!grip_simple_mf_cache_init(&t->tyre_cache[a], &d->axles[a].tyre.simple)) {
       grip_vehicle_type_free(t);
@@ -106,7 +177,7 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
 }
 
 void grip_vehicle_type_free(vehicle_type *t) {
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) grip_simple_mf_cache_free(&t->tyre_cache[a]);
+  for (int a = 0; a < GRIP_MAX_AXLES; ++a) grip_simple_mf_cache_free(&t->tyre_cache[a]);
 }
 
 void grip_vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, grip_vec3 velocity) {
@@ -119,7 +190,7 @@ void grip_vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, gri
   v->fuel_mass = d->fuel.mass;
   v->spawn_pose = pose;
   v->spawn_velocity = velocity;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) memset(&v->wheels[i], 0, sizeof v->wheels[i]);
+  for (int i = 0; i < v->wheel_count; ++i) memset(&v->wheels[i], 0, sizeof v->wheels[i]);
   v->gear = d->gearbox.automatic ? 1 : 0;
   v->target_gear = v->gear;
   v->input = grip_default_vehicle_input();
@@ -168,7 +239,7 @@ static void steer_wheels(vehicle *v, double forward_speed) {
      * rear slides out (its velocity then points outside the turn). */
     grip_vec3 local = quat_unrotate(v->rotation, v->velocity);
     grip_vec3 w_local = quat_unrotate(v->rotation, v->angular_velocity);
-    double vy_rear = local.y + w_local.z * (v->def->axles[1].x - v->com_design.x);
+    double vy_rear = local.y + w_local.z * (v->type->steer_reference_x - v->com_design.x);
     double lock = s->max_wheel_angle / s->ratio;
     delta = clampd(delta + assist * atan2(vy_rear, forward_speed), -lock, lock);
   }
@@ -176,23 +247,28 @@ static void steer_wheels(vehicle *v, double forward_speed) {
    * steady input, as on a straight or in a steady turn) last step's are still right. */
   if (delta == v->steer_delta) return;
   v->steer_delta = delta;
-  double length = wheelbase(v);
-  bool ackermann = fabs(delta) > 1e-9 && s->ackermann != 0.0;
-  /* Full Ackermann: every wheel points at the turn centre on the rear axle line, at radius
-   * R = L/tan(delta) from the car's centre line (one tan for all wheels). */
-  double radius = ackermann ? length / tan(fabs(delta)) : 0.0;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  const vehicle_type *t = v->type;
+  double length = t->steer_length;
+  bool ackermann = fabs(delta) > 1e-9 && s->ackermann != 0.0 && t->first_steered_axle >= 0 && length > 0.0;
+  /* Full Ackermann: every wheel points at the turn centre on the line of the unsteered axles
+   * (the rear axle of a car), at radius R = L/tan(delta_1) from the car's centre line, delta_1
+   * the first steered axle's angle (one tan for all wheels). An axle's own angle before
+   * Ackermann is its steer_ratio × delta. */
+  double radius = ackermann ? length / tan(fabs(t->wheels[t->axle_first_wheel[t->first_steered_axle]].steer_ratio * delta)) : 0.0;
+  for (int i = 0; i < v->wheel_count; ++i) {
     wheel_runtime *w = &v->wheels[i];
-    const wheel_config *c = &v->type->wheels[i];
+    const wheel_config *c = &t->wheels[i];
     w->steer = 0.0;
     w->steer_sin = 0.0;
     w->steer_cos = 1.0;
-    if (!v->def->axles[c->axle].steered) continue;
-    double angle = delta;
+    if (c->steer_ratio == 0.0) continue;
+    double own = c->steer_ratio * delta;
+    double angle = own;
     if (ackermann) {
-      double y = v->def->axles[c->axle].half_track * (c->left ? 1.0 : -1.0) * signd(delta);
-      double full = signd(delta) * atan(length / (radius - y));
-      angle = delta + s->ackermann * (full - delta);
+      const grip_axle_def *axle = &v->def->axles[c->axle];
+      double y = axle->half_track * c->side * signd(delta);
+      double full = signd(delta) * atan((axle->x - t->steer_reference_x) / (radius - y));
+      angle = own + s->ackermann * (full - own);
     }
     w->steer = angle;
     if (angle != 0.0) fast_sincos(angle, &w->steer_sin, &w->steer_cos);
@@ -201,26 +277,31 @@ static void steer_wheels(vehicle *v, double forward_speed) {
 
 /* --- suspension ------------------------------------------------------------------------ */
 
-static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt) {
+STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt, int n, bool car) {
+  bool moving = world->moving_ground; /* the ground reports its velocity and bodies */
   double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
   grip_vec3 down = v3_neg(up);
   /* All four rays first, then what follows from them: a ray's result is not waited for before
    * the next ray is cast. */
-  grip_vec3 origins[GRIP_WHEEL_COUNT];
-  grip_ground_hit hits[GRIP_WHEEL_COUNT];
-  bool found[GRIP_WHEEL_COUNT];
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  grip_vec3 origins[GRIP_MAX_WHEELS];
+  grip_ground_hit hits[GRIP_MAX_WHEELS];
+  bool found[GRIP_MAX_WHEELS];
+  for (int i = 0; i < n; ++i) {
     const wheel_config *c = &v->type->wheels[i];
     /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
      * compression past the bump stop is still seen. */
     origins[i] = v3_add(v->position, mat3_mul(rot, v3_add(c->hardpoint, v3(0, 0, c->ray_lift))));
     double reach = c->ray_lift + c->radius + c->max_length;
     grip_ground_query query = grip_vehicle_ground_query(v, i);
+    if (moving) { /* a moving ground's callback may leave them alone where it stands still */
+      hits[i].velocity = v3(0, 0, 0);
+      hits[i].body = NULL;
+    }
     found[i] = world->ground.raycast &&
                world->ground.raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
   }
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < n; ++i) {
     wheel_runtime *w = &v->wheels[i];
     const wheel_config *c = &v->type->wheels[i];
     grip_vec3 origin = origins[i];
@@ -233,21 +314,34 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
       w->contact_point = hit->point;
       w->contact_normal = hit->normal;
       w->surface = hit->surface;
-      if (v3_dot(hit->normal, up) < 0.05) w->in_contact = false; /* a wall, not ground */
+      if (moving) {
+        w->ground_velocity = hit->velocity;
+        w->ground_body = hit->body;
+      }
+      /* A wall, not ground (the world's max_ground_slope); a NaN normal counts as a wall. */
+      if (!(v3_dot(hit->normal, up) >= v->ground_min_up)) w->in_contact = false;
     }
     if (!w->in_contact) {
+      if (moving) {
+        w->ground_velocity = v3(0, 0, 0);
+        w->ground_body = NULL;
+      }
       w->compression = 0.0;
       w->contact_normal = up;
       w->contact_point = v3_mad(origin, down, reach);
     }
   }
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+  /* car: the usual car's specialisation, two axles of two wheels (vehicle_step_n) */
+  int axles = car ? 2 : v->type->axle_count;
+  for (int a = 0; a < axles; ++a) {
     const grip_suspension_def *s = &v->def->axles[a].suspension;
-    wheel_runtime *pair[2] = {&v->wheels[2 * a], &v->wheels[2 * a + 1]};
-    double roll = s->anti_roll_rate * (pair[0]->compression - pair[1]->compression);
-    for (int k = 0; k < 2; ++k) {
+    int first = car ? 2 * a : v->type->axle_first_wheel[a], count = car ? 2 : v->type->axle_wheels[a];
+    wheel_runtime *pair[2] = {&v->wheels[first], &v->wheels[first + count - 1]};
+    /* the bar: none on a one-wheel axle */
+    double roll = count == 2 ? s->anti_roll_rate * (pair[0]->compression - pair[1]->compression) : 0.0;
+    for (int k = 0; k < count; ++k) {
       wheel_runtime *w = pair[k];
-      const wheel_config *c = &v->type->wheels[2 * a + k];
+      const wheel_config *c = &v->type->wheels[first + k];
       if (!w->in_contact) {
         w->suspension_force = 0.0;
         w->load = 0.0;
@@ -271,24 +365,25 @@ static void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot,
  * is done a phase at a time over the four wheels (frame, relaxation, tyre forces, response) so
  * that each wheel's square roots and divisions overlap with the other wheels' instead of
  * forming one long chain per wheel. */
-static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *rot, double dt) {
+STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt, int n_wheels,
+                      bool moving) {
   const grip_brake_def *b = &v->def->brakes;
   double inv_dt = 1.0 / dt;
   double handbrake = b->handbrake_torque * v->filtered.handbrake;
   double grip = v->def->assists.grip_multiplier;
   grip_vec3 forward = mat3_column(rot, 0);
-  int contact[GRIP_WHEEL_COUNT], n = 0;
-  grip_vec3 tangent[GRIP_WHEEL_COUNT];
-  double length[GRIP_WHEEL_COUNT];
+  int contact[GRIP_MAX_WHEELS], n = 0;
+  grip_vec3 tangent[GRIP_MAX_WHEELS];
+  double length[GRIP_MAX_WHEELS];
 
   /* Brakes, wheels in the air, and the tyre frame's heading: the (steered) wheel's heading
    * projected on the contact plane. */
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < n_wheels; ++i) {
     wheel_runtime *w = &v->wheels[i];
     wheel_scratch *ws = &sc[i];
     const wheel_config *c = &v->type->wheels[i];
     double friction = c->brake_torque * v->filtered.brake;
-    if (c->axle == 1) friction += handbrake;
+    if (c->handbrake) friction += handbrake;
     ws->friction_torque = friction;
     if (!w->in_contact) {
       w->deflection_x = w->deflection_y = 0.0;
@@ -306,7 +401,7 @@ static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *ro
     contact[n++] = i;
   }
   /* 1/|t| as |t|·(1/|t|²): the square root and the division run side by side. */
-  double inv_length[GRIP_WHEEL_COUNT];
+  double inv_length[GRIP_MAX_WHEELS];
   for (int j = 0; j < n; ++j) {
     double length2 = v3_dot(tangent[j], tangent[j]);
     length[j] = sqrt(length2);
@@ -318,7 +413,7 @@ static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *ro
    *   du/dt = (omega·r − vx) − |vx|·u/sigma_x,   dv/dt = vy − |vx|·v/sigma_y
    * Transient slips: kappa' = u/sigma_x, tan(alpha') = v/sigma_y. The two denominators
    * 1 + dt|vx|/sigma share one division. */
-  double denom_x[GRIP_WHEEL_COUNT], denom_y[GRIP_WHEEL_COUNT], inv_both[GRIP_WHEEL_COUNT];
+  double denom_x[GRIP_MAX_WHEELS], denom_y[GRIP_MAX_WHEELS], inv_both[GRIP_MAX_WHEELS];
   for (int j = 0; j < n; ++j) {
     wheel_runtime *w = &v->wheels[contact[j]];
     wheel_scratch *ws = &sc[contact[j]];
@@ -329,7 +424,9 @@ static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *ro
     ws->long_dir = lon;
     ws->lat_dir = lat;
     grip_vec3 arm = v3_sub(w->contact_point, v->position);
+    /* Contact-patch velocity relative to the ground under it (a still ground: none to take). */
     grip_vec3 vel = v3_add(v->velocity, v3_cross(v->angular_velocity, arm));
+    if (moving) vel = v3_sub(vel, w->ground_velocity);
     ws->vx = v3_dot(vel, lon);
     ws->vy = v3_dot(vel, lat);
     double speed = fabs(ws->vx);
@@ -338,10 +435,10 @@ static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *ro
   }
   for (int j = 0; j < n; ++j) inv_both[j] = 1.0 / (denom_x[j] * denom_y[j]);
 
-  double fz[GRIP_WHEEL_COUNT], kappa[GRIP_WHEEL_COUNT], tan_alpha[GRIP_WHEEL_COUNT], scale[GRIP_WHEEL_COUNT];
-  double u_pred[GRIP_WHEEL_COUNT], defl_y[GRIP_WHEEL_COUNT];
-  const grip_simple_mf_def *mf_def[GRIP_WHEEL_COUNT];
-  const simple_mf_cache *mf_cache[GRIP_WHEEL_COUNT];
+  double fz[GRIP_MAX_WHEELS], kappa[GRIP_MAX_WHEELS], tan_alpha[GRIP_MAX_WHEELS], scale[GRIP_MAX_WHEELS];
+  double u_pred[GRIP_MAX_WHEELS], defl_y[GRIP_MAX_WHEELS];
+  const grip_simple_mf_def *mf_def[GRIP_MAX_WHEELS];
+  const simple_mf_cache *mf_cache[GRIP_MAX_WHEELS];
   for (int j = 0; j < n; ++j) {
     wheel_runtime *w = &v->wheels[contact[j]];
     wheel_scratch *ws = &sc[contact[j]];
@@ -368,8 +465,8 @@ static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *ro
   }
 
   /* Tyre forces: the simple MF for all the wheels on it at once, the full MF one by one. */
-  grip_tyre_output out[GRIP_WHEEL_COUNT];
-  if (!v->type->mf[0] && !v->type->mf[1]) {
+  grip_tyre_output out[GRIP_MAX_WHEELS];
+  if (!v->type->any_full_mf) {
     grip_simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
   } else {
     for (int j = 0; j < n; ++j) {
@@ -411,8 +508,8 @@ static void tyres(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const mat3 *ro
 }
 
 /* After the drivetrain solve: carcass deflection from the final wheel speed. */
-static void tyres_finish(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt) {
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+STEP_INLINE void tyres_finish(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt, int n) {
+  for (int i = 0; i < n; ++i) {
     wheel_runtime *w = &v->wheels[i];
     const wheel_scratch *ws = &sc[i];
     const wheel_config *c = &v->type->wheels[i];
@@ -435,12 +532,12 @@ static void tyres_finish(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], d
  * in grip's own mode, with zero in forces mode: the sum's order stays that of before forces
  * mode, so grip's own mode is bit-identical). wheel_force (may be NULL) gets each wheel's
  * force. */
-static void chassis_forces(const vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], const grip_world_def *world,
-                           const mat3 *rot, grip_vec3 *force_io, grip_vec3 *torque_io,
-                           grip_vec3 wheel_force[GRIP_WHEEL_COUNT]) {
+STEP_INLINE void chassis_forces(const vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], const grip_world_def *world,
+                                const mat3 *rot, grip_vec3 *force_io, grip_vec3 *torque_io,
+                                grip_vec3 wheel_force[GRIP_MAX_WHEELS], int n) {
   grip_vec3 force = *force_io;
   grip_vec3 torque = *torque_io;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < n; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (wheel_force) wheel_force[i] = v3(0, 0, 0);
     if (!w->in_contact) continue;
@@ -467,21 +564,23 @@ static void chassis_forces(const vehicle *v, const wheel_scratch sc[GRIP_WHEEL_C
     grip_vec3 at = v3_scale(up, aero->center_of_pressure_z - v->com_design.z);
     force = v3_add(force, drag);
     torque = v3_add(torque, v3_cross(at, drag));
-    /* Lift per axle, ½·rho·CL·A·vx²·ground effect along the body's up (negative CL pushes
-     * down); the ground effect from the mean underbody clearance over the four wheels. */
+    /* Lift at the first and the last axle, ½·rho·CL·A·vx²·ground effect along the body's up
+     * (negative CL pushes down); the ground effect from the mean underbody clearance over the
+     * wheels. */
     double ground_effect = 1.0;
     if (aero->ground_effect_gain > 0.0) {
-      double clearance = 0.0;
-      for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+      double clearance = 0.0, share = 1.0 / n;
+      for (int i = 0; i < n; ++i) {
         const wheel_runtime *w = &v->wheels[i];
         const wheel_config *c = &v->type->wheels[i];
-        clearance += 0.25 * (aero->ride_height + v->def->axles[c->axle].suspension.droop_travel - w->compression);
+        clearance += share * (aero->ride_height + v->def->axles[c->axle].suspension.droop_travel - w->compression);
       }
       ground_effect = grip_aero_ground_effect(aero, clearance);
     }
-    for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
-      double cl = a == 0 ? aero->lift_coefficient_front : aero->lift_coefficient_rear;
+    for (int end = 0; end < 2; ++end) {
+      double cl = end == 0 ? aero->lift_coefficient_front : aero->lift_coefficient_rear;
       if (cl == 0.0) continue;
+      int a = end == 0 ? 0 : v->type->axle_count - 1;
       grip_vec3 lift = v3_scale(up, q * cl * aero->frontal_area * ground_effect);
       grip_vec3 arm = v3_scale(fwd, v->def->axles[a].x - v->com_design.x);
       force = v3_add(force, lift);
@@ -523,11 +622,11 @@ static void chassis_forces(const vehicle *v, const wheel_scratch sc[GRIP_WHEEL_C
   *torque_io = torque;
 }
 
-static void integrate_body(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], const grip_world_def *world,
-                           const mat3 *rot, double dt) {
+STEP_INLINE void integrate_body(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], const grip_world_def *world,
+                                const mat3 *rot, double dt, int n) {
   grip_vec3 force = v3_scale(world->gravity, total_mass(v));
   grip_vec3 torque = v3(0, 0, 0);
-  chassis_forces(v, sc, world, rot, &force, &torque, NULL);
+  chassis_forces(v, sc, world, rot, &force, &torque, NULL, n);
 
   /* Semi-implicit (symplectic) Euler on the 6-DOF body. */
   double inv_mass = 1.0 / total_mass(v);
@@ -556,7 +655,7 @@ static void integrate_body(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT],
 static void hold_out_of_world(vehicle *v) {
   v->out_of_world = true;
   v->velocity = v->angular_velocity = v->acceleration = v3(0, 0, 0);
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < v->wheel_count; ++i) {
     wheel_runtime *w = &v->wheels[i];
     w->spin = w->deflection_x = w->deflection_y = 0.0;
     w->in_contact = false;
@@ -567,12 +666,12 @@ static void hold_out_of_world(vehicle *v) {
 
 /* Torque at the steering wheel from the steered tyres in contact (steering_torque.c); the
  * wheel's rate is that of the filtered steering input over this step. */
-static void steering_feedback(vehicle *v, double previous_steering, double dt) {
-  double fy[GRIP_WHEEL_COUNT], mz[GRIP_WHEEL_COUNT];
+STEP_INLINE void steering_feedback(vehicle *v, double previous_steering, double dt, int n) {
+  double fy[GRIP_MAX_WHEELS], mz[GRIP_MAX_WHEELS];
   int count = 0;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < n; ++i) {
     const wheel_runtime *w = &v->wheels[i];
-    if (!w->in_contact || !v->def->axles[v->type->wheels[i].axle].steered) continue;
+    if (!w->in_contact || v->type->wheels[i].steer_ratio == 0.0) continue;
     fy[count] = w->fy;
     mz[count] = w->mz;
     ++count;
@@ -581,7 +680,11 @@ static void steering_feedback(vehicle *v, double previous_steering, double dt) {
   v->steering_torque = grip_steering_wheel_torque(&v->def->steering, count, fy, mz, rate);
 }
 
-void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
+/* The step for a vehicle of n wheels: grip_vehicle_step calls it with n a constant 4 for the
+ * usual car, two axles of two wheels (so that its per-wheel loops compile as they did for a
+ * fixed four), and with the vehicle's own count otherwise (n may be 4 there too: four axles of
+ * one wheel, say). */
+STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double dt, int n, bool car) {
   if (v->out_of_world) return;
   grip_vec3 start_position = v->position;
   grip_quat start_rotation = v->rotation;
@@ -590,10 +693,10 @@ void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   filter_inputs(v, dt);
   mat3 rot = mat3_from_quat(v->rotation);
   steer_wheels(v, v3_dot(v->velocity, mat3_column(&rot, 0)));
-  suspension(v, world, &rot, dt);
-  wheel_scratch scratch[GRIP_WHEEL_COUNT]; /* this step's tyre frame and linearised response */
-  tyres(v, scratch, &rot, dt);
-  steering_feedback(v, previous_steering, dt);
+  suspension(v, world, &rot, dt, n, car);
+  wheel_scratch scratch[GRIP_MAX_WHEELS]; /* this step's tyre frame and linearised response */
+  tyres(v, scratch, &rot, dt, n, world->moving_ground);
+  steering_feedback(v, previous_steering, dt, n);
   /* No fuel, no combustion: the engine only brakes. */
   if (v->def->engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;
   if (grip_systems_on(v)) {
@@ -606,25 +709,25 @@ void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
   } else {
     grip_drivetrain_step(v, scratch, dt);
   }
-  tyres_finish(v, scratch, dt);
+  tyres_finish(v, scratch, dt, n);
   if (v->type->tyre_state_on) grip_tyre_state_step(v, scratch, dt);
   bool external = v->def->chassis_mode == GRIP_CHASSIS_EXTERNAL;
   if (external) {
     /* Forces mode: the caller's engine integrates the body and resolves its contacts. */
     v->chassis_force = v->chassis_torque = v3(0, 0, 0);
-    chassis_forces(v, scratch, world, &rot, &v->chassis_force, &v->chassis_torque, v->wheel_force);
+    chassis_forces(v, scratch, world, &rot, &v->chassis_force, &v->chassis_torque, v->wheel_force, n);
     /* What the body would accelerate at under grip's forces and gravity alone. */
     v->acceleration = v3_mad(world->gravity, v->chassis_force, 1.0 / total_mass(v));
     v->ground_points = 0;
     v->ground_impulse = 0.0;
   } else {
-    integrate_body(v, scratch, world, &rot, dt);
+    integrate_body(v, scratch, world, &rot, dt, n);
     grip_ground_contact_step(v, world, start_position, start_rotation, dt);
   }
 
   double work = v->engine_torque * v->engine_omega * dt;
   if (work > 0.0) v->fuel_mass = maxd(0.0, v->fuel_mass - v->def->engine.fuel_per_joule * work);
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < n; ++i) {
     wheel_runtime *w = &v->wheels[i];
     w->rotation += w->spin * dt;
     if (w->rotation >= 2.0 * GRIP_PI || w->rotation < 0.0) w->rotation -= 2.0 * GRIP_PI * floor(w->rotation / (2.0 * GRIP_PI));
@@ -637,12 +740,12 @@ void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
    * put back where the step began, at rest. */
   bool ok = finite3_ok(v->position) && finite3_ok(v->velocity) && finite3_ok(v->angular_velocity) &&
             isfinite(v->rotation.w) && isfinite(v->engine_omega);
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
+  for (int i = 0; i < n; ++i)
     ok = ok && isfinite(v->wheels[i].spin) && isfinite(v->wheels[i].deflection_x) &&
          isfinite(v->wheels[i].deflection_y) && isfinite(v->wheels[i].fx) && isfinite(v->wheels[i].fy);
   if (external) {
     ok = ok && finite3_ok(v->chassis_force) && finite3_ok(v->chassis_torque);
-    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) ok = ok && finite3_ok(v->wheel_force[i]);
+    for (int i = 0; i < n; ++i) ok = ok && finite3_ok(v->wheel_force[i]);
   }
   if (!ok) {
     v->spawn_pose.position = v3_sub(start_position, quat_rotate(start_rotation, v->com_design));
@@ -650,9 +753,14 @@ void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
     v->spawn_velocity = v3(0, 0, 0);
     grip_vehicle_reset_motion(v);
     v->chassis_force = v->chassis_torque = v3(0, 0, 0);
-    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) v->wheel_force[i] = v3(0, 0, 0);
+    for (int i = 0; i < n; ++i) v->wheel_force[i] = v3(0, 0, 0);
   }
   if (!external && grip_ground_left_world(v, world)) hold_out_of_world(v);
+}
+
+void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
+  if (v->type->two_by_two) vehicle_step_n(v, world, dt, 4, true);
+  else vehicle_step_n(v, world, dt, v->wheel_count, false);
 }
 
 void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
@@ -684,9 +792,14 @@ void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
   s->esc_active = systems && v->esc_active;
   s->esc_yaw_rate_reference = systems ? v->esc_reference : 0.0;
   s->tc_torque_factor = systems ? v->tc_torque_factor : 1.0;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  s->wheel_count = v->wheel_count;
+  for (int i = 0; i < v->wheel_count && i < GRIP_WHEEL_COUNT; ++i) grip_vehicle_fill_wheel(v, i, &s->wheels[i]);
+}
+
+void grip_vehicle_fill_wheel(const vehicle *v, int i, grip_wheel_state *o) {
+  {
     const wheel_runtime *w = &v->wheels[i];
-    grip_wheel_state *o = &s->wheels[i];
+    memset(o, 0, sizeof *o);
     o->in_contact = w->in_contact;
     o->contact_point = w->contact_point;
     o->contact_normal = w->contact_normal;

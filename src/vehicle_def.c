@@ -6,6 +6,7 @@
 
 #include "gmath.h"
 #include "grip/vehicle.h"
+#include "vehicle_internal.h"
 
 /* LS1 full-throttle torque, N·m: 475 N·m peak at 4400 rpm and 257 kW (438.3 N·m) at 5600 rpm
  * (GM published figures); the shape between is interpolated from dyno charts' typical form. */
@@ -21,7 +22,8 @@ static grip_axle_def corvette_axle(double x, double half_track, double width, do
   a.wheel_radius = 0.34;
   a.wheel_width = width;
   a.wheel_inertia = 1.2;
-  a.steered = steered;
+  a.steer_ratio = steered ? 1.0 : 0.0;
+  a.handbrake = !steered; /* the rear axle */
   /* Ride frequency ~1.6 Hz with ~360 kg per corner: k = m·(2πf)²; damping ratio ~0.3 in bump,
    * rebound 1.5 × bump. */
   a.suspension = (grip_suspension_def){.spring_rate = spring,
@@ -100,6 +102,7 @@ grip_vehicle_def grip_default_vehicle_def(void) {
                                    .speed_reduction_speed = 0.0, .mechanical_trail = 0.02,
                                    .column_friction = 0.5, .column_damping = 0.1};
 
+  d.axle_count = 2;
   d.axles[GRIP_AXLE_FRONT] = corvette_axle(0.5 * wheelbase, 0.5 * 1.565, 0.245, 37000.0, 30000.0, true);
   d.axles[GRIP_AXLE_REAR] = corvette_axle(-0.5 * wheelbase, 0.5 * 1.577, 0.275, 40000.0, 15000.0, false);
 
@@ -129,7 +132,8 @@ grip_aero_coefficients grip_vehicle_aero_coefficients(const grip_vehicle_def *de
   c.drag = half_rho * aero->drag_coefficient * aero->frontal_area;
   /* Wings as flat plates: normal force 4·rho·A·sin(angle)·v², downforce its cos part, drag its
    * sin part; the downforce shared between the axles by lever. */
-  double xf = def->axles[GRIP_AXLE_FRONT].x, xr = def->axles[GRIP_AXLE_REAR].x;
+  int last = def->axle_count > 1 && def->axle_count <= GRIP_MAX_AXLES ? def->axle_count - 1 : 0;
+  double xf = def->axles[0].x, xr = def->axles[last].x; /* the first and the last axle */
   for (int k = 0; k < aero->wing_count; ++k) {
     const grip_wing_def *w = &aero->wings[k];
     double normal = 4.0 * air_density * w->area * sin(w->angle);
@@ -167,6 +171,50 @@ grip_vehicle_input grip_default_vehicle_input(void) {
                               .clutch = 0.0, .gear = 1, .automatic = true};
 }
 
+/* --- static loads ---------------------------------------------------------------------- */
+
+/* Static axle loads as shares of the weight (docs/physics.md, "Static loads"). Two axles: the
+ * lever rule. One axle: all of it. More: statically indeterminate; the springs decide. With the
+ * springs all free at one body height and pitch, the body sinks by z and pitches by θ (about the
+ * CG) until heave and pitch balance: axle a (x_a, its springs' rate k_a = wheels × spring_rate)
+ * carries k_a·(z + θ·d_a), d_a = x_a − x_cg, with
+ *   Σ k_a·(z + θ·d_a) = W,   Σ k_a·(z + θ·d_a)·d_a = 0,
+ * i.e. [K0 K1; K1 K2]·(z, θ) = (W, 0) with Kn = Σ k_a·d_aⁿ: z = W·K2/D, θ = −W·K1/D,
+ * D = K0·K2 − K1². (Two axles give the lever rule again.) */
+void grip_static_axle_shares(const grip_vehicle_def *d, double share[GRIP_MAX_AXLES]) {
+  int n = d->axle_count;
+  double x_cg = d->body.center_of_mass.x;
+  if (n == 1) {
+    share[0] = 1.0;
+  } else if (n == 2) {
+    double x_front = d->axles[0].x, x_rear = d->axles[1].x;
+    share[0] = (x_cg - x_rear) / (x_front - x_rear);
+    share[1] = 1.0 - share[0];
+  } else {
+    double k0 = 0.0, k1 = 0.0, k2 = 0.0;
+    for (int a = 0; a < n; ++a) {
+      double k = (d->axles[a].half_track > 0.0 ? 2 : 1) * d->axles[a].suspension.spring_rate, dx = d->axles[a].x - x_cg;
+      k0 += k;
+      k1 += k * dx;
+      k2 += k * dx * dx;
+    }
+    double det = k0 * k2 - k1 * k1;
+    double z = k2 / det, theta = -k1 / det; /* per unit weight */
+    for (int a = 0; a < n; ++a)
+      share[a] = (d->axles[a].half_track > 0.0 ? 2 : 1) * d->axles[a].suspension.spring_rate *
+                 (z + theta * (d->axles[a].x - x_cg));
+  }
+}
+
+int grip_vehicle_static_axle_loads(const grip_vehicle_def *def, double gravity, double axle_load[GRIP_MAX_AXLES]) {
+  if (!def || !axle_load || def->axle_count < 1 || def->axle_count > GRIP_MAX_AXLES) return 0;
+  double share[GRIP_MAX_AXLES];
+  grip_static_axle_shares(def, share);
+  double weight = (def->body.mass + def->fuel.mass) * gravity;
+  for (int a = 0; a < def->axle_count; ++a) axle_load[a] = weight * share[a];
+  return def->axle_count;
+}
+
 /* --- validation ------------------------------------------------------------------------ */
 
 typedef struct check {
@@ -186,6 +234,41 @@ static void in_range(check *c, double value, double lo, double hi, const char *f
   char what[96] = "";
   if (!ok) snprintf(what, sizeof what, "must be within %g..%g", lo, hi); /* only when it is needed */
   require(c, ok, field, what);
+}
+
+/* A driveline tree (GRIP_DRIVE_TREE): its differentials' values, and its shape: inputs name
+ * wheels of the car or later differentials, every differential but the root is named by exactly
+ * one, every wheel at most once. */
+static void check_tree(check *c, const grip_vehicle_def *d) {
+  const grip_drivetrain_def *t = &d->drivetrain;
+  int wheels = 0;
+  for (int a = 0; a < d->axle_count; ++a) wheels += d->axles[a].half_track > 0.0 ? 2 : 1;
+  require(c, t->diff_count >= 1 && t->diff_count <= GRIP_MAX_DIFFS, "drivetrain.diff_count", "must be within 1..15");
+  if (!c->ok) return;
+  int named_diff[GRIP_MAX_DIFFS] = {0}, named_wheel[GRIP_MAX_WHEELS] = {0};
+  for (int k = 0; c->ok && k < t->diff_count; ++k) {
+    const grip_diff_def *x = &t->diffs[k];
+    require(c, x->type >= GRIP_DIFF_OPEN && x->type <= GRIP_DIFF_VISCOUS, "drivetrain.diffs.type",
+            "type must be open, locked, limited-slip or viscous");
+    in_range(c, x->preload, 0, 1e5, "drivetrain.diffs.preload");
+    in_range(c, x->locking_coefficient, 0, 1, "drivetrain.diffs.locking_coefficient");
+    in_range(c, x->viscous_coefficient, 0, 1e5, "drivetrain.diffs.viscous_coefficient");
+    in_range(c, x->front_split, 0, 1, "drivetrain.diffs.front_split");
+    for (int j = 0; c->ok && j < 2; ++j) {
+      grip_drive_input in = x->inputs[j];
+      if (in.kind == GRIP_DRIVE_INPUT_WHEEL) {
+        require(c, in.index >= 0 && in.index < wheels, "drivetrain.diffs.inputs", "a wheel the car does not have");
+        if (c->ok) require(c, ++named_wheel[in.index] == 1, "drivetrain.diffs.inputs", "a wheel driven twice");
+      } else {
+        require(c, in.kind == GRIP_DRIVE_INPUT_DIFF, "drivetrain.diffs.inputs", "must be a wheel or a differential");
+        require(c, in.index > k && in.index < t->diff_count, "drivetrain.diffs.inputs",
+                "a differential must drive one listed after it");
+        if (c->ok) require(c, ++named_diff[in.index] == 1, "drivetrain.diffs.inputs", "a differential driven twice");
+      }
+    }
+  }
+  for (int k = 1; c->ok && k < t->diff_count; ++k)
+    require(c, named_diff[k] == 1, "drivetrain.diffs", "a differential no other one drives");
 }
 
 grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, int message_size) {
@@ -234,8 +317,8 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
   in_range(&c, g->downshift_rpm, 0, 30000, "gearbox.downshift_rpm");
   const grip_diff_def *diffs[3] = {&d->drivetrain.front, &d->drivetrain.rear, &d->drivetrain.centre};
   static const char *names[3] = {"drivetrain.front", "drivetrain.rear", "drivetrain.centre"};
-  require(&c, d->drivetrain.layout >= GRIP_DRIVE_RWD && d->drivetrain.layout <= GRIP_DRIVE_AWD,
-          "drivetrain.layout", "must be RWD, FWD or AWD");
+  require(&c, d->drivetrain.layout >= GRIP_DRIVE_RWD && d->drivetrain.layout <= GRIP_DRIVE_TREE,
+          "drivetrain.layout", "must be RWD, FWD, AWD or a tree");
   for (int k = 0; c.ok && k < 3; ++k) {
     require(&c, diffs[k]->type >= GRIP_DIFF_OPEN && diffs[k]->type <= GRIP_DIFF_VISCOUS, names[k],
             "type must be open, locked, limited-slip or viscous");
@@ -259,10 +342,16 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
   in_range(&c, d->input_filter.throttle_rate, 0, 1e6, "input_filter.throttle_rate");
   in_range(&c, d->input_filter.brake_rate, 0, 1e6, "input_filter.brake_rate");
   in_range(&c, d->input_filter.steer_rate, 0, 1e6, "input_filter.steer_rate");
-  for (int a = 0; c.ok && a < GRIP_AXLE_COUNT; ++a) {
+  require(&c, d->axle_count >= 1 && d->axle_count <= GRIP_MAX_AXLES, "axle_count", "must be within 1..8");
+  double brake_shares = 0.0;
+  for (int a = 0; c.ok && a < d->axle_count; ++a) {
     const grip_axle_def *x = &d->axles[a];
     in_range(&c, x->x, -50, 50, "axle.x");
-    in_range(&c, x->half_track, 0.05, 10, "axle.half_track");
+    if (x->half_track != 0.0) in_range(&c, x->half_track, 0.05, 10, "axle.half_track"); /* 0: one wheel */
+    in_range(&c, x->steer_ratio, -2, 2, "axle.steer_ratio");
+    in_range(&c, x->brake_share, 0, 1, "axle.brake_share");
+    brake_shares += x->brake_share;
+    if (a > 0) require(&c, x->x < d->axles[a - 1].x, "axle.x", "axles must be listed front to back (x decreasing)");
     in_range(&c, x->wheel_radius, 0.05, 3, "axle.wheel_radius");
     in_range(&c, x->wheel_width, 0.01, 3, "axle.wheel_width");
     in_range(&c, x->wheel_inertia, 0.01, 1000, "axle.wheel_inertia");
@@ -295,7 +384,22 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
     in_range(&c, t->simple.load_sensitivity, 0, 5, "tyre.simple.load_sensitivity");
     in_range(&c, t->simple.pneumatic_trail, 0, 1, "tyre.simple.pneumatic_trail");
   }
-  require(&c, d->axles[0].x > d->axles[1].x, "axles", "the front axle must be ahead of the rear (x larger)");
+  if (c.ok) {
+    /* The layouts drive the first axle (FWD), the last (RWD) or both (AWD) through an axle
+     * differential between two wheels. */
+    grip_drive_layout layout = d->drivetrain.layout;
+    const grip_axle_def *first = &d->axles[0], *last = &d->axles[d->axle_count - 1];
+    if (layout == GRIP_DRIVE_TREE) check_tree(&c, d);
+    else {
+    require(&c, layout == GRIP_DRIVE_RWD || first->half_track > 0.0, "drivetrain.layout",
+            "FWD and AWD drive the first axle, which needs two wheels");
+    require(&c, layout == GRIP_DRIVE_FWD || last->half_track > 0.0, "drivetrain.layout",
+            "RWD and AWD drive the last axle, which needs two wheels");
+    require(&c, layout != GRIP_DRIVE_AWD || d->axle_count >= 2, "drivetrain.layout", "AWD needs two axles");
+    }
+  }
+  require(&c, brake_shares == 0.0 || fabs(brake_shares - 1.0) <= 1e-6, "axle.brake_share",
+          "the axles' shares must add up to 1 (or all be 0: brakes.front_bias)");
   in_range(&c, d->aero.drag_coefficient, 0, 10, "aero.drag_coefficient");
   in_range(&c, d->aero.frontal_area, 0, 100, "aero.frontal_area");
   in_range(&c, d->aero.lift_coefficient_front, -20, 20, "aero.lift_coefficient_front");

@@ -42,7 +42,7 @@ void grip_simple_mf_cache_free(simple_mf_cache *cache);
 void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_cache *cache, double fz,
                                  double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out);
 
-/* The cached simple MF for n <= GRIP_WHEEL_COUNT tyres at once (the same results as
+/* The cached simple MF for n <= GRIP_MAX_WHEELS tyres at once (the same results as
  * grip_simple_mf_evaluate_tan with a cache, tyre k from def[k], cache[k] and the k-th inputs). */
 void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
                               const double fz[], const double kappa[], const double tan_alpha[],
@@ -94,7 +94,20 @@ typedef struct diff_runtime {
 admittance grip_diff_reduce(const grip_diff_def *def, const diff_runtime *state, double s,
                        admittance left, admittance right, torque_split *split);
 
+/* A differential of the driveline tree as a type holds it: the layouts' shorthands are built
+ * into the same form. input[k] >= 0: wheel input[k]; < 0: differential −1 − input[k] (always
+ * later in the list, so the list from the end up is children before parents). */
+typedef struct drive_node {
+  grip_diff_def def;
+  double split; /* share of the input torque to input 0 */
+  int input[2];
+} drive_node;
+
 /* --- vehicle runtime ------------------------------------------------------------------- */
+
+/* The step's phases are inlined into a caller specialised per wheel count (a constant 4 for
+ * the usual car, so its per-wheel loops compile as they did for a fixed four). */
+#define STEP_INLINE static inline __attribute__((always_inline))
 
 /* What a wheel's configuration derives to: constant for a car type, shared by its instances. */
 typedef struct wheel_config {
@@ -107,13 +120,17 @@ typedef struct wheel_config {
                             starts below the ground while the body is above it) */
   double spring_zero;    /* m, compression at which the spring force is zero */
   double static_load;    /* N at design ride height */
-  double brake_torque;   /* N·m at full brake (the axle's share of the brakes, half of it) */
+  double brake_torque;   /* N·m at full brake (the axle's share of the brakes over its wheels) */
   double relax_x, relax_y;         /* m, the tyre's relaxation lengths */
   double inv_relax_x, inv_relax_y; /* 1/m, their reciprocals */
   double inv_low_speed;  /* s/m, 1/(tyre low_speed) */
+  double steer_ratio;    /* the axle's: road-wheel angle per unit of the steering's angle */
+  double side;           /* +1 left, -1 right, 0 on the centre line */
   int axle;
+  int partner;           /* the other wheel of its axle, or -1 on a one-wheel axle */
   bool driven;
   bool left;
+  bool handbrake;        /* the axle has the handbrake */
 } wheel_config;
 
 /* A car type: everything derived from a vehicle definition that does not change while the car
@@ -129,17 +146,35 @@ typedef struct vehicle_type {
   bool tyre_state_on;     /* def.tyre_state.enabled */
   double tc_target_slip;  /* traction control's target slip: def's, or the driven tyres' peak slip
                              when def's is 0 (grip_systems_type_init) */
-  wheel_config wheels[GRIP_WHEEL_COUNT];
+  int axle_count;         /* def.axle_count */
+  int wheel_count;        /* 1 or 2 per axle */
+  bool two_by_two;        /* the usual car: two axles of two wheels (the step's specialisation) */
+  int axle_first_wheel[GRIP_MAX_AXLES]; /* index of each axle's first (left or only) wheel */
+  int axle_wheels[GRIP_MAX_AXLES];      /* 1 or 2 */
+  /* Steering geometry (vehicle.c, steer_wheels): the turn centre lies on the line x =
+   * steer_reference_x (the mean x of the unsteered axles; the CG's x when every axle steers),
+   * and steer_length (m) is the first steered axle's distance ahead of it: the wheelbase of a
+   * two-axle car, the effective wheelbase of a truck with a tandem. */
+  double steer_reference_x;
+  double steer_length;
+  int first_steered_axle; /* -1 when none steers */
+  /* The driveline tree (drivetrain.c): drive[0] is driven by the gearbox. */
+  int diff_count;
+  drive_node drive[GRIP_MAX_DIFFS];
+  bool any_lsd;              /* some differential is a limited-slip one */
+  bool root_input_is_clutch; /* the AWD layout's centre LSD locks on the clutch torque */
+  bool any_full_mf;       /* some axle has a full MF tyre */
+  wheel_config wheels[GRIP_MAX_WHEELS];
   double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
   double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
-  simple_mf_cache tyre_cache[GRIP_AXLE_COUNT];
+  simple_mf_cache tyre_cache[GRIP_MAX_AXLES];
   /* Tyre state (tyre_state.c), per axle: the tread area 2π·r·width (m²) the wear spreads over
    * and the gauge pressure (Pa) set at def.tyre_state.pressure_temperature. */
-  double tread_area[GRIP_AXLE_COUNT];
-  double set_pressure[GRIP_AXLE_COUNT];
+  double tread_area[GRIP_MAX_AXLES];
+  double set_pressure[GRIP_MAX_AXLES];
   /* Full MF parameters per axle (NULL for the simple model); def's tyre.mf points here. */
-  const grip_mf_params *mf[GRIP_AXLE_COUNT];
-  grip_mf_params mf_params[GRIP_AXLE_COUNT];
+  const grip_mf_params *mf[GRIP_MAX_AXLES];
+  grip_mf_params mf_params[GRIP_MAX_AXLES];
   /* registry bookkeeping (vehicle_type.c) */
   uint64_t key_hash;
   int refs;
@@ -160,6 +195,8 @@ typedef struct wheel_runtime {
   grip_vec3 contact_point;
   grip_vec3 contact_normal;
   grip_surface surface;
+  grip_vec3 ground_velocity; /* m/s, world, of the ground at the contact point (grip_ground_hit) */
+  void *ground_body;         /* the ground's handle for what the wheel stands on, or NULL */
   double load;
   double suspension_force;
   double steer;         /* rad, road-wheel angle */
@@ -211,8 +248,14 @@ typedef struct vehicle {
   double time;
   int ground_points;        /* body-box points touching the ground in the last step */
   double ground_impulse;    /* N·s, their normal impulse in the last step */
-  int ground_hint[GRIP_WHEEL_COUNT + 1]; /* the ground's memory per wheel, then the chassis
-                                            (grip_ground_query.hint); -1 when placed */
+  double ground_min_up;     /* cos(world max_ground_slope): a ground normal whose component along
+                               up is below this is a wall (set when the vehicle is created) */
+  int wheel_count;          /* the type's (read every step, kept with the hot data) */
+  /* Per wheel, in one allocation sized for wheel_count (grip_vehicle_alloc_wheels): the wheels' state,
+   * then the cold arrays below it. */
+  wheel_runtime *wheels;
+  int *ground_hint;         /* wheel_count + 1: the ground's memory per wheel, then the chassis
+                               (grip_ground_query.hint); -1 when placed */
 
   /* controls */
   double steer_delta;          /* rad, bicycle-model angle the wheels' steer was derived from */
@@ -229,12 +272,10 @@ typedef struct vehicle {
   double shift_cooldown;    /* s before the automatic may shift again */
   double clutch_engagement; /* 0..1 */
   double clutch_torque;     /* N·m last step */
-  diff_runtime diffs[3];    /* front, rear, centre */
-
-  wheel_runtime wheels[GRIP_WHEEL_COUNT];
+  diff_runtime *diffs;      /* the type's diff_count, in the per-wheel allocation */
 
   /* car systems (systems.c); untouched while they are off */
-  double abs_pressure[GRIP_WHEEL_COUNT]; /* 0..1, ABS brake-pressure factor per wheel */
+  double *abs_pressure;     /* wheel_count: 0..1, ABS brake-pressure factor per wheel */
   double tc_torque_factor;  /* 0..1, engine torque left by traction control */
   double esc_reference;     /* rad/s, last bounded reference yaw rate */
   bool abs_active, tc_active, esc_active;
@@ -246,8 +287,14 @@ typedef struct vehicle {
   /* forces mode (GRIP_CHASSIS_EXTERNAL) only: the last step's result */
   grip_vec3 chassis_force;  /* N, world, at the CG, without gravity */
   grip_vec3 chassis_torque; /* N·m, world, about the CG */
-  grip_vec3 wheel_force[GRIP_WHEEL_COUNT]; /* N, world, at each wheel's contact point */
+  grip_vec3 *wheel_force;   /* wheel_count: N, world, at each wheel's contact point */
+  size_t wheel_bytes;       /* of the per-wheel allocation */
 } vehicle;
+
+/* The per-wheel allocation of a vehicle of `type` (wheels zeroed); false when out of memory.
+ * Made when the vehicle is created, never during a step. */
+bool grip_vehicle_alloc_wheels(vehicle *v, const vehicle_type *type);
+void grip_vehicle_free_wheels(vehicle *v);
 
 /* The registry of car types of one world (vehicle_type.c): an open-addressing table keyed by a
  * hash of the definition. Creating a vehicle is the only time it allocates. */
@@ -266,6 +313,9 @@ void grip_vehicle_type_registry_free(vehicle_type_registry *r);
 /* Heap bytes held by the registry and its types. */
 size_t grip_vehicle_type_registry_bytes(const vehicle_type_registry *r);
 
+/* Static axle loads as shares of the weight, axle_count of them (vehicle_def.c). */
+void grip_static_axle_shares(const grip_vehicle_def *def, double share[GRIP_MAX_AXLES]);
+
 /* Derives a type's constants from its definition (type->def, mf already set up); false when
  * out of memory (nothing left allocated). vehicle_type_free releases what it allocated. */
 bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity);
@@ -275,6 +325,8 @@ void grip_vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, gri
 void grip_vehicle_reset_motion(vehicle *v);
 void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt);
 void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *state);
+/* Wheel i (0..wheel_count-1) of v as the public state gives it. */
+void grip_vehicle_fill_wheel(const vehicle *v, int i, grip_wheel_state *wheel);
 
 struct mat3;
 /* Car systems: what they derive once per car type (traction control's target slip). */
@@ -283,7 +335,7 @@ void grip_systems_type_init(vehicle_type *t);
 bool grip_systems_on(const vehicle *v);
 /* Adjusts this step's brake torques (scratch friction_torque) for ABS, traction control and
  * ESC; returns the factor (0..1) traction control leaves on the throttle. */
-double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const struct mat3 *rot, const grip_world_def *world,
+double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const struct mat3 *rot, const grip_world_def *world,
                     double dt);
 
 /* Tyre state (tyre_state.c): derives the type's constants; sets a new vehicle's tyres to the
@@ -291,29 +343,32 @@ double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_WHEEL_COUNT], const s
  * step's final tyre forces and slip velocities. */
 void grip_tyre_state_type_init(vehicle_type *t);
 void grip_tyre_state_init(vehicle *v);
-void grip_tyre_state_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt);
+void grip_tyre_state_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt);
 
 /* The full MF at a given gauge pressure (Pa; 0 = INFLPRES), otherwise grip_mf_evaluate. */
 void grip_mf_evaluate_at_pressure(const grip_mf_params *p, const grip_tyre_input *in, double pressure,
                                   grip_tyre_output *out);
 
 /* Drivetrain step: solves engine, clutch, gearbox, differentials and wheel spin implicitly. */
-void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_WHEEL_COUNT], double dt);
+void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt);
 /* After a teleport to a speed: the automatic's gear for it, engine locked to the driveline. */
 void grip_drivetrain_match_speed(vehicle *v);
-/* Derives automatic shift points from the engine curve and gear ratios. */
+/* Derives automatic shift points from the engine curve and gear ratios, and the driveline tree
+ * (from the layout's shorthand or the definition's own tree; wheel_count and axle wheels set);
+ * marks the driven wheels. */
 void grip_drivetrain_type_init(vehicle_type *t);
 
-/* The ground query for wheel 0..GRIP_WHEEL_COUNT-1 of v, or its chassis (GRIP_GROUND_QUERY_BODY). */
+/* The ground query for wheel 0..wheel_count-1 of v, or its chassis (GRIP_GROUND_QUERY_BODY). */
 static inline grip_ground_query grip_vehicle_ground_query(vehicle *v, int wheel) {
-  int slot = wheel >= 0 && wheel < GRIP_WHEEL_COUNT ? wheel : GRIP_WHEEL_COUNT;
-  return (grip_ground_query){.user_data = v->def->user_data, .wheel = slot < GRIP_WHEEL_COUNT ? wheel : GRIP_GROUND_QUERY_BODY,
+  int n = v->wheel_count;
+  int slot = wheel >= 0 && wheel < n ? wheel : n;
+  return (grip_ground_query){.user_data = v->def->user_data, .wheel = slot < n ? wheel : GRIP_GROUND_QUERY_BODY,
                              .hint = &v->ground_hint[slot]};
 }
 
 /* Forgets what the ground kept for v (a new vehicle, or one put elsewhere). */
 static inline void grip_vehicle_forget_ground(vehicle *v) {
-  for (int i = 0; i <= GRIP_WHEEL_COUNT; ++i) v->ground_hint[i] = -1;
+  for (int i = 0; i <= v->wheel_count; ++i) v->ground_hint[i] = -1;
 }
 
 #endif

@@ -22,7 +22,7 @@
 typedef struct keyed_type {
   vehicle_type type;
   grip_vehicle_def key;
-  grip_mf_params key_mf[GRIP_AXLE_COUNT];
+  grip_mf_params key_mf[GRIP_MAX_AXLES];
 } keyed_type;
 
 /* FNV-1a over 64-bit words (then the tail bytes): a definition is a few kB, hashed once per
@@ -44,25 +44,25 @@ static uint64_t hash_bytes(uint64_t h, const void *data, size_t size) {
   return h;
 }
 
-static void make_key(const grip_vehicle_def *def, grip_vehicle_def *key, grip_mf_params mf[GRIP_AXLE_COUNT]) {
+static void make_key(const grip_vehicle_def *def, grip_vehicle_def *key, grip_mf_params mf[GRIP_MAX_AXLES]) {
   memcpy(key, def, sizeof *key);
   memset(&key->pose, 0, sizeof key->pose);
   memset(&key->velocity, 0, sizeof key->velocity);
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+  for (int a = 0; a < GRIP_MAX_AXLES; ++a) {
     memset(&mf[a], 0, sizeof mf[a]);
-    if (def->axles[a].tyre.model == GRIP_TYRE_FULL_MF && def->axles[a].tyre.mf)
+    if (a < def->axle_count && def->axles[a].tyre.model == GRIP_TYRE_FULL_MF && def->axles[a].tyre.mf)
       memcpy(&mf[a], def->axles[a].tyre.mf, sizeof mf[a]);
     memset(&key->axles[a].tyre.mf, 0, sizeof key->axles[a].tyre.mf);
   }
 }
 
-static uint64_t key_hash(const grip_vehicle_def *key, const grip_mf_params mf[GRIP_AXLE_COUNT]) {
+static uint64_t key_hash(const grip_vehicle_def *key, const grip_mf_params mf[GRIP_MAX_AXLES]) {
   uint64_t h = hash_bytes(14695981039346656037ull, key, sizeof *key);
-  return hash_bytes(h, mf, GRIP_AXLE_COUNT * sizeof *mf);
+  return hash_bytes(h, mf, GRIP_MAX_AXLES * sizeof *mf);
 }
 
-static bool key_equal(const keyed_type *t, const grip_vehicle_def *key, const grip_mf_params mf[GRIP_AXLE_COUNT]) {
-  return memcmp(&t->key, key, sizeof *key) == 0 && memcmp(t->key_mf, mf, GRIP_AXLE_COUNT * sizeof *mf) == 0;
+static bool key_equal(const keyed_type *t, const grip_vehicle_def *key, const grip_mf_params mf[GRIP_MAX_AXLES]) {
+  return memcmp(&t->key, key, sizeof *key) == 0 && memcmp(t->key_mf, mf, GRIP_MAX_AXLES * sizeof *mf) == 0;
 }
 
 /* Inserts t (not present) into a table with room. */
@@ -110,9 +110,9 @@ const vehicle_type *grip_vehicle_type_acquire(vehicle_type_registry *r, const gr
   t->def = *def;
   t->def.pose = (grip_pose){.position = {0.0, 0.0, 0.0}, .rotation = {1.0, 0.0, 0.0, 0.0}};
   t->def.velocity = (grip_vec3){0.0, 0.0, 0.0};
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+  for (int a = 0; a < GRIP_MAX_AXLES; ++a) {
     t->mf[a] = NULL;
-    if (def->axles[a].tyre.model != GRIP_TYRE_FULL_MF) continue;
+    if (a >= def->axle_count || def->axles[a].tyre.model != GRIP_TYRE_FULL_MF) continue;
     t->mf_params[a] = *def->axles[a].tyre.mf;
     t->mf[a] = &t->mf_params[a];
     t->def.axles[a].tyre.mf = t->mf[a]; /* the definition points at the type's own copy */
@@ -160,7 +160,7 @@ size_t grip_vehicle_type_registry_bytes(const vehicle_type_registry *r) {
     const vehicle_type *t = r->slots[i];
     if (!t || t == TOMBSTONE) continue;
     bytes += sizeof(keyed_type);
-    for (int a = 0; a < GRIP_AXLE_COUNT; ++a) bytes += (size_t)t->tyre_cache[a].intervals * 2 * sizeof *t->tyre_cache[a].x;
+    for (int a = 0; a < GRIP_MAX_AXLES; ++a) bytes += (size_t)t->tyre_cache[a].intervals * 2 * sizeof *t->tyre_cache[a].x;
   }
   return bytes;
 }

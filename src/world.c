@@ -42,7 +42,8 @@ grip_world_def grip_default_world_def(void) {
                           .friction = 0.5,
                           .bounds_min = {-INFINITY, -INFINITY, -INFINITY},
                           .bounds_max = {INFINITY, INFINITY, INFINITY},
-                          .void_depth = 1000.0};
+                          .void_depth = 1000.0,
+                          .max_ground_slope = GRIP_DEFAULT_MAX_GROUND_SLOPE};
 }
 
 grip_world *grip_create_world(const grip_world_def *def) {
@@ -50,7 +51,8 @@ grip_world *grip_create_world(const grip_world_def *def) {
       !(def->restitution >= 0.0 && def->restitution <= 1.0) || !(def->friction >= 0.0 && isfinite(def->friction)) ||
       !(def->bounds_min.x < def->bounds_max.x && def->bounds_min.y < def->bounds_max.y &&
         def->bounds_min.z < def->bounds_max.z) ||
-      !(def->void_depth > 0.0 && isfinite(def->void_depth)))
+      !(def->void_depth > 0.0 && isfinite(def->void_depth)) ||
+      !(def->max_ground_slope > 0.0 && def->max_ground_slope <= 0.5 * GRIP_PI))
     return NULL;
   grip_world *w = calloc(1, sizeof *w);
   if (!w) return NULL;
@@ -105,6 +107,13 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
    * every vehicle created from an equal definition; a new one is the only allocation. */
   const vehicle_type *type = grip_vehicle_type_acquire(&world->types, def, world->def.gravity);
   if (!type) return GRIP_NULL_VEHICLE;
+  /* The per-wheel state, sized for this type's wheel count (the vehicle's own allocation). */
+  vehicle wheels;
+  memset(&wheels, 0, sizeof wheels);
+  if (!grip_vehicle_alloc_wheels(&wheels, type)) {
+    grip_vehicle_type_release(&world->types, type);
+    return GRIP_NULL_VEHICLE;
+  }
   int slot = -1;
   if (world->alive < world->used) /* a free slot to reuse (else creating N cars costs N²) */
     for (int i = 0; i < world->used; ++i)
@@ -116,11 +125,13 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
     if (world->used == world->capacity) {
       int grown = world->capacity * 2;
       if (!grip_collision_reserve(&world->collision, grown)) {
+        grip_vehicle_free_wheels(&wheels);
         grip_vehicle_type_release(&world->types, type);
         return GRIP_NULL_VEHICLE;
       }
       vehicle *more = realloc(world->vehicles, (size_t)grown * sizeof *more);
       if (!more) {
+        grip_vehicle_free_wheels(&wheels);
         grip_vehicle_type_release(&world->types, type);
         return GRIP_NULL_VEHICLE;
       }
@@ -135,7 +146,17 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   memset(v, 0, sizeof *v);
   v->generation = generation;
   v->alive = true;
+  v->wheel_count = wheels.wheel_count;
+  v->wheels = wheels.wheels;
+  v->abs_pressure = wheels.abs_pressure;
+  v->wheel_force = wheels.wheel_force;
+  v->diffs = wheels.diffs;
+  v->ground_hint = wheels.ground_hint;
+  v->wheel_bytes = wheels.wheel_bytes;
   grip_vehicle_init(v, type, def->pose, def->velocity);
+  /* The world's wall slope as the cosine the step compares normals with (one cos per vehicle
+   * created, none per step). */
+  v->ground_min_up = cos(world->def.max_ground_slope);
   grip_vehicle_forget_ground(v);
   grip_collision_reset_slot(&world->collision, slot);
   world->alive++;
@@ -153,6 +174,7 @@ void grip_destroy_vehicle(grip_world *world, grip_vehicle_id id) {
     if (h->alive && (h->slot_tow == slot || h->slot_trailer == slot)) unlink_hitch(world, h);
   }
   grip_vehicle_type_release(&world->types, v->type);
+  grip_vehicle_free_wheels(v);
   v->type = NULL;
   v->def = NULL;
   v->alive = false;
@@ -163,8 +185,11 @@ size_t grip_world_memory(const grip_world *world, size_t *shared) {
   if (!world) return 0;
   size_t types = grip_vehicle_type_registry_bytes(&world->types);
   if (shared) *shared = types;
+  size_t wheels = 0;
+  for (int i = 0; i < world->used; ++i)
+    if (world->vehicles[i].alive) wheels += world->vehicles[i].wheel_bytes;
   return sizeof *world + (size_t)world->capacity * sizeof *world->vehicles +
-         grip_collision_bytes(&world->collision) + types;
+         grip_collision_bytes(&world->collision) + types + wheels;
 }
 
 /* --- stepping -------------------------------------------------------------------------- */
@@ -370,7 +395,7 @@ grip_result grip_vehicle_set_velocity(grip_world *world, grip_vehicle_id id, gri
   if (!finite3_ok(velocity)) return GRIP_INVALID_ARGUMENT;
   v->velocity = velocity;
   double forward = v3_dot(velocity, quat_rotate(v->rotation, v3(1, 0, 0)));
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < v->wheel_count; ++i) {
     v->wheels[i].spin = forward / v->type->wheels[i].radius;
     v->wheels[i].deflection_x = 0.0;
   }
@@ -427,6 +452,8 @@ grip_result grip_vehicle_set_chassis_state(grip_world *world, grip_vehicle_id id
   return GRIP_OK;
 }
 
+static void grip_fill_wheel_force(const vehicle *v, int i, bool moving, grip_wheel_force *o);
+
 grip_result grip_vehicle_get_chassis_forces(const grip_world *world, grip_vehicle_id id, grip_chassis_forces *out) {
   vehicle *v = lookup(world, id);
   if (!v || !out) return GRIP_INVALID_ID;
@@ -437,17 +464,36 @@ grip_result grip_vehicle_get_chassis_forces(const grip_world *world, grip_vehicl
   out->center_of_mass = v->position;
   out->mass = v->body_mass + v->fuel_mass;
   out->inertia = v->inertia;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
+  for (int i = 0; i < v->wheel_count && i < GRIP_WHEEL_COUNT; ++i) grip_fill_wheel_force(v, i, world->def.moving_ground, &out->wheels[i]);
+  return GRIP_OK;
+}
+
+int grip_vehicle_get_wheel_forces(const grip_world *world, grip_vehicle_id id, grip_wheel_force *wheels, int capacity) {
+  vehicle *v = lookup(world, id);
+  if (!v || v->def->chassis_mode != GRIP_CHASSIS_EXTERNAL) return 0;
+  for (int i = 0; i < v->wheel_count && i < capacity; ++i) grip_fill_wheel_force(v, i, world->def.moving_ground, &wheels[i]);
+  return v->wheel_count;
+}
+
+int grip_vehicle_get_wheels(const grip_world *world, grip_vehicle_id id, grip_wheel_state *wheels, int capacity) {
+  vehicle *v = lookup(world, id);
+  if (!v) return 0;
+  for (int i = 0; i < v->wheel_count && i < capacity; ++i) grip_vehicle_fill_wheel(v, i, &wheels[i]);
+  return v->wheel_count;
+}
+
+static void grip_fill_wheel_force(const vehicle *v, int i, bool moving, grip_wheel_force *o) {
+  {
     const wheel_runtime *w = &v->wheels[i];
-    grip_wheel_force *o = &out->wheels[i];
+    memset(o, 0, sizeof *o);
     /* The step's safety net has checked the forces; the point and Mz come from the ground and
      * the tyre and are checked here, so nothing non-finite reaches the caller's engine. */
     o->in_contact = w->in_contact;
     o->force = v->wheel_force[i];
     o->point = finite3_ok(w->contact_point) ? w->contact_point : v->position;
     o->aligning_torque = w->in_contact && isfinite(w->mz) ? w->mz : 0.0;
+    o->ground_body = w->in_contact && moving ? w->ground_body : NULL;
   }
-  return GRIP_OK;
 }
 
 /* --- contacts ------------------------------------------------------------------------- */
@@ -489,7 +535,7 @@ uint64_t grip_world_state_hash(const grip_world *world) {
     for (size_t k = 0; k < sizeof body / sizeof body[0]; ++k) h = hash_double(h, body[k]);
     h = hash_bytes(h, &v->gear, sizeof v->gear);
     h = hash_bytes(h, &v->out_of_world, sizeof v->out_of_world);
-    for (int k = 0; k < GRIP_WHEEL_COUNT; ++k) {
+    for (int k = 0; k < v->wheel_count; ++k) {
       const wheel_runtime *w = &v->wheels[k];
       h = hash_double(h, w->spin);
       h = hash_double(h, w->deflection_x);

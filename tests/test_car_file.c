@@ -34,6 +34,7 @@ static int diffs_; /* number of differing fields in the last compare */
 static void compare_diff(const grip_diff_def *da, const grip_diff_def *db) {
   const grip_diff_def *a = da, *b = db;
   F(type); F(preload); F(locking_coefficient); F(viscous_coefficient); F(front_split);
+  F(inputs[0].kind); F(inputs[0].index); F(inputs[1].kind); F(inputs[1].index);
 }
 
 /* Field-by-field comparison of every numeric field of two definitions. */
@@ -56,12 +57,16 @@ static int compare_defs(const grip_vehicle_def *a, const grip_vehicle_def *b) {
   compare_diff(&a->drivetrain.front, &b->drivetrain.front);
   compare_diff(&a->drivetrain.rear, &b->drivetrain.rear);
   compare_diff(&a->drivetrain.centre, &b->drivetrain.centre);
+  F(drivetrain.diff_count);
+  for (int k = 0; a->drivetrain.layout == GRIP_DRIVE_TREE && k < a->drivetrain.diff_count && k < GRIP_MAX_DIFFS; ++k)
+    compare_diff(&a->drivetrain.diffs[k], &b->drivetrain.diffs[k]);
   F(brakes.max_torque); F(brakes.front_bias); F(brakes.handbrake_torque);
   F(steering.ratio); F(steering.max_wheel_angle); F(steering.ackermann); F(steering.speed_reduction_speed);
   F(input_filter.throttle_rate); F(input_filter.brake_rate); F(input_filter.steer_rate);
-  for (int k = 0; k < GRIP_AXLE_COUNT; ++k) {
+  F(axle_count);
+  for (int k = 0; k < a->axle_count && k < GRIP_MAX_AXLES; ++k) {
     F(axles[k].x); F(axles[k].half_track); F(axles[k].wheel_radius); F(axles[k].wheel_width);
-    F(axles[k].wheel_inertia); F(axles[k].steered);
+    F(axles[k].wheel_inertia); F(axles[k].steer_ratio); F(axles[k].brake_share); F(axles[k].handbrake);
     F(axles[k].suspension.spring_rate); F(axles[k].suspension.bump_damping);
     F(axles[k].suspension.rebound_damping); F(axles[k].suspension.bump_travel);
     F(axles[k].suspension.droop_travel); F(axles[k].suspension.bump_stop_rate);
@@ -245,14 +250,25 @@ static void test_broken_corpus(void) {
       {"negative ratio", "[gearbox]\nratios = 3.1, -1.2, 1.0\n", 2, "gear ratio -1.2 is out of range"},
       {"too many gears", "[gearbox]\nratios = 1,1,1,1,1,1,1,1,1,1,1\n", 2, "more than 10"},
       {"bad bool", "[axle.front]\nsteered = maybe\n", 2, "not yes or no"},
-      {"bad layout", "[drivetrain]\nlayout = 6wd\n", 2, "not rwd, fwd or awd"},
+      {"bad layout", "[drivetrain]\nlayout = 6wd\n", 2, "not rwd, fwd, awd or tree"},
+      {"new axle not behind", "[axle.3]\nhalf_track = 0.8\n", 0, "front to back"},
+      {"tree input missing", "[drivetrain]\nlayout = tree\n[diff.1]\ninputs = axle.2.left\n", 4, "not two inputs"},
+      {"tree input no axle", "[drivetrain]\nlayout = tree\n[diff.1]\ninputs = axle.3.left, axle.2.right\n", 4,
+       "t.ini:4: diff.1.inputs: 'axle.3.left' is not diff.N"},
+      {"tree input side of one wheel", "[axle.1]\nhalf_track = 0\n[drivetrain]\nlayout = tree\n[diff.1]\n"
+       "inputs = axle.1.left, axle.2.right\n", 6, "'axle.1.left' is not"},
+      {"tree wheel twice", "[drivetrain]\nlayout = tree\n[diff.1]\ninputs = axle.2.left, axle.2.left\n", 4,
+       "t.ini:4: diff.1.inputs: a wheel driven twice"},
+      {"tree diff undriven", "[drivetrain]\nlayout = tree\n[diff.1]\ninputs = axle.2.left, axle.2.right\n"
+       "[diff.2]\ninputs = axle.1.left, axle.1.right\n", 0, "a differential no other one drives"},
+      {"inputs on a layout diff", "[diff.rear]\ninputs = axle.2.left, axle.2.right\n", 2, "only a tree's"},
       {"bad diff", "[diff.rear]\ntype = torsen\n", 2, "not open, locked, lsd or viscous"},
       {"both curves", "[engine]\ntorque = 1000:100, 2000:200\npeak_torque = 300\n", 3, "not both"},
       {"partial parametric", "[engine]\npeak_torque = 300\npeak_rpm = 4000\n", 2, "needs peak_torque"},
       {"wing count", "[aero]\nwings = 1\n[wing.2]\narea = 1\n", 2, "[wing.2] is given"},
       {"validate cross-field", "[engine]\nidle_rpm = 5000\nlimiter_rpm = 6000\n", 3, "engine.limiter_rpm"},
       {"fuel over capacity", "[fuel]\ncapacity = 10\nmass = 20\n", 3, "fuel.mass"},
-      {"axles swapped", "[axle.front]\nx = -2\n", 0, "front axle must be ahead"},
+      {"axles swapped", "[axle.front]\nx = -2\n", 2, "front to back"},
       {"missing tir", "[tyre.rear]\ntir = none.tir\n", 2, "tyre.rear.tir"},
       {"zero torque curve", "[engine]\ntorque = 1000:0, 3000:0, 6000:0\n", 2,
        "t.ini:2: engine.torque: the engine's torque curve is zero everywhere: the car can never move"},
@@ -318,6 +334,42 @@ static void test_broken_corpus(void) {
 /* The "can it move" rule against a hand computation on the built-in car: a flat torque curve
  * just above and just below the torque whose drive force in first gear equals the rolling
  * resistance f_tyre * 0.012 * m * g on asphalt. */
+/* [axle.N] and a driveline tree: a 6×4 on the built-in car, loaded, checked and written back. */
+static void test_axles_and_tree(void) {
+  const char *text = "[axle.3]\nx = -2.6\n[axle.2]\nx = -1.3\nhandbrake = no\n[tyre.3]\nlat_b = 10\n"
+                     "[drivetrain]\nlayout = tree\n"
+                     "[diff.1]\ninputs = diff.2, diff.3\n"
+                     "[diff.2]\ninputs = axle.2.left, axle.2.right\n"
+                     "[diff.3]\ntype = lsd\nfront_split = 0.5\ninputs = axle.3.left, axle.3.right\n";
+  grip_load_error err;
+  grip_car_default(&car_);
+  int rc = parse(text, &car_, &err);
+  if (rc) fprintf(stderr, "6x4: %s\n", err.message);
+  CHECK(rc == 0);
+  const grip_vehicle_def *d = &car_.def;
+  CHECK(d->axle_count == 3);
+  CHECK(d->axles[2].x == -2.6 && d->axles[1].x == -1.3);
+  CHECK(!d->axles[1].handbrake && d->axles[2].handbrake); /* the new axle copies the rear one */
+  CHECK(d->axles[2].tyre.simple.lateral.b == 10.0 && d->axles[1].tyre.simple.lateral.b == 12.0);
+  CHECK(d->drivetrain.layout == GRIP_DRIVE_TREE && d->drivetrain.diff_count == 3);
+  const grip_diff_def *x = d->drivetrain.diffs;
+  CHECK(x[0].inputs[0].kind == GRIP_DRIVE_INPUT_DIFF && x[0].inputs[0].index == 1);
+  CHECK(x[0].inputs[1].kind == GRIP_DRIVE_INPUT_DIFF && x[0].inputs[1].index == 2);
+  CHECK(x[1].inputs[0].kind == GRIP_DRIVE_INPUT_WHEEL && x[1].inputs[0].index == 2);
+  CHECK(x[2].inputs[1].kind == GRIP_DRIVE_INPUT_WHEEL && x[2].inputs[1].index == 5);
+  CHECK(x[0].type == GRIP_DIFF_OPEN && x[2].type == GRIP_DIFF_LIMITED_SLIP);
+  CHECK(grip_vehicle_def_validate(d, NULL, 0) == GRIP_OK);
+  /* written and read back: the same definition */
+  CHECK(grip_car_save(&car_, TMP "-6x4.ini", NULL, &err) == 0);
+  CHECK(grip_car_load(TMP "-6x4.ini", &car2_, &err) == 0);
+  CHECK(compare_defs(&car_.def, &car2_.def) == 0);
+  /* a three-wheeler: one front wheel, [axle.front] the shorthand of [axle.1] */
+  grip_car_default(&car_);
+  CHECK(parse("[axle.front]\nhalf_track = 0\n", &car_, &err) == 0);
+  CHECK(car_.def.axle_count == 2 && car_.def.axles[0].half_track == 0.0);
+  CHECK(grip_vehicle_def_validate(&car_.def, NULL, 0) == GRIP_OK);
+}
+
 static void test_drive_threshold(void) {
   grip_vehicle_def d = grip_default_vehicle_def();
   double radius = d.axles[1].wheel_radius; /* rear-wheel drive */
@@ -490,6 +542,7 @@ int main(void) {
   RUN_TEST(test_values_and_units);
   RUN_TEST(test_base);
   RUN_TEST(test_broken_corpus);
+  RUN_TEST(test_axles_and_tree);
   RUN_TEST(test_drive_threshold);
   RUN_TEST(test_misbehaviour_warnings);
   RUN_TEST(test_visual);

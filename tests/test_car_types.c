@@ -119,7 +119,7 @@ static void full_mf_copied(void) {
   grip_mf_params p;
   grip_mf_default_params(&p);
   grip_vehicle_def d = grip_default_vehicle_def();
-  for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+  for (int a = 0; a < d.axle_count; ++a) {
     d.axles[a].tyre.model = GRIP_TYRE_FULL_MF;
     d.axles[a].tyre.mf = &p;
   }

@@ -30,7 +30,7 @@ static double expected_torque(const grip_vehicle_def *car, const grip_vehicle_st
   double kingpin = 0.0;
   *front_fy = 0.0;
   for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    if (!car->axles[i / 2].steered || !s->wheels[i].in_contact) continue;
+    if (car->axles[i / 2].steer_ratio == 0.0 || !s->wheels[i].in_contact) continue;
     grip_tyre_input in = {.fz = s->wheels[i].load, .kappa = s->wheels[i].slip_ratio,
                           .alpha = s->wheels[i].slip_angle, .gamma = 0.0, .vx = s->speed,
                           .friction_scale = car->assists.grip_multiplier};

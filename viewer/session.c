@@ -18,6 +18,22 @@ session_options session_default_options(void) {
 const char *const session_system_names[SESSION_SYSTEM_COUNT] = {"abs", "tc", "esc"};
 
 /* "esc@1.5,abs@3" into the session's schedule; false (with a message) when malformed. */
+
+/* The car's state and every wheel after a step (the last one kept for interpolation), or after
+ * a placement (both the same: reset). */
+static void read_car(grip_world *world, session_car *c, bool reset) {
+  if (!reset) {
+    c->prev = c->cur;
+    memcpy(c->prev_wheels, c->cur_wheels, sizeof c->prev_wheels);
+  }
+  grip_vehicle_get_state(world, c->wc->id, &c->cur);
+  int n = grip_vehicle_get_wheels(world, c->wc->id, c->cur_wheels, GRIP_MAX_WHEELS);
+  c->wheel_count = n < GRIP_MAX_WHEELS ? n : GRIP_MAX_WHEELS;
+  if (reset) {
+    c->prev = c->cur;
+    memcpy(c->prev_wheels, c->cur_wheels, sizeof c->prev_wheels);
+  }
+}
 static bool parse_toggles(session *s, const char *text, const char *command) {
   const char *p = text;
   while (*p) {
@@ -247,8 +263,7 @@ static session *session_new(char *scene_text, const char *scene_dir, const char 
     c->wc = &s->sw->cars[k];
     c->def = grip_vehicle_get_def(s->sw->world, c->wc->id);
     c->bot = c->wc->bot;
-    grip_vehicle_get_state(s->sw->world, c->wc->id, &c->cur);
-    c->prev = c->cur;
+    read_car(s->sw->world, c, true);
     c->input = grip_vehicle_get_input(s->sw->world, c->wc->id);
     start_timing(s, c);
     setup_pit(s, k);
@@ -391,8 +406,7 @@ static void telemetry_rows(session *s) {
  * interpolation from where they were. */
 static void refresh_placed(session *s, int k) {
   session_car *c = &s->cars[k];
-  grip_vehicle_get_state(s->sw->world, c->wc->id, &c->cur);
-  c->prev = c->cur;
+  read_car(s->sw->world, c, true);
   for (int j = 0; j < s->car_count; ++j)
     if (s->cars[j].wc->spec->tow_index == k) refresh_placed(s, j);
 }
@@ -476,8 +490,7 @@ void session_step(session *s) {
   s->time += s->dt;
   for (int k = 0; k < s->car_count; ++k) {
     session_car *c = &s->cars[k];
-    c->prev = c->cur;
-    grip_vehicle_get_state(world, c->wc->id, &c->cur);
+    read_car(world, c, false);
     double progress_before = c->progress;
     locate_car(s, c);
     if (c->bot && c->pit.lane && !s->replay) {

@@ -43,6 +43,8 @@ typedef struct session_car {
   scene_world_car *wc;         /* the scene world's car */
   const grip_vehicle_def *def; /* as created (defaults derived) */
   grip_vehicle_state prev, cur; /* states after the last two steps (interpolation) */
+  int wheel_count;              /* every wheel of the car (grip_vehicle_get_wheels), the last two steps */
+  grip_wheel_state prev_wheels[GRIP_MAX_WHEELS], cur_wheels[GRIP_MAX_WHEELS];
   grip_vehicle_input input;    /* input of the last step */
   robot *bot;                  /* the robot driving it, or NULL */
   bool own_bot;                /* bot created by the session (freed by it) */

@@ -35,7 +35,7 @@ viewer_options viewer_default_options(void) {
 }
 
 typedef struct car_meshes {
-  gpu_mesh body, brake_lights, wheel[GRIP_AXLE_COUNT];
+  gpu_mesh body, brake_lights, wheel[GRIP_MAX_AXLES];
   int model; /* index into view.car_models of the car's own 3D model, -1: the generated body */
   bool model_lamps; /* brake_lights holds the model's own brake lamps */
 } car_meshes;
@@ -377,7 +377,7 @@ static bool build_meshes(view *v) {
     world_mesh_car_brake_lights(&m, def);
     ok = ok && gpu_mesh_upload(&cm->brake_lights, &m, zero);
     mesh_free(&m);
-    for (int a = 0; a < GRIP_AXLE_COUNT; ++a) {
+    for (int a = 0; a < def->axle_count; ++a) {
       mesh_wheel(&m, (float)def->axles[a].wheel_radius, (float)def->axles[a].wheel_width, 24);
       ok = ok && gpu_mesh_upload(&cm->wheel[a], &m, zero);
       mesh_free(&m);
@@ -430,7 +430,7 @@ static void free_meshes(view *v) {
     for (int k = 0; k < v->s->car_count; ++k) {
       gpu_mesh_free(&v->cars[k].body);
       gpu_mesh_free(&v->cars[k].brake_lights);
-      for (int a = 0; a < GRIP_AXLE_COUNT; ++a) gpu_mesh_free(&v->cars[k].wheel[a]);
+      for (int a = 0; a < GRIP_MAX_AXLES; ++a) gpu_mesh_free(&v->cars[k].wheel[a]);
     }
   free(v->cars);
   v->cars = NULL;
@@ -501,15 +501,20 @@ static void draw_car(view *v, int k, double alpha) {
     float emissive[3] = {glow * 1.0f, glow * 0.05f, glow * 0.02f};
     renderer_draw_mesh(&v->r, &cm->brake_lights, pos, R, NULL, emissive, 0);
   }
-  for (int w = 0; w < GRIP_WHEEL_COUNT; ++w) {
-    const grip_axle_def *axle = &def->axles[w / 2];
-    const grip_wheel_state *a = &c->prev.wheels[w], *b = &c->cur.wheels[w];
+  /* every wheel, axle by axle, left before right (one wheel on a zero-track axle) */
+  for (int w = 0, ax = 0, side = 0; w < c->wheel_count && ax < def->axle_count; ++w) {
+    const grip_axle_def *axle = &def->axles[ax];
+    double y_sign = axle->half_track > 0.0 ? (side == 0 ? 1.0 : -1.0) : 0.0;
+    int mesh = ax;
+    if (axle->half_track > 0.0 && side == 0) side = 1;
+    else side = 0, ++ax;
+    const grip_wheel_state *a = &c->prev_wheels[w], *b = &c->cur_wheels[w];
     double steer = a->steer_angle + alpha * (b->steer_angle - a->steer_angle);
     double spin = lerp_angle(a->rotation, b->rotation, alpha);
     double compression = a->compression + alpha * (b->compression - a->compression);
     /* Wheel centre in the design frame: at design ride height (compression = droop travel) it is
      * one wheel radius above the design frame's ground point. */
-    double local[3] = {axle->x, (w % 2 == 0 ? 1.0 : -1.0) * axle->half_track,
+    double local[3] = {axle->x, y_sign * axle->half_track,
                        axle->wheel_radius - axle->suspension.droop_travel + compression};
     double wp[3];
     for (int i = 0; i < 3; ++i) wp[i] = pos[i] + R[3 * i] * local[0] + R[3 * i + 1] * local[1] + R[3 * i + 2] * local[2];
@@ -519,7 +524,7 @@ static void draw_car(view *v, int k, double alpha) {
     double Rw[9], Rt[9];
     mat_mul(Rz, Ry, Rw);
     mat_mul(R, Rw, Rt);
-    renderer_draw_mesh(&v->r, &cm->wheel[w / 2], wp, Rt, NULL, NULL, 0);
+    renderer_draw_mesh(&v->r, &cm->wheel[mesh], wp, Rt, NULL, NULL, 0);
   }
 }
 

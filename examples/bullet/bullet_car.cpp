@@ -64,6 +64,13 @@ bool bullet_raycast(void *context, const grip_ground_query *query, grip_vec3 ori
   hit->normal = gv(ray.m_hitNormalWorld.normalized());
   hit->distance = ray.m_closestHitFraction * max_distance;
   hit->surface = grip_default_surface();
+  // What was hit, for grip to hand back with the wheel's force (the push-back below), and its
+  // velocity at the hit point: tyre slip is measured relative to a moving body.
+  const btRigidBody *body = btRigidBody::upcast(ray.m_collisionObject);
+  if (body) {
+    hit->body = const_cast<btRigidBody *>(body);
+    hit->velocity = gv(body->getVelocityInLocalPoint(ray.m_hitPointWorld - body->getCenterOfMassPosition()));
+  }
   return true;
 }
 
@@ -115,6 +122,7 @@ class Scene {
     ground_.chassis = chassis_.get();
     grip_world_def wd = grip_default_world_def();
     wd.ground = grip_ground{bullet_raycast, &ground_};
+    wd.moving_ground = true;  // Bullet's bodies move: the rays report them
     grip_ = grip_create_world(&wd);
     car_ = grip_create_vehicle(grip_, &def_);
     ok_ = grip_vehicle_is_valid(grip_, car_) && grip_vehicle_place(grip_, car_, start.x(), start.y(), heading) == GRIP_OK;
@@ -169,9 +177,8 @@ class Scene {
     chassis_->applyCentralForce(bt(f.force));
     chassis_->applyTorque(bt(f.torque));
     for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-      if (!f.wheels[i].in_contact || !ground_.under[i]) continue;
-      btRigidBody *under = const_cast<btRigidBody *>(btRigidBody::upcast(ground_.under[i]));
-      if (!under || under->getInvMass() == 0.0) continue;
+      btRigidBody *under = static_cast<btRigidBody *>(f.wheels[i].ground_body);
+      if (!f.wheels[i].in_contact || !under || under->getInvMass() == 0.0) continue;
       under->applyForce(-bt(f.wheels[i].force), bt(f.wheels[i].point) - under->getCenterOfMassPosition());
     }
     // 4. Bullet integrates the chassis and resolves its collisions: one step of exactly dt.

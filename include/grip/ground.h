@@ -22,12 +22,23 @@ typedef struct grip_surface {
 /* Dry asphalt: friction 1, rolling resistance 0.012, smooth. */
 GRIP_API grip_surface grip_default_surface(void);
 
-/* A ray hit on the ground. */
+/* A ray hit on the ground. In a world whose ground moves (grip_world_def.moving_ground) grip
+ * sets velocity to zero and body to NULL before every raycast it makes, so the callback fills
+ * them only where something moves; in any other world grip ignores them. */
 typedef struct grip_ground_hit {
   grip_vec3 point;   /* m, world frame */
   grip_vec3 normal;  /* unit, world frame, pointing out of the ground */
   double distance;   /* m, from the ray origin along the ray */
   grip_surface surface;
+  /* m/s, world frame: the ground's own velocity at point (a lift, a ferry, a moving platform:
+   * v + ω × (point − its centre of mass) for a rigid body); finite (a non-finite one trips the
+   * step's safety net, which puts the car back at rest). Tyre slip is measured relative to it.
+   * Zero for the grounds grip ships (plane, slope, heightfield, track). */
+  grip_vec3 velocity;
+  /* The caller's handle for what was hit (its rigid body, say), opaque to grip, handed back with
+   * each wheel's force in forces mode (grip_wheel_force.ground_body) so that the game can push
+   * back on it. NULL for the grounds grip ships. */
+  void *body;
 } grip_ground_hit;
 
 /* Which vehicle and wheel asks the ground, and an int the ground may keep for that wheel.
@@ -38,9 +49,10 @@ typedef struct grip_ground_hit {
  * answers then depend neither on the order vehicles are stepped in nor on the thread count. */
 typedef struct grip_ground_query {
   void *user_data; /* the asking vehicle's grip_vehicle_def.user_data; NULL for none */
-  int wheel;       /* 0..GRIP_WHEEL_COUNT-1 (front left, front right, rear left, rear right) for
-                      a wheel's ray; GRIP_GROUND_QUERY_BODY for the chassis box, the walls and
-                      the airborne test */
+  int wheel;       /* the wheel's index for a wheel's ray (grip/vehicle.h: axle by axle, left
+                      before right; a car's 0..3 are front left, front right, rear left, rear
+                      right); GRIP_GROUND_QUERY_BODY for the chassis box, the walls and the
+                      airborne test */
   int *hint;       /* the ground's own int for this vehicle and wheel: -1 when the vehicle is
                       created or placed (grip_vehicle_set_pose), then whatever the ground wrote;
                       NULL when no vehicle asks */

@@ -1,6 +1,7 @@
 /* grip: vehicle definition, inputs and state.
  *
- * A vehicle is a 6-DOF sprung body on two axles of two wheels each. Every position is given in
+ * A vehicle is a 6-DOF sprung body on 1..GRIP_MAX_AXLES axles of one wheel (on the centre line)
+ * or two wheels each. Every position is given in
  * the vehicle's design frame (ISO 8855: x forward, y left, z up). Its origin is any reference
  * point the author chooses; the built-in cars use the ground point midway between the axles at
  * design ride height. Fill a definition from grip_default_vehicle_def() (the built-in Corvette
@@ -17,11 +18,16 @@ extern "C" {
 
 #define GRIP_MAX_CURVE_POINTS 32
 #define GRIP_MAX_GEARS 10
-#define GRIP_AXLE_COUNT 2
+#define GRIP_MAX_AXLES 8
+#define GRIP_MAX_WHEELS (2 * GRIP_MAX_AXLES)
+/* Wheels in the fixed-size arrays grip_vehicle_state.wheels and grip_chassis_forces.wheels:
+ * a vehicle's first four (all of a two-axle car's). A vehicle's own count: wheel_count there. */
 #define GRIP_WHEEL_COUNT 4
 #define GRIP_MAX_WINGS 4
 
-/* Axle and wheel indices. Wheel i belongs to axle i/2; even wheels are on the left. */
+/* Wheels are numbered axle by axle from the first axle of the definition, left before right on
+ * a two-wheel axle (a one-wheel axle has one). For the usual two-axle car (front axle first):
+ * front left 0, front right 1, rear left 2, rear right 3. */
 enum { GRIP_AXLE_FRONT = 0, GRIP_AXLE_REAR = 1 };
 enum { GRIP_WHEEL_FL = 0, GRIP_WHEEL_FR = 1, GRIP_WHEEL_RL = 2, GRIP_WHEEL_RR = 3 };
 
@@ -107,31 +113,60 @@ typedef enum grip_diff_type {
   GRIP_DIFF_VISCOUS,    /* transfer torque = viscous_coefficient·speed difference */
 } grip_diff_type;
 
+/* One input of a differential in a driveline tree: a wheel or another differential. */
+typedef enum grip_drive_input_kind {
+  GRIP_DRIVE_INPUT_WHEEL = 0, /* index: a wheel (0..wheel count − 1, grip_vehicle_state order) */
+  GRIP_DRIVE_INPUT_DIFF = 1,  /* index: a differential of the tree, later in diffs[] than this one */
+} grip_drive_input_kind;
+
+typedef struct grip_drive_input {
+  grip_drive_input_kind kind;
+  int index;
+} grip_drive_input;
+
 typedef struct grip_diff_def {
   grip_diff_type type;
   double preload;             /* N·m, LSD breakaway torque at zero input; 100 */
   double locking_coefficient; /* LSD transfer limit per N·m of input torque, 0..1; 0.3 */
   double viscous_coefficient; /* N·m·s/rad, viscous coupling; 50 */
-  double front_split;         /* centre differential only: front share of torque, 0..1; 0.4 */
+  /* Share of the input torque sent to inputs[0], 0..1: a tree's differentials (0.5 for an axle
+   * differential, an inter-axle one of a truck ~0.5) and the AWD layout's centre differential
+   * (front share; 0.4); the layouts' axle differentials split evenly whatever it says. */
+  double front_split;
+  grip_drive_input inputs[2]; /* GRIP_DRIVE_TREE only: what the differential drives */
 } grip_diff_def;
 
+/* Most differentials of a tree: one fewer than the most wheels it can join. */
+#define GRIP_MAX_DIFFS (GRIP_MAX_WHEELS - 1)
+
 typedef enum grip_drive_layout {
-  GRIP_DRIVE_RWD = 0,
-  GRIP_DRIVE_FWD,
-  GRIP_DRIVE_AWD, /* centre differential splits between the axle differentials */
+  GRIP_DRIVE_RWD = 0, /* the last axle through drivetrain.rear */
+  GRIP_DRIVE_FWD,     /* the first axle through drivetrain.front */
+  GRIP_DRIVE_AWD,     /* centre differential splits between the first and the last axle's */
+  /* drivetrain.diffs: a tree of differentials, diffs[0] driven by the gearbox, each joining two
+   * inputs (a wheel or a differential further down the list), every differential but the root
+   * named by exactly one other, every wheel at most once. 4x2, 4x4, 6x4 with an inter-axle
+   * differential, 8x8: all trees (docs/physics.md, "Driveline tree"). */
+  GRIP_DRIVE_TREE,
 } grip_drive_layout;
 
 typedef struct grip_drivetrain_def {
   grip_drive_layout layout;
+  /* The two-axle layouts (shorthands for the trees they build): */
   grip_diff_def front; /* used when the front axle is driven */
   grip_diff_def rear;  /* used when the rear axle is driven */
   grip_diff_def centre; /* AWD only */
+  /* GRIP_DRIVE_TREE: */
+  int diff_count;                      /* 1..GRIP_MAX_DIFFS */
+  grip_diff_def diffs[GRIP_MAX_DIFFS]; /* [0] the root, driven by the gearbox */
 } grip_drivetrain_def;
 
 typedef struct grip_brake_def {
-  double max_torque;       /* N·m, total at full pedal over all four wheels; 8000 */
-  double front_bias;       /* share of max_torque on the front axle, 0..1; 0.65 */
-  double handbrake_torque; /* N·m per rear wheel at full handbrake; 2000 */
+  double max_torque;       /* N·m, total at full pedal over all wheels; 8000 */
+  /* Two-axle shorthand: when every axle's brake_share is 0, the first axle gets this share of
+   * max_torque and the last axle the rest, 0..1; 0.65. */
+  double front_bias;
+  double handbrake_torque; /* N·m per wheel on the axles with a handbrake, at full lever; 2000 */
 } grip_brake_def;
 
 typedef struct grip_steering_def {
@@ -172,12 +207,21 @@ typedef struct grip_suspension_def {
 
 typedef struct grip_axle_def {
   double x;            /* m, design frame: wheel centres' x */
-  double half_track;   /* m, wheel centre y = ±half_track */
+  /* m, wheel centre y = ±half_track; 0 = one wheel on the centre line (a tricycle's front
+   * wheel); else 0.05..10. A Corvette 0.78 */
+  double half_track;
   double wheel_radius; /* m, loaded rolling radius; 0.34 */
   double wheel_width;  /* m; 0.275 */
   double wheel_inertia; /* kg·m² per wheel with tyre, hub, disc and half-shaft; ~1.2 */
-  bool steered;        /* front axle of a normal car */
-  grip_suspension_def suspension;
+  /* Road-wheel angle per unit of the steering's angle (steering input × max_wheel_angle /
+   * steering.ratio): 1 for a normal front axle, 0 = not steered, < 0 steers against it (rear
+   * steer), a second steered axle of a truck ~0.6; -2..2 */
+  double steer_ratio;
+  /* Share of brakes.max_torque on this axle (split evenly between its wheels), 0..1; 0 on every
+   * axle = the two-axle front_bias shorthand. A truck's three axles ~0.4, 0.3, 0.3 */
+  double brake_share;
+  bool handbrake;      /* the handbrake acts on this axle's wheels (the rear axle of a car) */
+  grip_suspension_def suspension; /* anti_roll_rate: the axle's bar (none on a one-wheel axle) */
   grip_tyre_def tyre;
 } grip_axle_def;
 
@@ -302,7 +346,11 @@ typedef struct grip_vehicle_def {
   grip_brake_def brakes;
   grip_steering_def steering;
   grip_input_filter_def input_filter;
-  grip_axle_def axles[GRIP_AXLE_COUNT]; /* [GRIP_AXLE_FRONT], [GRIP_AXLE_REAR] */
+  /* The axles, front to back (x decreasing), axle_count of them (1..GRIP_MAX_AXLES; 2 for a
+   * car). The first axle is the "front" of the two-axle shorthands (front_bias, the FWD/RWD/AWD
+   * layouts, lift_coefficient_front) and the last one the "rear". */
+  int axle_count;
+  grip_axle_def axles[GRIP_MAX_AXLES];
   grip_aero_def aero;
   grip_fuel_def fuel;
   grip_assist_def assists;
@@ -325,6 +373,15 @@ typedef struct grip_aero_coefficients {
 } grip_aero_coefficients;
 GRIP_API grip_aero_coefficients grip_vehicle_aero_coefficients(const grip_vehicle_def *def, double air_density,
                                                       double clearance);
+
+/* Static load (N) on each axle of a definition standing on flat ground under gravity
+ * (m/s², 9.81), with its fuel: the lever rule for two axles (a Corvette 7199 N front), all of it
+ * on one, the springs' heave and pitch equilibrium for more (statically indeterminate;
+ * docs/physics.md, "Static loads of more than two axles"). These are the loads the springs are
+ * preloaded for. Fills axle_load[0..axle_count − 1] and returns axle_count (0 for a definition
+ * with an axle_count outside 1..GRIP_MAX_AXLES). */
+GRIP_API int grip_vehicle_static_axle_loads(const grip_vehicle_def *def, double gravity,
+                                            double axle_load[GRIP_MAX_AXLES]);
 
 /* Ground-effect multiplier of the body lift at an underbody clearance (m): 1 when the car has
  * no ground effect, else gain·exp(−(clearance/height)⁴) (clearance clamped at 0). */
@@ -415,6 +472,9 @@ typedef struct grip_vehicle_state {
    * it to stand on): it is then held still where it left and no longer stepped, until it is
    * placed again (grip_vehicle_place / grip_vehicle_set_pose). */
   bool out_of_world;
+  int wheel_count; /* the vehicle's wheels (1..GRIP_MAX_WHEELS); 4 for a car */
+  /* Its first GRIP_WHEEL_COUNT wheels (zeros beyond wheel_count); every wheel of any vehicle:
+   * grip_vehicle_get_wheels. */
   grip_wheel_state wheels[GRIP_WHEEL_COUNT];
   /* N·m, torque the steering system puts on the steering wheel, positive turning it to the left
    * (like steering input +1): the front tyres' aligning moments and lateral forces about the

@@ -22,6 +22,9 @@ typedef void *grip_enqueue_task_fn(grip_task_fn *task, int item_count, int min_r
                                    void *task_context, void *user_context);
 typedef void grip_finish_task_fn(void *task_handle, void *user_context);
 
+/* grip_world_def.max_ground_slope by default: rad, acos(0.05) (87.1°). */
+#define GRIP_DEFAULT_MAX_GROUND_SLOPE 1.5207754699891265
+
 typedef struct grip_world_def {
   grip_vec3 gravity;   /* m/s², world frame; (0, 0, -9.81) */
   double air_density;  /* kg/m³; 1.29 (design notes) */
@@ -45,6 +48,18 @@ typedef struct grip_world_def {
   grip_vec3 bounds_min; /* m, world frame; (-inf, -inf, -inf) by default: no edge */
   grip_vec3 bounds_max; /* m, world frame; (+inf, +inf, +inf) by default */
   double void_depth;    /* m, > 0; 1000 */
+  /* rad, the steepest slope that is still ground: a surface whose normal leans further than this
+   * from up (for a wheel: from the vehicle's up; for the body box: from world z) is a wall, which
+   * no wheel stands on and the body box does not rest on (walls are the barrier's business).
+   * 0 < max_ground_slope <= π/2; acos(0.05) ≈ 1.521 (87.1°, the limit grip always had), so
+   * that only near-vertical faces are walls; a world whose cliffs are steep slopes (a 35° rock
+   * face a car should not climb) sets it lower, ~0.6 (34°). */
+  double max_ground_slope;
+  /* true: the ground's raycast reports its velocity and body (grip_ground_hit.velocity, .body:
+   * a moving platform, a ferry, a game's rigid bodies to push back on). false (the default):
+   * the ground stands still and has no bodies, and grip skips that work in every wheel's step
+   * (grip's own grounds report none). */
+  bool moving_ground;
 } grip_world_def;
 
 GRIP_API grip_world_def grip_default_world_def(void);
@@ -80,6 +95,13 @@ GRIP_API grip_vehicle_input grip_vehicle_get_input(const grip_world *world, grip
 GRIP_API grip_result grip_vehicle_get_state(const grip_world *world, grip_vehicle_id id,
                                    grip_vehicle_state *state);
 
+/* Every wheel's state, in wheel order (axle by axle from the front, left before right; see
+ * grip/vehicle.h): fills min(count, capacity) entries of wheels (may be NULL with capacity 0)
+ * and returns the vehicle's wheel count, 1..GRIP_MAX_WHEELS (4 for a car; 0 for an invalid
+ * id). The count is not fixed in the ABI: ask with capacity 0, or pass GRIP_MAX_WHEELS. */
+GRIP_API int grip_vehicle_get_wheels(const grip_world *world, grip_vehicle_id id, grip_wheel_state *wheels,
+                                     int capacity);
+
 /* Teleports the vehicle: design frame to pose, velocities to zero, wheels stopped, tyres and
  * drivetrain at rest. */
 GRIP_API grip_result grip_vehicle_set_pose(grip_world *world, grip_vehicle_id id, grip_pose pose);
@@ -107,7 +129,8 @@ GRIP_API const grip_vehicle_def *grip_vehicle_get_def(const grip_world *world, g
 
 /* Bytes the world holds (its handle, the vehicles' state, their collision records and the car
  * types); *shared (may be NULL) receives the part held once per car type (definitions, tyre
- * tables, full MF parameters). For 100 cars of one type: ~1.6 kB per vehicle plus ~14 kB shared. */
+ * tables, full MF parameters). For 100 cars of one type: ~3.2 kB per vehicle (its per-wheel state
+ * sized for its wheel count included) plus ~81 kB shared (grip bench: bytes/vehicle, shared/type). */
 GRIP_API size_t grip_world_memory(const grip_world *world, size_t *shared);
 
 /* A 64-bit hash of every vehicle's complete dynamic state, for determinism tests. */
@@ -150,6 +173,9 @@ typedef struct grip_wheel_force {
   grip_vec3 point;  /* m, world frame, the contact point where force acts */
   double aligning_torque; /* N·m, about the contact normal (the tyre's Mz); ~±50 */
   bool in_contact;
+  /* The ground's handle for what the wheel stands on (grip_ground_hit.body): the body the game
+   * applies -force at point to. NULL off the ground or on grip's own grounds. */
+  void *ground_body;
 } grip_wheel_force;
 
 /* What grip asks the caller's rigid body to feel, from the last step. */
@@ -163,7 +189,9 @@ typedef struct grip_chassis_forces {
   double mass;      /* kg, body.mass + fuel now (fuel burns: re-read it each step); 1439 */
   grip_vec3 inertia; /* kg·m², principal, about the centre of mass along the design axes
                         (body.inertia); (500, 2200, 2400) */
-  grip_wheel_force wheels[GRIP_WHEEL_COUNT]; /* in grip_vehicle_state.wheels order */
+  /* the first GRIP_WHEEL_COUNT wheels, in wheel order; every wheel of any vehicle:
+   * grip_vehicle_get_wheel_forces */
+  grip_wheel_force wheels[GRIP_WHEEL_COUNT];
 } grip_chassis_forces;
 
 /* Forces mode: sets the chassis state the next grip_world_step works from. pose is that of the
@@ -179,6 +207,12 @@ GRIP_API grip_result grip_vehicle_set_chassis_state(grip_world *world, grip_vehi
  * GRIP_CHASSIS_OWN mode. Values are always finite. */
 GRIP_API grip_result grip_vehicle_get_chassis_forces(const grip_world *world, grip_vehicle_id id,
                                                      grip_chassis_forces *forces);
+
+/* Forces mode: every wheel's force of the last step, in wheel order (grip_vehicle.h: axle by
+ * axle, left before right). Fills min(count, capacity) entries of wheels and returns the
+ * vehicle's wheel count (0 for an invalid id or a vehicle in GRIP_CHASSIS_OWN mode). */
+GRIP_API int grip_vehicle_get_wheel_forces(const grip_world *world, grip_vehicle_id id, grip_wheel_force *wheels,
+                                           int capacity);
 
 /* --- hitches: a trailer on its towing vehicle (docs/physics.md §9, "Hitches") ----------- */
 

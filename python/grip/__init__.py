@@ -15,7 +15,7 @@ docs/python.md describes every call, field and unit.
 
 from ._native import GripError, LoadError
 from .core import (INPUT_FIELDS, INPUT_INDEX, RACE_FIELDS, STATE_FIELDS, STATE_INDEX, STATE_UNITS,
-                   Car, Robot, Scene, Track, Tyre, World, car_file_text, default_inputs, drive, race,
+                   WHEEL_FIELDS, WHEEL_UNITS, Car, Robot, Scene, Track, Tyre, World, car_file_text, default_inputs, drive, race,
                    state_column)
 from .env import Box, TrackEnv, VecTrackEnv
 
@@ -30,5 +30,6 @@ def sweep(*args, **kwargs):
 
 __all__ = ["Car", "Track", "World", "Robot", "Scene", "Tyre", "race", "drive", "sweep",
            "car_file_text", "default_inputs", "state_column", "STATE_FIELDS", "STATE_UNITS",
-           "STATE_INDEX", "INPUT_FIELDS", "INPUT_INDEX", "RACE_FIELDS", "GripError", "LoadError",
+           "STATE_INDEX", "WHEEL_FIELDS", "WHEEL_UNITS", "INPUT_FIELDS", "INPUT_INDEX", "RACE_FIELDS",
+           "GripError", "LoadError",
            "TrackEnv", "VecTrackEnv", "Box"]

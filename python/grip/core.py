@@ -17,6 +17,9 @@ def _names(count_fn, name_fn):
 STATE_FIELDS = _names(lib.gpy_state_field_count, lib.gpy_state_field_name)
 STATE_UNITS = dict(zip(STATE_FIELDS, _names(lib.gpy_state_field_count, lib.gpy_state_field_unit)))
 STATE_INDEX = {name: i for i, name in enumerate(STATE_FIELDS)}
+# Per wheel (World.get_wheels): the state's wheel fields without their _fl/_fr/... suffix.
+WHEEL_FIELDS = [name.rstrip("_") for name in _names(lib.gpy_wheel_field_count, lib.gpy_wheel_field_name)]
+WHEEL_UNITS = dict(zip(WHEEL_FIELDS, _names(lib.gpy_wheel_field_count, lib.gpy_wheel_field_unit)))
 #: Columns of an input array (World.set_inputs): throttle 0..1, brake 0..1, steering -1..1
 #: (+ left), handbrake 0..1, clutch 0..1 (1 = pressed), gear (-1..n; automatic: >0 drive,
 #: 0 neutral, -1 reverse), automatic (0 or 1).
@@ -278,6 +281,20 @@ class World:
         bad = lib.gpy_get_states(self._worlds, 0, self._ids_ptr, n, _ptr(out))
         if bad >= 0:
             raise GripError(f"World.get_states: vehicle {bad} is not valid")
+        return out
+
+
+    def get_wheels(self, row):
+        """Every wheel of vehicle row, any count (a three-wheeler's 3, a 6x4's 6), as a
+        wheels × len(WHEEL_FIELDS) array in wheel order: axle by axle from the front, left
+        before right."""
+        if not 0 <= int(row) < len(self._cars):
+            raise GripError(f"World.get_wheels: no vehicle {row}")
+        vid = ffi.new("grip_vehicle_id *", {"index": int(self._ids[row, 0]), "generation": int(self._ids[row, 1])})
+        count = lib.gpy_get_wheels(self._world, vid[0], ffi.NULL, 0)
+        out = np.empty((count, len(WHEEL_FIELDS)))
+        if count:
+            lib.gpy_get_wheels(self._world, vid[0], _ptr(out), count)
         return out
 
 

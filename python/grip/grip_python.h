@@ -103,6 +103,13 @@ int gpy_state_field_count(void);
 const char *gpy_state_field_name(int index);
 const char *gpy_state_field_unit(int index);
 
+/* Every wheel of one vehicle: min(count, capacity) × GPY_WHEEL_FIELDS doubles in wheel order;
+ * returns the vehicle's wheel count (0 for an invalid id). */
+int gpy_get_wheels(const grip_world *world, grip_vehicle_id id, double *out, int capacity);
+int gpy_wheel_field_count(void);
+const char *gpy_wheel_field_name(int index);
+const char *gpy_wheel_field_unit(int index);
+
 /* --- the robot driver (driver/robot.h) --- */
 /* Parameters as key/value strings (robot_params_set names: "mu_factor", ...) over the defaults. */
 robot *gpy_robot_create(const grip_track *track, const grip_vehicle_def *def, int param_count,

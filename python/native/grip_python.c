@@ -418,6 +418,31 @@ int gpy_get_states(grip_world *const *worlds, int world_stride, const grip_vehic
   return bad;
 }
 
+/* Every wheel of one vehicle, any count: WHEEL_FIELDS then TYRE_FIELDS per wheel, in wheel
+ * order (axle by axle from the front, left before right). */
+#define WHEEL_ROW(X) WHEEL_FIELDS(X, 0, "") TYRE_FIELDS(X, 0, "")
+static const char *const wheel_names[] = {WHEEL_ROW(FIELD_NAME)};
+static const char *const wheel_units[] = {WHEEL_ROW(FIELD_UNIT)};
+enum { WHEEL_FIELD_COUNT = (int)(sizeof wheel_names / sizeof wheel_names[0]) };
+
+int gpy_wheel_field_count(void) { return WHEEL_FIELD_COUNT; }
+const char *gpy_wheel_field_name(int i) { return i >= 0 && i < WHEEL_FIELD_COUNT ? wheel_names[i] : NULL; }
+const char *gpy_wheel_field_unit(int i) { return i >= 0 && i < WHEEL_FIELD_COUNT ? wheel_units[i] : NULL; }
+
+int gpy_get_wheels(const grip_world *world, grip_vehicle_id id, double *out, int capacity) {
+  grip_wheel_state wheels[GRIP_MAX_WHEELS];
+  int n = grip_vehicle_get_wheels(world, id, wheels, GRIP_MAX_WHEELS);
+  for (int w = 0; w < n && w < capacity; ++w) {
+    /* the tables read s->wheels[0]: a one-wheel view of wheel w */
+    struct {
+      grip_wheel_state wheels[1];
+    } view = {{wheels[w]}}, *s = &view;
+    double *o = out + (size_t)w * WHEEL_FIELD_COUNT;
+    WHEEL_ROW(FIELD_VALUE)
+  }
+  return n;
+}
+
 /* --- the robot ------------------------------------------------------------------------- */
 
 static int robot_params_from(int count, const char *const *keys, const char *const *values, robot_params *p,

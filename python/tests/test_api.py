@@ -76,6 +76,32 @@ def test_states_of_a_car_at_rest():
     assert world.get_states(out) is out
 
 
+def test_wheels_of_any_count():
+    """A 6x4 (a third axle in the car file) and a three-wheeler: every wheel, and the loads
+    carry the weight (1409 kg + 30 kg fuel) whatever the count."""
+    world = grip.World()
+    six = grip.Car.with_overrides("builtin", {"body.length": 6.0, "axle.2.x": -1.0,
+                                              "axle.3.x": -2.3})
+    three = grip.Car.with_overrides("builtin", {"axle.1.half_track": 0.0})
+    rows = [world.add_vehicle(six, 0.0, 0.0), world.add_vehicle(three, 0.0, 20.0),
+            world.add_vehicle(grip.Car(), 0.0, 40.0)]
+    world.step(0.002, 1000)
+    f = {name: i for i, name in enumerate(grip.WHEEL_FIELDS)}
+    for row, count in zip(rows, (6, 3, 4)):
+        wheels = world.get_wheels(row)
+        assert wheels.shape == (count, len(grip.WHEEL_FIELDS))
+        assert wheels[:, f["in_contact"]].sum() == count
+        assert wheels[:, f["load"]].sum() == pytest.approx(1439.0 * 9.81, rel=1e-3)
+    # the four-wheel car's rows are the state's fl, fr, rl, rr columns
+    s = world.get_states()[rows[2]]
+    wheels = world.get_wheels(rows[2])
+    for k, name in enumerate(("fl", "fr", "rl", "rr")):
+        assert wheels[k, f["load"]] == s[grip.STATE_INDEX[f"load_{name}"]]
+    assert grip.WHEEL_UNITS["load"] == "N"
+    with pytest.raises(grip.GripError):
+        world.get_wheels(7)
+
+
 def test_free_rolling_start_speed():
     world = grip.World()
     world.add_vehicle(grip.Car(), 0.0, 0.0, math.pi / 2, speed=20.0)

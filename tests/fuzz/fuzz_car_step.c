@@ -20,8 +20,13 @@ static int state_finite(const grip_vehicle_state *s) {
       !isfinite(s->engine_torque) || !isfinite(s->clutch_engagement) ||
       !isfinite(s->fuel_mass) || !isfinite(s->mass) || !isfinite(s->time))
     return 0;
-  for (int w = 0; w < GRIP_WHEEL_COUNT; ++w) {
-    const grip_wheel_state *ws = &s->wheels[w];
+  return 1;
+}
+
+/* Every wheel of any count (grip_vehicle_get_wheels). */
+static int wheels_finite(const grip_wheel_state *wheels, int n) {
+  for (int w = 0; w < n; ++w) {
+    const grip_wheel_state *ws = &wheels[w];
     if (!finite3(ws->contact_point) || !finite3(ws->contact_normal) || !isfinite(ws->load) ||
         !isfinite(ws->slip_ratio) || !isfinite(ws->slip_angle) || !isfinite(ws->fx) ||
         !isfinite(ws->fy) || !isfinite(ws->mz) || !isfinite(ws->spin) ||
@@ -51,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_REQUIRE(grip_vehicle_place(world, id, 0.0, 0.0, 0.0) == GRIP_OK);
     grip_vehicle_input in = grip_default_vehicle_input();
     grip_vehicle_state s;
+    grip_wheel_state wheels[GRIP_MAX_WHEELS];
     for (int i = 0; i < 500; ++i) {
       if (i == 0) {
         in.throttle = 1.0;
@@ -64,6 +70,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       FUZZ_REQUIRE(grip_world_step(world, 0.002) == GRIP_OK);
       FUZZ_REQUIRE(grip_vehicle_get_state(world, id, &s) == GRIP_OK);
       FUZZ_REQUIRE(state_finite(&s));
+      int n = grip_vehicle_get_wheels(world, id, wheels, GRIP_MAX_WHEELS);
+      FUZZ_REQUIRE(n >= 1 && n <= GRIP_MAX_WHEELS && n == s.wheel_count);
+      FUZZ_REQUIRE(wheels_finite(wheels, n));
     }
     grip_destroy_world(world);
   } else {
