@@ -18,3 +18,16 @@ grip_track *support_circle_track(double radius) {
   grip_track *t = NULL;
   return grip_track_build(&def, &t) == GRIP_OK ? t : NULL;
 }
+
+const char *const support_pit_oval_text =
+    "name Pit Oval\n"
+    "width 12\n"
+    "kerb 1\n"
+    "runoff 15\n"
+    "runoff-surface asphalt\n"
+    "barrier 1\n"
+    "straight 500\n"
+    "arc left radius 100 angle 180\n"
+    "straight 500\n"
+    "arc left radius 100 angle 180\n"
+    "pit side right entry 1478.3185 start 20 end 320 exit 450 box-length 15 box-width 5 speed-limit 20\n";

@@ -10,4 +10,9 @@
  * build. */
 grip_track *support_circle_track(double radius);
 
+/* A native track file's text (docs/tracks.md): an oval turning left, 1628.32 m (2·500 + 2·π·100),
+ * 12 m road, 1 m kerbs, 15 m asphalt run-offs, its pit lane on the right (the outside) from 150 m
+ * before the line to 450 m after it, boxes from 20 m to 320 m, limit 20 m/s. */
+extern const char *const support_pit_oval_text;
+
 #endif

@@ -10,33 +10,19 @@
 #include "fuel_strategy.h"
 #include "pit.h"
 #include "race.h"
+#include "support_tracks.h"
 #include "test.h"
 #include "torcs_track.h"
 #include "track_file.h"
 
 #define PI_ 3.14159265358979323846
 
-/* An oval turning left, 1628.32 m (2·500 + 2·π·100): 12 m road, 1 m kerbs, 15 m asphalt
- * run-offs. The pit lane is on the right (the outside), from 150 m before the line to 450 m
- * after it; the boxes from 20 m to 320 m. */
-static const char *const oval_text =
-    "name Pit Oval\n"
-    "width 12\n"
-    "kerb 1\n"
-    "runoff 15\n"
-    "runoff-surface asphalt\n"
-    "barrier 1\n"
-    "straight 500\n"
-    "arc left radius 100 angle 180\n"
-    "straight 500\n"
-    "arc left radius 100 angle 180\n"
-    "pit side right entry 1478.3185 start 20 end 320 exit 450 box-length 15 box-width 5 speed-limit 20\n";
-
+/* support_pit_oval_text, built. */
 static grip_track *oval(grip_track_pit *pit) {
   grip_track_file tf;
   grip_load_error err;
   grip_load_error_clear(&err);
-  if (grip_track_file_parse(oval_text, "oval.track", &tf, &err) != 0) {
+  if (grip_track_file_parse(support_pit_oval_text, "oval.track", &tf, &err) != 0) {
     fprintf(stderr, "%s\n", err.message);
     return NULL;
   }

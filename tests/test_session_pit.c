@@ -12,22 +12,9 @@
 
 #include "replay.h"
 #include "session.h"
+#include "support_tracks.h"
 #include "test.h"
 
-/* The oval of tests/test_pit.c: 1628.32 m turning left, 12 m road, its pit lane on the right
- * from 150 m before the line to 450 m after it (boxes from 20 m to 320 m), limit 20 m/s. */
-static const char *const oval_text =
-    "name Pit Oval\n"
-    "width 12\n"
-    "kerb 1\n"
-    "runoff 15\n"
-    "runoff-surface asphalt\n"
-    "barrier 1\n"
-    "straight 500\n"
-    "arc left radius 100 angle 180\n"
-    "straight 500\n"
-    "arc left radius 100 angle 180\n"
-    "pit side right entry 1478.3185 start 20 end 320 exit 450 box-length 15 box-width 5 speed-limit 20\n";
 
 static char track_path[64], replay_path[80];
 
@@ -133,7 +120,7 @@ int main(void) {
   strcat(track_path, ".track");
   FILE *f = fopen(track_path, "w");
   if (!f) TEST_SKIP("cannot write the track file");
-  fputs(oval_text, f);
+  fputs(support_pit_oval_text, f);
   fclose(f);
   RUN_TEST(robot_stops_in_a_drive);
   unlink(track_path);
