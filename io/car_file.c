@@ -1058,14 +1058,27 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
                  ratio, ax->tyre.simple.nominal_load);
     }
   }
-  /* 4. Rollover before sliding: half the track over the CG height (the static stability factor)
-   *    below the tyres' lateral friction. */
-  double half_track = 0.5 * (d->axles[0].half_track + d->axles[last].half_track);
+  /* 4. Rollover before sliding: the static stability factor below the tyres' lateral friction.
+   *    Under a lateral acceleration a the car tips about the side of its support polygon (the
+   *    wheels' contact points in plan) when a/g exceeds w/h, w the polygon's half-width measured
+   *    sideways at the CG's x and h the CG height: half the track for two equal axles, the
+   *    tracks interpolated for unequal ones, (t/2)·(a/L) for a tricycle (docs/physics.md). The
+   *    side is the upper convex envelope of (x, half_track) over the axles; at x_cg it is the
+   *    highest chord between axles on either side of the CG. */
+  double half_width = 0.0, x_cg = d->body.center_of_mass.x;
+  for (int i = 0; i < d->axle_count; ++i)
+    for (int j = 0; j < d->axle_count; ++j) {
+      const grip_axle_def *a = &d->axles[i], *b = &d->axles[j];
+      if (a->x < x_cg || b->x > x_cg) continue; /* a ahead of the CG, b behind it */
+      double w = a->x == b->x ? fmax(a->half_track, b->half_track)
+                              : b->half_track + (a->half_track - b->half_track) * (x_cg - b->x) / (a->x - b->x);
+      half_width = fmax(half_width, w);
+    }
   double cg_height = d->body.center_of_mass.z; /* above the ground (design frame) */
   double mu = 0.5 * (d->axles[0].tyre.simple.lateral.mu + d->axles[last].tyre.simple.lateral.mu);
-  if (d->axles[0].tyre.model == GRIP_TYRE_SIMPLE_MF && cg_height > 0.0 && half_track / cg_height < mu)
-    CAR_WARN("body.cg_z: half track / CG height above the ground = %.3g is below the tyres' "
-             "friction %.3g: the car rolls over before it slides", half_track / cg_height, mu);
+  if (d->axles[0].tyre.model == GRIP_TYRE_SIMPLE_MF && cg_height > 0.0 && half_width / cg_height < mu)
+    CAR_WARN("body.cg_z: the wheels' half-width at the CG / CG height above the ground = %.3g is below "
+             "the tyres' friction %.3g: the car rolls over before it slides", half_width / cg_height, mu);
   /* 5. The automatic never shifts up: the upshift speed lies above the rev limiter. */
   if (d->gearbox.automatic && d->gearbox.forward_gears > 1 && d->gearbox.upshift_rpm > 0.0 &&
       d->gearbox.upshift_rpm >= d->engine.rev_limit_rpm)

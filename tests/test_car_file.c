@@ -415,8 +415,14 @@ static void test_misbehaviour_warnings(void) {
       /* 40 kN/m at 1/4 of 1.5 t: 0.5/pi*sqrt(40000/370) = 1.65 Hz; 4e6 N/m gives 16.5 Hz, 1e7 26 Hz */
       {"[axle.front]\nspring_rate = 1e7\n", "axle.front.spring_rate: the corner's natural frequency is"},
       {"[tyre.rear]\nnominal_load = 500\n", "tyre.rear.nominal_load: the static wheel load"},
-      /* half track 0.78 m / CG 0.9 m = 0.87 < mu ~1 */
-      {"[body]\ncg_z = 0.9\n", "body.cg_z: half track / CG height above the ground"},
+      /* half tracks 0.7825 m (front) and 0.7885 m (rear), interpolated at the CG (0.51 of the
+       * 2.655 m wheelbase ahead of the rear axle): 0.78544 m / CG 0.9 m = 0.873 < mu 1 */
+      {"[body]\ncg_z = 0.9\n", "body.cg_z: the wheels' half-width at the CG / CG height above the ground = 0.873"},
+      /* one front wheel: the footprint's side runs from it to a rear wheel; sideways at the CG,
+       * 0.49 of the wheelbase behind the front wheel, it is 0.7885·0.49 = 0.38637 m; / 0.45 m =
+       * 0.859 (the (t/2)·(a/L) of docs/physics.md) */
+      {"[axle.1]\nhalf_track = 0\nanti_roll_rate = 0\n",
+       "body.cg_z: the wheels' half-width at the CG / CG height above the ground = 0.859"},
       {"[gearbox]\nupshift_rpm = 7000\n", "gearbox.upshift_rpm: 7000 rpm is not below the rev limiter"},
       {"[brakes]\nmax_torque = 1000\n", "brakes.max_torque: full braking gives at most"},
       {"[engine]\ntorque = 1000:30, 6000:30\n", "engine.torque: full throttle in first gear accelerates at most"},
