@@ -290,6 +290,19 @@ static int convert(tt_ctx *c, xmlNode *root, grip_track_file *out) {
       break;
     }
     if (c->failed) break;
+    /* Refused before the profile splits it into steps (a 2e9 m straight in 20 m steps would
+     * otherwise be built as 100000 steps of 20 km before the whole track's length is checked). */
+    if (!(length <= GRIP_TRACK_MAX_SEGMENT) || !(along + length <= GRIP_TRACK_MAX_LENGTH)) {
+      char what[160];
+      if (!(length <= GRIP_TRACK_MAX_SEGMENT))
+        snprintf(what, sizeof what, "the segment is %.6g m long (allowed up to %g m)", length, GRIP_TRACK_MAX_SEGMENT);
+      else
+        snprintf(what, sizeof what, "the track reaches %.6g m here (allowed up to %g m)", along + length,
+                 GRIP_TRACK_MAX_LENGTH);
+      xmlNode *at = kind == GRIP_TRACK_STRAIGHT && attribute(sec, "attnum", "lg") ? attribute(sec, "attnum", "lg") : sec;
+      tt_fail(c, at, kind == GRIP_TRACK_STRAIGHT ? "lg" : "arc", "%s", what);
+      break;
+    }
 
     /* elevation and banking: edge heights at both ends */
     double zsl = num(c, sec, "z start left", zel), zsr = num(c, sec, "z start right", zer);

@@ -572,9 +572,17 @@ int grip_track_file_check(const grip_track_file *tf, const char *file, grip_load
                         GRIP_TRACK_MAX_ABS_XY, GRIP_TRACK_MAX_ABS_Z);
     return -1;
   }
+  double plan_length = 0.0; /* m, the segments' lengths so far: the whole is refused before it is built */
   for (int i = 0; i < tf->segment_count; ++i) {
     const grip_track_segment_def *d = &tf->segments[i];
     int bad = 0;
+    plan_length += d->type == GRIP_TRACK_STRAIGHT ? d->length : d->angle * 0.5 * (d->radius + d->end_radius);
+    if (!(plan_length <= GRIP_TRACK_MAX_LENGTH)) {
+      grip_load_error_set(err, file, tf->lines ? tf->lines[i] : 0, "length",
+                          "the track reaches %.6g m at segment %d (allowed up to %g m)", plan_length, i + 1,
+                          GRIP_TRACK_MAX_LENGTH);
+      return -1;
+    }
     if (d->type == GRIP_TRACK_STRAIGHT) {
       bad = check_value(tf, i, file, "length", d->length, 0.0, GRIP_TRACK_MAX_SEGMENT, true, "m", err);
     } else if (d->type == GRIP_TRACK_LEFT || d->type == GRIP_TRACK_RIGHT) {

@@ -617,6 +617,11 @@ static void test_native_format(void) {
       /* a full circle of radius 10 m: 62.8 m long */
       {"width 4\narc left radius 10 angle 360\n", "b.track:2: length: the track is 62.8319 m long "
                                                  "(allowed 100 .. 1e+06 m)"},
+      /* eleven straights of 99,999 m: 1,099,989 m, refused at the eleventh before anything is
+       * built */
+      {"straight 99999\nstraight 99999\nstraight 99999\nstraight 99999\nstraight 99999\nstraight 99999\n"
+       "straight 99999\nstraight 99999\nstraight 99999\nstraight 99999\nstraight 99999\n",
+       "b.track:11: length: the track reaches 1.09999e+06 m at segment 11 (allowed up to 1e+06 m)"},
       /* the inner edge crosses the centre: radius 6 m, road 14 m wide */
       {"width 14\nstraight 100\narc left radius 6 angle 180\nstraight 100\narc left radius 6 angle 180\n",
        "b.track:3: radius: 6 m in segment 2 is not more than half the road width 14 m"},
