@@ -178,8 +178,7 @@ static int place_car(scene_world *sw, int k, double x, double y, double heading,
   double speed = c->speed;
   for (int at = c->tow_index; at >= 0; at = sc->cars[at].tow_index) speed = sc->cars[at].speed; /* the lead's */
   if (speed > 0.0) {
-    const grip_quat q = wc->start.rotation;
-    grip_vec3 f = {1.0 - 2.0 * (q.y * q.y + q.z * q.z), 2.0 * (q.x * q.y + q.w * q.z), 2.0 * (q.x * q.z - q.w * q.y)};
+    grip_vec3 f = grip_quat_rotate(wc->start.rotation, (grip_vec3){1.0, 0.0, 0.0});
     grip_vec3 v = {f.x * speed, f.y * speed, f.z * speed};
     if (grip_vehicle_set_velocity(sw->world, wc->id, v) != GRIP_OK)
       FAIL_AT(c->line, "speed_kmh", "car '%s' cannot start at %.1f km/h", c->name, 3.6 * speed);
@@ -195,13 +194,7 @@ static int place_car(scene_world *sw, int k, double x, double y, double heading,
  * coupling over it. */
 static void behind_tow(const grip_scene_car *c, grip_pose tow_pose, double heading, grip_vec3 *ball, double *x,
                        double *y) {
-  const grip_quat q = tow_pose.rotation;
-  /* tow_pose.position + R·tow_point */
-  grip_vec3 p = c->tow_point, u = {q.x, q.y, q.z};
-  grip_vec3 t = {2.0 * (u.y * p.z - u.z * p.y), 2.0 * (u.z * p.x - u.x * p.z), 2.0 * (u.x * p.y - u.y * p.x)};
-  *ball = (grip_vec3){tow_pose.position.x + p.x + q.w * t.x + (u.y * t.z - u.z * t.y),
-                      tow_pose.position.y + p.y + q.w * t.y + (u.z * t.x - u.x * t.z),
-                      tow_pose.position.z + p.z + q.w * t.z + (u.x * t.y - u.y * t.x)};
+  *ball = grip_pose_transform(tow_pose, c->tow_point);
   *x = ball->x - (cos(heading) * c->coupling.x - sin(heading) * c->coupling.y);
   *y = ball->y - (sin(heading) * c->coupling.x + cos(heading) * c->coupling.y);
 }

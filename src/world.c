@@ -280,7 +280,6 @@ grip_hitch_id grip_create_hitch(grip_world *world, const grip_hitch_def *def) {
   }
   hitch *h = &world->hitches[slot];
   uint32_t generation = h->generation + 1;
-  memset(h, 0, sizeof *h);
   *h = (hitch){.alive = true,
                .generation = generation,
                .slot_tow = slot_tow,

@@ -20,6 +20,18 @@ static grip_world *flat_world(void) {
   return grip_create_world(&wd);
 }
 
+/* A world with vehicle d on flat ground at rest at the origin, full throttle set. */
+static grip_world *full_throttle(const grip_vehicle_def *d, grip_vehicle_id *id) {
+  grip_world *w = flat_world();
+  *id = grip_create_vehicle(w, d);
+  CHECK(id->index != 0);
+  grip_vehicle_place(w, *id, 0, 0, 0);
+  grip_vehicle_input in = grip_default_vehicle_input();
+  in.throttle = 1.0;
+  grip_vehicle_set_input(w, *id, &in);
+  return w;
+}
+
 static grip_diff_def open_diff(grip_drive_input a, grip_drive_input b, double split) {
   grip_diff_def d = grip_default_vehicle_def().drivetrain.front;
   d.type = GRIP_DIFF_OPEN;
@@ -34,15 +46,11 @@ static grip_drive_input diff(int k) { return (grip_drive_input){GRIP_DRIVE_INPUT
 
 /* Hash after 4 s: full throttle, a steering input after 1 s. */
 static uint64_t run_hash(const grip_vehicle_def *d) {
-  grip_world *w = flat_world();
-  grip_vehicle_id id = grip_create_vehicle(w, d);
-  CHECK(id.index != 0);
-  grip_vehicle_place(w, id, 0, 0, 0);
-  grip_vehicle_input in = grip_default_vehicle_input();
-  in.throttle = 1.0;
-  grip_vehicle_set_input(w, id, &in);
+  grip_vehicle_id id;
+  grip_world *w = full_throttle(d, &id);
   for (int k = 0; k < 2000; ++k) {
     if (k == 500) {
+      grip_vehicle_input in = grip_vehicle_get_input(w, id);
       in.steering = 0.2;
       grip_vehicle_set_input(w, id, &in);
     }
@@ -121,13 +129,8 @@ static grip_vehicle_def six_by_four(grip_diff_type inter_axle) {
 
 static void six_by_four_shares_torque_evenly(void) {
   grip_vehicle_def d = six_by_four(GRIP_DIFF_OPEN);
-  grip_world *w = flat_world();
-  grip_vehicle_id id = grip_create_vehicle(w, &d);
-  CHECK(id.index != 0);
-  grip_vehicle_place(w, id, 0, 0, 0);
-  grip_vehicle_input in = grip_default_vehicle_input();
-  in.throttle = 1.0;
-  grip_vehicle_set_input(w, id, &in);
+  grip_vehicle_id id;
+  grip_world *w = full_throttle(&d, &id);
   grip_wheel_state wh[GRIP_MAX_WHEELS];
   grip_vehicle_state s;
   double worst = 0.0, most = 0.0;
@@ -177,13 +180,8 @@ static void eight_by_eight(void) {
   char why[160];
   CHECK(grip_vehicle_def_validate(&d, why, sizeof why) == GRIP_OK);
   if (why[0]) printf("  %s\n", why);
-  grip_world *w = flat_world();
-  grip_vehicle_id id = grip_create_vehicle(w, &d);
-  CHECK(id.index != 0);
-  grip_vehicle_place(w, id, 0, 0, 0);
-  grip_vehicle_input in = grip_default_vehicle_input();
-  in.throttle = 1.0;
-  grip_vehicle_set_input(w, id, &in);
+  grip_vehicle_id id;
+  grip_world *w = full_throttle(&d, &id);
   for (int k = 0; k < 1500; ++k) grip_world_step(w, 0.002);
   grip_wheel_state wh[GRIP_MAX_WHEELS];
   grip_vehicle_state s;

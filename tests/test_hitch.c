@@ -147,10 +147,9 @@ static void points_stay_together(void) {
       CHECK(worst < 1e-3);
       /* both came to rest together, the trailer behind */
       CHECK(fabs(a.local_velocity.x) < 0.2 && fabs(b.local_velocity.x) < 0.2);
-      grip_quat q = a.pose.rotation;
-      double fx = 1.0 - 2.0 * (q.y * q.y + q.z * q.z), fy = 2.0 * (q.x * q.y + q.w * q.z);
+      grip_vec3 forward = grip_quat_rotate(a.pose.rotation, (grip_vec3){1, 0, 0});
       double dx = b.pose.position.x - a.pose.position.x, dy = b.pose.position.y - a.pose.position.y;
-      CHECK(dx * fx + dy * fy < -4.0); /* behind the car's rear bumper */
+      CHECK(dx * forward.x + dy * forward.y < -4.0); /* behind the car's rear bumper */
       CHECK(hypot(dx, dy) < fabs(tow_ball.x) + coupling.x + 1e-3);
       rig_close(&r);
     }
@@ -224,14 +223,6 @@ static void no_self_collision(void) {
   }
 }
 
-static grip_vec3 axis_of(grip_quat q, grip_vec3 v) {
-  /* v rotated by q: v + 2w(u×v) + 2u×(u×v) */
-  grip_vec3 u = {q.x, q.y, q.z};
-  grip_vec3 t = {2.0 * (u.y * v.z - u.z * v.y), 2.0 * (u.z * v.x - u.x * v.z), 2.0 * (u.x * v.y - u.y * v.x)};
-  return (grip_vec3){v.x + q.w * t.x + (u.y * t.z - u.z * t.y), v.y + q.w * t.y + (u.z * t.x - u.x * t.z),
-                     v.z + q.w * t.z + (u.x * t.y - u.y * t.x)};
-}
-
 static double dot3(grip_vec3 a, grip_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
 /* The fifth wheel holds the trailer's roll to the tow's (asin(y_tow · z_trailer) from the two
@@ -255,9 +246,9 @@ static void fifth_wheel(void) {
         grip_vehicle_get_state(r.world, r.tow, &a);
         grip_vehicle_get_state(r.world, r.trailer, &b);
         grip_hitch_get_state(r.world, r.hitch, &hs);
-        grip_vec3 xa = axis_of(a.pose.rotation, (grip_vec3){1, 0, 0}), ya = axis_of(a.pose.rotation, (grip_vec3){0, 1, 0});
-        grip_vec3 za = axis_of(a.pose.rotation, (grip_vec3){0, 0, 1});
-        grip_vec3 xb = axis_of(b.pose.rotation, (grip_vec3){1, 0, 0}), zb = axis_of(b.pose.rotation, (grip_vec3){0, 0, 1});
+        grip_vec3 xa = grip_quat_rotate(a.pose.rotation, (grip_vec3){1, 0, 0}), ya = grip_quat_rotate(a.pose.rotation, (grip_vec3){0, 1, 0});
+        grip_vec3 za = grip_quat_rotate(a.pose.rotation, (grip_vec3){0, 0, 1});
+        grip_vec3 xb = grip_quat_rotate(b.pose.rotation, (grip_vec3){1, 0, 0}), zb = grip_quat_rotate(b.pose.rotation, (grip_vec3){0, 0, 1});
         roll[kind] = fmax(roll[kind], fabs(asin(dot3(ya, zb))));
         if (t < 8.0) pitch[kind] = fmax(pitch[kind], fabs(asin(dot3(za, xb))));
         articulation[kind] = fmax(articulation[kind], fabs(atan2(dot3(xb, ya), dot3(xb, xa))));

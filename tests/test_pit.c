@@ -369,10 +369,11 @@ static void race_with_a_stop_on(const char *label, grip_track *t, const grip_tra
   race_result_free(&full);
 }
 
-/* TORCS's car1-trb1 and e-track-4 with its pit lane, for the races below: 1 when loaded,
+/* TORCS's car1-trb1 and e-track-4 with its pit lane, and a race of `laps` laps on them in *cfg
+ * (the pit lane given), for the races below: 1 when loaded,
  * 0 when torcs-data is not installed (the test is skipped, said on stdout), -1 on a load
  * failure (a failed check). */
-static int open_torcs_race(grip_car *car, grip_track **t, grip_track_pit *pit) {
+static int open_torcs_race(grip_car *car, grip_track **t, grip_track_pit *pit, int laps, race_config *cfg) {
   char path[1024];
   if (grip_torcs_find_track("e-track-4", path, sizeof path) != 0) {
     printf("  (torcs-data not installed: skipped)\n");
@@ -387,6 +388,11 @@ static int open_torcs_race(grip_car *car, grip_track **t, grip_track_pit *pit) {
     CHECK(0);
     return -1;
   }
+  *cfg = race_default_config();
+  cfg->track = *t;
+  cfg->car = &car->def;
+  cfg->laps = laps;
+  cfg->pit = pit;
   return 1;
 }
 
@@ -399,13 +405,9 @@ static void torcs_race_with_a_stop(void) {
   static grip_car car;
   grip_track *t = NULL;
   grip_track_pit pit;
-  if (open_torcs_race(&car, &t, &pit) != 1) return;
+  race_config cfg;
+  if (open_torcs_race(&car, &t, &pit, 2, &cfg) != 1) return;
   CHECK_NEAR(car.def.engine.fuel_per_joule, 0.75 * (1.0 + 0.33 * (0.1 + 0.9 * 0.8)) * 1.19e-7, 1e-15);
-  race_config cfg = race_default_config();
-  cfg.track = t;
-  cfg.car = &car.def;
-  cfg.laps = 2;
-  cfg.pit = &pit;
   cfg.fuel_mode = RACE_FUEL_FULL;
   race_result full, res;
   CHECK(race_run(&cfg, &full) == 0);
@@ -485,12 +487,8 @@ static void torcs_30_laps(void) {
   static grip_car car;
   grip_track *t = NULL;
   grip_track_pit pit;
-  if (open_torcs_race(&car, &t, &pit) != 1) return;
-  race_config cfg = race_default_config();
-  cfg.track = t;
-  cfg.car = &car.def;
-  cfg.laps = 30;
-  cfg.pit = &pit;
+  race_config cfg;
+  if (open_torcs_race(&car, &t, &pit, 30, &cfg) != 1) return;
   cfg.fuel_mode = RACE_FUEL_AUTO;
   race_result res;
   CHECK(race_run(&cfg, &res) == 0);
@@ -515,13 +513,9 @@ static void torcs_four_cars_stop(void) {
   static grip_car car;
   grip_track *t = NULL;
   grip_track_pit pit;
-  if (open_torcs_race(&car, &t, &pit) != 1) return;
-  race_config cfg = race_default_config();
-  cfg.track = t;
-  cfg.car = &car.def;
-  cfg.laps = 2;
+  race_config cfg;
+  if (open_torcs_race(&car, &t, &pit, 2, &cfg) != 1) return;
   cfg.cars = 4;
-  cfg.pit = &pit;
   cfg.fuel_mode = RACE_FUEL_KG;
   cfg.fuel_kg = 6.0;
   race_result res;

@@ -48,6 +48,13 @@ typedef struct grip_pose {
   grip_quat rotation;   /* vehicle frame -> world frame */
 } grip_pose;
 
+/* v (a vehicle-frame vector) rotated by q into the world frame; q need not be normalised
+ * beyond what a pose holds. */
+GRIP_API grip_vec3 grip_quat_rotate(grip_quat q, grip_vec3 v);
+
+/* A point given in a body's frame (m) as a world point (m): pose.position + R·p. */
+GRIP_API grip_vec3 grip_pose_transform(grip_pose pose, grip_vec3 p);
+
 /* An opaque generational handle to a vehicle in a world. A destroyed vehicle's id stays
  * invalid even when its slot is reused. */
 typedef struct grip_vehicle_id {
