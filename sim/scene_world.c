@@ -382,6 +382,16 @@ bool scene_world_ground_height(const scene_world *sw, double x, double y, double
   return true;
 }
 
+void scene_world_pass_trailer_brakes(scene_world *sw) {
+  for (int k = 0; k < sw->car_count; ++k) {
+    const scene_world_car *wc = &sw->cars[k];
+    if (wc->spec->tow_index < 0 || wc->car.def.drivetrain.layout != GRIP_DRIVE_NONE) continue;
+    grip_vehicle_input in = grip_vehicle_get_input(sw->world, wc->id);
+    in.brake = grip_vehicle_get_input(sw->world, sw->cars[wc->spec->tow_index].id).brake;
+    grip_vehicle_set_input(sw->world, wc->id, &in);
+  }
+}
+
 grip_result scene_world_step(scene_world *sw, double dt) {
   grip_vehicle_state st;
   bool any_robot = false;
@@ -407,5 +417,6 @@ grip_result scene_world_step(scene_world *sw, double dt) {
       grip_vehicle_set_input(sw->world, wc->id, &in);
     }
   }
+  scene_world_pass_trailer_brakes(sw);
   return grip_world_step(sw->world, dt);
 }

@@ -72,8 +72,14 @@ bool scene_world_place(scene_world *sw, int k, double x, double y, double headin
 /* Ground height (m) under (x, y) by a vertical ray from high above; false where there is none. */
 bool scene_world_ground_height(const scene_world *sw, double x, double y, double *z);
 
-/* Sets every car's input (robots drive, the others keep their constant input), then steps the
- * world by dt. Allocation-free. Returns grip_world_step's result. */
+/* Trailer brakes: every towed car with no engine (GRIP_DRIVE_NONE) takes its tow's brake
+ * pedal, as a trailer's brakes are worked from the towing vehicle (electric or overrun brakes).
+ * Call after the inputs are set and before the step; scene_world_step does. */
+void scene_world_pass_trailer_brakes(scene_world *sw);
+
+/* Sets every car's input (robots drive, the others keep their constant input; trailers brake
+ * with their tows), then steps the world by dt. Allocation-free. Returns grip_world_step's
+ * result. */
 grip_result scene_world_step(scene_world *sw, double dt);
 
 #endif

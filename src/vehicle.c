@@ -61,7 +61,7 @@ void grip_vehicle_reset_motion(vehicle *v) {
     w->was_in_contact = false;
     w->drive_torque = 0.0;
   }
-  v->engine_omega = d->engine.idle_rpm * RPM_TO_RAD_PER_S;
+  v->engine_omega = d->drivetrain.layout == GRIP_DRIVE_NONE ? 0.0 : d->engine.idle_rpm * RPM_TO_RAD_PER_S;
   v->steering_torque = 0.0;
   v->clutch_locked = false;
   v->clutch_torque = 0.0;
@@ -191,7 +191,7 @@ void grip_vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, gri
   v->spawn_pose = pose;
   v->spawn_velocity = velocity;
   for (int i = 0; i < v->wheel_count; ++i) memset(&v->wheels[i], 0, sizeof v->wheels[i]);
-  v->gear = d->gearbox.automatic ? 1 : 0;
+  v->gear = d->gearbox.automatic && d->drivetrain.layout != GRIP_DRIVE_NONE ? 1 : 0;
   v->target_gear = v->gear;
   v->input = grip_default_vehicle_input();
   v->input.automatic = d->gearbox.automatic;
