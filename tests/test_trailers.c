@@ -368,8 +368,8 @@ static void critical_speed(void) {
   bool oscillatory = false;
   double model = trailer_sway_critical_speed(&p, 1.0, 80.0, &oscillatory);
   CHECK(model > 0.0 && oscillatory);
-  const double dts[] = {0.002, 0.005};
-  for (int k = 0; k < 2; ++k) {
+  const double dts[] = {0.002, 0.005, 0.01};
+  for (int k = 0; k < 3; ++k) {
     double dt = dts[k];
     /* Bisect on the sign of the growth rate between 0.7 and 1.3 times the model's speed. */
     double lo = 0.7 * model, hi = 1.3 * model, g_lo = sway_growth(lo, dt), g_hi = sway_growth(hi, dt);
