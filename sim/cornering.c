@@ -1,4 +1,5 @@
 #include "cornering.h"
+#include "car_layout.h"
 
 #include <math.h>
 #include <string.h>
@@ -80,8 +81,30 @@ double bicycle_steer_excess(const grip_vehicle_def *car, double lateral_g, doubl
 
 /* --- shared helpers ---------------------------------------------------------------------- */
 
-static double steered_mean(const grip_vehicle_state *s) {
+/* Mean road-wheel angle of the first (steered) axle: its two wheels, or its one (a
+ * three-wheeler's front wheel). */
+static double steered_mean(const grip_vehicle_def *car, const grip_vehicle_state *s) {
+  if (!(car->axles[0].half_track > 0.0)) return s->wheels[0].steer_angle;
   return 0.5 * (s->wheels[0].steer_angle + s->wheels[1].steer_angle);
+}
+
+/* Mean slip angles of the first axle's wheels and of every wheel behind it (wheels: all of
+ * them, grip_vehicle_get_wheels). A four-wheel car: 0.5·(fl + fr) and 0.5·(rl + rr). */
+static void axle_slip_angles(const grip_vehicle_def *car, const grip_wheel_state *w, int n, double *front,
+                             double *rear) {
+  int nf = car->axles[0].half_track > 0.0 ? 2 : 1;
+  if (nf == 2 && n == 4) {
+    *front = 0.5 * (w[0].slip_angle + w[1].slip_angle);
+    *rear = 0.5 * (w[2].slip_angle + w[3].slip_angle);
+    return;
+  }
+  double f = 0.0, r = 0.0;
+  for (int i = 0; i < n; ++i) {
+    if (i < nf) f += w[i].slip_angle;
+    else r += w[i].slip_angle;
+  }
+  *front = f / nf;
+  *rear = n > nf ? r / (n - nf) : 0.0;
 }
 
 static double roll_of(const grip_vehicle_state *s) {
@@ -135,17 +158,23 @@ steady_result sim_steady_state(const grip_vehicle_def *car, double speed_kmh, do
   double yr = sim_yaw_rate(&s);
   double v = sqrt(s.local_velocity.x * s.local_velocity.x + s.local_velocity.y * s.local_velocity.y);
   r.radius_m = fabs(yr) > 1e-9 ? v / fabs(yr) : INFINITY;
-  double wheelbase = car->axles[0].x - car->axles[1].x;
+  double wheelbase = car_effective_wheelbase(car);
   /* Front axle midpoint: velocity v + omega × r (body frame, planar). */
   double xf = car->axles[0].x - car->body.center_of_mass.x;
   double vfx = s.local_velocity.x, vfy = s.local_velocity.y + yr * xf;
   r.front_axle_radius_m = fabs(yr) > 1e-9 ? sqrt(vfx * vfx + vfy * vfy) / fabs(yr) : INFINITY;
   r.wheelbase_m = wheelbase;
-  r.road_wheel_angle_deg = steered_mean(&s) * DEG;
+  r.road_wheel_angle_deg = steered_mean(car, &s) * DEG;
   r.yaw_rate_dps = yr * DEG;
   r.lateral_g = v * yr / G;
-  r.slip_angle_front_deg = 0.5 * (s.wheels[0].slip_angle + s.wheels[1].slip_angle) * DEG;
-  r.slip_angle_rear_deg = 0.5 * (s.wheels[2].slip_angle + s.wheels[3].slip_angle) * DEG;
+  {
+    grip_wheel_state wheels[GRIP_MAX_WHEELS];
+    int n = grip_vehicle_get_wheels(world, id, wheels, GRIP_MAX_WHEELS);
+    double front, rear;
+    axle_slip_angles(car, wheels, n, &front, &rear);
+    r.slip_angle_front_deg = front * DEG;
+    r.slip_angle_rear_deg = rear * DEG;
+  }
   r.body_slip_deg = atan2(s.local_velocity.y, s.local_velocity.x) * DEG;
   r.roll_deg = roll_of(&s) * DEG;
   r.speed_kmh = s.speed * 3.6;
@@ -173,7 +202,10 @@ skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, do
       (bicycle_steer_excess(car, band_high_g, G) - bicycle_steer_excess(car, band_low_g, G)) /
       (band_high_g - band_low_g) * DEG;
   r.limit_behaviour = "understeer";
-  double wheelbase = car->axles[0].x - car->axles[1].x;
+  r.wheel_lift_g = NAN;
+  double wheelbase = car_effective_wheelbase(car);
+  double lifted_t = 0.0; /* s a wheel has been off the ground, on the circle */
+  grip_wheel_state wheels[GRIP_MAX_WHEELS];
   double target = sqrt(0.05 * G * radius);
   grip_vehicle_id id;
   grip_world *world = sim_start_rolling(car, &id, target);
@@ -220,15 +252,15 @@ skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, do
     double body_slip = atan2(s.local_velocity.y, s.local_velocity.x);
     if (trace) {
       double now_x = s.center_of_mass.x - cx, now_y = s.center_of_mass.y - cy;
-      skidpad_sample sample = {t, v * 3.6, ay, steered_mean(&s) * DEG, sqrt(now_x * now_x + now_y * now_y) - radius};
+      skidpad_sample sample = {t, v * 3.6, ay, steered_mean(car, &s) * DEG, sqrt(now_x * now_x + now_y * now_y) - radius};
       trace(&sample, context);
     }
     if (t > 5.0 && ay >= band_low_g && ay <= band_high_g && fabs(error) < 0.5) {
       /* delta = L/R + K·a_y: remove the kinematic part with the path radius actually driven
        * (rear axle: R_rear² = R_cg² − c²), so a slow drift of the radius cannot leak into K. */
-      double r_cg = v / yr, c = car->body.center_of_mass.x - car->axles[1].x;
+      double r_cg = v / yr, c = car->body.center_of_mass.x - car_reference_x(car);
       double r_rear = sqrt(r_cg * r_cg - c * c);
-      double x = ay, y = (steered_mean(&s) - atan(wheelbase / r_rear)) * DEG;
+      double x = ay, y = (steered_mean(car, &s) - atan(wheelbase / r_rear)) * DEG;
       sx += x, sy += y, sxx += x * x, sxy += x * y, ++n;
     }
     /* Maximum lateral acceleration: one-second averages while on the circle. */
@@ -243,6 +275,22 @@ skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, do
       }
       window_ay = window_t = 0.0;
       window_n = 0;
+    }
+    /* The limit: a wheel lifts (the car tips: a three-wheeler's inner rear wheel) and stays up
+     * for 0.2 s; the a_y where it first left the ground is the rollover threshold. */
+    int wheel_count = grip_vehicle_get_wheels(world, id, wheels, GRIP_MAX_WHEELS);
+    bool lifted = false;
+    for (int i = 0; i < wheel_count; ++i) lifted = lifted || !wheels[i].in_contact;
+    if (lifted && t > 5.0 && fabs(error) < 2.0) {
+      if (lifted_t == 0.0) r.wheel_lift_g = ay;
+      lifted_t += dt;
+      if (lifted_t >= 0.2) {
+        r.limit_behaviour = "rollover";
+        break;
+      }
+    } else {
+      lifted_t = 0.0;
+      r.wheel_lift_g = NAN;
     }
     /* The limit: the car spins (body slip beyond 10°) or cannot hold the circle. */
     if (fabs(body_slip) > 10.0 / DEG || fabs(remainder(sim_heading(&s) - course, 2.0 * GRIP_PI)) > 0.5) {

@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "race.h"
+#include "car_layout.h"
 
 #include "pit.h"
 
@@ -194,7 +195,7 @@ race_slot race_grid_slot(const grip_track *track, int k) {
 }
 
 double race_car_turning_radius(const grip_vehicle_def *car) {
-  double wheelbase = car->axles[GRIP_AXLE_FRONT].x - car->axles[GRIP_AXLE_REAR].x;
+  double wheelbase = car_effective_wheelbase(car); /* a truck's: to the tandem's centre */
   double lock = car->steering.ratio > 0.0 ? car->steering.max_wheel_angle / car->steering.ratio : 0.0;
   double s = sin(fmin(fabs(lock), 0.5 * 3.14159265358979323846));
   return s > 0.0 ? fabs(wheelbase) / s : INFINITY;

@@ -1,0 +1,205 @@
+/* The shipped cars of more than two axles or one-wheel axles, each against an independent
+ * expectation: data/cars/truck-6x4.ini (a 6x4 tractor) and data/cars/three-wheeler.ini
+ * (a Reliant Robin: one front wheel).
+ * - top speed against the drag/power balance of the file's own figures (or the rev limit in top
+ *   gear when gearing-limited), dt 0.002 / 0.005 / 0.01;
+ * - the truck's low-speed off-tracking against the tandem's kinematic formula
+ *   (docs/physics.md, "Off-tracking of a tandem");
+ * - the three-wheeler's steady-state limit against the tricycle rollover threshold
+ *   (t/2)(a/L)/h, and that it tips rather than slides;
+ * - static axle loads against the sourced ones in the files' comments;
+ * - the tools' readings of every wheel (brake lock, skidpad slip angles). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "car_file.h"
+#include "car_layout.h"
+#include "cornering.h"
+#include "grip/grip.h"
+#include "manoeuvre.h"
+#include "test.h"
+
+#define G_ 9.81
+#define RHO_ 1.29 /* the world's default air density (docs/physics.md) */
+#define PI_ 3.14159265358979323846
+
+static grip_car load_car(const char *name) {
+  char path[512];
+  snprintf(path, sizeof path, GRIP_SOURCE_DIR "/data/cars/%s.ini", name);
+  grip_car car;
+  grip_load_error err;
+  memset(&car, 0, sizeof car);
+  int rc = grip_car_load(path, &car, &err);
+  CHECK(rc == 0);
+  char msg[256];
+  CHECK(grip_vehicle_def_validate(&car.def, msg, sizeof msg) == GRIP_OK);
+  return car;
+}
+
+/* Top speed from the file's figures: in each gear, the speed where the wheel power
+ * T(rpm)·ω_e·η equals ½ρCdA·v³ + f·m·g·v (bisection), capped at the rev limit; the best gear.
+ * *limited says whether the rev limit (gearing) or the balance (drag) decides. */
+static double expected_top_speed(const grip_vehicle_def *d, bool *gearing_limited) {
+  double m = d->body.mass + d->fuel.mass;
+  double r = car_driven_wheel_radius(d);
+  double f = 0.012 * d->axles[d->axle_count - 1].tyre.rolling_resistance;
+  double k = 0.5 * RHO_ * d->aero.drag_coefficient * d->aero.frontal_area;
+  double best = 0.0;
+  *gearing_limited = false;
+  for (int g = 0; g < d->gearbox.forward_gears; ++g) {
+    double x = d->gearbox.ratios[g] * d->gearbox.final_drive;
+    double v_lim = d->engine.rev_limit_rpm * PI_ / 30.0 / x * r;
+    double lo = 0.0, hi = v_lim;
+    bool limited = true;
+    for (int it = 0; it < 100; ++it) {
+      double v = 0.5 * (lo + hi);
+      double rpm = v / r * x * 30.0 / PI_;
+      double drive = grip_engine_curve_torque(&d->engine, rpm) * x * d->gearbox.efficiency / r;
+      if (drive > k * v * v + f * m * G_) lo = v;
+      else hi = v, limited = false;
+    }
+    if (lo > best) best = lo, *gearing_limited = limited;
+  }
+  return best;
+}
+
+static void check_top_speed(const char *name, bool expect_gearing) {
+  grip_car car = load_car(name);
+  bool gearing;
+  double v_star = expected_top_speed(&car.def, &gearing) * 3.6;
+  CHECK(gearing == expect_gearing);
+  const double dts[] = {0.002, 0.005, 0.01};
+  for (int i = 0; i < 3; ++i) {
+    accel_result a = sim_accel(&car.def, dts[i], 400.0, 0.01);
+    printf("  %-14s dt %.3f: top %.2f km/h in gear %d, expected %.2f km/h (%s-limited)\n", name, dts[i],
+           a.top_speed_kmh, a.top_gear, v_star, gearing ? "gearing" : "drag");
+    CHECK_REL(a.top_speed_kmh, v_star, 0.025);
+  }
+}
+
+static void test_truck_top_speed(void) { check_top_speed("truck-6x4", true); }
+static void test_three_wheeler_top_speed(void) { check_top_speed("three-wheeler", false); }
+
+/* Static axle loads: the truck's sourced 5900 kg on the steer axle and 1650 kg on each tandem
+ * axle (3300 kg over the tandem); the three-wheeler's 40 % of 436 kg on its front wheel. The
+ * core's spring equilibrium (grip_vehicle_static_axle_loads) within 1 %, and a car settled in a
+ * world carries the same within 2 % (sum of its wheels' loads per axle). */
+static void check_loads(const char *name, const double *expect_kg, int axles) {
+  grip_car car = load_car(name);
+  double loads[GRIP_MAX_AXLES];
+  CHECK(grip_vehicle_static_axle_loads(&car.def, G_, loads) == axles);
+  grip_vehicle_id id;
+  grip_world *w = sim_world_with_car(&car.def, &id);
+  CHECK(w != NULL);
+  if (!w) return;
+  for (int i = 0; i < 400; ++i) grip_world_step(w, 0.005);
+  grip_wheel_state wheels[GRIP_MAX_WHEELS];
+  int n = grip_vehicle_get_wheels(w, id, wheels, GRIP_MAX_WHEELS);
+  car_layout l;
+  car_layout_of(&car.def, &l);
+  CHECK(n == l.wheel_count);
+  for (int a = 0; a < axles; ++a) {
+    double settled = 0.0;
+    for (int k = 0; k < l.axle_wheels[a]; ++k) settled += wheels[l.axle_first_wheel[a] + k].load;
+    printf("  %-14s axle %d: %.0f kg sourced, %.1f kg static, %.1f kg settled\n", name, a + 1, expect_kg[a],
+           loads[a] / G_, settled / G_);
+    CHECK_REL(loads[a] / G_, expect_kg[a], 0.01);
+    CHECK_REL(settled / G_, expect_kg[a], 0.02);
+  }
+  grip_destroy_world(w);
+}
+
+static void test_static_loads(void) {
+  const double truck[] = {5900.0, 1650.0, 1650.0};
+  check_loads("truck-6x4", truck, 3);
+  const double robin[] = {0.4 * 436.0, 0.6 * 436.0};
+  check_loads("three-wheeler", robin, 2);
+}
+
+/* Off-tracking: at low speed the tandem's two axles take equal and opposite forces about the
+ * turn centre, which the moment balance puts s²/(4L) behind the tandem's centre; so
+ * R_front² − R_tandem² = L² + s²/2 (docs/physics.md), L the wheelbase to the tandem centre and
+ * s the tandem spread. Naive two-axle geometry (L² alone) is 6.6 % off for this truck. */
+static void test_truck_off_tracking(void) {
+  grip_car car = load_car("truck-6x4");
+  const grip_vehicle_def *d = &car.def;
+  double x_t = 0.5 * (d->axles[1].x + d->axles[2].x), L = d->axles[0].x - x_t, s = d->axles[1].x - d->axles[2].x;
+  double expect = L * L + 0.5 * s * s;
+  const double dts[] = {0.002, 0.005, 0.01};
+  for (int i = 0; i < 3; ++i) {
+    for (double steer_deg = 150.0; steer_deg <= 450.0; steer_deg += 300.0) {
+      grip_vehicle_state st;
+      steady_result r = sim_steady_state(d, 8.0, steer_deg, dts[i], &st);
+      CHECK(r.steady);
+      double wz = sim_yaw_rate(&st);
+      double vx = st.local_velocity.x, vy = st.local_velocity.y, xc = d->body.center_of_mass.x;
+      /* planar velocity of a point on the centre line at x: (vx, vy + ω·(x − x_cg)) */
+      double vfy = vy + wz * (d->axles[0].x - xc), vty = vy + wz * (x_t - xc);
+      double rf = sqrt(vx * vx + vfy * vfy) / fabs(wz), rt = sqrt(vx * vx + vty * vty) / fabs(wz);
+      double measured = rf * rf - rt * rt;
+      printf("  dt %.3f steer %3.0f deg: R_front %.3f m, R_tandem %.3f m, off-tracking %.3f m; "
+             "R_f^2 - R_t^2 = %.3f m^2 vs L^2 + s^2/2 = %.3f (L^2 = %.3f)\n",
+             dts[i], steer_deg, rf, rt, rf - rt, measured, expect, L * L);
+      CHECK_REL(measured, expect, 0.05);
+    }
+  }
+}
+
+/* The three-wheeler's steady-state limit: min(μ·g, the tricycle threshold (t/2)(a/L)/h·g),
+ * here the threshold (0.69 g < μ 0.85): the inner rear wheel's load in steady circles falls
+ * linearly with a_y; where the line reaches zero is the measured limit (within 5 %), and the
+ * skidpad ends with the car tipping (a wheel up), not sliding. */
+static void test_three_wheeler_rollover(void) {
+  grip_car car = load_car("three-wheeler");
+  const grip_vehicle_def *d = &car.def;
+  double threshold = car_tricycle_rollover_g(d);
+  double mu = d->axles[1].tyre.simple.lateral.mu;
+  printf("  rollover threshold %.3f g, tyre mu %.2f: predicted %s\n", threshold, mu, threshold < mu ? "tips" : "slides");
+  CHECK(threshold < mu);
+  const double dts[] = {0.002, 0.005, 0.01};
+  for (int i = 0; i < 3; ++i) {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int n = 0;
+    for (double kmh = 30.0; kmh <= 48.0; kmh += 3.0) {
+      grip_vehicle_state st;
+      steady_result r = sim_steady_state(d, kmh, 60.0, dts[i], &st);
+      if (!r.steady) continue;
+      double inner = st.wheels[1].load < st.wheels[2].load ? st.wheels[1].load : st.wheels[2].load;
+      sx += r.lateral_g, sy += inner, sxx += r.lateral_g * r.lateral_g, sxy += r.lateral_g * inner, ++n;
+    }
+    CHECK(n >= 5);
+    double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx), icpt = (sy - slope * sx) / n;
+    double zero = -icpt / slope;
+    printf("  dt %.3f: inner rear load %.0f N %+.0f N/g over %d circles: zero at %.3f g (threshold %.3f g)\n", dts[i],
+           icpt, slope, n, zero, threshold);
+    CHECK_REL(zero, threshold, 0.05);
+  }
+  skidpad_result sk = sim_skidpad(d, 40.0, 0.002);
+  printf("  skidpad R 40: %s, a wheel lifted at %.3f g, best 1 s mean %.3f g\n", sk.limit_behaviour, sk.wheel_lift_g,
+         sk.max_lateral_g);
+  CHECK(strcmp(sk.limit_behaviour, "rollover") == 0);
+  CHECK(sk.max_lateral_g < mu);
+}
+
+/* grip brake reads every wheel: all six of the truck's and the three-wheeler's three lock at
+ * full pedal without ABS (brakes of 0.8+ g on tyres of mu 0.8-0.85). */
+static void test_brake_every_wheel(void) {
+  grip_car truck = load_car("truck-6x4"), robin = load_car("three-wheeler");
+  brake_result bt = sim_brake(&truck.def, 80.0, 0.002), br = sim_brake(&robin.def, 80.0, 0.002);
+  printf("  truck 80-0 %.1f m, %.2f g peak, all locked %d; three-wheeler %.1f m, %.2f g, all locked %d\n",
+         bt.distance_m, bt.peak_decel_g, bt.wheels_locked, br.distance_m, br.peak_decel_g, br.wheels_locked);
+  /* a locked tyre slides at about its mu: the stop takes at least v²/(2·μ·g) */
+  CHECK(bt.distance_m >= 0.95 * (80 / 3.6) * (80 / 3.6) / (2 * 0.8 * G_));
+  CHECK(br.distance_m >= 0.95 * (80 / 3.6) * (80 / 3.6) / (2 * 0.85 * G_));
+}
+
+int main(void) {
+  RUN_TEST(test_static_loads);
+  RUN_TEST(test_truck_top_speed);
+  RUN_TEST(test_three_wheeler_top_speed);
+  RUN_TEST(test_truck_off_tracking);
+  RUN_TEST(test_three_wheeler_rollover);
+  RUN_TEST(test_brake_every_wheel);
+  return TEST_RESULT();
+}
