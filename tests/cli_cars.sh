@@ -16,6 +16,13 @@ for car in "$src"/data/cars/*.ini; do
   name=$(basename "$car" .ini)
   "$grip" check "$car" --json > "$tmp/$name.json" 2> "$tmp/$name.err"
   check "check $name exits 0" $?
+  if [ "$name" = three-wheeler ]; then
+    # A Reliant Robin tips before it slides ((t/2)(a/L)/h = 0.69 < mu 0.85): grip check says so,
+    # and that is its only warning (tests/cli_shipped_axles.sh checks the figures).
+    json "$tmp/$name.json" "d['ok'] is True and d['errors'] == [] and len(d['warnings']) == 1 and 'rolls over before it slides' in d['warnings'][0]"
+    check "check $name: ok, the rollover warning only" $?
+    continue
+  fi
   json "$tmp/$name.json" "d['ok'] is True and d['errors'] == [] and d['warnings'] == []"
   check "check $name: ok, no errors or warnings" $?
   [ ! -s "$tmp/$name.err" ]
@@ -96,6 +103,7 @@ check "upshift above the limiter: warning, exit 0" $?
 "$grip" check "$tmp/shift.ini" --json | /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(0 if d["ok"] and any("upshift_rpm" in w for w in d["warnings"]) else 1)'
 check "the warning is in the JSON warnings" $?
 for c in "$src"/data/cars/*.ini; do
+  [ "$(basename "$c")" = three-wheeler.ini ] && continue # its rollover warning: above
   "$grip" check "$c" > /dev/null 2> "$tmp/err" && [ ! -s "$tmp/err" ]
   check "$(basename "$c") checks without warnings" $?
 done

@@ -182,16 +182,29 @@ static void test_three_wheeler_rollover(void) {
   CHECK(sk.max_lateral_g < mu);
 }
 
-/* grip brake reads every wheel: all six of the truck's and the three-wheeler's three lock at
- * full pedal without ABS (brakes of 0.8+ g on tyres of mu 0.8-0.85). */
+/* grip brake reads every wheel, not the first four: with three times its brakes every one of
+ * the truck's six wheels locks; with the last axle's brakes off (its share moved to the
+ * second), the first four lock and the last two do not, so "every wheel locked" must be false.
+ * The three-wheeler's three lock at full pedal. A locked tyre slides at about its mu: each stop
+ * takes at least v²/(2·μ_max·g). */
 static void test_brake_every_wheel(void) {
   grip_car truck = load_car("truck-6x4"), robin = load_car("three-wheeler");
-  brake_result bt = sim_brake(&truck.def, 80.0, 0.002), br = sim_brake(&robin.def, 80.0, 0.002);
-  printf("  truck 80-0 %.1f m, %.2f g peak, all locked %d; three-wheeler %.1f m, %.2f g, all locked %d\n",
-         bt.distance_m, bt.peak_decel_g, bt.wheels_locked, br.distance_m, br.peak_decel_g, br.wheels_locked);
-  /* a locked tyre slides at about its mu: the stop takes at least v²/(2·μ·g) */
-  CHECK(bt.distance_m >= 0.95 * (80 / 3.6) * (80 / 3.6) / (2 * 0.8 * G_));
-  CHECK(br.distance_m >= 0.95 * (80 / 3.6) * (80 / 3.6) / (2 * 0.85 * G_));
+  grip_vehicle_def strong = truck.def, tandem_off = truck.def;
+  strong.brakes.max_torque *= 3.0;
+  tandem_off.brakes.max_torque *= 3.0;
+  tandem_off.axles[1].brake_share += tandem_off.axles[2].brake_share;
+  tandem_off.axles[2].brake_share = 0.0;
+  brake_result bs = sim_brake(&strong, 80.0, 0.002), bo = sim_brake(&tandem_off, 80.0, 0.002);
+  brake_result br = sim_brake(&robin.def, 80.0, 0.002);
+  double v = 80.0 / 3.6;
+  printf("  truck x3 brakes: %.1f m, all locked %d; last axle unbraked: all locked %d; three-wheeler %.1f m, %.2f g, "
+         "all locked %d\n", bs.distance_m, bs.wheels_locked, bo.wheels_locked, br.distance_m, br.peak_decel_g,
+         br.wheels_locked);
+  CHECK(bs.wheels_locked);
+  CHECK(!bo.wheels_locked);
+  CHECK(br.wheels_locked);
+  CHECK(bs.distance_m >= 0.95 * v * v / (2 * 0.9 * G_));
+  CHECK(br.distance_m >= 0.95 * v * v / (2 * 0.85 * G_));
 }
 
 int main(void) {
