@@ -84,4 +84,26 @@ check "skidpad three-wheeler: rollover, below the threshold 0.691 g" $?
 "$grip" skidpad --car "$truck" --json > "$tmp/s.json"
 json "$tmp/s.json" "d['limit_behaviour'] != 'rollover' and 'wheel_lift_g' not in d and 0.5 < d['max_lateral_g'] < 0.8"
 check "skidpad truck: slides (no wheel lift), limit below mu 0.8" $?
+
+# grip stepsteer's settled yaw rate equals grip steady's at the same speed and steering-wheel
+# angle (50 km/h, 40 deg) within 1 %: two tools, one steady state, read from every wheel.
+for car in "$truck" "$robin"; do
+  name=$(basename "$car" .ini)
+  "$grip" stepsteer --car "$car" --speed 50 --steer-deg 40 --json > "$tmp/st.json"
+  "$grip" steady --car "$car" --speed 50 --steer-deg 40 --json > "$tmp/sy.json"
+  /usr/bin/python3 -c "import json; a=json.load(open('$tmp/st.json')); b=json.load(open('$tmp/sy.json')); exit(0 if a['valid'] and b['steady'] and abs(a['steady_yaw_rate_dps'] - b['yaw_rate_dps']) < 0.01 * b['yaw_rate_dps'] else 1)"
+  check "stepsteer $name: steady yaw rate = grip steady's within 1 %" $?
+  "$grip" sine-dwell --car "$car" --json > "$tmp/sd.json"
+  json "$tmp/sd.json" "d['pass'] in (True, False) and len(d['runs']) > 0 and d['steer_at_0_3g_deg'] > 0"
+  check "sine-dwell $name: runs" $?
+done
+# ISO 3888-2 lane change: the three-wheeler passes from 30 km/h up, its lateral acceleration held
+# under its rollover threshold (0.691 g, +2 % for the 1 s peaks); the truck's 6.3 m body cannot
+# thread a car's cones at any speed (it runs and reports every run failed).
+"$grip" lane-change --car "$robin" --json > "$tmp/lc.json"
+json "$tmp/lc.json" "d['max_speed_kmh'] is not None and d['max_speed_kmh'] >= 30 and d['at_max']['max_lateral_g'] < 1.02 * 0.691"
+check "lane-change three-wheeler: passes, under its rollover threshold" $?
+"$grip" lane-change --car "$truck" --json > "$tmp/lc.json"
+json "$tmp/lc.json" "d['max_speed_kmh'] is None and d['runs'] > 0"
+check "lane-change truck: runs, no passing speed" $?
 exit $fail
