@@ -207,7 +207,40 @@ static void test_brake_every_wheel(void) {
   CHECK(br.distance_m >= 0.95 * v * v / (2 * 0.85 * G_));
 }
 
+/* driver/car_layout.h on the shipped cars: wheel order, driven wheels, radius and the turning
+ * line, against what each file says (axles, layout or tree, radii). */
+static void test_layouts(void) {
+  struct {
+    const char *name;
+    int wheels, driven_count;
+    unsigned driven_mask; /* bit i: wheel i driven */
+  } cases[] = {{"truck-6x4", 6, 4, 0x3c}, {"three-wheeler", 3, 2, 0x6}, {"corvette-c5", 4, 2, 0xc},
+               {"hatchback-100kw", 4, 2, 0x3}, {"offroad-4wd", 4, 4, 0xf}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    grip_car car = load_car(cases[k].name);
+    car_layout l;
+    car_layout_of(&car.def, &l);
+    unsigned mask = 0;
+    for (int i = 0; i < l.wheel_count; ++i) mask |= l.driven[i] ? 1u << i : 0u;
+    printf("  %-16s %d wheels, driven mask 0x%x, driven radius %.3f m, turning line x %.4f m\n", cases[k].name,
+           l.wheel_count, mask, car_driven_wheel_radius(&car.def), car_reference_x(&car.def));
+    CHECK(l.wheel_count == cases[k].wheels);
+    CHECK(l.driven_count == cases[k].driven_count);
+    CHECK(mask == cases[k].driven_mask);
+  }
+  grip_car truck = load_car("truck-6x4"), robin = load_car("three-wheeler");
+  CHECK_NEAR(car_driven_wheel_radius(&truck.def), 0.51, 1e-12);
+  CHECK_NEAR(car_reference_x(&truck.def), 0.5 * (-1.165 - 2.535), 1e-12); /* the tandem's centre */
+  CHECK_NEAR(car_effective_wheelbase(&truck.def), 3.70, 1e-12);
+  CHECK_NEAR(car_driven_wheel_radius(&robin.def), 0.24, 1e-12);
+  CHECK(car_has_single_wheel_axle(&robin.def) && !car_has_single_wheel_axle(&truck.def));
+  CHECK(isinf(car_tricycle_rollover_g(&truck.def)));
+  /* (t/2)(a/L)/h with the fuel: 0.6225 · (1.0795 + 0.2159)/2.159 / ((416·0.55 + 20·0.35)/436) */
+  CHECK_NEAR(car_tricycle_rollover_g(&robin.def), 0.6225 * (1.2954 / 2.159) / ((416 * 0.55 + 20 * 0.35) / 436.0), 1e-9);
+}
+
 int main(void) {
+  RUN_TEST(test_layouts);
   RUN_TEST(test_static_loads);
   RUN_TEST(test_truck_top_speed);
   RUN_TEST(test_three_wheeler_top_speed);
