@@ -18,7 +18,30 @@ static double lateral_mu(const grip_tyre_def *tyre, double fz) {
   return mu;
 }
 
+/* Any vehicle but a two-axle four-wheeler: its single-track model lumps every axle behind the
+ * first on the unsteered axles' line (a truck's tandem centre) and takes the axles' loads from
+ * the springs (grip_vehicle_static_axle_loads); a one-wheel axle's tyre carries its whole load. */
+static bool lumped_model(const grip_vehicle_def *car) {
+  return car->axle_count != 2 || !(car->axles[0].half_track > 0.0) || !(car->axles[1].half_track > 0.0);
+}
+
+static int axle_wheel_count(const grip_vehicle_def *car, int axle) { return car->axles[axle].half_track > 0.0 ? 2 : 1; }
+
+/* The model's axle `group` (0: the first axle, 1: all the others): its first and last axle. */
+static void group_axles(const grip_vehicle_def *car, int group, int *first, int *last) {
+  *first = group == 0 ? 0 : 1;
+  *last = group == 0 ? 0 : car->axle_count - 1;
+}
+
 static double static_axle_load(const grip_vehicle_def *car, int axle, double gravity) {
+  if (lumped_model(car)) {
+    double loads[GRIP_MAX_AXLES];
+    int n = grip_vehicle_static_axle_loads(car, gravity, loads), first, last;
+    group_axles(car, axle, &first, &last);
+    double sum = 0.0;
+    for (int a = first; a <= last && a < n; ++a) sum += loads[a];
+    return sum;
+  }
   double m = car->body.mass + car->fuel.mass;
   double xf = car->axles[0].x, xr = car->axles[1].x, xg = car->body.center_of_mass.x;
   double front = (xg - xr) / (xf - xr);
@@ -26,6 +49,19 @@ static double static_axle_load(const grip_vehicle_def *car, int axle, double gra
 }
 
 double axle_cornering_stiffness(const grip_vehicle_def *car, int axle, double gravity) {
+  if (lumped_model(car)) { /* the group's tyres, each at its own axle's share */
+    double loads[GRIP_MAX_AXLES], c = 0.0;
+    int first, last;
+    grip_vehicle_static_axle_loads(car, gravity, loads);
+    group_axles(car, axle, &first, &last);
+    for (int a = first; a <= last; ++a) {
+      const grip_simple_mf_def *t = &car->axles[a].tyre.simple;
+      int n = axle_wheel_count(car, a);
+      double fz = loads[a] / n;
+      c += n * t->lateral.b * t->lateral.c * lateral_mu(&car->axles[a].tyre, fz) * car->assists.grip_multiplier * fz;
+    }
+    return c;
+  }
   const grip_simple_mf_def *t = &car->axles[axle].tyre.simple;
   double fz = 0.5 * static_axle_load(car, axle, gravity);
   double mu = lateral_mu(&car->axles[axle].tyre, fz) * car->assists.grip_multiplier;
@@ -62,7 +98,50 @@ static double tyre_slip_for_force(const grip_vehicle_def *car, int axle, double 
   return alpha;
 }
 
+/* The lumped model's slip angle (rad) at which the group's tyres together give `force` N (every
+ * axle of the group at one slip angle: a tandem's scrub left out), and its first axle's trail. */
+static double group_slip_for_force(const grip_vehicle_def *car, int group, double force, double gravity,
+                                   double *trail) {
+  double loads[GRIP_MAX_AXLES], d[GRIP_MAX_AXLES];
+  int first, last;
+  grip_vehicle_static_axle_loads(car, gravity, loads);
+  group_axles(car, group, &first, &last);
+  double peak = INFINITY;
+  for (int a = first; a <= last; ++a) {
+    const grip_simple_mf_def *t = &car->axles[a].tyre.simple;
+    double fz = loads[a] / axle_wheel_count(car, a);
+    d[a] = axle_wheel_count(car, a) * t->lateral.mu * (1.0 - t->load_sensitivity * (fz - t->nominal_load) / t->nominal_load) *
+           car->assists.grip_multiplier * fz;
+    peak = fmin(peak, grip_magic_formula_peak_slip(&t->lateral));
+  }
+  double lo = 0.0, hi = peak;
+  for (int i = 0; i < 80; ++i) {
+    double mid = 0.5 * (lo + hi), f = 0.0;
+    for (int a = first; a <= last; ++a) f += d[a] * grip_magic_formula(&car->axles[a].tyre.simple.lateral, mid, NULL);
+    if (f < force) lo = mid;
+    else hi = mid;
+  }
+  double alpha = 0.5 * (lo + hi);
+  double rho = tan(alpha) / tan(peak);
+  *trail = car->axles[first].tyre.simple.pneumatic_trail * (rho < 1.0 ? 1.0 - rho : 0.0);
+  return alpha;
+}
+
 double bicycle_steer_excess(const grip_vehicle_def *car, double lateral_g, double gravity) {
+  if (lumped_model(car)) { /* as below, the rear group on the unsteered axles' line */
+    double m = car->body.mass + car->fuel.mass;
+    double xg = (car->body.mass * car->body.center_of_mass.x + car->fuel.mass * car->fuel.position.x) / m;
+    double a = car->axles[0].x - xg, b = xg - car_reference_x(car);
+    double tf = car->axles[0].tyre.simple.pneumatic_trail, tr = car->axles[1].tyre.simple.pneumatic_trail;
+    double alpha_f = 0.0, alpha_r = 0.0;
+    for (int i = 0; i < 30; ++i) {
+      double total = m * lateral_g * gravity;
+      double ff = total * (b + tr) / (a - tf + b + tr), fr = total - ff;
+      alpha_f = group_slip_for_force(car, 0, ff, gravity, &tf);
+      alpha_r = group_slip_for_force(car, 1, fr, gravity, &tr);
+    }
+    return alpha_f - alpha_r;
+  }
   /* Single-track steady state: F_f + F_r = m·a_y and F_f·(a − t_f) = F_r·(b + t_r), a and b
    * the CG's distances to the front and rear axle, t the pneumatic trails (the aligning moments
    * act against the turn). delta − L/R = alpha_f − alpha_r. */
