@@ -409,6 +409,8 @@ static void axle_downforce(const grip_vehicle_def *car, double v, double air_den
 static double axle_lateral_capacity(const grip_vehicle_def *car, int axle, double vertical_load, double ay,
                                     double roll_share) {
   const grip_axle_def *a = &car->axles[axle];
+  if (!(a->half_track > 0.0)) /* one wheel on the centre line: no transfer across it */
+    return lateral_mu(&a->tyre, vertical_load) * vertical_load * car->assists.grip_multiplier;
   double m = car->body.mass + car->fuel.mass;
   double h = (car->body.mass * car->body.center_of_mass.z + car->fuel.mass * car->fuel.position.z) / m;
   double w = 0.5 * vertical_load;
