@@ -1,4 +1,5 @@
 /* grip check CAR: loads and validates a car and prints figures derived from its definition. */
+#include "car_layout.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +33,7 @@ static double driven_radius(const grip_vehicle_def *d) {
     case GRIP_DRIVE_FWD: return d->axles[GRIP_AXLE_FRONT].wheel_radius;
     case GRIP_DRIVE_AWD:
       return 0.5 * (d->axles[GRIP_AXLE_FRONT].wheel_radius + d->axles[d->axle_count - 1].wheel_radius);
+    case GRIP_DRIVE_TREE: return car_driven_wheel_radius(d); /* the mean over the driven wheels */
     default: return d->axles[d->axle_count - 1].wheel_radius;
   }
 }

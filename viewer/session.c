@@ -459,6 +459,7 @@ void session_step(session *s) {
         int n = 0;
         for (int j = 0; j < s->car_count; ++j)
           if (j != k) s->sw->others[n++] = s->sw->views[j];
+        if (c->wheel_count > GRIP_WHEEL_COUNT) robot_set_wheels(c->bot, c->cur_wheels, c->wheel_count); /* a truck's six */
         in = robot_drive(c->bot, &c->cur, s->sw->others, n, s->dt);
         if (c->pit.lane) pit_car_input(&c->pit, &in, &c->cur, robot_get_status(c->bot).distance, c->held);
       } else if (k == s->human) {
@@ -541,7 +542,10 @@ bool session_place(session *s, int k, double x, double y, double heading) {
     c->progress += fmin(d, 0.0);
     c->last_s = loc.distance;
   }
-  if (c->bot) robot_locate(c->bot, &c->cur);
+  if (c->bot) {
+    if (c->wheel_count > GRIP_WHEEL_COUNT) robot_set_wheels(c->bot, c->cur_wheels, c->wheel_count);
+    robot_locate(c->bot, &c->cur);
+  }
   return true;
 }
 
