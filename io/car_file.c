@@ -224,6 +224,7 @@ static const key_desc keys[] = {
     D(S_AXLE, "bump_stop_rate", grip_axle_def, suspension.bump_stop_rate, "N/m", 0, 1e9, "suspension.bump_stop_rate"),
     D(S_AXLE, "max_force", grip_axle_def, suspension.max_force, "N", 1, 1e8, "suspension.max_force"),
     D(S_AXLE, "anti_roll_rate", grip_axle_def, suspension.anti_roll_rate, "N/m", 0, 1e8, "suspension.anti_roll_rate"),
+    D(S_AXLE, "levelling_time", grip_axle_def, suspension.levelling_time, "s", 0, 1000, "suspension.levelling_time"),
 
     X(S_TYRE, "tir", K_TIR, 0, "", 0, 0),
     D(S_TYRE, "long_b", grip_tyre_def, simple.longitudinal.b, "", 0.01, 1000, "tyre.simple.b"),

@@ -385,6 +385,7 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
     in_range(&c, s->bump_stop_rate, 0, 1e9, "suspension.bump_stop_rate");
     in_range(&c, s->max_force, 1, 1e8, "suspension.max_force");
     in_range(&c, s->anti_roll_rate, 0, 1e8, "suspension.anti_roll_rate");
+    in_range(&c, s->levelling_time, 0, 1000, "suspension.levelling_time");
     const grip_tyre_def *t = &x->tyre;
     require(&c, t->model == GRIP_TYRE_SIMPLE_MF || (t->model == GRIP_TYRE_FULL_MF && t->mf),
             "tyre.model", "full MF needs parameters");

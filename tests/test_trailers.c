@@ -51,6 +51,8 @@ static double wrap(double a) {
   return a;
 }
 
+static void fit_circle(const double *x, const double *y, int n, double *cx, double *cy, double *r);
+
 /* --- a towing vehicle and its trailer on a level plane ----------------------------------- */
 
 typedef struct combination {
@@ -62,11 +64,14 @@ typedef struct combination {
   double integral; /* speed controller */
 } combination;
 
-/* The tow from `tow_file` (a file with [trailer]) and its trailer, straight behind it at speed. */
-static bool combination_open(combination *c, const char *tow_file, double speed) {
+/* The tow from `tow_file` (a file with [trailer]) and its trailer, straight behind it at speed;
+ * with `steel_springs` the tow's self-levelling is turned off. */
+static bool combination_open_with(combination *c, const char *tow_file, double speed, bool steel_springs) {
   memset(c, 0, sizeof *c);
   c->tow_car = load_car(tow_file);
   if (!c->tow_car || !c->tow_car->trailer.file[0]) return false;
+  if (steel_springs)
+    for (int a = 0; a < c->tow_car->def.axle_count; ++a) c->tow_car->def.axles[a].suspension.levelling_time = 0.0;
   c->trailer_car = load_car(c->tow_car->trailer.file);
   if (!c->trailer_car) return false;
   grip_world_def wd = grip_default_world_def();
@@ -89,6 +94,10 @@ static bool combination_open(combination *c, const char *tow_file, double speed)
   hd.kind = c->trailer_car->coupling_fifth_wheel ? GRIP_HITCH_FIFTH_WHEEL : GRIP_HITCH_BALL;
   c->hitch = grip_create_hitch(c->world, &hd);
   return grip_hitch_is_valid(c->world, c->hitch);
+}
+
+static bool combination_open(combination *c, const char *tow_file, double speed) {
+  return combination_open_with(c, tow_file, speed, false);
 }
 
 static void combination_close(combination *c) {
@@ -169,6 +178,89 @@ static void semi_trailer_loads(void) {
          weight - total, 100.0 * (1.0 - total / weight));
   CHECK(weight - total > 0.35 * weight && weight - total < 0.45 * weight);
   free(semi);
+}
+
+
+/* The semi-trailer on the tractor's fifth wheel, at rest: the fifth wheel carries the kingpin
+ * load its springs were preloaded for (the pivot solution above), and the tractor's air-sprung
+ * tandem levels itself under it back to design ride height; with steel springs instead it
+ * stays sunk. */
+static void semi_trailer_at_rest(void) {
+  for (int steel = 0; steel < 2; ++steel) {
+    combination c;
+    CHECK(combination_open_with(&c, CARS "truck-6x4-semi.ini", 0.0, steel));
+    const grip_vehicle_def *t = &c.trailer_car->def, *tractor = &c.tow_car->def;
+    double weight = t->body.mass * 9.81, loads[GRIP_MAX_AXLES], on_axles = 0.0;
+    int axles = grip_vehicle_static_axle_loads(t, 9.81, loads);
+    for (int a = 0; a < axles; ++a) on_axles += loads[a];
+    for (double time = 0.0; time < 30.0; time += 0.005) grip_world_step(c.world, 0.005);
+    grip_hitch_state hs;
+    grip_hitch_get_state(c.world, c.hitch, &hs);
+    grip_wheel_state wheels[GRIP_MAX_WHEELS];
+    int n = grip_vehicle_get_wheels(c.world, c.tow, wheels, GRIP_MAX_WHEELS);
+    double sink = 0.0; /* the tandem's mean compression beyond design ride height */
+    for (int w = 2; w < n; ++w) sink += (wheels[w].compression - tractor->axles[1 + (w - 2) / 2].suspension.droop_travel) / (n - 2);
+    int m = grip_vehicle_get_wheels(c.world, c.trailer, wheels, GRIP_MAX_WHEELS);
+    double trailer_axles = 0.0;
+    for (int w = 0; w < m; ++w) trailer_axles += wheels[w].load;
+    printf("  semi-trailer at rest, %s: fifth wheel carries %.0f N (%.0f N), trailer axles %.0f N (%.0f N), "
+           "tandem %.1f mm below design, gap %.3g mm, roll error %.3g deg\n",
+           steel ? "steel springs" : "levelled", hs.local_force.z, weight - on_axles, trailer_axles, on_axles,
+           1e3 * sink, 1e3 * hs.gap, hs.roll_error * 180.0 / PI);
+    CHECK(n == 6 && m == 6);
+    CHECK_REL(hs.local_force.z, weight - on_axles, 0.03);
+    CHECK_REL(trailer_axles, on_axles, 0.02);
+    CHECK_REL(hs.local_force.z + trailer_axles, weight, 0.001);
+    if (steel) CHECK(sink > 0.03);
+    else CHECK(fabs(sink) < 0.003);
+    CHECK(hs.gap < 1e-3);
+    combination_close(&c);
+  }
+}
+
+/* The semi-trailer's tri-axle turns about the point where its axles' scrub balances: equal axles
+ * at d_i behind the kingpin with slip angles (d_i − d_c)/R give no moment about the kingpin when
+ * Σ(d_i − d_c)·d_i = 0, d_c = Σd_i²/Σd_i (7.849 m; 7.7 m to the bogie's centre). At walking
+ * pace that point runs on √(R_k² − d_c²), R_k the kingpin's radius. */
+static void semi_trailer_offtracking(void) {
+  const double dts[] = {0.002, 0.005, 0.01};
+  for (int k = 0; k < 3; ++k) {
+    combination c;
+    CHECK(combination_open(&c, CARS "truck-6x4-semi.ini", 0.0));
+    const grip_vehicle_def *t = &c.trailer_car->def;
+    double sum = 0.0, sum2 = 0.0;
+    for (int a = 0; a < t->axle_count; ++a) {
+      double d = t->coupling.point.x - t->axles[a].x;
+      sum += d, sum2 += d * d;
+    }
+    double d_c = sum2 / sum;
+    const grip_vec3 kingpin = t->coupling.point, reference = {t->coupling.point.x - d_c, 0.0, 0.0};
+    enum { SAMPLES = 400 };
+    static double kx[SAMPLES], ky[SAMPLES], rx[SAMPLES], ry[SAMPLES];
+    int n = 0;
+    double dt = dts[k], next = 100.0;
+    for (double time = 0.0; time < 120.0; time += dt) {
+      combination_drive(&c, 8.0 * KMH, 0.35, dt);
+      grip_world_step(c.world, dt);
+      if (time >= next && n < SAMPLES) {
+        grip_vehicle_state b;
+        grip_vehicle_get_state(c.world, c.trailer, &b);
+        grip_vec3 p = grip_pose_transform(b.pose, kingpin), q = grip_pose_transform(b.pose, reference);
+        kx[n] = p.x, ky[n] = p.y, rx[n] = q.x, ry[n] = q.y;
+        ++n;
+        next += 0.05;
+      }
+    }
+    double cx, cy, r_k, dx, dy, r_t;
+    fit_circle(kx, ky, n, &cx, &cy, &r_k);
+    fit_circle(rx, ry, n, &dx, &dy, &r_t);
+    double measured = r_k - r_t, expect = r_k - sqrt(r_k * r_k - d_c * d_c);
+    printf("  dt %.3f: kingpin on R %.3f m, tri-axle's turning point %.3f m: off-tracking %.4f m, kinematic %.4f m (%+.2f %%)\n",
+           dt, r_k, r_t, measured, expect, 100.0 * (measured / expect - 1.0));
+    CHECK(n == SAMPLES);
+    CHECK_REL(measured, expect, 0.05);
+    combination_close(&c);
+  }
 }
 
 /* --- a vehicle with no engine ------------------------------------------------------------ */
@@ -461,6 +553,8 @@ static void scene_brings_trailer(void) {
 int main(void) {
   RUN_TEST(coupling_load_at_rest);
   RUN_TEST(semi_trailer_loads);
+  RUN_TEST(semi_trailer_at_rest);
+  RUN_TEST(semi_trailer_offtracking);
   RUN_TEST(coasts_without_engine);
   RUN_TEST(low_speed_offtracking);
   RUN_TEST(critical_speed);
