@@ -413,6 +413,9 @@ grip_result scene_world_step(scene_world *sw, double dt) {
       for (int j = 0; j < sw->car_count; ++j)
         if (j != k) sw->others[n++] = sw->views[j];
       grip_vehicle_get_state(sw->world, wc->id, &st);
+      /* more than four wheels: the robot reads them all (a truck's six) */
+      wc->wheel_count = grip_vehicle_get_wheels(sw->world, wc->id, wc->wheels, GRIP_MAX_WHEELS);
+      if (wc->wheel_count > GRIP_WHEEL_COUNT) robot_set_wheels(wc->bot, wc->wheels, wc->wheel_count);
       grip_vehicle_input in = robot_drive(wc->bot, &st, sw->others, n, dt);
       grip_vehicle_set_input(sw->world, wc->id, &in);
     }

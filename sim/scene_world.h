@@ -33,6 +33,9 @@ typedef struct scene_world_car {
   double ground_z;            /* m, ground height under the start (x, y); e.g. 12.4 */
   int track_hint;             /* track scenes: last segment the car was found on (-1 none) */
   grip_hitch_id hitch;        /* a towed car: its hitch to spec->tow; GRIP_NULL_HITCH otherwise */
+  /* A robot car's wheels, all of them, read before each of its steps (robot_set_wheels). */
+  grip_wheel_state wheels[GRIP_MAX_WHEELS];
+  int wheel_count;
 } scene_world_car;
 
 typedef struct scene_world {
