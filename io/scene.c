@@ -440,19 +440,22 @@ static int add_car_file_trailers(parser *ps, grip_load_error *err) {
                           GRIP_SCENE_MAX_CARS);
       goto done;
     }
+    char tow_name[GRIP_SCENE_NAME_MAX], trailer_name[GRIP_SCENE_NAME_MAX];
+    copy_text(tow_name, sizeof tow_name, c->name);
+    if (snprintf(trailer_name, sizeof trailer_name, "%s/trailer", tow_name) >= (int)sizeof trailer_name) {
+      grip_load_error_set(err, ps->name, c->line, NULL, "car name '%s' too long to name its trailer", tow_name);
+      goto done;
+    }
     int k = s->car_count++;
     grip_scene_car *t = &s->cars[k];
     memset(t, 0, sizeof *t);
-    if (snprintf(t->name, sizeof t->name, "%s/trailer", c->name) >= (int)sizeof t->name) {
-      grip_load_error_set(err, ps->name, c->line, NULL, "car name '%s' too long to name its trailer", c->name);
-      goto done;
-    }
+    copy_text(t->name, sizeof t->name, trailer_name);
     if (grip_scene_find_car(s, t->name) != k) {
       grip_load_error_set(err, ps->name, c->line, NULL, "a car is already named '%s'", t->name);
       goto done;
     }
     copy_text(t->file, sizeof t->file, car->trailer.file);
-    copy_text(t->tow, sizeof t->tow, c->name);
+    copy_text(t->tow, sizeof t->tow, tow_name);
     t->tow_point = car->trailer.tow_point;
     t->coupling = trailer->def.coupling.point;
     t->fifth_wheel = trailer->coupling_fifth_wheel;
