@@ -1,4 +1,5 @@
 /* grip check CAR: loads and validates a car and prints figures derived from its definition. */
+#include "car_layout.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +33,7 @@ static double driven_radius(const grip_vehicle_def *d) {
     case GRIP_DRIVE_FWD: return d->axles[GRIP_AXLE_FRONT].wheel_radius;
     case GRIP_DRIVE_AWD:
       return 0.5 * (d->axles[GRIP_AXLE_FRONT].wheel_radius + d->axles[d->axle_count - 1].wheel_radius);
+    case GRIP_DRIVE_TREE: return car_driven_wheel_radius(d); /* the mean over the driven wheels */
     default: return d->axles[d->axle_count - 1].wheel_radius;
   }
 }
@@ -44,7 +46,7 @@ static void compute(const grip_vehicle_def *d, car_figures *f) {
   double L = xf - xr;
   f->mass_kg = m;
   f->wheelbase_m = L;
-  f->front_load_fraction = (xcg - xr) / L; /* c/L: the CG's distance to the rear axle over L */
+  f->front_load_fraction = L > 0.0 ? (xcg - xr) / L : 1.0; /* c/L: the CG's distance to the rear axle over L */
   f->front_axle_load_n = f->front_load_fraction * m * G;
   f->rear_axle_load_n = (1.0 - f->front_load_fraction) * m * G;
   for (int end = 0; end < 2; ++end) {
@@ -53,16 +55,17 @@ static void compute(const grip_vehicle_def *d, car_figures *f) {
     double corner = (axle->half_track > 0.0 ? 0.5 : 1.0) * share * m;
     f->ride_hz[end] = corner > 0 ? sqrt(axle->suspension.spring_rate / corner) / (2.0 * 3.14159265358979323846) : 0;
   }
-  /* Engine: power scanned every rpm from idle to the limiter. */
+  /* Engine: power scanned every rpm from idle to the limiter (a trailer has none). */
   const grip_engine_def *e = &d->engine;
-  for (double rpm = e->idle_rpm; rpm <= e->rev_limit_rpm; rpm += 1.0) {
+  const bool engine = d->drivetrain.layout != GRIP_DRIVE_NONE;
+  for (double rpm = e->idle_rpm; engine && rpm <= e->rev_limit_rpm; rpm += 1.0) {
     double p = grip_engine_curve_torque(e, rpm) * rpm * RPM_TO_RAD_S;
     if (p > f->peak_power_kw * 1e3) {
       f->peak_power_kw = p * 1e-3;
       f->peak_power_rpm = rpm;
     }
   }
-  for (int i = 0; i < e->curve_points; ++i)
+  for (int i = 0; engine && i < e->curve_points; ++i)
     if (e->curve_rpm[i] <= e->rev_limit_rpm && e->curve_torque[i] > f->peak_torque_nm) {
       f->peak_torque_nm = e->curve_torque[i];
       f->peak_torque_rpm = e->curve_rpm[i];
@@ -74,6 +77,7 @@ static void compute(const grip_vehicle_def *d, car_figures *f) {
   double ca = aero.downforce_front + aero.downforce_rear, cda = aero.drag;
   f->ca_kg_per_m = ca + 0.0; /* no -0 */
   f->cd_a_kg_per_m = cda;
+  if (!engine) return;
   /* Top speed per gear: drive force T·x_gear·x_diff·η/r against drag and rolling resistance
    * f·(M·g + downforce), scanned upwards from the gear's idle speed. */
   double r = driven_radius(d);
@@ -146,8 +150,11 @@ int cmd_check(int argc, char **argv) {
       double loads[GRIP_MAX_AXLES];
       int axles = grip_vehicle_static_axle_loads(&car.def, G, loads);
       json_open(&w, "axle_loads_n", '[');
-      for (int a = 0; a < axles; ++a) json_number(&w, NULL, loads[a]);
+      double on_axles = 0.0;
+      for (int a = 0; a < axles; ++a) json_number(&w, NULL, loads[a]), on_axles += loads[a];
       json_close(&w, ']');
+      if (car.def.coupling.enabled) json_number(&w, "coupling_load_n", f.mass_kg * G - on_axles);
+      json_bool(&w, "engine", car.def.drivetrain.layout != GRIP_DRIVE_NONE);
       json_number(&w, "peak_power_kw", f.peak_power_kw);
       json_number(&w, "peak_power_rpm", f.peak_power_rpm);
       json_number(&w, "peak_torque_nm", f.peak_torque_nm);
@@ -185,14 +192,30 @@ int cmd_check(int argc, char **argv) {
       fprintf(stderr, "grip check: warning: %s: %s\n", car.name, behaviour[i]);
     printf("check: %s: ok\n", car.name);
     printf("  mass            %8.1f kg (with fuel), wheelbase %.3f m\n", f.mass_kg, f.wheelbase_m);
-    printf("  static loads    %8.0f N front, %.0f N rear (%.1f %% front)\n", f.front_axle_load_n,
-           f.rear_axle_load_n, 100.0 * f.front_load_fraction);
-    if (car.def.axle_count != 2) {
+    if (car.def.axle_count >= 2 && !car.def.coupling.enabled) /* the first and last axle's lever */
+      printf("  static loads    %8.0f N front, %.0f N rear (%.1f %% front)\n", f.front_axle_load_n,
+             f.rear_axle_load_n, 100.0 * f.front_load_fraction);
+    if (car.def.axle_count != 2 || car.def.coupling.enabled) {
       /* more axles: each one's load from the springs (docs/physics.md, "Static loads") */
       double loads[GRIP_MAX_AXLES];
       int axles = grip_vehicle_static_axle_loads(&car.def, G, loads);
       printf("  axle loads     ");
       for (int a = 0; a < axles; ++a) printf(" %.0f N%s", loads[a], a + 1 < axles ? "," : " (springs)\n");
+    }
+    if (car.def.coupling.enabled) {
+      double loads[GRIP_MAX_AXLES], on_axles = 0.0;
+      int axles = grip_vehicle_static_axle_loads(&car.def, G, loads);
+      for (int a = 0; a < axles; ++a) on_axles += loads[a];
+      printf("  coupling load   %8.0f N (%.1f %% of the weight) at x %.3f m, z %.3f m, %s\n", f.mass_kg * G - on_axles,
+             100.0 * (1.0 - on_axles / (f.mass_kg * G)), car.def.coupling.point.x, car.def.coupling.point.z,
+             car.coupling_fifth_wheel ? "fifth wheel" : "ball");
+    }
+    if (car.trailer.file[0]) printf("  tows            %s at x %.3f m, z %.3f m\n", car.trailer.file,
+                                    car.trailer.tow_point.x, car.trailer.tow_point.z);
+    if (car.def.drivetrain.layout == GRIP_DRIVE_NONE) {
+      printf("  no engine: every wheel rolls free (a trailer)\n");
+      printf("  downforce CA    %8.3f kg/m (N per (m/s)^2), drag %.3f kg/m\n", f.ca_kg_per_m, f.cd_a_kg_per_m);
+      return 0;
     }
     printf("  peak power      %8.1f kW at %.0f rpm (%.0f W/kg)\n", f.peak_power_kw, f.peak_power_rpm,
            f.peak_power_kw * 1e3 / f.mass_kg);

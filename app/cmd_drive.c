@@ -210,8 +210,8 @@ int drive_command(int argc, char **argv, bool watch) {
        * (docs/viewer.md: the wheel meshes follow steer_angle, rotation and compression). */
       json_number(&w, "drawn_step_fraction", vr.drawn_alpha);
       json_open(&w, "wheels", '[');
-      for (int k = 0; k < GRIP_WHEEL_COUNT; ++k) {
-        const grip_wheel_state *a = &s->cars[follow].prev.wheels[k], *b = &s->cars[follow].cur.wheels[k];
+      for (int k = 0; k < s->cars[follow].wheel_count; ++k) { /* every wheel: a truck's six */
+        const grip_wheel_state *a = &s->cars[follow].prev_wheels[k], *b = &s->cars[follow].cur_wheels[k];
         json_open(&w, NULL, '{');
         json_open(&w, "steer_rad", '[');
         json_number(&w, NULL, a->steer_angle);

@@ -93,7 +93,7 @@ static void tyres_json(json_writer *w, const race_car_result *r) {
   json_open(w, "tyres", '{');
   for (int q = 0; q < 6; ++q) {
     json_open(w, names[q], '[');
-    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) json_number(w, NULL, per_wheel[q][i]);
+    for (int i = 0; i < r->wheel_count; ++i) json_number(w, NULL, per_wheel[q][i]);
     json_close(w, ']');
   }
   json_open(w, "lap_tread_depth_m", '[');
@@ -110,16 +110,17 @@ static void print_tyres(const race_result *res) {
   for (int k = 0; k < res->cars; ++k) {
     const race_car_result *r = &res->results[k];
     if (!r->tyre_state) continue;
-    printf("%s tyres fl fr rl rr: surface", r->name);
-    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) printf(" %.1f", r->tyre_surface_temperature[i] - 273.15);
+    if (r->wheel_count == 4) printf("%s tyres fl fr rl rr: surface", r->name);
+    else printf("%s tyres (%d, axle by axle, left before right): surface", r->name, r->wheel_count);
+    for (int i = 0; i < r->wheel_count; ++i) printf(" %.1f", r->tyre_surface_temperature[i] - 273.15);
     printf(" degC, gas");
-    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) printf(" %.1f", r->tyre_gas_temperature[i] - 273.15);
+    for (int i = 0; i < r->wheel_count; ++i) printf(" %.1f", r->tyre_gas_temperature[i] - 273.15);
     printf(" degC, pressure");
-    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) printf(" %.0f", 1e-3 * r->tyre_pressure[i]);
+    for (int i = 0; i < r->wheel_count; ++i) printf(" %.0f", 1e-3 * r->tyre_pressure[i]);
     printf(" kPa, tread");
-    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) printf(" %.2f", 1e3 * r->tread_depth[i]);
+    for (int i = 0; i < r->wheel_count; ++i) printf(" %.2f", 1e3 * r->tread_depth[i]);
     printf(" mm, grip");
-    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) printf(" %.3f", r->tyre_grip[i]);
+    for (int i = 0; i < r->wheel_count; ++i) printf(" %.3f", r->tyre_grip[i]);
     printf("\n");
   }
 }

@@ -1,4 +1,6 @@
 /* grip skidpad: constant-radius circle (ISO 4138 style), speed raised slowly. */
+#include <math.h>
+
 #include "cornering.h"
 #include "race.h"
 #include "report.h"
@@ -31,6 +33,8 @@ int cmd_skidpad(int argc, char **argv) {
   report_number(&rep, "linear_bicycle_understeer_gradient_deg_per_g",
                 r.linear_bicycle_understeer_gradient_deg_per_g, "  linear", "%8.3f deg/g");
   report_string(&rep, "limit_behaviour", r.limit_behaviour, "at the limit");
+  if (isfinite(r.wheel_lift_g)) /* only a car that tips (a three-wheeler): others print as before */
+    report_number(&rep, "wheel_lift_g", r.wheel_lift_g, "  a wheel lifted at", "%8.3f g");
   report_end(&rep);
   return 0;
 }

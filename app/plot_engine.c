@@ -1,5 +1,6 @@
 /* grip plot engine: the full-throttle torque and power curves, and road speed per gear with the
  * automatic's shift points (the "sawtooth"). */
+#include "car_layout.h"
 #include <math.h>
 #include <plplot.h>
 #include <stdlib.h>
@@ -16,8 +17,9 @@ static double driven_radius(const grip_vehicle_def *d) {
   switch (d->drivetrain.layout) {
     case GRIP_DRIVE_FWD: return d->axles[GRIP_AXLE_FRONT].wheel_radius;
     case GRIP_DRIVE_AWD:
-      return 0.5 * (d->axles[GRIP_AXLE_FRONT].wheel_radius + d->axles[GRIP_AXLE_REAR].wheel_radius);
-    default: return d->axles[GRIP_AXLE_REAR].wheel_radius;
+      return 0.5 * (d->axles[GRIP_AXLE_FRONT].wheel_radius + d->axles[d->axle_count - 1].wheel_radius);
+    case GRIP_DRIVE_TREE: return car_driven_wheel_radius(d); /* the mean over the driven wheels */
+    default: return d->axles[d->axle_count - 1].wheel_radius;
   }
 }
 

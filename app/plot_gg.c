@@ -1,5 +1,6 @@
 /* grip plot gg: lateral against longitudinal acceleration (g) from telemetry, coloured by speed,
  * with the car's friction limit from its tyres. */
+#include "car_layout.h"
 #include <math.h>
 #include <plplot.h>
 #include <stdlib.h>
@@ -23,14 +24,24 @@ static void car_limit(const grip_vehicle_def *d, double v, double *mu_x, double 
   double xf = d->axles[0].x, xr = d->axles[1].x;
   double front = (xcg - xr) / (xf - xr);
   grip_aero_coefficients aero = grip_vehicle_aero_coefficients(d, RHO, d->aero.ride_height);
-  double axle_load[2] = {front * m * G + aero.downforce_front * v * v,
-                         (1.0 - front) * m * G + aero.downforce_rear * v * v};
+  double axle_load[GRIP_MAX_AXLES] = {front * m * G + aero.downforce_front * v * v,
+                                      (1.0 - front) * m * G + aero.downforce_rear * v * v};
+  int axles = 2, wheels[GRIP_MAX_AXLES] = {2, 2};
+  if (d->axle_count != 2 || !(d->axles[0].half_track > 0.0) || !(d->axles[1].half_track > 0.0)) {
+    /* any other vehicle: every axle at its spring-shared static load, the body lift on the
+     * first and the last */
+    axles = grip_vehicle_static_axle_loads(d, G, axle_load);
+    axle_load[0] += aero.downforce_front * v * v;
+    axle_load[axles - 1] += aero.downforce_rear * v * v;
+    for (int a = 0; a < axles; ++a) wheels[a] = d->axles[a].half_track > 0.0 ? 2 : 1;
+  }
   double fx = 0.0, fy = 0.0;
-  for (int a = 0; a < 2; ++a) {
-    double fz = 0.5 * axle_load[a], mx, my;
+  for (int a = 0; a < axles; ++a) {
+    double fz = axle_load[a] / wheels[a], mx, my;
+    if (wheels[a] == 2) fz = 0.5 * axle_load[a];
     grip_tyre_peak_mu(&d->axles[a].tyre, fz, &mx, &my);
-    fx += 2.0 * mx * fz * d->assists.grip_multiplier;
-    fy += 2.0 * my * fz * d->assists.grip_multiplier;
+    fx += wheels[a] * mx * fz * d->assists.grip_multiplier;
+    fy += wheels[a] * my * fz * d->assists.grip_multiplier;
   }
   *mu_x = fx / (m * G);
   *mu_y = fy / (m * G);

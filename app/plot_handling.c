@@ -1,5 +1,6 @@
 /* grip plot handling: the handling diagram of a slow skidpad run (grip skidpad's): road-wheel
  * angle against lateral acceleration on a circle, with the single-track model's line. */
+#include "car_layout.h"
 #include <math.h>
 #include <plplot.h>
 #include <stdlib.h>
@@ -69,7 +70,7 @@ int plot_handling(int argc, char **argv) {
   }
   /* Kinematic (Ackermann) angle of the circle the centre of mass drives: the rear axle's radius
    * is sqrt(R² − c²), c the CG's distance ahead of the rear axle; delta0 = atan(L / R_rear). */
-  double wheelbase = d->axles[0].x - d->axles[1].x, c = d->body.center_of_mass.x - d->axles[1].x;
+  double wheelbase = car_effective_wheelbase(d), c = d->body.center_of_mass.x - car_reference_x(d);
   double delta0 = atan(wheelbase / sqrt(radius * radius - c * c)) * DEG;
   double k_linear = bicycle_understeer_gradient(d, G) * DEG; /* deg per g */
   double ay_max = 0.0, dmin = delta0, dmax = delta0;

@@ -1,6 +1,7 @@
 /* The robot driver (docs/driver.md). Public API only: track queries, the car's definition,
  * its state and its inputs. */
 #include "robot.h"
+#include "car_layout.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -51,7 +52,16 @@ struct robot {
   double axle_weight[2];    /* N, static axle loads */
   double axle_downforce[2]; /* N/(m/s)², downforce per axle per speed squared */
   double car_length, car_width, lap_time;
-  int driven_first, driven_last;
+  car_layout layout;          /* axles, wheels and which are driven (any axle count) */
+  double driven_radius;       /* m, car_driven_wheel_radius */
+  bool axle_loads_general;    /* more than two axles or a one-wheel axle: axle_weights */
+  double axle_weights[GRIP_MAX_AXLES]; /* N, static loads of every axle (springs' share) */
+  /* The plan's lateral friction is capped here: 0.85 × the tricycle rollover threshold, so the
+   * robot corners a three-wheeler below where it tips; INFINITY for every other car. */
+  double rollover_mu;
+  double cg_height; /* m, of body and fuel together */
+  const grip_wheel_state *wheels; /* every wheel of the next step (robot_set_wheels) or NULL */
+  int wheels_count;
   double tc_slip, abs_slip;
   double front_peak_alpha; /* rad, slip angle of the front tyre's peak lateral force */
   double understeer;       /* rad per m/s², single-track K = m_f/C_f − m_r/C_r (0: unknown) */ /* slip-ratio thresholds (fractions of the tyre's peak slip) */
@@ -235,8 +245,7 @@ static double tyre_mu(const grip_tyre_def *t, double fz) {
 /* Maximum wheel force from the engine at road speed v over the gears (rev limit respected). */
 static double engine_force(const grip_vehicle_def *c, double v) {
   const grip_gearbox_def *g = &c->gearbox;
-  double r = c->axles[GRIP_AXLE_REAR].wheel_radius;
-  if (c->drivetrain.layout == GRIP_DRIVE_FWD) r = c->axles[GRIP_AXLE_FRONT].wheel_radius;
+  double r = car_driven_wheel_radius(c);
   double best = 0.0;
   for (int k = 0; k < g->forward_gears; ++k) {
     double x = g->ratios[k] * g->final_drive;
@@ -253,7 +262,7 @@ static double engine_force(const grip_vehicle_def *c, double v) {
  * limit. */
 static int best_gear(const grip_vehicle_def *c, double v, double rev_fraction) {
   const grip_gearbox_def *g = &c->gearbox;
-  double r = c->axles[c->drivetrain.layout == GRIP_DRIVE_FWD ? GRIP_AXLE_FRONT : GRIP_AXLE_REAR].wheel_radius;
+  double r = car_driven_wheel_radius(c);
   int best = 1;
   double best_f = -1.0;
   for (int k = 0; k < g->forward_gears; ++k) {
@@ -275,11 +284,43 @@ static int best_gear(const grip_vehicle_def *c, double v, double rev_fraction) {
  * this is robot_plan_mu). */
 static double plan_mu(const robot *r, double v) {
   double mu = INFINITY;
-  for (int a = 0; a < 2; ++a) {
-    double fz = 0.5 * (r->axle_weight[a] + r->axle_downforce[a] * v * v);
-    mu = fmin(mu, tyre_mu(&r->car.axles[a].tyre, fz));
+  if (!r->axle_loads_general) {
+    for (int a = 0; a < 2; ++a) {
+      double fz = 0.5 * (r->axle_weight[a] + r->axle_downforce[a] * v * v);
+      mu = fmin(mu, tyre_mu(&r->car.axles[a].tyre, fz));
+    }
+  } else {
+    /* Any axle count: the body lift acts on the first and the last axle (src/vehicle.c). A
+     * truck's high centre of gravity moves much of an axle's load to its outer wheel in a
+     * corner, and load-sensitive tyres lose friction with it: each axle's friction is its two
+     * wheels' μ(F_z)·F_z at the lateral acceleration μ·g, with the transfer
+     * ΔF = F_axle·a_y·h/(2·half_track) (each axle rolls its own share), solved by a few
+     * fixed-point passes (0.80 static → 0.74 for the truck's steer axle). */
+    int last = r->layout.axle_count - 1;
+    double ay = INFINITY;
+    for (int a = 0; a <= last; ++a) {
+      double down = (a == 0 ? r->axle_downforce[0] : 0.0) + (a == last ? r->axle_downforce[1] : 0.0);
+      double fz = (r->axle_weights[a] + down * v * v) / r->layout.axle_wheels[a];
+      ay = fmin(ay, tyre_mu(&r->car.axles[a].tyre, fz));
+    }
+    for (int pass = 0; pass < 4; ++pass) {
+      mu = INFINITY;
+      for (int a = 0; a <= last; ++a) {
+        const grip_axle_def *ax = &r->car.axles[a];
+        double down = (a == 0 ? r->axle_downforce[0] : 0.0) + (a == last ? r->axle_downforce[1] : 0.0);
+        double load = r->axle_weights[a] + down * v * v;
+        if (r->layout.axle_wheels[a] == 1 || !(load > 0.0)) {
+          mu = fmin(mu, tyre_mu(&ax->tyre, load));
+          continue;
+        }
+        double w = 0.5 * load, d = fmin(w, load * ay * r->cg_height / (2.0 * ax->half_track));
+        double cap = tyre_mu(&ax->tyre, w + d) * (w + d) + (w - d > 0.0 ? tyre_mu(&ax->tyre, w - d) * (w - d) : 0.0);
+        mu = fmin(mu, cap / load);
+      }
+      ay = mu;
+    }
   }
-  return r->p.mu_factor * r->grip_scale * mu;
+  return fmin(r->p.mu_factor * r->grip_scale * mu, r->rollover_mu);
 }
 
 double robot_corner_speed(const robot *r, double radius, double mu) {
@@ -628,8 +669,16 @@ static void plan_speed(robot *r) {
   for (int i = 1; i < n; ++i)
     if (L[i].v_plan < L[slow].v_plan) slow = i;
   for (int i = 0; i < n; ++i) L[i].v_fwd = L[i].v_plan;
-  double driven_share = (r->driven_first == r->driven_last - 1) ? 1.0 : 0.55;
+  double driven_share = r->layout.driven_count == 1 ? 1.0 : 0.55;
   if (r->car.drivetrain.layout == GRIP_DRIVE_AWD) driven_share = 1.0;
+  if (r->car.drivetrain.layout == GRIP_DRIVE_TREE) { /* the driven axles' share of the weight */
+    double driven = 0.0, all = 0.0;
+    for (int a = 0; a < r->layout.axle_count; ++a) {
+      all += r->axle_weights[a];
+      if (r->layout.driven_axle[a]) driven += r->axle_weights[a];
+    }
+    driven_share = all > 0.0 ? driven / all : 0.55;
+  }
   for (int k = 0; k < 2 * n; ++k) {
     int i = (slow + k) % n, j = (i + 1) % n;
     double v = L[i].v_fwd, mu = plan_mu(r, v) * L[i].friction;
@@ -833,11 +882,32 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
   r->axle_downforce[0] = aero.downforce_front;
   r->axle_downforce[1] = aero.downforce_rear;
   r->drag_k = aero.drag;
-  const grip_axle_def *fa = &car->axles[GRIP_AXLE_FRONT], *ra = &car->axles[GRIP_AXLE_REAR];
+  /* The first axle and the last; the path is followed about the unsteered axles' line (a
+   * truck's tandem centre), the rear axle of a two-axle car. */
+  const grip_axle_def *fa = &car->axles[GRIP_AXLE_FRONT], *ra = &car->axles[car->axle_count - 1];
+  car_layout_of(car, &r->layout);
+  r->driven_radius = car_driven_wheel_radius(car);
   r->wheelbase = fa->x - ra->x;
   r->rear_x = ra->x;
+  r->cg_height = (car->body.mass * car->body.center_of_mass.z + car->fuel.mass * car->fuel.position.z) / r->mass;
+  double rollover_g = car_tricycle_rollover_g(car);
+  r->rollover_mu = isfinite(rollover_g) ? 0.85 * rollover_g : INFINITY;
   double wf = r->mass * G * (car->body.center_of_mass.x - ra->x) / r->wheelbase;
   double wr = r->mass * G - wf;
+  r->axle_loads_general = car->axle_count != 2 || r->layout.wheel_count != 4;
+  if (r->axle_loads_general) {
+    /* The springs' share of body and fuel (grip check's axle loads); the path is followed
+     * about the unsteered axles' line (a truck's tandem centre). */
+    grip_vehicle_static_axle_loads(car, G, r->axle_weights);
+    wf = r->axle_weights[0];
+    wr = 0.0;
+    for (int a = 1; a < car->axle_count; ++a) wr += r->axle_weights[a];
+    r->rear_x = car_reference_x(car);
+    r->wheelbase = car_effective_wheelbase(car);
+  } else {
+    r->axle_weights[0] = wf;
+    r->axle_weights[1] = wr;
+  }
   r->axle_weight[0] = wf;
   r->axle_weight[1] = wr;
   r->rolling = 0.012 * ra->tyre.rolling_resistance * r->mass * G;
@@ -852,17 +922,23 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
     const grip_simple_mf_curve *cf = &fa->tyre.simple.lateral, *cr = &ra->tyre.simple.lateral;
     double stiff_f = 2.0 * cf->b * cf->c * tyre_mu(&fa->tyre, 0.5 * wf) * 0.5 * wf;
     double stiff_r = 2.0 * cr->b * cr->c * tyre_mu(&ra->tyre, 0.5 * wr) * 0.5 * wr;
+    if (r->axle_loads_general) { /* per axle, its wheels' B·C·D; the rear: every other axle */
+      int nf = r->layout.axle_wheels[0];
+      stiff_f = nf * cf->b * cf->c * tyre_mu(&fa->tyre, wf / nf) * (wf / nf);
+      stiff_r = 0.0;
+      for (int a = 1; a < car->axle_count; ++a) {
+        const grip_tyre_def *t = &car->axles[a].tyre;
+        int n = r->layout.axle_wheels[a];
+        double fz = r->axle_weights[a] / n;
+        if (t->model == GRIP_TYRE_SIMPLE_MF) stiff_r += n * t->simple.lateral.b * t->simple.lateral.c * tyre_mu(t, fz) * fz;
+      }
+    }
     r->understeer = (wf / G) / stiff_f - (wr / G) / stiff_r;
   }
   r->abs_slip = r->p.abs_slip * peak_slip;
   r->brake_force = car->brakes.max_torque / ra->wheel_radius;
   r->car_length = car->body.dimensions.x;
   r->car_width = car->body.dimensions.y;
-  switch (car->drivetrain.layout) {
-    case GRIP_DRIVE_FWD: r->driven_first = 0, r->driven_last = 2; break;
-    case GRIP_DRIVE_AWD: r->driven_first = 0, r->driven_last = 4; break;
-    default: r->driven_first = 2, r->driven_last = 4; break;
-  }
   r->top_speed = 1.0;
   for (double v = 1.0; v < 200.0; v += 0.05) {
     if (engine_force(car, v) < resist(r, v)) break;
@@ -941,6 +1017,8 @@ robot *robot_clone(const robot *original) {
   robot *r = malloc(sizeof *r);
   if (!r) return NULL;
   *r = *original; /* the line is the only memory a robot owns */
+  r->wheels = NULL; /* the original's wheels are not this car's */
+  r->wheels_count = 0;
   r->line = malloc((size_t)r->n * sizeof *r->line);
   if (!r->line) {
     free(r);
@@ -1048,6 +1126,32 @@ static double steering_reduction(const robot *r, double v) {
   return 1.0 + q * q;
 }
 
+/* The wheels of the state: every wheel when the caller gave them (robot_set_wheels), else the
+ * state's own first GRIP_WHEEL_COUNT (all of a car's). */
+static int wheel_total(const robot *r, const grip_vehicle_state *st) {
+  if (r->wheels) return r->wheels_count;
+  return st->wheel_count > 0 && st->wheel_count < GRIP_WHEEL_COUNT ? st->wheel_count : GRIP_WHEEL_COUNT;
+}
+static const grip_wheel_state *wheel_of(const robot *r, const grip_vehicle_state *st, int i) {
+  return r->wheels ? &r->wheels[i] : &st->wheels[i];
+}
+
+/* Whether wheel i's slip tells the traction control and ABS anything: it touches the ground
+ * and (a truck, a three-wheeler: any car but a four-wheel one) carries at least 5 % of its
+ * static load. An unladen tractor's inner tandem wheels go light in a corner and their slip
+ * says nothing of the brakes; a four-wheel car counts every wheel that touches, as before. */
+static bool slip_counts(const robot *r, const grip_wheel_state *w, int i) {
+  if (!w->in_contact) return false;
+  if (!r->axle_loads_general || i >= r->layout.wheel_count) return true;
+  int a = r->layout.wheel_axle[i];
+  return w->load > 0.05 * r->axle_weights[a] / r->layout.axle_wheels[a];
+}
+
+void robot_set_wheels(robot *r, const grip_wheel_state *wheels, int count) {
+  r->wheels = count > 0 ? wheels : NULL;
+  r->wheels_count = count < GRIP_MAX_WHEELS ? count : GRIP_MAX_WHEELS;
+}
+
 robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
   if (r->located && r->located_time == st->time && r->located_x == st->pose.position.x &&
       r->located_y == st->pose.position.y)
@@ -1061,8 +1165,9 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
   if (fabs(loc.lateral) + 0.5 * r->car_width > half_w - 0.1) {
     double sum = 0.0;
     int n = 0;
-    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-      grip_vec3 p = st->wheels[i].in_contact ? st->wheels[i].contact_point : st->pose.position;
+    for (int i = 0, wn = wheel_total(r, st); i < wn; ++i) {
+      const grip_wheel_state *w = wheel_of(r, st, i);
+      grip_vec3 p = w->in_contact ? w->contact_point : st->pose.position;
       grip_track_location wl = grip_track_locate(r->track, p.x, p.y, loc.segment);
       /* a kerb is part of the racing surface (the line may use it): the road's friction */
       sum += wl.zone == GRIP_TRACK_ZONE_RUNOFF || wl.zone == GRIP_TRACK_ZONE_OUTSIDE ? wl.surface.friction
@@ -1130,8 +1235,7 @@ void robot_view_window(const robot *r, double speed, double max_length, double *
 static bool short_lived_gear(const robot *r, double s, double v, int g) {
   if (!(r->p.downshift_hold > 0.0) || g < 1) return false;
   const grip_gearbox_def *gb = &r->car.gearbox;
-  int driven_axle = r->car.drivetrain.layout == GRIP_DRIVE_FWD ? GRIP_AXLE_FRONT : GRIP_AXLE_REAR;
-  double wr = r->car.axles[driven_axle].wheel_radius;
+  double wr = r->driven_radius;
   int cur = g + 1;
   if (cur > gb->forward_gears) return false;
   double rpm_cur = v / wr * gb->ratios[cur - 1] * gb->final_drive * 60.0 / (2.0 * GRIP_PI);
@@ -1164,6 +1268,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double hx = cos(yaw), hy = sin(yaw);
   double x = st->pose.position.x, y = st->pose.position.y;
   robot_status loc = robot_locate(r, st);
+  const int wn = wheel_total(r, st);
   double s = loc.distance, v = st->speed;
   double bound = interp(r, s, offsetof(line_sample, bound));
   double track_heading = atan2(-interp(r, s, offsetof(line_sample, nx)), interp(r, s, offsetof(line_sample, ny)));
@@ -1319,15 +1424,17 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     if (u > 0.0) {
       double thr = fmin(1.0, u);
       double slip = 0.0;
-      for (int i = r->driven_first; i < r->driven_last; ++i)
-        if (st->wheels[i].in_contact && st->wheels[i].slip_ratio > slip) slip = st->wheels[i].slip_ratio;
+      for (int i = 0; i < wn; ++i)
+        if (r->layout.driven[i] && slip_counts(r, wheel_of(r, st, i), i) && wheel_of(r, st, i)->slip_ratio > slip)
+          slip = wheel_of(r, st, i)->slip_ratio;
       if (slip > r->tc_slip) thr *= fmax(0.0, 1.0 - (slip - r->tc_slip) / r->tc_slip);
       in.throttle = thr;
     } else {
       double brk = fmin(1.0, -u);
       double slip = 0.0;
-      for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
-        if (st->wheels[i].in_contact && -st->wheels[i].slip_ratio > slip) slip = -st->wheels[i].slip_ratio;
+      for (int i = 0; i < wn; ++i)
+        if (slip_counts(r, wheel_of(r, st, i), i) && -wheel_of(r, st, i)->slip_ratio > slip)
+          slip = -wheel_of(r, st, i)->slip_ratio;
       if (v > 3.0 && slip > r->abs_slip) brk *= fmax(0.0, 1.0 - 2.0 * (slip - r->abs_slip) / r->abs_slip);
       in.brake = brk;
     }
@@ -1337,8 +1444,15 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
 
   /* Stability: when the rear slides more than the front (oversteer), ease off both pedals so
    * the rear tyres get their grip back for cornering. */
-  double a_front = 0.5 * (st->wheels[0].slip_angle + st->wheels[1].slip_angle);
-  double a_rear = 0.5 * (st->wheels[2].slip_angle + st->wheels[3].slip_angle);
+  /* Mean slip angle of the first axle and of the axles behind it. */
+  double a_front = 0.0, a_rear = 0.0;
+  {
+    int nf = r->layout.axle_wheels[0] < wn ? r->layout.axle_wheels[0] : wn;
+    for (int i = 0; i < nf; ++i) a_front += wheel_of(r, st, i)->slip_angle;
+    for (int i = nf; i < wn; ++i) a_rear += wheel_of(r, st, i)->slip_angle;
+    a_front = nf > 0 ? a_front / nf : 0.0;
+    a_rear = wn > nf ? a_rear / (wn - nf) : 0.0;
+  }
   double over = fabs(a_rear) - fabs(a_front) - r->p.oversteer_slip;
   if (v > 5.0 && over > 0.0) {
     double f = fmax(0.0, 1.0 - over / r->p.oversteer_slip);
@@ -1378,11 +1492,11 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
      * throttle and so kept the engine braking. The blip works under braking too (heel and
      * toe). */
     if (v > 5.0) {
-      int driven_axle = r->car.drivetrain.layout == GRIP_DRIVE_FWD ? GRIP_AXLE_FRONT : GRIP_AXLE_REAR;
-      double wr = r->car.axles[driven_axle].wheel_radius;
+      double wr = r->driven_radius;
       double lock = 0.0;
-      for (int i = r->driven_first; i < r->driven_last; ++i)
-        if (st->wheels[i].in_contact && -st->wheels[i].slip_ratio > lock) lock = -st->wheels[i].slip_ratio;
+      for (int i = 0; i < wn; ++i)
+        if (r->layout.driven[i] && slip_counts(r, wheel_of(r, st, i), i) && -wheel_of(r, st, i)->slip_ratio > lock)
+          lock = -wheel_of(r, st, i)->slip_ratio;
       double drag_throttle =
           lock > r->tc_slip && in.brake == 0.0 ? fmin(1.0, (lock - r->tc_slip) / r->tc_slip) : 0.0;
       double blip = 0.0;
@@ -1442,7 +1556,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
    * ole-road-1), so the car landed turned and spun. Land with the wheels along the car's
    * velocity, off the pedals' extremes. */
   int touching = 0;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) touching += st->wheels[i].in_contact ? 1 : 0;
+  for (int i = 0; i < wn; ++i) touching += wheel_of(r, st, i)->in_contact ? 1 : 0;
   if (touching < 2 && v > 5.0) {
     double drift = atan2(st->local_velocity.y, fmax(st->local_velocity.x, 1.0));
     in.steering = clampd(drift / max_road * steering_reduction(r, v), -1.0, 1.0);

@@ -130,6 +130,12 @@ typedef struct robot_route {
  * pointer: the route's arrays must stay valid until it is replaced. */
 void robot_set_route(robot *r, const robot_route *route);
 
+/* Every wheel of the car for the next robot_drive / robot_locate calls (grip_vehicle_get_wheels:
+ * a truck's six, a three-wheeler's three); the robot keeps the pointer, so the array must stay
+ * valid while it is used. Without it (count 0) the robot reads the state's first
+ * GRIP_WHEEL_COUNT wheels, all of a four-wheel car's. */
+void robot_set_wheels(robot *r, const grip_wheel_state *wheels, int count);
+
 /* One control step: the car's state and the other cars; returns the inputs to set. */
 grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *state, const robot_car_view *others,
                                int other_count, double dt);

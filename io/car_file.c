@@ -46,6 +46,8 @@ typedef enum sec_kind {
   S_VISUAL, /* grip_car.visual, not the definition */
   S_SYSTEMS,
   S_TYRE_STATE,
+  S_COUPLING, /* grip_car.coupling */
+  S_TRAILER,  /* grip_car.trailer */
   S_COUNT
 } sec_kind;
 
@@ -87,6 +89,8 @@ static const section_desc sections[S_COUNT] = {
     [S_VISUAL] = {"visual", 1, {NULL}},
     [S_SYSTEMS] = {"systems", 1, {NULL}},
     [S_TYRE_STATE] = {"tyre_state", 1, {NULL}},
+    [S_COUPLING] = {"coupling", 1, {NULL}},
+    [S_TRAILER] = {"trailer", 1, {NULL}},
 };
 
 typedef enum key_type {
@@ -105,6 +109,9 @@ typedef enum key_type {
   K_LAMPS,   /* "x y z radius" groups, comma-separated */
   K_STEERED, /* yes/no shorthand for an axle's steer_ratio 1/0 (written as steer_ratio) */
   K_INPUTS,  /* a tree differential's two inputs: diff.N, axle.N.left/right, axle.N */
+  K_HITCH,   /* ball | fifth_wheel */
+  K_TRAILER, /* the trailer's car file, relative to this one */
+  K_AXLES,   /* the number of axles, 1..8 (applied at the end of the file) */
 } key_type;
 
 typedef struct key_desc {
@@ -130,6 +137,7 @@ typedef struct key_desc {
 static const key_desc keys[] = {
     X(S_CAR, "name", K_NAME, 0, "", 0, 0),
     X(S_CAR, "base", K_BASE, 0, "", 0, 0),
+    X(S_CAR, "axles", K_AXLES, 0, "", 1, GRIP_MAX_AXLES),
 
     D(S_BODY, "mass", grip_body_def, mass, "kg", 1, 1e6, "body.mass"),
     D(S_BODY, "cg_x", grip_body_def, center_of_mass.x, "m", -50, 50, "body.center_of_mass.x"),
@@ -216,6 +224,7 @@ static const key_desc keys[] = {
     D(S_AXLE, "bump_stop_rate", grip_axle_def, suspension.bump_stop_rate, "N/m", 0, 1e9, "suspension.bump_stop_rate"),
     D(S_AXLE, "max_force", grip_axle_def, suspension.max_force, "N", 1, 1e8, "suspension.max_force"),
     D(S_AXLE, "anti_roll_rate", grip_axle_def, suspension.anti_roll_rate, "N/m", 0, 1e8, "suspension.anti_roll_rate"),
+    D(S_AXLE, "levelling_time", grip_axle_def, suspension.levelling_time, "s", 0, 1000, "suspension.levelling_time"),
 
     X(S_TYRE, "tir", K_TIR, 0, "", 0, 0),
     D(S_TYRE, "long_b", grip_tyre_def, simple.longitudinal.b, "", 0.01, 1000, "tyre.simple.b"),
@@ -266,6 +275,14 @@ static const key_desc keys[] = {
     D(S_SOUND, "strokes", grip_car_sound, strokes, "", 2, 4, NULL),
     D(S_SOUND, "character", grip_car_sound, character, "", 0, 1, NULL),
     D(S_SOUND, "volume", grip_car_sound, volume, "", 0, 1, NULL),
+    D(S_COUPLING, "x", grip_coupling_def, point.x, "m", -50, 50, "coupling.point.x"),
+    D(S_COUPLING, "y", grip_coupling_def, point.y, "m", -50, 50, "coupling.point.y"),
+    D(S_COUPLING, "z", grip_coupling_def, point.z, "m", -5, 10, "coupling.point.z"),
+    X(S_COUPLING, "hitch", K_HITCH, 0, "", 0, 0),
+    X(S_TRAILER, "file", K_TRAILER, 0, "", 0, 0),
+    D(S_TRAILER, "x", grip_car_trailer, tow_point.x, "m", -50, 50, NULL),
+    D(S_TRAILER, "y", grip_car_trailer, tow_point.y, "m", -50, 50, NULL),
+    D(S_TRAILER, "z", grip_car_trailer, tow_point.z, "m", -50, 50, NULL),
     X(S_VISUAL, "model", K_MODEL, 0, "", 0, 0),
     D(S_VISUAL, "scale", grip_car_visual, scale, "m", 1e-4, 1e4, NULL),
     D(S_VISUAL, "x", grip_car_visual, offset.x, "m", -50, 50, NULL),
@@ -329,7 +346,7 @@ int grip_car_key_info(int index, const char **section, const char **key, const c
       [S_BRAKES] = "brakes", [S_STEERING] = "steering", [S_INPUT] = "input_filter",
       [S_AXLE] = "axle.front", [S_TYRE] = "tyre.front", [S_AERO] = "aero", [S_WING] = "wing.1",
       [S_FUEL] = "fuel", [S_ASSISTS] = "assists", [S_SOUND] = "sound", [S_VISUAL] = "visual",
-      [S_SYSTEMS] = "systems", [S_TYRE_STATE] = "tyre_state"};
+      [S_SYSTEMS] = "systems", [S_TYRE_STATE] = "tyre_state", [S_COUPLING] = "coupling", [S_TRAILER] = "trailer"};
   if (section) *section = first_names[keys[index].sec];
   if (key) *key = keys[index].key;
   if (unit) *unit = keys[index].unit;
@@ -360,11 +377,12 @@ static void *section_base(grip_vehicle_def *d, sec_kind s, int inst) {
     case S_ASSISTS: return &d->assists;
     case S_SYSTEMS: return &d->systems;
     case S_TYRE_STATE: return &d->tyre_state;
+    case S_COUPLING: return &d->coupling;
     default: return NULL;
   }
 }
 
-static const char *const layout_names[] = {"rwd", "fwd", "awd", "tree"};
+static const char *const layout_names[] = {"rwd", "fwd", "awd", "tree", "none"};
 static const char *const diff_names[] = {"open", "locked", "lsd", "viscous"};
 
 /* --- small helpers -------------------------------------------------------------------------- */
@@ -410,6 +428,11 @@ typedef struct parser {
   int curve_line[5];
   int wings_key, wings_line, wing_seen;
   int name_given;
+  bool as_trailer;        /* this file is read as another one's [trailer] */
+  int axles, axles_line;  /* [car] axles, 0 = not given */
+  int highest_axle;       /* highest [axle.N]/[tyre.N] this file names, 1-based */
+  int trailer_given;      /* line of the first [trailer] key, 0 = none */
+  int trailer_file_line;  /* line of trailer.file */
 } parser;
 
 static void warn(parser *ps, const char *fmt, const char *a, const char *b) {
@@ -461,7 +484,8 @@ static int find_section(const char *section, int *inst) {
 }
 
 static int load_into(const char *text, const char *name, const char *dir, grip_car *car, int depth,
-                     grip_load_error *err);
+                     bool as_trailer, grip_load_error *err);
+static int car_load(const char *path, grip_car *out, bool as_trailer, grip_load_error *err);
 
 /* Parses a number for key k into *si (SI units), checking the range. */
 static int parse_key_number(parser *ps, const key_desc *k, const char *full, const char *value, double *si) {
@@ -615,6 +639,7 @@ static int handler(void *user, const char *section, const char *name, const char
     return 1;
   }
   const key_desc *k = &keys[ki];
+  if ((s == S_AXLE || s == S_TYRE) && inst + 1 > ps->highest_axle) ps->highest_axle = inst + 1;
   if ((s == S_AXLE || s == S_TYRE) && inst >= d->axle_count) {
     /* A new axle starts as a copy of the one before it (give its x). */
     for (int a = d->axle_count; a <= inst; ++a) {
@@ -643,9 +668,12 @@ static int handler(void *user, const char *section, const char *name, const char
     if (ps->any_key) FAIL(full, "must be the first key of the file");
   }
   ps->any_key = 1;
-  void *base = s == S_SOUND    ? (void *)&ps->car->sound
-               : s == S_VISUAL ? (void *)&ps->car->visual
-                               : section_base(d, (sec_kind)s, inst);
+  void *base = s == S_SOUND      ? (void *)&ps->car->sound
+               : s == S_VISUAL   ? (void *)&ps->car->visual
+               : s == S_TRAILER  ? (void *)&ps->car->trailer
+                                 : section_base(d, (sec_kind)s, inst);
+  if (s == S_COUPLING) d->coupling.enabled = true;
+  if (s == S_TRAILER) ps->trailer_given = ps->trailer_given ? ps->trailer_given : ps->src.line;
   switch (k->type) {
     case K_DOUBLE: {
       double v;
@@ -703,7 +731,7 @@ static int handler(void *user, const char *section, const char *name, const char
       if (!text) FAIL(full, "%s", sub.message);
       char subdir[GRIP_CAR_PATH_MAX];
       grip_dir_of(path, subdir, sizeof subdir);
-      int rc = load_into(text, path, subdir, ps->car, ps->depth + 1, &sub);
+      int rc = load_into(text, path, subdir, ps->car, ps->depth + 1, ps->as_trailer, &sub);
       free(text);
       if (rc) FAIL(full, "in base: %s", sub.message);
       return 1;
@@ -729,12 +757,12 @@ static int handler(void *user, const char *section, const char *name, const char
       return 1;
     }
     case K_LAYOUT:
-      for (int i = 0; i < 4; ++i)
+      for (int i = 0; i < 5; ++i)
         if (same_text(value, layout_names[i]) || (i == 2 && same_text(value, "4wd"))) {
           d->drivetrain.layout = (grip_drive_layout)i;
           return 1;
         }
-      FAIL(full, "'%s' is not rwd, fwd, awd or tree", value);
+      FAIL(full, "'%s' is not rwd, fwd, awd, tree or none", value);
     case K_DIFF_TYPE:
       for (int i = 0; i < 4; ++i)
         if (same_text(value, diff_names[i])) {
@@ -781,6 +809,38 @@ static int handler(void *user, const char *section, const char *name, const char
       if (!realpath(path, resolved)) copy_text(resolved, sizeof resolved, path);
       if (strlen(resolved) >= sizeof ps->car->visual.model) FAIL(full, "path too long");
       copy_text(ps->car->visual.model, sizeof ps->car->visual.model, resolved);
+      return 1;
+    }
+    case K_HITCH:
+      if (same_text(value, "ball")) ps->car->coupling_fifth_wheel = false;
+      else if (same_text(value, "fifth_wheel")) ps->car->coupling_fifth_wheel = true;
+      else FAIL(full, "'%s' is not a hitch (allowed: ball, fifth_wheel)", value);
+      return 1;
+    case K_TRAILER: {
+      if (ps->as_trailer) FAIL(full, "a trailer cannot tow another here (chain trailers in a scene with tow =)");
+      char path[GRIP_CAR_PATH_MAX];
+      if (!value[0] || grip_join_path(ps->dir, value, path, sizeof path)) FAIL(full, "bad path '%s'", value);
+      struct stat st;
+      if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) FAIL(full, "'%s': no such file", path);
+      char resolved[PATH_MAX];
+      if (!realpath(path, resolved)) copy_text(resolved, sizeof resolved, path);
+      if (strlen(resolved) >= sizeof ps->car->trailer.file) FAIL(full, "path too long");
+      copy_text(ps->car->trailer.file, sizeof ps->car->trailer.file, resolved);
+      ps->trailer_file_line = ps->src.line;
+      return 1;
+    }
+    case K_AXLES: {
+      double v;
+      const char *rest;
+      int rc = grip_scan_number(value, &v, &rest);
+      if (rc || *rest || v != floor(v) || v < 1 || v > GRIP_MAX_AXLES)
+        FAIL(full, "'%s' is not a whole number within 1 .. %d", value, GRIP_MAX_AXLES);
+      if (ps->highest_axle) FAIL(full, "give it before any [axle.N] or [tyre.N] section");
+      ps->axles = (int)v;
+      ps->axles_line = ps->src.line;
+      /* The axle list restarts from the base's first axle: each [axle.N] named after it starts as
+       * a copy of the one before it (the rest are added as copies at the end of the file). */
+      d->axle_count = 1;
       return 1;
     }
     case K_WINGS: {
@@ -836,7 +896,7 @@ static int line_of_field(const parser *ps, const char *field, char *full, size_t
 
 /* Parses text on top of car->def; depth 0 is the file asked for. */
 static int load_into(const char *text, const char *name, const char *dir, grip_car *car, int depth,
-                     grip_load_error *err) {
+                     bool as_trailer, grip_load_error *err) {
   parser *ps = calloc(1, sizeof *ps);
   if (!ps) {
     grip_load_error_set(err, name, 0, NULL, "out of memory");
@@ -846,6 +906,7 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
   ps->name = name;
   ps->dir = dir;
   ps->depth = depth;
+  ps->as_trailer = as_trailer;
   ps->src.text = text;
   ps->cont_key = -1;
   ps->wings_key = -1;
@@ -868,6 +929,22 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
   }
   if (result == 0 && ps->torque_line) d->engine.curve_points = ps->torque_count;
   if (result == 0 && ps->ratio_line) d->gearbox.forward_gears = ps->ratio_count;
+  /* [car] axles: the axles this file did not name are copies of the last one it did. */
+  if (result == 0 && ps->axles_line) {
+    if (ps->highest_axle > ps->axles) {
+      grip_load_error_set(err, name, ps->axles_line, "car.axles", "%d, but [axle.%d] or [tyre.%d] is given", ps->axles,
+                          ps->highest_axle, ps->highest_axle);
+      result = -1;
+    } else {
+      for (int a = d->axle_count; a < ps->axles; ++a) {
+        d->axles[a] = d->axles[a - 1];
+        car->tyre_params[a] = car->tyre_params[a - 1];
+        copy_text(car->tir_path[a], sizeof car->tir_path[a], car->tir_path[a - 1]);
+      }
+      d->axle_count = ps->axles;
+      grip_car_fix_pointers(car);
+    }
+  }
   /* The tree's inputs, now that the axles (and so the wheels) are known. */
   for (int k = 0; result == 0 && k < GRIP_MAX_DIFFS; ++k) {
     if (!ps->inputs_line[k]) continue;
@@ -924,6 +1001,28 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
       d->aero.wing_count = seen;
     }
   }
+  if (result == 0 && ps->trailer_given && !ps->trailer_file_line) {
+    grip_load_error_set(err, name, ps->trailer_given, "trailer.file", "missing: [trailer] names its car file");
+    result = -1;
+  }
+  if (result == 0 && ps->trailer_file_line) {
+    /* The trailer must load and say where it couples; it is read again where it is used. */
+    grip_car *trailer = malloc(sizeof *trailer);
+    grip_load_error sub;
+    grip_load_error_clear(&sub);
+    if (!trailer) {
+      grip_load_error_set(err, name, ps->trailer_file_line, "trailer.file", "out of memory");
+      result = -1;
+    } else if (car_load(car->trailer.file, trailer, true, &sub) != 0) {
+      grip_load_error_set(err, name, ps->trailer_file_line, "trailer.file", "in trailer: %s", sub.message);
+      result = -1;
+    } else if (!trailer->def.coupling.enabled) {
+      grip_load_error_set(err, name, ps->trailer_file_line, "trailer.file",
+                          "'%s' has no [coupling] section (where it hangs on the hitch)", car->trailer.file);
+      result = -1;
+    }
+    free(trailer);
+  }
   if (result == 0 && depth == 0) {
     if (!ps->name_given) {
       /* the file's stem */
@@ -937,7 +1036,7 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
     char message[400];
     /* Whether the car can move first: its message names the curve or gearing line that is at
        fault, where the core's own check would only name a field. */
-    if (!grip_car_can_drive(d, message, sizeof message)) {
+    if (d->drivetrain.layout != GRIP_DRIVE_NONE && !grip_car_can_drive(d, message, sizeof message)) {
       /* Blame the torque curve where this file gave it, else the line that set the gearing. */
       int line = ps->torque_line;
       const char *key = "engine.torque";
@@ -1031,17 +1130,25 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
   const int last = last_axle(d);
   const double xf = d->axles[0].x, xr = d->axles[last].x, cgx = d->body.center_of_mass.x;
   const double wheelbase = xf - xr;
-  /* 1. The centre of mass outside the wheelbase: one axle carries negative static load. */
-  if (!(cgx > xr && cgx < xf))
-    CAR_WARN("body.cg_x: the centre of mass (x = %.3g m) is not between the axles (%.3g .. %.3g m): "
-             "the car tips over or lifts an axle at rest", cgx, xr, xf);
+  /* A trailer stands on its coupling too (the towing vehicle carries its nose). */
+  const bool coupled = d->coupling.enabled;
+  const double x_front = coupled && d->coupling.point.x > xf ? d->coupling.point.x : xf;
+  const double x_rear = coupled && d->coupling.point.x < xr ? d->coupling.point.x : xr;
+  /* 1. The centre of mass outside the supports: one carries negative static load. */
+  if (!(cgx > x_rear && cgx < x_front))
+    CAR_WARN("body.cg_x: the centre of mass (x = %.3g m) is not between the %s (%.3g .. %.3g m): "
+             "the car tips over or lifts an axle at rest", cgx, coupled ? "axles and the coupling" : "axles",
+             x_rear, x_front);
   double front_share = wheelbase > 0.0 ? (cgx - xr) / wheelbase : 0.5;
   if (front_share < 0.0) front_share = 0.0;
   if (front_share > 1.0) front_share = 1.0;
+  double coupled_load[GRIP_MAX_AXLES] = {0};
+  if (coupled) grip_vehicle_static_axle_loads(d, CAR_G, coupled_load);
   for (int a = 0; a <= last; a += last > 0 ? last : 1) { /* the first and the last axle */
     const grip_axle_def *ax = &d->axles[a];
     const char *axle = a == 0 ? "front" : "rear";
-    double wheel_load = (ax->half_track > 0.0 ? 0.5 : 1.0) * W * (a == 0 ? front_share : 1.0 - front_share);
+    double axle_load = coupled ? coupled_load[a] : W * (a == 0 ? front_share : 1.0 - front_share);
+    double wheel_load = (ax->half_track > 0.0 ? 0.5 : 1.0) * axle_load;
     /* 2. Suspension stiff enough that the corner's natural frequency approaches what a 2 ms step
      *    resolves (above 25 Hz; cars are 1-5 Hz, karts without suspension about 10-20 Hz). */
     double corner_mass = wheel_load / CAR_G;
@@ -1066,12 +1173,17 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
    *    side is the upper convex envelope of (x, half_track) over the axles; at x_cg it is the
    *    highest chord between axles on either side of the CG. */
   double half_width = 0.0, x_cg = d->body.center_of_mass.x;
-  for (int i = 0; i < d->axle_count; ++i)
-    for (int j = 0; j < d->axle_count; ++j) {
-      const grip_axle_def *a = &d->axles[i], *b = &d->axles[j];
-      if (a->x < x_cg || b->x > x_cg) continue; /* a ahead of the CG, b behind it */
-      double w = a->x == b->x ? fmax(a->half_track, b->half_track)
-                              : b->half_track + (a->half_track - b->half_track) * (x_cg - b->x) / (a->x - b->x);
+  /* The supports in plan: (x, half-width) of each axle, and a trailer's coupling (a point). */
+  double support_x[GRIP_MAX_AXLES + 1], support_w[GRIP_MAX_AXLES + 1];
+  int supports = 0;
+  for (int i = 0; i < d->axle_count && i < GRIP_MAX_AXLES; ++i, ++supports)
+    support_x[supports] = d->axles[i].x, support_w[supports] = d->axles[i].half_track;
+  if (coupled) support_x[supports] = d->coupling.point.x, support_w[supports++] = 0.0;
+  for (int i = 0; i < supports; ++i)
+    for (int j = 0; j < supports; ++j) {
+      double xa = support_x[i], xb = support_x[j], wa = support_w[i], wb = support_w[j];
+      if (xa < x_cg || xb > x_cg) continue; /* a ahead of the CG, b behind it */
+      double w = xa == xb ? fmax(wa, wb) : wb + (wa - wb) * (x_cg - xb) / (xa - xb);
       half_width = fmax(half_width, w);
     }
   double cg_height = d->body.center_of_mass.z; /* above the ground (design frame) */
@@ -1079,8 +1191,9 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
   if (d->axles[0].tyre.model == GRIP_TYRE_SIMPLE_MF && cg_height > 0.0 && half_width / cg_height < mu)
     CAR_WARN("body.cg_z: the wheels' half-width at the CG / CG height above the ground = %.3g is below "
              "the tyres' friction %.3g: the car rolls over before it slides", half_width / cg_height, mu);
+  const bool engine = d->drivetrain.layout != GRIP_DRIVE_NONE; /* a trailer has none */
   /* 5. The automatic never shifts up: the upshift speed lies above the rev limiter. */
-  if (d->gearbox.automatic && d->gearbox.forward_gears > 1 && d->gearbox.upshift_rpm > 0.0 &&
+  if (engine && d->gearbox.automatic && d->gearbox.forward_gears > 1 && d->gearbox.upshift_rpm > 0.0 &&
       d->gearbox.upshift_rpm >= d->engine.rev_limit_rpm)
     CAR_WARN("gearbox.upshift_rpm: %.5g rpm is not below the rev limiter %.5g rpm: the automatic "
              "never shifts up", d->gearbox.upshift_rpm, d->engine.rev_limit_rpm);
@@ -1098,7 +1211,7 @@ int grip_car_misbehaviour_warnings(const grip_vehicle_def *d, char (*out)[200], 
   double torque = peak_torque(&d->engine);
   if (d->clutch.max_torque < torque) torque = d->clutch.max_torque;
   double accel = torque * ratio * d->gearbox.final_drive * d->gearbox.efficiency / driven_radius(d) / m;
-  if (accel < 0.05 * CAR_G)
+  if (engine && accel < 0.05 * CAR_G)
     CAR_WARN("engine.torque: full throttle in first gear accelerates at most %.2g m/s^2 (under "
              "0.05 g): a 5 %% grade stops the car", accel);
 #undef CAR_WARN
@@ -1126,8 +1239,8 @@ void grip_car_default(grip_car *car) {
   grip_car_fix_pointers(car);
 }
 
-int grip_car_parse(const char *text, const char *name, const char *base_dir, grip_car *out,
-                   grip_load_error *err) {
+static int car_parse(const char *text, const char *name, const char *base_dir, grip_car *out, bool as_trailer,
+                     grip_load_error *err) {
   grip_load_error local;
   if (!err) err = &local;
   grip_load_error_clear(err);
@@ -1142,7 +1255,7 @@ int grip_car_parse(const char *text, const char *name, const char *base_dir, gri
   }
   grip_car_default(tmp);
   copy_text(tmp->source, sizeof tmp->source, name ? name : "");
-  int rc = load_into(text, name ? name : "(text)", base_dir, tmp, 0, err);
+  int rc = load_into(text, name ? name : "(text)", base_dir, tmp, 0, as_trailer, err);
   if (rc == 0) {
     memcpy(out, tmp, sizeof *out);
     grip_car_fix_pointers(out);
@@ -1151,7 +1264,12 @@ int grip_car_parse(const char *text, const char *name, const char *base_dir, gri
   return rc;
 }
 
-int grip_car_load(const char *path, grip_car *out, grip_load_error *err) {
+int grip_car_parse(const char *text, const char *name, const char *base_dir, grip_car *out,
+                   grip_load_error *err) {
+  return car_parse(text, name, base_dir, out, false, err);
+}
+
+static int car_load(const char *path, grip_car *out, bool as_trailer, grip_load_error *err) {
   grip_load_error local;
   if (!err) err = &local;
   grip_load_error_clear(err);
@@ -1159,10 +1277,12 @@ int grip_car_load(const char *path, grip_car *out, grip_load_error *err) {
   if (!text) return -1;
   char dir[GRIP_CAR_PATH_MAX];
   grip_dir_of(path, dir, sizeof dir);
-  int rc = grip_car_parse(text, path, dir, out, err);
+  int rc = car_parse(text, path, dir, out, as_trailer, err);
   free(text);
   return rc;
 }
+
+int grip_car_load(const char *path, grip_car *out, grip_load_error *err) { return car_load(path, out, false, err); }
 
 /* --- writer ---------------------------------------------------------------------------------- */
 
@@ -1209,9 +1329,10 @@ static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
   grip_vehicle_def def = car->def; /* section_base needs a mutable pointer */
   grip_car_sound sound = car->sound;
   const grip_vehicle_def *d = &car->def;
-  void *base = s == S_SOUND    ? (void *)&sound
-               : s == S_VISUAL ? (void *)&car->visual
-                               : section_base(&def, s, inst);
+  void *base = s == S_SOUND      ? (void *)&sound
+               : s == S_VISUAL   ? (void *)&car->visual
+               : s == S_TRAILER  ? (void *)&car->trailer
+                                 : section_base(&def, s, inst);
   for (int i = 0; i < KEY_COUNT; ++i) {
     const key_desc *k = &keys[i];
     if (k->sec != s) continue;
@@ -1232,6 +1353,9 @@ static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
         fprintf(f, "%s = %s\n", k->key, *(const bool *)((const char *)base + k->offset) ? "yes" : "no");
         break;
       case K_STEERED: break; /* steer_ratio says it */
+      case K_HITCH: fprintf(f, "hitch = %s\n", car->coupling_fifth_wheel ? "fifth_wheel" : "ball"); break;
+      case K_AXLES: fprintf(f, "axles = %d\n", d->axle_count); break;
+      case K_TRAILER: fprintf(f, "file = %s\n", car->trailer.file); break;
       case K_INPUTS:
         if (inst >= TREE_DIFF_FIRST) {
           const grip_diff_def *x = (const grip_diff_def *)base;
@@ -1273,7 +1397,7 @@ static void write_section(FILE *f, const grip_car *car, sec_kind s, int inst) {
         break;
       case K_LAYOUT: {
         int l = (int)d->drivetrain.layout;
-        fprintf(f, "layout = %s\n", l >= 0 && l < 4 ? layout_names[l] : "?");
+        fprintf(f, "layout = %s\n", l >= 0 && l < 5 ? layout_names[l] : "?");
         break;
       }
       case K_DIFF_TYPE: {
@@ -1320,6 +1444,8 @@ int grip_car_write(const grip_car *car, FILE *f, const char *comment) {
     if (s == S_AXLE || s == S_TYRE) n = car->def.axle_count;
     if (s == S_DIFF) n = car->def.drivetrain.layout == GRIP_DRIVE_TREE ? TREE_DIFF_FIRST + car->def.drivetrain.diff_count : 3;
     if (s == S_VISUAL && !car->visual.model[0]) n = 0;
+    if (s == S_COUPLING && !car->def.coupling.enabled) n = 0;
+    if (s == S_TRAILER && !car->trailer.file[0]) n = 0;
     for (int i = 0; i < n; ++i) write_section(f, car, (sec_kind)s, i);
   }
   return ferror(f) ? -1 : 0;

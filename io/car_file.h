@@ -58,6 +58,12 @@ typedef struct grip_car_sound {
   double volume;    /* 0..1; 0.8 */
 } grip_car_sound;
 
+/* [trailer]: the trailer this vehicle tows wherever it is loaded as a whole combination. */
+typedef struct grip_car_trailer {
+  char file[GRIP_CAR_PATH_MAX]; /* resolved path of the trailer's car file; "" = none */
+  grip_vec3 tow_point;          /* m, design frame of this vehicle: the tow ball or fifth wheel */
+} grip_car_trailer;
+
 typedef struct grip_car {
   grip_vehicle_def def;
   grip_car_sound sound;
@@ -69,6 +75,10 @@ typedef struct grip_car {
   int warnings_dropped;                              /* warnings beyond the first 16 */
   char warnings[GRIP_CAR_MAX_WARNINGS][200];         /* "file:line: what", e.g. unknown keys */
   grip_car_visual visual;                            /* [visual]: the 3D model, if any */
+  /* [coupling] (def.coupling holds where): the hitch a trailer takes, a fifth wheel (roll locked
+   * to the tractor: a semi-trailer) or else a ball. */
+  bool coupling_fifth_wheel;
+  grip_car_trailer trailer;                          /* [trailer]: what it tows, if anything */
 } grip_car;
 
 /* The car can move itself: the engine's peak torque (limited by the clutch) through first gear,

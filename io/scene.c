@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "car_file.h"
 #include "ini_text.h"
 #include "read_file.h"
 
@@ -401,8 +402,80 @@ static int handler(void *user, const char *section, const char *name, const char
     return -1;                                                                     \
   } while (0)
 
+/* A car spec that names a grip car file (the others, builtin and TORCS cars, have no [trailer]). */
+static bool is_grip_car_file(const char *spec) {
+  size_t n = strlen(spec);
+  if (strcmp(spec, "builtin") == 0 || strcmp(spec, "corvette-c5") == 0 || strncmp(spec, "torcs:", 6) == 0) return false;
+  if (n >= 4 && strcmp(spec + n - 4, ".xml") == 0) return false;
+  struct stat st;
+  return stat(spec, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The trailers the cars' own files name ([trailer] in a car file, docs/car-format.md): each
+ * becomes a towed car of the scene, "NAME/trailer", as if the scene had said tow = NAME. */
+static int add_car_file_trailers(parser *ps, grip_load_error *err) {
+  grip_scene *s = ps->scene;
+  grip_car *car = malloc(sizeof *car), *trailer = malloc(sizeof *trailer);
+  int rc = -1, given = s->car_count;
+  grip_load_error e;
+  if (!car || !trailer) {
+    grip_load_error_set(err, ps->name, 0, NULL, "out of memory");
+    goto done;
+  }
+  for (int i = 0; i < given; ++i) {
+    const grip_scene_car *c = &s->cars[i];
+    int line = c->file_line ? c->file_line : c->line;
+    if (!is_grip_car_file(c->file)) continue;
+    if (grip_car_load(c->file, car, &e) != 0) {
+      grip_load_error_set(err, ps->name, line, "file", "%s", e.message);
+      goto done;
+    }
+    if (!car->trailer.file[0]) continue;
+    if (grip_car_load(car->trailer.file, trailer, &e) != 0) {
+      grip_load_error_set(err, ps->name, line, "file", "%s", e.message);
+      goto done;
+    }
+    if (s->car_count >= GRIP_SCENE_MAX_CARS) {
+      grip_load_error_set(err, ps->name, line, "file", "car '%s' brings a trailer past the %d cars a scene holds", c->name,
+                          GRIP_SCENE_MAX_CARS);
+      goto done;
+    }
+    char tow_name[GRIP_SCENE_NAME_MAX], trailer_name[GRIP_SCENE_NAME_MAX];
+    copy_text(tow_name, sizeof tow_name, c->name);
+    if (snprintf(trailer_name, sizeof trailer_name, "%s/trailer", tow_name) >= (int)sizeof trailer_name) {
+      grip_load_error_set(err, ps->name, c->line, NULL, "car name '%s' too long to name its trailer", tow_name);
+      goto done;
+    }
+    int k = s->car_count++;
+    grip_scene_car *t = &s->cars[k];
+    memset(t, 0, sizeof *t);
+    copy_text(t->name, sizeof t->name, trailer_name);
+    if (grip_scene_find_car(s, t->name) != k) {
+      grip_load_error_set(err, ps->name, c->line, NULL, "a car is already named '%s'", t->name);
+      goto done;
+    }
+    copy_text(t->file, sizeof t->file, car->trailer.file);
+    copy_text(t->tow, sizeof t->tow, tow_name);
+    t->tow_point = car->trailer.tow_point;
+    t->coupling = trailer->def.coupling.point;
+    t->fifth_wheel = trailer->coupling_fifth_wheel;
+    t->driver = GRIP_SCENE_DRIVER_NONE;
+    t->gear = 0;
+    t->line = t->file_line = t->tow_line = line;
+    memset(ps->car_line[k], 0, sizeof ps->car_line[k]);
+    ps->car_line[k][V_FILE] = ps->car_line[k][V_TOW] = ps->car_line[k][V_TOW_POINT] = ps->car_line[k][V_COUPLING] = line;
+    ps->car_line[k][V_GEAR] = line; /* neutral, as given */
+  }
+  rc = 0;
+done:
+  free(car);
+  free(trailer);
+  return rc;
+}
+
 static int finish(parser *ps, grip_load_error *err) {
   grip_scene *s = ps->scene;
+  if (add_car_file_trailers(ps, err) != 0) return -1;
   if (ps->ground_key < 0)
     FAIL_AT(ps->scene_header_line, NULL, "no ground: give one of terrain = FILE, track = FILE|torcs:NAME|default, ground = plane in [scene]");
   if (s->car_count == 0) FAIL_AT(0, NULL, "no car: add a [car NAME] section");
@@ -438,6 +511,9 @@ static int finish(parser *ps, grip_load_error *err) {
     if (c->tow[0]) {
       c->tow_index = grip_scene_find_car(s, c->tow);
       if (c->tow_index < 0) FAIL_AT(lines[V_TOW], "tow", "no car named '%s' in the scene", c->tow);
+      if (s->cars[c->tow_index].driver == GRIP_SCENE_DRIVER_ROBOT)
+        FAIL_AT(lines[V_TOW], "tow", "car '%s' has a robot driver, which plans for a car alone: it tows no trailer ('%s')",
+                c->tow, c->name);
       if (!lines[V_TOW_POINT] || !lines[V_COUPLING])
         FAIL_AT(lines[V_TOW], "tow", "car '%s' is towed: give tow_point = x, y, z (on '%s') and coupling = x, y, z (on '%s')",
                 c->name, c->tow, c->name);

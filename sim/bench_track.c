@@ -1,4 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
+#include "car_layout.h"
 #include "bench_track.h"
 
 #include <math.h>
@@ -59,7 +60,7 @@ static grip_vehicle_input follow(const grip_track *track, const grip_vehicle_def
   double dx = tx - st->pose.position.x, dy = ty - st->pose.position.y;
   double fx = cos(yaw) * dx + sin(yaw) * dy, fy = -sin(yaw) * dx + cos(yaw) * dy;
   double ld2 = fx * fx + fy * fy;
-  double wheelbase = car->axles[GRIP_AXLE_FRONT].x - car->axles[GRIP_AXLE_REAR].x;
+  double wheelbase = car_effective_wheelbase(car);
   double wheel = atan(2.0 * wheelbase * fy / fmax(ld2, 1.0)); /* road-wheel angle of that arc */
   grip_vehicle_input in = grip_default_vehicle_input();
   in.steering = car->steering.max_wheel_angle > 0.0

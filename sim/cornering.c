@@ -1,4 +1,5 @@
 #include "cornering.h"
+#include "car_layout.h"
 
 #include <math.h>
 #include <string.h>
@@ -17,7 +18,30 @@ static double lateral_mu(const grip_tyre_def *tyre, double fz) {
   return mu;
 }
 
+/* Any vehicle but a two-axle four-wheeler: its single-track model lumps every axle behind the
+ * first on the unsteered axles' line (a truck's tandem centre) and takes the axles' loads from
+ * the springs (grip_vehicle_static_axle_loads); a one-wheel axle's tyre carries its whole load. */
+static bool lumped_model(const grip_vehicle_def *car) {
+  return car->axle_count != 2 || !(car->axles[0].half_track > 0.0) || !(car->axles[1].half_track > 0.0);
+}
+
+static int axle_wheel_count(const grip_vehicle_def *car, int axle) { return car->axles[axle].half_track > 0.0 ? 2 : 1; }
+
+/* The model's axle `group` (0: the first axle, 1: all the others): its first and last axle. */
+static void group_axles(const grip_vehicle_def *car, int group, int *first, int *last) {
+  *first = group == 0 ? 0 : 1;
+  *last = group == 0 ? 0 : car->axle_count - 1;
+}
+
 static double static_axle_load(const grip_vehicle_def *car, int axle, double gravity) {
+  if (lumped_model(car)) {
+    double loads[GRIP_MAX_AXLES];
+    int n = grip_vehicle_static_axle_loads(car, gravity, loads), first, last;
+    group_axles(car, axle, &first, &last);
+    double sum = 0.0;
+    for (int a = first; a <= last && a < n; ++a) sum += loads[a];
+    return sum;
+  }
   double m = car->body.mass + car->fuel.mass;
   double xf = car->axles[0].x, xr = car->axles[1].x, xg = car->body.center_of_mass.x;
   double front = (xg - xr) / (xf - xr);
@@ -25,6 +49,19 @@ static double static_axle_load(const grip_vehicle_def *car, int axle, double gra
 }
 
 double axle_cornering_stiffness(const grip_vehicle_def *car, int axle, double gravity) {
+  if (lumped_model(car)) { /* the group's tyres, each at its own axle's share */
+    double loads[GRIP_MAX_AXLES], c = 0.0;
+    int first, last;
+    grip_vehicle_static_axle_loads(car, gravity, loads);
+    group_axles(car, axle, &first, &last);
+    for (int a = first; a <= last; ++a) {
+      const grip_simple_mf_def *t = &car->axles[a].tyre.simple;
+      int n = axle_wheel_count(car, a);
+      double fz = loads[a] / n;
+      c += n * t->lateral.b * t->lateral.c * lateral_mu(&car->axles[a].tyre, fz) * car->assists.grip_multiplier * fz;
+    }
+    return c;
+  }
   const grip_simple_mf_def *t = &car->axles[axle].tyre.simple;
   double fz = 0.5 * static_axle_load(car, axle, gravity);
   double mu = lateral_mu(&car->axles[axle].tyre, fz) * car->assists.grip_multiplier;
@@ -61,7 +98,50 @@ static double tyre_slip_for_force(const grip_vehicle_def *car, int axle, double 
   return alpha;
 }
 
+/* The lumped model's slip angle (rad) at which the group's tyres together give `force` N (every
+ * axle of the group at one slip angle: a tandem's scrub left out), and its first axle's trail. */
+static double group_slip_for_force(const grip_vehicle_def *car, int group, double force, double gravity,
+                                   double *trail) {
+  double loads[GRIP_MAX_AXLES], d[GRIP_MAX_AXLES];
+  int first, last;
+  grip_vehicle_static_axle_loads(car, gravity, loads);
+  group_axles(car, group, &first, &last);
+  double peak = INFINITY;
+  for (int a = first; a <= last; ++a) {
+    const grip_simple_mf_def *t = &car->axles[a].tyre.simple;
+    double fz = loads[a] / axle_wheel_count(car, a);
+    d[a] = axle_wheel_count(car, a) * t->lateral.mu * (1.0 - t->load_sensitivity * (fz - t->nominal_load) / t->nominal_load) *
+           car->assists.grip_multiplier * fz;
+    peak = fmin(peak, grip_magic_formula_peak_slip(&t->lateral));
+  }
+  double lo = 0.0, hi = peak;
+  for (int i = 0; i < 80; ++i) {
+    double mid = 0.5 * (lo + hi), f = 0.0;
+    for (int a = first; a <= last; ++a) f += d[a] * grip_magic_formula(&car->axles[a].tyre.simple.lateral, mid, NULL);
+    if (f < force) lo = mid;
+    else hi = mid;
+  }
+  double alpha = 0.5 * (lo + hi);
+  double rho = tan(alpha) / tan(peak);
+  *trail = car->axles[first].tyre.simple.pneumatic_trail * (rho < 1.0 ? 1.0 - rho : 0.0);
+  return alpha;
+}
+
 double bicycle_steer_excess(const grip_vehicle_def *car, double lateral_g, double gravity) {
+  if (lumped_model(car)) { /* as below, the rear group on the unsteered axles' line */
+    double m = car->body.mass + car->fuel.mass;
+    double xg = (car->body.mass * car->body.center_of_mass.x + car->fuel.mass * car->fuel.position.x) / m;
+    double a = car->axles[0].x - xg, b = xg - car_reference_x(car);
+    double tf = car->axles[0].tyre.simple.pneumatic_trail, tr = car->axles[1].tyre.simple.pneumatic_trail;
+    double alpha_f = 0.0, alpha_r = 0.0;
+    for (int i = 0; i < 30; ++i) {
+      double total = m * lateral_g * gravity;
+      double ff = total * (b + tr) / (a - tf + b + tr), fr = total - ff;
+      alpha_f = group_slip_for_force(car, 0, ff, gravity, &tf);
+      alpha_r = group_slip_for_force(car, 1, fr, gravity, &tr);
+    }
+    return alpha_f - alpha_r;
+  }
   /* Single-track steady state: F_f + F_r = m·a_y and F_f·(a − t_f) = F_r·(b + t_r), a and b
    * the CG's distances to the front and rear axle, t the pneumatic trails (the aligning moments
    * act against the turn). delta − L/R = alpha_f − alpha_r. */
@@ -80,8 +160,30 @@ double bicycle_steer_excess(const grip_vehicle_def *car, double lateral_g, doubl
 
 /* --- shared helpers ---------------------------------------------------------------------- */
 
-static double steered_mean(const grip_vehicle_state *s) {
+/* Mean road-wheel angle of the first (steered) axle: its two wheels, or its one (a
+ * three-wheeler's front wheel). */
+static double steered_mean(const grip_vehicle_def *car, const grip_vehicle_state *s) {
+  if (!(car->axles[0].half_track > 0.0)) return s->wheels[0].steer_angle;
   return 0.5 * (s->wheels[0].steer_angle + s->wheels[1].steer_angle);
+}
+
+/* Mean slip angles of the first axle's wheels and of every wheel behind it (wheels: all of
+ * them, grip_vehicle_get_wheels). A four-wheel car: 0.5·(fl + fr) and 0.5·(rl + rr). */
+static void axle_slip_angles(const grip_vehicle_def *car, const grip_wheel_state *w, int n, double *front,
+                             double *rear) {
+  int nf = car->axles[0].half_track > 0.0 ? 2 : 1;
+  if (nf == 2 && n == 4) {
+    *front = 0.5 * (w[0].slip_angle + w[1].slip_angle);
+    *rear = 0.5 * (w[2].slip_angle + w[3].slip_angle);
+    return;
+  }
+  double f = 0.0, r = 0.0;
+  for (int i = 0; i < n; ++i) {
+    if (i < nf) f += w[i].slip_angle;
+    else r += w[i].slip_angle;
+  }
+  *front = f / nf;
+  *rear = n > nf ? r / (n - nf) : 0.0;
 }
 
 static double roll_of(const grip_vehicle_state *s) {
@@ -135,17 +237,23 @@ steady_result sim_steady_state(const grip_vehicle_def *car, double speed_kmh, do
   double yr = sim_yaw_rate(&s);
   double v = sqrt(s.local_velocity.x * s.local_velocity.x + s.local_velocity.y * s.local_velocity.y);
   r.radius_m = fabs(yr) > 1e-9 ? v / fabs(yr) : INFINITY;
-  double wheelbase = car->axles[0].x - car->axles[1].x;
+  double wheelbase = car_effective_wheelbase(car);
   /* Front axle midpoint: velocity v + omega × r (body frame, planar). */
   double xf = car->axles[0].x - car->body.center_of_mass.x;
   double vfx = s.local_velocity.x, vfy = s.local_velocity.y + yr * xf;
   r.front_axle_radius_m = fabs(yr) > 1e-9 ? sqrt(vfx * vfx + vfy * vfy) / fabs(yr) : INFINITY;
   r.wheelbase_m = wheelbase;
-  r.road_wheel_angle_deg = steered_mean(&s) * DEG;
+  r.road_wheel_angle_deg = steered_mean(car, &s) * DEG;
   r.yaw_rate_dps = yr * DEG;
   r.lateral_g = v * yr / G;
-  r.slip_angle_front_deg = 0.5 * (s.wheels[0].slip_angle + s.wheels[1].slip_angle) * DEG;
-  r.slip_angle_rear_deg = 0.5 * (s.wheels[2].slip_angle + s.wheels[3].slip_angle) * DEG;
+  {
+    grip_wheel_state wheels[GRIP_MAX_WHEELS];
+    int n = grip_vehicle_get_wheels(world, id, wheels, GRIP_MAX_WHEELS);
+    double front, rear;
+    axle_slip_angles(car, wheels, n, &front, &rear);
+    r.slip_angle_front_deg = front * DEG;
+    r.slip_angle_rear_deg = rear * DEG;
+  }
   r.body_slip_deg = atan2(s.local_velocity.y, s.local_velocity.x) * DEG;
   r.roll_deg = roll_of(&s) * DEG;
   r.speed_kmh = s.speed * 3.6;
@@ -173,7 +281,10 @@ skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, do
       (bicycle_steer_excess(car, band_high_g, G) - bicycle_steer_excess(car, band_low_g, G)) /
       (band_high_g - band_low_g) * DEG;
   r.limit_behaviour = "understeer";
-  double wheelbase = car->axles[0].x - car->axles[1].x;
+  r.wheel_lift_g = NAN;
+  double wheelbase = car_effective_wheelbase(car);
+  double lifted_t = 0.0; /* s a wheel has been off the ground, on the circle */
+  grip_wheel_state wheels[GRIP_MAX_WHEELS];
   double target = sqrt(0.05 * G * radius);
   grip_vehicle_id id;
   grip_world *world = sim_start_rolling(car, &id, target);
@@ -220,15 +331,15 @@ skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, do
     double body_slip = atan2(s.local_velocity.y, s.local_velocity.x);
     if (trace) {
       double now_x = s.center_of_mass.x - cx, now_y = s.center_of_mass.y - cy;
-      skidpad_sample sample = {t, v * 3.6, ay, steered_mean(&s) * DEG, sqrt(now_x * now_x + now_y * now_y) - radius};
+      skidpad_sample sample = {t, v * 3.6, ay, steered_mean(car, &s) * DEG, sqrt(now_x * now_x + now_y * now_y) - radius};
       trace(&sample, context);
     }
     if (t > 5.0 && ay >= band_low_g && ay <= band_high_g && fabs(error) < 0.5) {
       /* delta = L/R + K·a_y: remove the kinematic part with the path radius actually driven
        * (rear axle: R_rear² = R_cg² − c²), so a slow drift of the radius cannot leak into K. */
-      double r_cg = v / yr, c = car->body.center_of_mass.x - car->axles[1].x;
+      double r_cg = v / yr, c = car->body.center_of_mass.x - car_reference_x(car);
       double r_rear = sqrt(r_cg * r_cg - c * c);
-      double x = ay, y = (steered_mean(&s) - atan(wheelbase / r_rear)) * DEG;
+      double x = ay, y = (steered_mean(car, &s) - atan(wheelbase / r_rear)) * DEG;
       sx += x, sy += y, sxx += x * x, sxy += x * y, ++n;
     }
     /* Maximum lateral acceleration: one-second averages while on the circle. */
@@ -243,6 +354,22 @@ skidpad_result sim_skidpad_traced(const grip_vehicle_def *car, double radius, do
       }
       window_ay = window_t = 0.0;
       window_n = 0;
+    }
+    /* The limit: a wheel lifts (the car tips: a three-wheeler's inner rear wheel) and stays up
+     * for 0.2 s; the a_y where it first left the ground is the rollover threshold. */
+    int wheel_count = grip_vehicle_get_wheels(world, id, wheels, GRIP_MAX_WHEELS);
+    bool lifted = false;
+    for (int i = 0; i < wheel_count; ++i) lifted = lifted || !wheels[i].in_contact;
+    if (lifted && t > 5.0 && fabs(error) < 2.0) {
+      if (lifted_t == 0.0) r.wheel_lift_g = ay;
+      lifted_t += dt;
+      if (lifted_t >= 0.2) {
+        r.limit_behaviour = "rollover";
+        break;
+      }
+    } else {
+      lifted_t = 0.0;
+      r.wheel_lift_g = NAN;
     }
     /* The limit: the car spins (body slip beyond 10°) or cannot hold the circle. */
     if (fabs(body_slip) > 10.0 / DEG || fabs(remainder(sim_heading(&s) - course, 2.0 * GRIP_PI)) > 0.5) {
@@ -282,6 +409,8 @@ static void axle_downforce(const grip_vehicle_def *car, double v, double air_den
 static double axle_lateral_capacity(const grip_vehicle_def *car, int axle, double vertical_load, double ay,
                                     double roll_share) {
   const grip_axle_def *a = &car->axles[axle];
+  if (!(a->half_track > 0.0)) /* one wheel on the centre line: no transfer across it */
+    return lateral_mu(&a->tyre, vertical_load) * vertical_load * car->assists.grip_multiplier;
   double m = car->body.mass + car->fuel.mass;
   double h = (car->body.mass * car->body.center_of_mass.z + car->fuel.mass * car->fuel.position.z) / m;
   double w = 0.5 * vertical_load;

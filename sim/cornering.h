@@ -38,7 +38,10 @@ typedef struct skidpad_result {
   double bicycle_understeer_gradient_deg_per_g;
   /* The classic linear bicycle model: cornering stiffness at zero slip, no trail. */
   double linear_bicycle_understeer_gradient_deg_per_g;
-  const char *limit_behaviour;                  /* "understeer" or "oversteer" */
+  /* "understeer", "oversteer" or "rollover" (a wheel left the ground and stayed up 0.2 s: a
+   * three-wheeler tips before it slides) */
+  const char *limit_behaviour;
+  double wheel_lift_g;                          /* a_y (g) where that wheel lifted; NAN otherwise */
   double limit_speed_kmh;                       /* speed at the maximum lateral acceleration */
   int samples_linear;                           /* samples in the 0.2–0.3 g fit */
 } skidpad_result;

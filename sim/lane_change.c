@@ -1,4 +1,5 @@
 /* ISO 3888-2 severe lane change; see lane_change.h for the track, the driver and the sources. */
+#include "car_layout.h"
 #include "lane_change.h"
 
 #include <math.h>
@@ -155,7 +156,7 @@ static void to_world(const grip_vehicle_state *s, double px, double py, double *
 }
 
 void lane_change_rear_axle(const grip_vehicle_def *car, const grip_vehicle_state *s, double *x, double *y) {
-  to_world(s, car->axles[GRIP_AXLE_REAR].x, 0.0, x, y);
+  to_world(s, car_reference_x(car), 0.0, x, y); /* a truck's: its tandem's centre */
 }
 
 double path_follower_steer(path_follower *f, const grip_vehicle_def *car, const grip_vehicle_state *s, double dt) {
@@ -187,7 +188,7 @@ double path_follower_steer(path_follower *f, const grip_vehicle_def *car, const 
     }
   }
   double alpha = remainder(atan2(ty - ry, tx - rx) - psi, 2.0 * GRIP_PI);
-  double wheelbase = car->axles[GRIP_AXLE_FRONT].x - car->axles[GRIP_AXLE_REAR].x;
+  double wheelbase = car_effective_wheelbase(car);
   double curvature = 2.0 * sin(alpha) / hypot(tx - rx, ty - ry);
   double road_wheel = atan(curvature * wheelbase);
   /* Steering input that gives that road-wheel angle (ratio, lock, speed-sensitive reduction). */

@@ -84,7 +84,9 @@ brake_result sim_brake(const grip_vehicle_def *car, double speed_kmh, double dt)
   grip_vehicle_state s;
   grip_vehicle_get_state(world, id, &s);
   double x0 = s.pose.position.x, v_prev = s.speed, x_prev = 0.0, t = 0.0;
-  bool locked[GRIP_WHEEL_COUNT] = {false};
+  bool locked[GRIP_MAX_WHEELS] = {false};
+  grip_wheel_state wheels[GRIP_MAX_WHEELS]; /* every wheel: a truck's six, a three-wheeler's three */
+  int wheel_count = s.wheel_count;
   /* A wheel counts as locked when it stops while the car still moves; with ABS, only above the
    * speed where ABS hands the brakes back to the pedal (below it every ABS lets wheels lock). */
   double lock_speed = car->systems.abs.enabled ? car->systems.abs.min_speed + 1.0 : 1.0;
@@ -95,8 +97,9 @@ brake_result sim_brake(const grip_vehicle_def *car, double speed_kmh, double dt)
     double v = s.speed, x = s.pose.position.x - x0;
     double decel = -s.local_acceleration.x / 9.81;
     if (decel > r.peak_decel_g) r.peak_decel_g = decel;
-    for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
-      if (s.wheels[i].spin == 0.0 && v > lock_speed) locked[i] = true;
+    wheel_count = grip_vehicle_get_wheels(world, id, wheels, GRIP_MAX_WHEELS);
+    for (int i = 0; i < wheel_count; ++i)
+      if (wheels[i].spin == 0.0 && v > lock_speed) locked[i] = true;
     if (v <= 0.0) {
       double f = v_prev / (v_prev - v);
       r.time_s = t - dt + f * dt;
@@ -106,7 +109,8 @@ brake_result sim_brake(const grip_vehicle_def *car, double speed_kmh, double dt)
     v_prev = v;
     x_prev = x;
   }
-  r.wheels_locked = locked[0] && locked[1] && locked[2] && locked[3];
+  r.wheels_locked = wheel_count > 0;
+  for (int i = 0; i < wheel_count; ++i) r.wheels_locked = r.wheels_locked && locked[i];
   grip_destroy_world(world);
   return r;
 }

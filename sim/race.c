@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "race.h"
+#include "car_layout.h"
 
 #include "pit.h"
 
@@ -55,7 +56,27 @@ typedef struct race_car {
   int index;
   pit_car pit;               /* pit stops and fuel strategy (sim/pit.c) */
   bool held;                 /* standing in its box, being served */
+  /* Every wheel of a car with more than GRIP_WHEEL_COUNT (a truck's six), for the robot and the
+   * records; a car's four are in its state. */
+  grip_wheel_state wheels[GRIP_MAX_WHEELS];
+  int wheel_count;
 } race_car;
+
+/* The car's wheels after its state was read: all of them into c->wheels when the state's array
+ * does not hold them, handed to the robot. */
+static void fetch_wheels(grip_world *world, race_car *c, const grip_vehicle_state *st) {
+  if (st->wheel_count <= GRIP_WHEEL_COUNT) {
+    c->wheel_count = st->wheel_count;
+    return;
+  }
+  c->wheel_count = grip_vehicle_get_wheels(world, c->id, c->wheels, GRIP_MAX_WHEELS);
+  robot_set_wheels(c->bot, c->wheels, c->wheel_count);
+}
+
+/* Wheel i of the car whose state is st (i < the car's wheel count). */
+static const grip_wheel_state *car_wheel(const race_car *c, const grip_vehicle_state *st, int i) {
+  return st->wheel_count <= GRIP_WHEEL_COUNT ? &st->wheels[i] : &c->wheels[i];
+}
 
 static double now_s(void) {
   struct timespec ts;
@@ -85,33 +106,57 @@ static int compare_results(const void *pa, const void *pb) {
 }
 
 /* The tyre-state columns are written only when a car of the race has it on (a race without
- * it writes the same file as before). */
-static void telemetry_header(FILE *f, bool tyre_state) {
-  fputs("time_s,car,lap,distance_m,lateral_m,x_m,y_m,z_m,speed_kmh,throttle,brake,steering,gear,rpm,lat_g,long_g", f);
+ * it writes the same file as before). Per-wheel columns: fl, fr, rl, rr when every car is a
+ * four-wheel car; otherwise w1 .. wN for the most wheels of any car, axle by axle, left before
+ * right (grip_vehicle_state order), empty for a car with fewer. */
+static void wheel_column_name(char *name, size_t size, int i, bool car_names) {
   static const char *w[4] = {"fl", "fr", "rl", "rr"};
-  for (int i = 0; i < 4; ++i) fprintf(f, ",slip_ratio_%s,slip_angle_%s,load_%s", w[i], w[i], w[i]);
+  if (car_names) snprintf(name, size, "%s", w[i]);
+  else snprintf(name, size, "w%d", i + 1);
+}
+
+static void telemetry_header(FILE *f, bool tyre_state, int wheels, bool car_names) {
+  fputs("time_s,car,lap,distance_m,lateral_m,x_m,y_m,z_m,speed_kmh,throttle,brake,steering,gear,rpm,lat_g,long_g", f);
+  char w[16];
+  for (int i = 0; i < wheels; ++i) {
+    wheel_column_name(w, sizeof w, i, car_names);
+    fprintf(f, ",slip_ratio_%s,slip_angle_%s,load_%s", w, w, w);
+  }
   fputs(",target_lateral_m,target_speed_kmh", f);
   if (tyre_state)
-    for (int i = 0; i < 4; ++i)
-      fprintf(f, ",tyre_surface_k_%s,tyre_carcass_k_%s,tyre_gas_k_%s,tyre_pressure_kpa_%s,tread_mm_%s,tyre_grip_%s", w[i],
-              w[i], w[i], w[i], w[i], w[i]);
+    for (int i = 0; i < wheels; ++i) {
+      wheel_column_name(w, sizeof w, i, car_names);
+      fprintf(f, ",tyre_surface_k_%s,tyre_carcass_k_%s,tyre_gas_k_%s,tyre_pressure_kpa_%s,tread_mm_%s,tyre_grip_%s", w,
+              w, w, w, w, w);
+    }
   fputc('\n', f);
 }
 
-static void telemetry_tyres(FILE *f, const grip_vehicle_state *st) {
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    const grip_wheel_state *w = &st->wheels[i];
+static void telemetry_tyres(FILE *f, const race_car *c, const grip_vehicle_state *st, int wheels) {
+  for (int i = 0; i < wheels; ++i) {
+    if (i >= c->wheel_count) {
+      fputs(",,,,,,", f);
+      continue;
+    }
+    const grip_wheel_state *w = car_wheel(c, st, i);
     fprintf(f, ",%.3f,%.3f,%.3f,%.3f,%.5f,%.5f", w->tyre_surface_temperature, w->tyre_carcass_temperature,
             w->tyre_gas_temperature, 1e-3 * w->tyre_pressure, 1e3 * w->tread_depth, w->tyre_grip);
   }
 }
 
-static double mean4(const double *x) { return 0.25 * (x[0] + x[1] + x[2] + x[3]); }
+/* Mean over the car's wheels (the four of a car summed as before). */
+static double wheel_mean(const double *x, int n) {
+  if (n == 4) return 0.25 * (x[0] + x[1] + x[2] + x[3]);
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) sum += x[i];
+  return n > 0 ? sum / n : 0.0;
+}
 
 /* The result's copy of the car's tyre state. */
-static void record_tyres(race_car_result *r, const grip_vehicle_state *st) {
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    const grip_wheel_state *w = &st->wheels[i];
+static void record_tyres(race_car_result *r, const race_car *c, const grip_vehicle_state *st) {
+  r->wheel_count = c->wheel_count;
+  for (int i = 0; i < c->wheel_count; ++i) {
+    const grip_wheel_state *w = car_wheel(c, st, i);
     r->tyre_surface_temperature[i] = w->tyre_surface_temperature;
     r->tyre_carcass_temperature[i] = w->tyre_carcass_temperature;
     r->tyre_gas_temperature[i] = w->tyre_gas_temperature;
@@ -121,16 +166,22 @@ static void record_tyres(race_car_result *r, const grip_vehicle_state *st) {
   }
 }
 
-static void telemetry_row(FILE *f, double t, int car, int lap, const robot_status *rs, const grip_vehicle_state *st,
-                          const grip_vehicle_input *in, bool tyre_state) {
+static void telemetry_row(FILE *f, double t, int car, int lap, const robot_status *rs, const race_car *c,
+                          const grip_vehicle_state *st, const grip_vehicle_input *in, bool tyre_state, int wheels) {
   double s = rs->distance, lat = rs->lateral;
   fprintf(f, "%.3f,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4f,%d,%.1f,%.4f,%.4f", t, car, lap, s, lat,
           st->pose.position.x, st->pose.position.y, st->pose.position.z, 3.6 * st->speed, in->throttle, in->brake,
           in->steering, st->gear, st->engine_rpm, st->local_acceleration.y / 9.81, st->local_acceleration.x / 9.81);
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i)
-    fprintf(f, ",%.5f,%.5f,%.1f", st->wheels[i].slip_ratio, st->wheels[i].slip_angle, st->wheels[i].load);
+  for (int i = 0; i < wheels; ++i) {
+    if (i >= c->wheel_count) {
+      fputs(",,,", f);
+      continue;
+    }
+    const grip_wheel_state *w = car_wheel(c, st, i);
+    fprintf(f, ",%.5f,%.5f,%.1f", w->slip_ratio, w->slip_angle, w->load);
+  }
   fprintf(f, ",%.3f,%.3f", rs->target_lateral, 3.6 * rs->target_speed);
-  if (tyre_state) telemetry_tyres(f, st);
+  if (tyre_state) telemetry_tyres(f, c, st, wheels);
   fputc('\n', f);
 }
 
@@ -144,7 +195,7 @@ race_slot race_grid_slot(const grip_track *track, int k) {
 }
 
 double race_car_turning_radius(const grip_vehicle_def *car) {
-  double wheelbase = car->axles[GRIP_AXLE_FRONT].x - car->axles[GRIP_AXLE_REAR].x;
+  double wheelbase = car_effective_wheelbase(car); /* a truck's: to the tandem's centre */
   double lock = car->steering.ratio > 0.0 ? car->steering.max_wheel_angle / car->steering.ratio : 0.0;
   double s = sin(fmin(fabs(lock), 0.5 * 3.14159265358979323846));
   return s > 0.0 ? fabs(wheelbase) / s : INFINITY;
@@ -292,6 +343,8 @@ int race_run(const race_config *cfg, race_result *out) {
     views[k] = (robot_car_view){.distance = p.distance, .lateral = lat, .speed = 0.0,
                                 .length = c->def->body.dimensions.x, .width = c->def->body.dimensions.y};
     grip_vehicle_get_state(world, c->id, &states[k]);
+    fetch_wheels(world, c, &states[k]);
+    r->wheel_count = c->wheel_count;
     order[k] = k;
   }
   double max_length = 0.0;
@@ -299,7 +352,13 @@ int race_run(const race_config *cfg, race_result *out) {
   int running = K; /* entries of order[] */
   bool tyre_columns = false;
   for (int k = 0; k < K; ++k) tyre_columns = tyre_columns || cars[k].def->tyre_state.enabled;
-  if (cfg->telemetry) telemetry_header(cfg->telemetry, tyre_columns);
+  int tel_wheels = 0;
+  bool tel_car_names = true;
+  for (int k = 0; k < K; ++k) {
+    if (cars[k].wheel_count > tel_wheels) tel_wheels = cars[k].wheel_count;
+    tel_car_names = tel_car_names && cars[k].wheel_count == 4 && cars[k].def->axle_count == 2;
+  }
+  if (cfg->telemetry) telemetry_header(cfg->telemetry, tyre_columns, tel_wheels, tel_car_names);
   double dt = cfg->dt;
   /* Default cap: 300 s per lap, or three times the slowest robot's planned lap where that is
    * longer (TORCS's spring, 22 km, is planned at 443 s a lap), + 60 s. */
@@ -371,7 +430,7 @@ int race_run(const race_config *cfg, race_result *out) {
       if (tel_every && cfg->telemetry && step % tel_every == 0) {
         robot_status rs = robot_get_status(c->bot);
         int lap = (int)floor(c->progress / L) + 1;
-        telemetry_row(cfg->telemetry, t, k + 1, lap < 1 ? 1 : lap, &rs, sk, &c->input, tyre_columns);
+        telemetry_row(cfg->telemetry, t, k + 1, lap < 1 ? 1 : lap, &rs, c, sk, &c->input, tyre_columns, tel_wheels);
       }
     }
     grip_world_step(world, dt);
@@ -383,6 +442,7 @@ int race_run(const race_config *cfg, race_result *out) {
       race_car_result *r = &res[k];
       if (c->removed) continue;
       grip_vehicle_get_state(world, c->id, &states[k]);
+      fetch_wheels(world, c, &states[k]);
       const grip_vehicle_state *st = &states[k];
       /* Where the car is now (the robot's own locate, with its segment hint). */
       robot_status loc = robot_locate(c->bot, st);
@@ -395,7 +455,7 @@ int race_run(const race_config *cfg, race_result *out) {
       views[k] = (robot_car_view){.distance = loc.distance, .lateral = loc.lateral, .speed = st->speed,
                                   .length = c->def->body.dimensions.x, .width = c->def->body.dimensions.y};
       if (c->out) continue;
-      if (r->tyre_state) record_tyres(r, st);
+      if (r->tyre_state) record_tyres(r, c, st);
       c->held = pit_car_update(&c->pit, c->bot, world, c->id, st, prev, c->progress, loc.distance, loc.lateral,
                                cfg->laps > 0 ? cfg->laps * L : 0.0, t, dt);
       bool pit_road = pit_car_on_pit_road(&c->pit, loc.distance);
@@ -430,8 +490,8 @@ int race_run(const race_config *cfg, race_result *out) {
           if (lap < RACE_MAX_LAPS) {
             r->lap_times[lap] = lap_time;
             if (r->tyre_state) {
-              r->lap_tread_depth[lap] = mean4(r->tread_depth);
-              r->lap_tyre_grip[lap] = mean4(r->tyre_grip);
+              r->lap_tread_depth[lap] = wheel_mean(r->tread_depth, r->wheel_count);
+              r->lap_tyre_grip[lap] = wheel_mean(r->tyre_grip, r->wheel_count);
             }
             r->laps_recorded = (int)lap + 1;
           }

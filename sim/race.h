@@ -124,15 +124,17 @@ typedef struct race_car_result {
   double fuel_used_kg;    /* kg burnt (start + refuelled − at the end) */
   double pit_limit_excess; /* m/s, largest speed above the pit lane's limit in the limited zone (≤ 0: obeyed) */
   /* Tyre state (the car's grip_tyre_state_def on; otherwise tyre_state is false and these 0):
-   * per wheel (fl, fr, rl, rr) at the finish, retirement or end; per lap the four tyres' mean
-   * tread depth and grip factor as the lap was completed. */
+   * per wheel (wheel_count of them, grip_vehicle_state order: fl, fr, rl, rr for a car) at the
+   * finish, retirement or end; per lap all tyres' mean tread depth and grip factor as the lap
+   * was completed. */
   bool tyre_state;
-  double tyre_surface_temperature[GRIP_WHEEL_COUNT]; /* K */
-  double tyre_carcass_temperature[GRIP_WHEEL_COUNT]; /* K */
-  double tyre_gas_temperature[GRIP_WHEEL_COUNT];     /* K */
-  double tyre_pressure[GRIP_WHEEL_COUNT];            /* Pa, gauge */
-  double tread_depth[GRIP_WHEEL_COUNT];              /* m */
-  double tyre_grip[GRIP_WHEEL_COUNT];                /* friction multiplier */
+  int wheel_count;                                   /* the car's wheels, 1..GRIP_MAX_WHEELS */
+  double tyre_surface_temperature[GRIP_MAX_WHEELS]; /* K */
+  double tyre_carcass_temperature[GRIP_MAX_WHEELS]; /* K */
+  double tyre_gas_temperature[GRIP_MAX_WHEELS];     /* K */
+  double tyre_pressure[GRIP_MAX_WHEELS];            /* Pa, gauge */
+  double tread_depth[GRIP_MAX_WHEELS];              /* m */
+  double tyre_grip[GRIP_MAX_WHEELS];                /* friction multiplier */
   double lap_tread_depth[RACE_MAX_LAPS];             /* m */
   double lap_tyre_grip[RACE_MAX_LAPS];
 } race_car_result;

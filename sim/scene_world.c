@@ -382,6 +382,16 @@ bool scene_world_ground_height(const scene_world *sw, double x, double y, double
   return true;
 }
 
+void scene_world_pass_trailer_brakes(scene_world *sw) {
+  for (int k = 0; k < sw->car_count; ++k) {
+    const scene_world_car *wc = &sw->cars[k];
+    if (wc->spec->tow_index < 0 || wc->car.def.drivetrain.layout != GRIP_DRIVE_NONE) continue;
+    grip_vehicle_input in = grip_vehicle_get_input(sw->world, wc->id);
+    in.brake = grip_vehicle_get_input(sw->world, sw->cars[wc->spec->tow_index].id).brake;
+    grip_vehicle_set_input(sw->world, wc->id, &in);
+  }
+}
+
 grip_result scene_world_step(scene_world *sw, double dt) {
   grip_vehicle_state st;
   bool any_robot = false;
@@ -403,9 +413,13 @@ grip_result scene_world_step(scene_world *sw, double dt) {
       for (int j = 0; j < sw->car_count; ++j)
         if (j != k) sw->others[n++] = sw->views[j];
       grip_vehicle_get_state(sw->world, wc->id, &st);
+      /* more than four wheels: the robot reads them all (a truck's six) */
+      wc->wheel_count = grip_vehicle_get_wheels(sw->world, wc->id, wc->wheels, GRIP_MAX_WHEELS);
+      if (wc->wheel_count > GRIP_WHEEL_COUNT) robot_set_wheels(wc->bot, wc->wheels, wc->wheel_count);
       grip_vehicle_input in = robot_drive(wc->bot, &st, sw->others, n, dt);
       grip_vehicle_set_input(sw->world, wc->id, &in);
     }
   }
+  scene_world_pass_trailer_brakes(sw);
   return grip_world_step(sw->world, dt);
 }

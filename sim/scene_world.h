@@ -33,6 +33,9 @@ typedef struct scene_world_car {
   double ground_z;            /* m, ground height under the start (x, y); e.g. 12.4 */
   int track_hint;             /* track scenes: last segment the car was found on (-1 none) */
   grip_hitch_id hitch;        /* a towed car: its hitch to spec->tow; GRIP_NULL_HITCH otherwise */
+  /* A robot car's wheels, all of them, read before each of its steps (robot_set_wheels). */
+  grip_wheel_state wheels[GRIP_MAX_WHEELS];
+  int wheel_count;
 } scene_world_car;
 
 typedef struct scene_world {
@@ -72,8 +75,14 @@ bool scene_world_place(scene_world *sw, int k, double x, double y, double headin
 /* Ground height (m) under (x, y) by a vertical ray from high above; false where there is none. */
 bool scene_world_ground_height(const scene_world *sw, double x, double y, double *z);
 
-/* Sets every car's input (robots drive, the others keep their constant input), then steps the
- * world by dt. Allocation-free. Returns grip_world_step's result. */
+/* Trailer brakes: every towed car with no engine (GRIP_DRIVE_NONE) takes its tow's brake
+ * pedal, as a trailer's brakes are worked from the towing vehicle (electric or overrun brakes).
+ * Call after the inputs are set and before the step; scene_world_step does. */
+void scene_world_pass_trailer_brakes(scene_world *sw);
+
+/* Sets every car's input (robots drive, the others keep their constant input; trailers brake
+ * with their tows), then steps the world by dt. Allocation-free. Returns grip_world_step's
+ * result. */
 grip_result scene_world_step(scene_world *sw, double dt);
 
 #endif

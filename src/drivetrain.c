@@ -121,7 +121,8 @@ static int node_input(grip_drive_input in) { return in.kind == GRIP_DRIVE_INPUT_
 
 void grip_drivetrain_type_init(vehicle_type *t) {
   const grip_drivetrain_def *d = &t->def.drivetrain;
-  grip_gearbox_shift_rpm(&t->def.gearbox, &t->def.engine, t->upshift_rpm, t->downshift_rpm);
+  if (d->layout != GRIP_DRIVE_NONE)
+    grip_gearbox_shift_rpm(&t->def.gearbox, &t->def.engine, t->upshift_rpm, t->downshift_rpm);
   /* The tree: the layouts are shorthands for the trees of a two-axle car (FWD: the first axle's
    * differential; RWD: the last axle's; AWD: a centre differential over both). */
   int last = t->axle_count - 1;
@@ -141,6 +142,9 @@ void grip_drivetrain_type_init(vehicle_type *t) {
       t->drive[1] = axle_node(t, &d->front, 0);
       t->drive[2] = axle_node(t, &d->rear, last);
       t->root_input_is_clutch = true;
+      break;
+    case GRIP_DRIVE_NONE:
+      t->diff_count = 0;
       break;
     case GRIP_DRIVE_TREE:
       t->diff_count = d->diff_count;
@@ -174,6 +178,7 @@ static double driveline_omega(const vehicle *v) {
 }
 
 void grip_drivetrain_match_speed(vehicle *v) {
+  if (v->type->diff_count == 0) return; /* no engine: nothing to match */
   const grip_gearbox_def *g = &v->def->gearbox;
   double omega = driveline_omega(v);
   if (v->input.automatic && v->input.gear > 0 && omega > 0.0) {
@@ -301,7 +306,7 @@ STEP_INLINE void solve_once(vehicle *v, solve_context *c, double engagement, dou
     in[k] = diff_reduce(&d->def, &v->diffs[k], d->split, DRIVE_INPUT(d->input[0], w, in),
                         DRIVE_INPUT(d->input[1], w, in), &c->split[k]);
   }
-  admittance out = in[0];
+  admittance out = t->diff_count > 0 ? in[0] : (admittance){0.0, 0.0}; /* no driveline: a free shaft */
 
   /* Gearbox: omega_g = G·omega_out; torque to the output = G·eta·T_clutch. */
   double ratio = gear_ratio(&v->def->gearbox, v->gear);
@@ -402,10 +407,14 @@ STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n) {
 
 STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt, int n) {
   const grip_gearbox_def *g = &v->def->gearbox;
-  select_gear(v, dt);
-  double engagement = clutch_engagement(v);
+  /* A vehicle with no engine (GRIP_DRIVE_NONE) stays in neutral with the engine stopped: the
+   * solve below then has no clutch torque and only the wheels' own brakes and tyres. */
+  bool engine = v->type->diff_count > 0;
+  if (engine) select_gear(v, dt);
+  double engagement = engine ? clutch_engagement(v) : 0.0;
   v->clutch_engagement = engagement;
-  engine_output eo = grip_engine_torque(&v->def->engine, v->engine_omega, v->filtered.throttle);
+  engine_output eo = {0};
+  if (engine) eo = grip_engine_torque(&v->def->engine, v->engine_omega, v->filtered.throttle);
   v->engine_torque = eo.torque;
   /* Efficiency loses torque in the direction power flows: engine -> wheels: eta; wheels ->
    * engine (engine braking): 1/eta. The direction is taken from the last step. */
@@ -418,7 +427,7 @@ STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_W
   c.sc = sc;
   double inv_dt = 1.0 / dt;
   /* Engine shaft: omega_e' = omega_e + dt·(T_engine − T_clutch)/I. */
-  double dt_inertia = dt / v->def->engine.inertia;
+  double dt_inertia = engine ? dt / v->def->engine.inertia : 0.0;
   c.engine = (admittance){v->engine_omega + eo.torque * dt_inertia, dt_inertia};
   for (int i = 0; i < n; ++i) {
     const wheel_runtime *w = &v->wheels[i];

@@ -58,10 +58,11 @@ void grip_vehicle_reset_motion(vehicle *v) {
     w->spin = forward / c->radius;
     w->deflection_x = w->deflection_y = 0.0;
     w->compression = w->prev_compression = d->axles[c->axle].suspension.droop_travel;
+    w->levelling = 0.0;
     w->was_in_contact = false;
     w->drive_torque = 0.0;
   }
-  v->engine_omega = d->engine.idle_rpm * RPM_TO_RAD_PER_S;
+  v->engine_omega = d->drivetrain.layout == GRIP_DRIVE_NONE ? 0.0 : d->engine.idle_rpm * RPM_TO_RAD_PER_S;
   v->steering_torque = 0.0;
   v->clutch_locked = false;
   v->clutch_torque = 0.0;
@@ -153,6 +154,7 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
       w->static_load = per_wheel * weight * share[a];
       /* The spring is preloaded so that the car sits at design ride height under its weight. */
       w->spring_zero = s->droop_travel - w->static_load / s->spring_rate;
+      w->levelling_rate = s->levelling_time > 0.0 ? 1.0 / s->levelling_time : 0.0;
       w->brake_torque = d->brakes.max_torque * per_wheel * brake_share(d, a);
       w->handbrake = axle->handbrake;
       w->steer_ratio = axle->steer_ratio;
@@ -191,7 +193,7 @@ void grip_vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, gri
   v->spawn_pose = pose;
   v->spawn_velocity = velocity;
   for (int i = 0; i < v->wheel_count; ++i) memset(&v->wheels[i], 0, sizeof v->wheels[i]);
-  v->gear = d->gearbox.automatic ? 1 : 0;
+  v->gear = d->gearbox.automatic && d->drivetrain.layout != GRIP_DRIVE_NONE ? 1 : 0;
   v->target_gear = v->gear;
   v->input = grip_default_vehicle_input();
   v->input.automatic = d->gearbox.automatic;
@@ -339,6 +341,22 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
     wheel_runtime *pair[2] = {&v->wheels[first], &v->wheels[first + count - 1]};
     /* the bar: none on a one-wheel axle */
     double roll = count == 2 ? s->anti_roll_rate * (pair[0]->compression - pair[1]->compression) : 0.0;
+    double levelling_rate = v->type->wheels[first].levelling_rate;
+    if (levelling_rate > 0.0) {
+      /* The axle's levelling valve: air in while the axle sits below design ride height (its
+       * wheels' mean compression above droop_travel), out while above, at a first-order rate;
+       * both springs alike, so roll is left to the springs and the bar. The preload it adds is
+       * held between none below the spring's own and the force clamp. */
+      double mean = 0.0;
+      int touching = 0;
+      for (int k = 0; k < count; ++k)
+        if (pair[k]->in_contact) mean += pair[k]->compression, ++touching;
+      if (touching > 0) {
+        double shift = dt * levelling_rate * (mean / touching - s->droop_travel);
+        for (int k = 0; k < count; ++k)
+          pair[k]->levelling = clampd(pair[k]->levelling + shift, -s->droop_travel, s->max_force / s->spring_rate);
+      }
+    }
     for (int k = 0; k < count; ++k) {
       wheel_runtime *w = pair[k];
       const wheel_config *c = &v->type->wheels[first + k];
@@ -348,6 +366,7 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
         continue;
       }
       double spring = s->spring_rate * (w->compression - c->spring_zero);
+      if (c->levelling_rate > 0.0) spring += s->spring_rate * w->levelling;
       double rate = w->was_in_contact ? (w->compression - w->prev_compression) * inv_dt : 0.0;
       double damper = (rate > 0.0 ? s->bump_damping : s->rebound_damping) * rate;
       double stop = w->compression > c->max_length ? s->bump_stop_rate * (w->compression - c->max_length) : 0.0;

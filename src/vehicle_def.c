@@ -184,7 +184,21 @@ grip_vehicle_input grip_default_vehicle_input(void) {
 void grip_static_axle_shares(const grip_vehicle_def *d, double share[GRIP_MAX_AXLES]) {
   int n = d->axle_count;
   double x_cg = d->body.center_of_mass.x;
-  if (n == 1) {
+  if (d->coupling.enabled) {
+    /* A hitched trailer: the coupling holds its nose at design height, the body turns about it
+     * by θ against the springs. Axle a carries k_a·θ·(x_k − x_a); moments about the coupling,
+     * Σ k_a·θ·(x_k − x_a)² = W·(x_k − x_cg), give θ per unit weight. One axle: the lever rule
+     * between axle and coupling. */
+    double x_k = d->coupling.point.x, k2 = 0.0;
+    for (int a = 0; a < n; ++a) {
+      double k = (d->axles[a].half_track > 0.0 ? 2 : 1) * d->axles[a].suspension.spring_rate, arm = x_k - d->axles[a].x;
+      k2 += k * arm * arm;
+    }
+    double theta = (x_k - x_cg) / k2;
+    for (int a = 0; a < n; ++a)
+      share[a] = (d->axles[a].half_track > 0.0 ? 2 : 1) * d->axles[a].suspension.spring_rate * theta *
+                 (x_k - d->axles[a].x);
+  } else if (n == 1) {
     share[0] = 1.0;
   } else if (n == 2) {
     double x_front = d->axles[0].x, x_rear = d->axles[1].x;
@@ -271,6 +285,51 @@ static void check_tree(check *c, const grip_vehicle_def *d) {
     require(c, named_diff[k] == 1, "drivetrain.diffs", "a differential no other one drives");
 }
 
+/* The engine, clutch, gearbox and the layouts' differentials of a vehicle that has them. */
+static void check_powertrain(check *c, const grip_vehicle_def *d) {
+  const grip_engine_def *e = &d->engine;
+  require(c, e->curve_points >= 2 && e->curve_points <= GRIP_MAX_CURVE_POINTS, "engine.curve_points",
+          "must be within 2..32");
+  for (int i = 0; c->ok && i < e->curve_points; ++i) {
+    in_range(c, e->curve_rpm[i], 0, 30000, "engine.curve_rpm");
+    in_range(c, e->curve_torque[i], 0, 1e5, "engine.curve_torque");
+    if (i > 0) require(c, e->curve_rpm[i] > e->curve_rpm[i - 1], "engine.curve_rpm", "must increase");
+  }
+  double peak_torque = 0.0;
+  for (int i = 0; c->ok && i < e->curve_points; ++i)
+    peak_torque = e->curve_torque[i] > peak_torque ? e->curve_torque[i] : peak_torque;
+  require(c, peak_torque > 0.0, "engine.curve_torque", "an all-zero torque curve can never move the car");
+  in_range(c, e->idle_rpm, 100, 10000, "engine.idle_rpm");
+  in_range(c, e->rev_limit_rpm, 500, 30000, "engine.rev_limit_rpm");
+  require(c, e->rev_limit_rpm > e->idle_rpm * 1.5, "engine.rev_limit_rpm", "must exceed 1.5 × idle_rpm");
+  in_range(c, e->inertia, 0.01, 100, "engine.inertia");
+  in_range(c, e->brake_torque, 0, 1e4, "engine.brake_torque");
+  in_range(c, e->brake_torque_per_rpm, 0, 10, "engine.brake_torque_per_rpm");
+  in_range(c, e->fuel_per_joule, 0, 1e-5, "engine.fuel_per_joule");
+  in_range(c, d->clutch.max_torque, 1, 1e5, "clutch.max_torque");
+  require(c, d->clutch.engage_rpm > e->idle_rpm, "clutch.engage_rpm", "must exceed engine.idle_rpm");
+  const grip_gearbox_def *g = &d->gearbox;
+  require(c, g->forward_gears >= 1 && g->forward_gears <= GRIP_MAX_GEARS, "gearbox.forward_gears",
+          "must be within 1..10");
+  for (int i = 0; c->ok && i < g->forward_gears; ++i) in_range(c, g->ratios[i], 0.05, 50, "gearbox.ratios");
+  in_range(c, g->reverse_ratio, 0.05, 50, "gearbox.reverse_ratio");
+  in_range(c, g->final_drive, 0.1, 50, "gearbox.final_drive");
+  in_range(c, g->efficiency, 0.1, 1.0, "gearbox.efficiency");
+  in_range(c, g->shift_time, 0, 5, "gearbox.shift_time");
+  in_range(c, g->upshift_rpm, 0, 30000, "gearbox.upshift_rpm");
+  in_range(c, g->downshift_rpm, 0, 30000, "gearbox.downshift_rpm");
+  const grip_diff_def *diffs[3] = {&d->drivetrain.front, &d->drivetrain.rear, &d->drivetrain.centre};
+  static const char *names[3] = {"drivetrain.front", "drivetrain.rear", "drivetrain.centre"};
+  for (int k = 0; c->ok && k < 3; ++k) {
+    require(c, diffs[k]->type >= GRIP_DIFF_OPEN && diffs[k]->type <= GRIP_DIFF_VISCOUS, names[k],
+            "type must be open, locked, limited-slip or viscous");
+    in_range(c, diffs[k]->preload, 0, 1e5, names[k]);
+    in_range(c, diffs[k]->locking_coefficient, 0, 1, names[k]);
+    in_range(c, diffs[k]->viscous_coefficient, 0, 1e5, names[k]);
+    in_range(c, diffs[k]->front_split, 0, 1, names[k]);
+  }
+}
+
 grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, int message_size) {
   check c = {message, message_size, true};
   if (message && message_size > 0) message[0] = '\0';
@@ -284,49 +343,11 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
   in_range(&c, d->body.dimensions.x, 0.1, 100, "body.dimensions.x");
   in_range(&c, d->body.dimensions.y, 0.1, 100, "body.dimensions.y");
   in_range(&c, d->body.dimensions.z, 0.1, 100, "body.dimensions.z");
-  const grip_engine_def *e = &d->engine;
-  require(&c, e->curve_points >= 2 && e->curve_points <= GRIP_MAX_CURVE_POINTS, "engine.curve_points",
-          "must be within 2..32");
-  for (int i = 0; c.ok && i < e->curve_points; ++i) {
-    in_range(&c, e->curve_rpm[i], 0, 30000, "engine.curve_rpm");
-    in_range(&c, e->curve_torque[i], 0, 1e5, "engine.curve_torque");
-    if (i > 0) require(&c, e->curve_rpm[i] > e->curve_rpm[i - 1], "engine.curve_rpm", "must increase");
-  }
-  double peak_torque = 0.0;
-  for (int i = 0; c.ok && i < e->curve_points; ++i)
-    peak_torque = e->curve_torque[i] > peak_torque ? e->curve_torque[i] : peak_torque;
-  require(&c, peak_torque > 0.0, "engine.curve_torque", "an all-zero torque curve can never move the car");
-  in_range(&c, e->idle_rpm, 100, 10000, "engine.idle_rpm");
-  in_range(&c, e->rev_limit_rpm, 500, 30000, "engine.rev_limit_rpm");
-  require(&c, e->rev_limit_rpm > e->idle_rpm * 1.5, "engine.rev_limit_rpm", "must exceed 1.5 × idle_rpm");
-  in_range(&c, e->inertia, 0.01, 100, "engine.inertia");
-  in_range(&c, e->brake_torque, 0, 1e4, "engine.brake_torque");
-  in_range(&c, e->brake_torque_per_rpm, 0, 10, "engine.brake_torque_per_rpm");
-  in_range(&c, e->fuel_per_joule, 0, 1e-5, "engine.fuel_per_joule");
-  in_range(&c, d->clutch.max_torque, 1, 1e5, "clutch.max_torque");
-  require(&c, d->clutch.engage_rpm > e->idle_rpm, "clutch.engage_rpm", "must exceed engine.idle_rpm");
-  const grip_gearbox_def *g = &d->gearbox;
-  require(&c, g->forward_gears >= 1 && g->forward_gears <= GRIP_MAX_GEARS, "gearbox.forward_gears",
-          "must be within 1..10");
-  for (int i = 0; c.ok && i < g->forward_gears; ++i) in_range(&c, g->ratios[i], 0.05, 50, "gearbox.ratios");
-  in_range(&c, g->reverse_ratio, 0.05, 50, "gearbox.reverse_ratio");
-  in_range(&c, g->final_drive, 0.1, 50, "gearbox.final_drive");
-  in_range(&c, g->efficiency, 0.1, 1.0, "gearbox.efficiency");
-  in_range(&c, g->shift_time, 0, 5, "gearbox.shift_time");
-  in_range(&c, g->upshift_rpm, 0, 30000, "gearbox.upshift_rpm");
-  in_range(&c, g->downshift_rpm, 0, 30000, "gearbox.downshift_rpm");
-  const grip_diff_def *diffs[3] = {&d->drivetrain.front, &d->drivetrain.rear, &d->drivetrain.centre};
-  static const char *names[3] = {"drivetrain.front", "drivetrain.rear", "drivetrain.centre"};
-  require(&c, d->drivetrain.layout >= GRIP_DRIVE_RWD && d->drivetrain.layout <= GRIP_DRIVE_TREE,
-          "drivetrain.layout", "must be RWD, FWD, AWD or a tree");
-  for (int k = 0; c.ok && k < 3; ++k) {
-    require(&c, diffs[k]->type >= GRIP_DIFF_OPEN && diffs[k]->type <= GRIP_DIFF_VISCOUS, names[k],
-            "type must be open, locked, limited-slip or viscous");
-    in_range(&c, diffs[k]->preload, 0, 1e5, names[k]);
-    in_range(&c, diffs[k]->locking_coefficient, 0, 1, names[k]);
-    in_range(&c, diffs[k]->viscous_coefficient, 0, 1e5, names[k]);
-    in_range(&c, diffs[k]->front_split, 0, 1, names[k]);
-  }
+  require(&c, d->drivetrain.layout >= GRIP_DRIVE_RWD && d->drivetrain.layout <= GRIP_DRIVE_NONE,
+          "drivetrain.layout", "must be RWD, FWD, AWD, a tree or none");
+  /* No engine (a trailer): the engine, clutch, gearbox and differentials are not used. */
+  bool powered = d->drivetrain.layout != GRIP_DRIVE_NONE;
+  if (powered) check_powertrain(&c, d);
   in_range(&c, d->brakes.max_torque, 0, 1e6, "brakes.max_torque");
   in_range(&c, d->brakes.front_bias, 0, 1, "brakes.front_bias");
   in_range(&c, d->brakes.handbrake_torque, 0, 1e6, "brakes.handbrake_torque");
@@ -364,6 +385,7 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
     in_range(&c, s->bump_stop_rate, 0, 1e9, "suspension.bump_stop_rate");
     in_range(&c, s->max_force, 1, 1e8, "suspension.max_force");
     in_range(&c, s->anti_roll_rate, 0, 1e8, "suspension.anti_roll_rate");
+    in_range(&c, s->levelling_time, 0, 1000, "suspension.levelling_time");
     const grip_tyre_def *t = &x->tyre;
     require(&c, t->model == GRIP_TYRE_SIMPLE_MF || (t->model == GRIP_TYRE_FULL_MF && t->mf),
             "tyre.model", "full MF needs parameters");
@@ -390,7 +412,7 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
     grip_drive_layout layout = d->drivetrain.layout;
     const grip_axle_def *first = &d->axles[0], *last = &d->axles[d->axle_count - 1];
     if (layout == GRIP_DRIVE_TREE) check_tree(&c, d);
-    else {
+    else if (powered) {
     require(&c, layout == GRIP_DRIVE_RWD || first->half_track > 0.0, "drivetrain.layout",
             "FWD and AWD drive the first axle, which needs two wheels");
     require(&c, layout == GRIP_DRIVE_FWD || last->half_track > 0.0, "drivetrain.layout",
@@ -460,6 +482,15 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
     in_range(&c, ts->tread_depth, 1e-4, 0.1, "tyre_state.tread_depth");
     in_range(&c, ts->wear_rate, 0, 1e-6, "tyre_state.wear_rate");
     in_range(&c, ts->wear_grip_loss, 0, 0.9, "tyre_state.wear_grip_loss");
+  }
+  if (d->coupling.enabled) {
+    in_range(&c, d->coupling.point.x, -50, 50, "coupling.point.x");
+    in_range(&c, d->coupling.point.y, -50, 50, "coupling.point.y");
+    in_range(&c, d->coupling.point.z, -5, 10, "coupling.point.z");
+    /* The coupling is a support apart from the axles (else the loads have no lever). */
+    for (int a = 0; c.ok && a < d->axle_count; ++a)
+      require(&c, fabs(d->coupling.point.x - d->axles[a].x) >= 0.1, "coupling.point.x",
+              "must be at least 0.1 m ahead of or behind every axle");
   }
   in_range(&c, d->fuel.capacity, 0, 1e5, "fuel.capacity");
   in_range(&c, d->fuel.mass, 0, d->fuel.capacity, "fuel.mass");

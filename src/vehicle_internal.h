@@ -119,6 +119,7 @@ typedef struct wheel_config {
                             radius, less where that would leave the body box (so the ray never
                             starts below the ground while the body is above it) */
   double spring_zero;    /* m, compression at which the spring force is zero */
+  double levelling_rate; /* 1/s, 1/levelling_time; 0 = no self-levelling */
   double static_load;    /* N at design ride height */
   double brake_torque;   /* N·m at full brake (the axle's share of the brakes over its wheels) */
   double relax_x, relax_y;         /* m, the tyre's relaxation lengths */
@@ -188,6 +189,7 @@ typedef struct wheel_runtime {
   double deflection_y;  /* m, lateral carcass deflection */
   double compression;   /* m from full droop, this step */
   double prev_compression;
+  double levelling;     /* m, self-levelling: the spring's zero lowered by it (0 without) */
   bool was_in_contact;
 
   /* per-step values (outputs and state getters) */

@@ -352,8 +352,9 @@ grip_result grip_vehicle_set_input(grip_world *world, grip_vehicle_id id, const 
             isfinite(in->brake) && in->brake >= 0.0 && in->brake <= 1.0 && isfinite(in->steering) &&
             in->steering >= -1.0 && in->steering <= 1.0 && isfinite(in->handbrake) &&
             in->handbrake >= 0.0 && in->handbrake <= 1.0 && isfinite(in->clutch) && in->clutch >= 0.0 &&
-            in->clutch <= 1.0 && in->gear >= -1 && in->gear <= v->def->gearbox.forward_gears;
-  if (!ok) return GRIP_INVALID_ARGUMENT;
+            in->clutch <= 1.0 && in->gear >= -1 &&
+            (in->gear <= v->def->gearbox.forward_gears || v->def->drivetrain.layout == GRIP_DRIVE_NONE);
+  if (!ok) return GRIP_INVALID_ARGUMENT; /* a vehicle with no engine takes any gear and ignores it */
   v->input = *in;
   return GRIP_OK;
 }

@@ -123,12 +123,15 @@ static void round_trip(const char *path) {
   if (d) fprintf(stderr, "%s: %d fields differ after a round trip\n", path, d);
   CHECK(d == 0);
   CHECK(strcmp(car_.name, car2_.name) == 0);
+  CHECK(strcmp(car_.trailer.file, car2_.trailer.file) == 0);
+  CHECK(car_.coupling_fifth_wheel == car2_.coupling_fifth_wheel);
   CHECK(car2_.warning_count == 0);
 }
 
 static void test_round_trips(void) {
-  static const char *cars[] = {"corvette-c5", "hatchback-100kw", "single-seater", "offroad-4wd", "kart"};
-  for (int i = 0; i < 5; ++i) {
+  static const char *cars[] = {"corvette-c5", "hatchback-100kw", "single-seater", "offroad-4wd", "kart",
+                               "caravan", "semi-trailer", "hatchback-caravan"};
+  for (int i = 0; i < 8; ++i) {
     char path[512];
     snprintf(path, sizeof path, CARS "%s.ini", cars[i]);
     round_trip(path);
@@ -250,7 +253,7 @@ static void test_broken_corpus(void) {
       {"negative ratio", "[gearbox]\nratios = 3.1, -1.2, 1.0\n", 2, "gear ratio -1.2 is out of range"},
       {"too many gears", "[gearbox]\nratios = 1,1,1,1,1,1,1,1,1,1,1\n", 2, "more than 10"},
       {"bad bool", "[axle.front]\nsteered = maybe\n", 2, "not yes or no"},
-      {"bad layout", "[drivetrain]\nlayout = 6wd\n", 2, "not rwd, fwd, awd or tree"},
+      {"bad layout", "[drivetrain]\nlayout = 6wd\n", 2, "not rwd, fwd, awd, tree or none"},
       {"new axle not behind", "[axle.3]\nhalf_track = 0.8\n", 0, "front to back"},
       {"tree input missing", "[drivetrain]\nlayout = tree\n[diff.1]\ninputs = axle.2.left\n", 4, "not two inputs"},
       {"tree input no axle", "[drivetrain]\nlayout = tree\n[diff.1]\ninputs = axle.3.left, axle.2.right\n", 4,
@@ -542,6 +545,58 @@ static void test_every_key_documented(void) {
   CHECK(missing == 0);
 }
 
+/* Trailers: [coupling] and [trailer], layout none, and [car] axles (docs/car-format.md,
+ * "Trailers"). */
+static void test_trailer_sections(void) {
+  grip_load_error err;
+  /* axles = 1: the base's second axle is dropped; axles = 3: [axle.2] and [axle.3] start as copies */
+  CHECK(parse("[car]\naxles = 1\n[axle.1]\nx = 0.5\n[drivetrain]\nlayout = none\n", &car_, &err) == 0);
+  CHECK(car_.def.axle_count == 1 && car_.def.axles[0].x == 0.5);
+  CHECK(parse("[car]\naxles = 3\n[axle.1]\nspring_rate = 90000\n[axle.2]\nx = -1\n[axle.3]\nx = -2.3\n", &car_, &err) == 0);
+  CHECK(car_.def.axle_count == 3 && car_.def.axles[1].suspension.spring_rate == 90000 &&
+        car_.def.axles[2].suspension.spring_rate == 90000 && car_.def.axles[2].x == -2.3);
+  CHECK(parse("[car]\naxles = 4\n[axle.2]\nx = -0.5\n[axle.3]\nx = -1\n", &car_, &err) == -1); /* 4th = copy at -1 */
+  CHECK(strstr(err.message, "axles must be listed front to back") != NULL);
+  /* the caravan: one axle, no engine, coupled by a ball 6 % of its weight ahead */
+  char path[512];
+  snprintf(path, sizeof path, CARS "caravan.ini");
+  CHECK(grip_car_load(path, &car_, &err) == 0);
+  CHECK(car_.def.axle_count == 1 && car_.def.drivetrain.layout == GRIP_DRIVE_NONE);
+  CHECK(car_.def.coupling.enabled && !car_.coupling_fifth_wheel && car_.def.coupling.point.x == 3.7);
+  double loads[GRIP_MAX_AXLES];
+  CHECK(grip_vehicle_static_axle_loads(&car_.def, 9.81, loads) == 1);
+  CHECK_REL(1.0 - loads[0] / (car_.def.body.mass * 9.81), 0.06, 1e-3);
+  /* the combination file names it */
+  snprintf(path, sizeof path, CARS "hatchback-caravan.ini");
+  CHECK(grip_car_load(path, &car_, &err) == 0);
+  CHECK(strstr(car_.trailer.file, "caravan.ini") != NULL && car_.trailer.tow_point.x == -2.4);
+  static const struct {
+    const char *what, *text;
+    int line;
+    const char *contains;
+  } cases[] = {
+      {"trailer without file", "[trailer]\nx = -2\n", 2, "trailer.file: missing"},
+      {"trailer file missing", "[trailer]\nfile = no-such-trailer.ini\n", 2, "no such file"},
+      {"trailer not coupled", "[trailer]\nfile = hatchback-100kw.ini\n", 2, "has no [coupling] section"},
+      {"trailer that tows", "[trailer]\nfile = hatchback-caravan.ini\n", 2, "a trailer cannot tow another"},
+      {"bad hitch", "[coupling]\nhitch = hook\n", 2, "'hook' is not a hitch (allowed: ball, fifth_wheel)"},
+      {"coupling on an axle", "[coupling]\nx = 1.3275\n", 2, "at least 0.1 m ahead of or behind every axle"},
+      {"axles range", "[car]\naxles = 9\n", 2, "not a whole number within 1 .. 8"},
+      {"axles late", "[axle.1]\nx = 1\n[car]\naxles = 2\n", 4, "before any [axle.N]"},
+      {"axles too few", "[car]\naxles = 2\n[axle.3]\nx = -3\n", 2, "2, but [axle.3]"},
+      {"bad layout none", "[drivetrain]\nlayout = nothing\n", 2, "rwd, fwd, awd, tree or none"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    grip_car_default(&car_);
+    car_.def.body.mass = 4242.0;
+    int rc = parse(cases[i].text, &car_, &err);
+    int ok = rc == -1 && err.line == cases[i].line && strstr(err.message, cases[i].contains) != NULL &&
+             car_.def.body.mass == 4242.0;
+    if (!ok) fprintf(stderr, "case '%s': rc %d line %d: %s\n", cases[i].what, rc, err.line, err.message);
+    CHECK(ok);
+  }
+}
+
 int main(void) {
   RUN_TEST(test_corvette_file_is_builtin);
   RUN_TEST(test_round_trips);
@@ -553,6 +608,7 @@ int main(void) {
   RUN_TEST(test_misbehaviour_warnings);
   RUN_TEST(test_visual);
   RUN_TEST(test_every_key_documented);
+  RUN_TEST(test_trailer_sections);
   remove(TMP ".ini");
   remove(TMP "_derived.ini");
   return TEST_RESULT();

@@ -84,7 +84,8 @@ void camera_update(camera *c, const grip_pose *pose, const grip_vehicle_def *def
   c->up[0] = 0.0, c->up[1] = 0.0, c->up[2] = 1.0;
   switch (c->mode) {
   case CAMERA_CHASE: {
-    double want[3] = {car[0] - hx * c->distance, car[1] - hy * c->distance, car[2] + c->height};
+    double back = c->distance + c->towed_length, up = c->height + c->towed_length / 3.0;
+    double want[3] = {car[0] - hx * back, car[1] - hy * back, car[2] + up};
     double look[3] = {car[0] + hx * 2.0, car[1] + hy * 2.0, car[2] + 0.8};
     /* First-order lag: 1 - exp(-dt/tau) of the way per frame, tau = 0.12 s (position) and 0.06 s
      * (look point), independent of the frame rate. */

@@ -25,6 +25,8 @@ typedef struct camera {
   double near_m, far_m;
   /* Chase. */
   double distance, height; /* m behind and above the car; 6, 2 */
+  double towed_length;     /* m the car's trailers reach behind its own rear; the chase camera
+                              backs off by it and rises by a third of it (0 without trailers) */
   bool settled;            /* false: jump to the wanted place on the next update */
   /* Orbit. */
   double yaw, pitch, range; /* rad, rad, m */

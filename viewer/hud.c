@@ -173,7 +173,7 @@ void hud_draw(hud *h, renderer *r, const session *s, int k, const hud_info *info
   renderer_quad_2d(r, 16.0f, 16.0f, 250.0f, panel_height, panel, 0);
   if (s->sw->track) {
     int lap = c->laps_done + 1 > s->laps ? s->laps : c->laps_done + 1;
-    snprintf(buf, sizeof buf, "Lap %d/%d   P%d/%d", lap, s->laps, c->position, s->car_count);
+    snprintf(buf, sizeof buf, "Lap %d/%d   P%d/%d", lap, s->laps, c->position, s->racing_cars);
     text(h, r, buf, 26.0f, 22.0f, 1, white, 0);
     char t[32];
     format_time(c->finished ? c->last_lap : s->time - c->lap_start, t, sizeof t);

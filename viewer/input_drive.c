@@ -15,6 +15,8 @@ struct drive_io {
   sound_output *sound;
   int sound_car;               /* car whose engine is heard, -1 none */
   grip_vehicle_state previous; /* of the followed car at the last feedback */
+  grip_wheel_state previous_wheels[GRIP_MAX_WHEELS]; /* its every wheel then */
+  int previous_car;                                  /* whose they are */
   bool have_previous;
 };
 
@@ -83,11 +85,16 @@ void drive_io_feedback(drive_io *io, const session *s, int follow, double frame_
   grip_vehicle_input input = s->recorded && s->recorded_valid && s->recorded_valid[k] ? s->recorded[k]
                              : s->human >= 0                                           ? s->human_input
                                                                                        : c->wc->input;
-  sound_params p = sound_params_from_state(c->def, &input, &c->cur, io->have_previous ? &io->previous : NULL, frame_dt);
+  /* every wheel (a truck's six); a change of car has no previous wheels to compare */
+  bool same = io->have_previous && k == io->previous_car;
+  sound_params p = sound_params_from_wheels(c->def, &input, &c->cur, c->cur_wheels, c->wheel_count,
+                                            same ? io->previous_wheels : NULL, frame_dt);
   if (io->sound && k == io->sound_car) sound_output_set(io->sound, &p);
   /* The wheel's force only for the person's own car; the pad rumbles from slip and bumps. */
   input_devices_feedback(io->devices, s->human >= 0 ? c->cur.steering_torque : 0.0, p.slip, p.impact);
   io->previous = c->cur;
+  memcpy(io->previous_wheels, c->cur_wheels, sizeof io->previous_wheels);
+  io->previous_car = k;
   io->have_previous = true;
 }
 

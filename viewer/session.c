@@ -203,11 +203,16 @@ static void start_timing(session *s, session_car *c) {
   c->progress = loc.distance > 0.5 * L ? loc.distance - L : loc.distance;
 }
 
+/* Race positions by progress, among the cars that race: a trailer has none (0). */
 static void update_positions(session *s) {
+  s->racing_cars = 0;
   for (int k = 0; k < s->car_count; ++k) {
+    s->cars[k].position = 0;
+    if (s->cars[k].wc->spec->tow_index >= 0) continue;
+    s->racing_cars++;
     int ahead = 0;
     for (int j = 0; j < s->car_count; ++j)
-      if (j != k && s->cars[j].progress > s->cars[k].progress) ++ahead;
+      if (j != k && s->cars[j].wc->spec->tow_index < 0 && s->cars[j].progress > s->cars[k].progress) ++ahead;
     s->cars[k].position = ahead + 1;
   }
 }
@@ -454,6 +459,7 @@ void session_step(session *s) {
         int n = 0;
         for (int j = 0; j < s->car_count; ++j)
           if (j != k) s->sw->others[n++] = s->sw->views[j];
+        if (c->wheel_count > GRIP_WHEEL_COUNT) robot_set_wheels(c->bot, c->cur_wheels, c->wheel_count); /* a truck's six */
         in = robot_drive(c->bot, &c->cur, s->sw->others, n, s->dt);
         if (c->pit.lane) pit_car_input(&c->pit, &in, &c->cur, robot_get_status(c->bot).distance, c->held);
       } else if (k == s->human) {
@@ -470,6 +476,7 @@ void session_step(session *s) {
       }
       if (grip_vehicle_set_input(world, c->wc->id, &in) != GRIP_OK) continue;
     }
+    scene_world_pass_trailer_brakes(s->sw);
   }
   for (int k = 0; k < s->car_count; ++k) {
     session_car *c = &s->cars[k];
@@ -535,7 +542,10 @@ bool session_place(session *s, int k, double x, double y, double heading) {
     c->progress += fmin(d, 0.0);
     c->last_s = loc.distance;
   }
-  if (c->bot) robot_locate(c->bot, &c->cur);
+  if (c->bot) {
+    if (c->wheel_count > GRIP_WHEEL_COUNT) robot_set_wheels(c->bot, c->cur_wheels, c->wheel_count);
+    robot_locate(c->bot, &c->cur);
+  }
   return true;
 }
 

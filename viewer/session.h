@@ -68,7 +68,7 @@ typedef struct session_car {
   double *profile, *best_profile;
   int profile_count;
   bool finished;
-  int position;      /* 1-based race position by progress */
+  int position;      /* 1-based race position by progress; 0 for a trailer */
   /* Short-message state. */
   int impacts_seen;
   double contact_time;   /* s (session time) of the latest impact, -1 none */
@@ -92,6 +92,7 @@ typedef struct session {
   long long step;   /* steps done */
   double time;      /* s simulated */
   int car_count;
+  int racing_cars;   /* cars with a race position: all but the towed ones */
   session_car *cars;
   int human;        /* car index driven by the person, -1 for none */
   grip_vehicle_input human_input;

@@ -146,8 +146,9 @@ void sound_render(sound_engine *s, float *out, int n) {
   s->thump_env = thump_env;
 }
 
-sound_params sound_params_from_state(const grip_vehicle_def *def, const grip_vehicle_input *input,
-                                     const grip_vehicle_state *state, const grip_vehicle_state *previous, double dt) {
+sound_params sound_params_from_wheels(const grip_vehicle_def *def, const grip_vehicle_input *input,
+                                      const grip_vehicle_state *state, const grip_wheel_state *wheels, int wheel_count,
+                                      const grip_wheel_state *previous, double dt) {
   sound_params p;
   memset(&p, 0, sizeof p);
   p.rpm = state->engine_rpm;
@@ -157,16 +158,22 @@ sound_params sound_params_from_state(const grip_vehicle_def *def, const grip_veh
   p.limiter = p.throttle > 0.0 && state->engine_rpm >= 0.995 * def->engine.rev_limit_rpm;
   p.speed = state->speed;
   double bump = 0.0;
-  for (int i = 0; i < GRIP_WHEEL_COUNT; ++i) {
-    const grip_wheel_state *w = &state->wheels[i];
+  for (int i = 0; i < wheel_count; ++i) {
+    const grip_wheel_state *w = &wheels[i];
     if (w->in_contact) {
       double beyond = fmax(fabs(w->slip_ratio) / 0.12, fabs(tan(w->slip_angle)) / 0.14) - 1.0;
       p.slip = fmax(p.slip, clamp01(beyond));
     }
-    if (previous && dt > 0.0) bump = fmax(bump, fabs(w->compression - previous->wheels[i].compression) / dt);
+    if (previous && dt > 0.0) bump = fmax(bump, fabs(w->compression - previous[i].compression) / dt);
   }
   p.impact = clamp01((bump - 0.5) / 1.5);
   return p;
+}
+
+sound_params sound_params_from_state(const grip_vehicle_def *def, const grip_vehicle_input *input,
+                                     const grip_vehicle_state *state, const grip_vehicle_state *previous, double dt) {
+  return sound_params_from_wheels(def, input, state, state->wheels, GRIP_WHEEL_COUNT,
+                                  previous ? previous->wheels : NULL, dt);
 }
 
 static int put(FILE *f, uint32_t v, int bytes) {

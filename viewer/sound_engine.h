@@ -76,6 +76,12 @@ void sound_render(sound_engine *s, float *out, int n);
  * the gamepad's rumble. */
 sound_params sound_params_from_state(const grip_vehicle_def *def, const grip_vehicle_input *input,
                                      const grip_vehicle_state *state, const grip_vehicle_state *previous, double dt);
+/* The same over every wheel of a vehicle of any wheel count (grip_vehicle_get_wheels; previous:
+ * the same wheels at the earlier time, or NULL). sound_params_from_state reads the state's
+ * first GRIP_WHEEL_COUNT. */
+sound_params sound_params_from_wheels(const grip_vehicle_def *def, const grip_vehicle_input *input,
+                                      const grip_vehicle_state *state, const grip_wheel_state *wheels, int wheel_count,
+                                      const grip_wheel_state *previous, double dt);
 
 /* Writes 16-bit PCM mono WAV; returns 0, or -1 (errno set) when the file cannot be written. */
 int sound_write_wav(const char *path, const float *samples, long n, int sample_rate);

@@ -465,6 +465,25 @@ static void draw_bar(view *v, const grip_vehicle_def *def, const double pos[3], 
   renderer_draw_mesh(&v->r, &v->drawbar, start, S, NULL, NULL, 0);
 }
 
+/* How far car k's chain of trailers reaches behind its own body (m), standing straight: each
+ * trailer's body rear lies tow_point.x + coupling.x − (box rear) behind the car it hangs on. */
+static double towed_length(const session *s, int k) {
+  const grip_vehicle_def *d = s->cars[k].def;
+  double own_rear = d->body.box_center.x - 0.5 * d->body.dimensions.x, rear = own_rear, origin = 0.0;
+  for (int steps = 0; steps < s->car_count; ++steps) {
+    int next = -1;
+    for (int j = 0; j < s->car_count && next < 0; ++j)
+      if (s->cars[j].wc->spec->tow_index == k) next = j;
+    if (next < 0) break;
+    const grip_scene_car *spec = s->cars[next].wc->spec;
+    const grip_vehicle_def *t = s->cars[next].def;
+    origin += spec->tow_point.x - spec->coupling.x; /* the trailer's origin, along the chain */
+    rear = origin + t->body.box_center.x - 0.5 * t->body.dimensions.x;
+    k = next;
+  }
+  return own_rear - rear;
+}
+
 /* The bars of the hitches car k takes part in: its own drawbar when it is towed, its tow bar
  * for each car it tows. */
 static void draw_hitch_bars(view *v, int k, const double pos[3], const double R[9]) {
@@ -865,6 +884,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
     grip_pose pose = session_pose(s, v.follow, alpha);
     result->drawn_pose = pose;
     result->drawn_alpha = alpha;
+    v.cam.towed_length = towed_length(s, v.follow);
     camera_update(&v.cam, &pose, s->cars[v.follow].def, frame_dt, s->sw->track, grip_world_get_ground(s->sw->world));
     render_frame(&v, alpha);
     if (o->stats) glFinish();

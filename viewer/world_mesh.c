@@ -233,6 +233,13 @@ void world_mesh_car_body(mesh_data *m, const grip_vehicle_def *def, const float 
   static const float dark[3] = {0.05f, 0.05f, 0.05f};
   car_shape s = shape_of(def);
   float len = s.front - s.rear;
+  if (def->drivetrain.layout == GRIP_DRIVE_NONE) {
+    /* A trailer: its whole box (a caravan's or a semi-trailer's body), the front edge rounded
+     * off a little; the drawbar or kingpin is drawn with the hitch. */
+    tapered_box(m, s.rear, s.front, s.half_width, s.bottom, s.rear, s.front - 0.015f * len, s.half_width * 0.98f, s.top,
+                color, color);
+    return;
+  }
   /* Lower body, its nose a little lower than the tail. */
   tapered_box(m, s.rear, s.front, s.half_width, s.bottom, s.rear + 0.02f * len, s.front - 0.06f * len,
               s.half_width * 0.97f, s.shoulder, color, color);

@@ -148,6 +148,11 @@ typedef enum grip_drive_layout {
    * named by exactly one other, every wheel at most once. 4x2, 4x4, 6x4 with an inter-axle
    * differential, 8x8: all trees (docs/physics.md, "Driveline tree"). */
   GRIP_DRIVE_TREE,
+  /* No engine and no driveline: every wheel rolls free (a trailer, docs/physics.md §14). The
+   * engine, clutch, gearbox, fuel and differential fields are neither used nor checked;
+   * throttle, clutch and gear inputs do nothing; brakes, handbrake, ABS and ESC work. The state
+   * reports gear 0 and engine speed 0. */
+  GRIP_DRIVE_NONE,
 } grip_drive_layout;
 
 typedef struct grip_drivetrain_def {
@@ -203,6 +208,10 @@ typedef struct grip_suspension_def {
   double max_force;       /* N, clamp on the total suspension force; 60000 */
   double anti_roll_rate;  /* N/m, anti-roll bar: force per metre of left-right travel
                              difference, shared by the axle; ~20000 */
+  /* s, self-levelling air suspension: each spring's preload follows the load it carries,
+   * bringing the wheel back to design ride height with this time constant (the levelling valve);
+   * 0 = off (steel springs, the default); a truck's drive axles ~3 (docs/physics.md §15) */
+  double levelling_time;
 } grip_suspension_def;
 
 typedef struct grip_axle_def {
@@ -256,6 +265,16 @@ typedef struct grip_fuel_def {
   double mass;     /* kg at creation, burns with engine work; 30 */
   grip_vec3 position; /* m, design frame, tank centre */
 } grip_fuel_def;
+
+/* A trailer's coupling: where it hangs on its towing vehicle (the coupling head of a caravan's
+ * drawbar, a semi-trailer's kingpin). Static loads only: with it enabled, the springs are
+ * preloaded for the trailer standing hitched, its nose carried at the coupling as a rigid
+ * support (grip_vehicle_static_axle_loads; docs/physics.md §14). The joint itself is a
+ * grip_create_hitch; unhitched, the nose rests on nothing. */
+typedef struct grip_coupling_def {
+  bool enabled;    /* false for a vehicle that is not a trailer (the default) */
+  grip_vec3 point; /* m, design frame; a caravan's coupling head ~ (3.7, 0, 0.45) */
+} grip_coupling_def;
 
 /* Arcade aids for games. All off by default; a simulation leaves them off. */
 typedef struct grip_assist_def {
@@ -358,6 +377,7 @@ typedef struct grip_vehicle_def {
   grip_systems_def systems; /* ABS, traction and stability control; off by default */
   grip_tyre_state_def tyre_state; /* tyre temperature, pressure and wear; off by default */
   grip_chassis_mode chassis_mode; /* GRIP_CHASSIS_OWN (default) or GRIP_CHASSIS_EXTERNAL */
+  grip_coupling_def coupling;     /* a trailer's coupling; off by default */
 } grip_vehicle_def;
 
 /* The built-in car: a Chevrolet Corvette C5 (values and sources in docs/corvette-c5.md). */
@@ -377,8 +397,10 @@ GRIP_API grip_aero_coefficients grip_vehicle_aero_coefficients(const grip_vehicl
 /* Static load (N) on each axle of a definition standing on flat ground under gravity
  * (m/s², 9.81), with its fuel: the lever rule for two axles (a Corvette 7199 N front), all of it
  * on one, the springs' heave and pitch equilibrium for more (statically indeterminate;
- * docs/physics.md, "Static loads of more than two axles"). These are the loads the springs are
- * preloaded for. Fills axle_load[0..axle_count − 1] and returns axle_count (0 for a definition
+ * docs/physics.md, "Static loads of more than two axles"). A trailer with coupling.enabled
+ * stands on its coupling too: the body pivots about it against the springs, and the coupling
+ * carries the rest of the weight (its nose load: weight − Σ axle loads). These are the loads the
+ * springs are preloaded for. Fills axle_load[0..axle_count − 1] and returns axle_count (0 for a definition
  * with an axle_count outside 1..GRIP_MAX_AXLES). */
 GRIP_API int grip_vehicle_static_axle_loads(const grip_vehicle_def *def, double gravity,
                                             double axle_load[GRIP_MAX_AXLES]);

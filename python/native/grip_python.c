@@ -490,7 +490,12 @@ int gpy_robots_drive(robot *const *robots, grip_world *const *worlds, int world_
     for (int j = 0; j < count; ++j)
       if (j != k && worlds[(size_t)j * (size_t)world_stride] == world) others[n++] = views[j];
     grip_vehicle_get_state(world, ids[k], &st);
+    /* more than four wheels: the robot reads them all (a truck's six), for this call only */
+    grip_wheel_state wheels[GRIP_MAX_WHEELS];
+    int wheel_count = grip_vehicle_get_wheels(world, ids[k], wheels, GRIP_MAX_WHEELS);
+    if (wheel_count > GRIP_WHEEL_COUNT) robot_set_wheels(robots[k], wheels, wheel_count);
     grip_vehicle_input in = robot_drive(robots[k], &st, others, n, dt);
+    if (wheel_count > GRIP_WHEEL_COUNT) robot_set_wheels(robots[k], NULL, 0);
     grip_vehicle_set_input(world, ids[k], &in);
   }
   return GRIP_OK;

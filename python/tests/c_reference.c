@@ -118,7 +118,11 @@ static int run_robots(const grip_track *track, int n, int steps, double dt) {
       for (int j = 0; j < n; ++j)
         if (j != i) others[m++] = views[j];
       grip_vehicle_get_state(world, ids[i], &st);
+      grip_wheel_state wheels[GRIP_MAX_WHEELS]; /* a truck's six: the robot reads them all */
+      int wheel_count = grip_vehicle_get_wheels(world, ids[i], wheels, GRIP_MAX_WHEELS);
+      if (wheel_count > GRIP_WHEEL_COUNT) robot_set_wheels(bots[i], wheels, wheel_count);
       grip_vehicle_input in = robot_drive(bots[i], &st, others, m, dt);
+      if (wheel_count > GRIP_WHEEL_COUNT) robot_set_wheels(bots[i], NULL, 0);
       grip_vehicle_set_input(world, ids[i], &in);
     }
     grip_world_step(world, dt);
