@@ -266,7 +266,7 @@ static void test_broken_corpus(void) {
       {"torque single point", "[engine]\ntorque = 1000:200\n", 2, "at least 2"},
       {"torque dangling comma", "[engine]\ntorque = 1000:200, 2000:300,\n", 2, "end of the file"},
       {"negative ratio", "[gearbox]\nratios = 3.1, -1.2, 1.0\n", 2, "gear ratio -1.2 is out of range"},
-      {"too many gears", "[gearbox]\nratios = 1,1,1,1,1,1,1,1,1,1,1\n", 2, "more than 10"},
+      {"too many gears", "[gearbox]\nratios = 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\n", 2, "more than 16"},
       {"bad bool", "[axle.front]\nsteered = maybe\n", 2, "not yes or no"},
       {"bad layout", "[drivetrain]\nlayout = 6wd\n", 2, "not rwd, fwd, awd, tree or none"},
       {"new axle not behind", "[axle.3]\nhalf_track = 0.8\n", 0, "front to back"},

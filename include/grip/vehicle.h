@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 #define GRIP_MAX_CURVE_POINTS 32
-#define GRIP_MAX_GEARS 10
+#define GRIP_MAX_GEARS 16
 #define GRIP_MAX_AXLES 8
 #define GRIP_MAX_WHEELS (2 * GRIP_MAX_AXLES)
 /* Wheels in the fixed-size arrays grip_vehicle_state.wheels and grip_chassis_forces.wheels:
