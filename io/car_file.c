@@ -513,6 +513,15 @@ static int parse_key_number(parser *ps, const key_desc *k, const char *full, con
   return 1;
 }
 
+/* A whole number lo..hi and nothing after it. */
+static bool whole_number(const char *value, int lo, int hi, int *out) {
+  double v;
+  const char *rest;
+  if (grip_scan_number(value, &v, &rest) || *rest || v != floor(v) || v < lo || v > hi) return false;
+  *out = (int)v;
+  return true;
+}
+
 static int parse_bool(const char *v, bool *out) {
   if (same_text(v, "yes") || same_text(v, "true") || same_text(v, "on") || strcmp(v, "1") == 0) {
     *out = true;
@@ -830,13 +839,11 @@ static int handler(void *user, const char *section, const char *name, const char
       return 1;
     }
     case K_AXLES: {
-      double v;
-      const char *rest;
-      int rc = grip_scan_number(value, &v, &rest);
-      if (rc || *rest || v != floor(v) || v < 1 || v > GRIP_MAX_AXLES)
+      int count;
+      if (!whole_number(value, 1, GRIP_MAX_AXLES, &count))
         FAIL(full, "'%s' is not a whole number within 1 .. %d", value, GRIP_MAX_AXLES);
       if (ps->highest_axle) FAIL(full, "give it before any [axle.N] or [tyre.N] section");
-      ps->axles = (int)v;
+      ps->axles = count;
       ps->axles_line = ps->src.line;
       /* The axle list restarts from the base's first axle: each [axle.N] named after it starts as
        * a copy of the one before it (the rest are added as copies at the end of the file). */
@@ -844,12 +851,10 @@ static int handler(void *user, const char *section, const char *name, const char
       return 1;
     }
     case K_WINGS: {
-      double v;
-      const char *rest;
-      int rc = grip_scan_number(value, &v, &rest);
-      if (rc || *rest || v != floor(v) || v < 0 || v > GRIP_MAX_WINGS)
+      int count;
+      if (!whole_number(value, 0, GRIP_MAX_WINGS, &count))
         FAIL(full, "'%s' is not a whole number within 0 .. %d", value, GRIP_MAX_WINGS);
-      ps->wings_key = (int)v;
+      ps->wings_key = count;
       ps->wings_line = ps->src.line;
       return 1;
     }

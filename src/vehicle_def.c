@@ -310,7 +310,7 @@ static void check_powertrain(check *c, const grip_vehicle_def *d) {
   require(c, d->clutch.engage_rpm > e->idle_rpm, "clutch.engage_rpm", "must exceed engine.idle_rpm");
   const grip_gearbox_def *g = &d->gearbox;
   require(c, g->forward_gears >= 1 && g->forward_gears <= GRIP_MAX_GEARS, "gearbox.forward_gears",
-          "must be within 1..10");
+          "must be within 1..16 (GRIP_MAX_GEARS)");
   for (int i = 0; c->ok && i < g->forward_gears; ++i) in_range(c, g->ratios[i], 0.05, 50, "gearbox.ratios");
   in_range(c, g->reverse_ratio, 0.05, 50, "gearbox.reverse_ratio");
   in_range(c, g->final_drive, 0.1, 50, "gearbox.final_drive");

@@ -240,6 +240,26 @@ void world_mesh_car_body(mesh_data *m, const grip_vehicle_def *def, const float 
                 color, color);
     return;
   }
+  if (s.top - s.bottom > 2.2f && len > 5.0f) {
+    /* A truck (a body over 2.2 m tall and 5 m long): a cab-over cab at the front, 2.3 m long,
+     * glass in its upper front, and a low frame behind it for the fifth wheel or the load. */
+    static const float frame[3] = {0.12f, 0.12f, 0.13f};
+    float cab = s.front - 2.3f, frame_top = s.bottom + 0.45f;
+    tapered_box(m, cab, s.front, s.half_width, s.bottom, cab, s.front - 0.1f, s.half_width * 0.97f, s.top, color, color);
+    float wz0 = s.bottom + 0.55f * (s.top - s.bottom), wz1 = s.top - 0.25f, wy = s.half_width * 0.85f;
+    float xa = s.front + 0.003f - 0.1f * (wz0 - s.bottom) / (s.top - s.bottom), xb = s.front + 0.003f - 0.1f * (wz1 - s.bottom) / (s.top - s.bottom);
+    float g0[3] = {xa, -wy, wz0}, g1[3] = {xa, wy, wz0}, g2[3] = {xb, wy, wz1}, g3[3] = {xb, -wy, wz1};
+    mesh_quad(m, g0, g1, g2, g3, glass);
+    tapered_box(m, s.rear, cab, s.half_width * 0.45f, s.bottom, s.rear, cab, s.half_width * 0.45f, frame_top, frame, frame);
+    for (int side = -1; side <= 1; side += 2) { /* headlamps low on the cab */
+      float y0 = side * s.half_width * 0.6f, y1 = side * s.half_width * 0.9f, z0 = s.bottom + 0.1f, z1 = s.bottom + 0.3f;
+      float a[3] = {s.front + 0.004f, y0, z0}, b[3] = {s.front + 0.004f, y1, z0}, c[3] = {s.front + 0.004f, y1, z1},
+            d[3] = {s.front + 0.004f, y0, z1};
+      mesh_quad(m, a, b, c, d, lamp);
+    }
+    (void)dark;
+    return;
+  }
   /* Lower body, its nose a little lower than the tail. */
   tapered_box(m, s.rear, s.front, s.half_width, s.bottom, s.rear + 0.02f * len, s.front - 0.06f * len,
               s.half_width * 0.97f, s.shoulder, color, color);

@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 #define GRIP_MAX_CURVE_POINTS 32
-#define GRIP_MAX_GEARS 10
+#define GRIP_MAX_GEARS 16
 #define GRIP_MAX_AXLES 8
 #define GRIP_MAX_WHEELS (2 * GRIP_MAX_AXLES)
 /* Wheels in the fixed-size arrays grip_vehicle_state.wheels and grip_chassis_forces.wheels:
@@ -208,9 +208,10 @@ typedef struct grip_suspension_def {
   double max_force;       /* N, clamp on the total suspension force; 60000 */
   double anti_roll_rate;  /* N/m, anti-roll bar: force per metre of left-right travel
                              difference, shared by the axle; ~20000 */
-  /* s, self-levelling air suspension: each spring's preload follows the load it carries,
-   * bringing the wheel back to design ride height with this time constant (the levelling valve);
-   * 0 = off (steel springs, the default); a truck's drive axles ~3 (docs/physics.md §15) */
+  /* s, self-levelling air suspension: the axle's springs' preload follows the load the axle
+   * carries, bringing it back to design ride height with this time constant (a levelling valve
+   * per axle; both springs alike, so roll is untouched); 0 = off (steel springs, the default);
+   * a truck's drive axles ~3 (docs/physics.md §14, "Trailers in grip") */
   double levelling_time;
 } grip_suspension_def;
 
