@@ -107,7 +107,7 @@ static void bad_files_give_line_errors(void) {
       {"[steer]\naxis = joy:axis256\n", 2, "expected joy:axisN"},
       {"[gears]\nup = joy:hat0.north\n", 2, "hat direction"},
       {"[gears]\nup = key:A, key:B, key:C, key:D, key:E, key:F, key:G\n", 2, "more than 6 sources"},
-      {"[gears]\n11 = joy:button1\n", 2, "unknown key in [gears]"},
+      {"[gears]\n17 = joy:button1\n", 2, "unknown key in [gears]"},
       {"[brake]\naxis = joy:axis1\nreleased = 100\npressed = 100\n", 2, "equals released"},
       {"axis = joy:axis0\n", 1, "key outside any [section]"},
       {"[steer]\n[steer]\n", 2, "[steer] given twice"},
