@@ -49,9 +49,20 @@ static void compute(const grip_vehicle_def *d, car_figures *f) {
   f->front_load_fraction = L > 0.0 ? (xcg - xr) / L : 1.0; /* c/L: the CG's distance to the rear axle over L */
   f->front_axle_load_n = f->front_load_fraction * m * G;
   f->rear_axle_load_n = (1.0 - f->front_load_fraction) * m * G;
+  double rear_share = 1.0 - f->front_load_fraction;
+  if (d->coupling.enabled) {
+    /* A trailer stands on its coupling too: the first and last axle's loads as its springs are
+     * preloaded for (grip_vehicle_static_axle_loads); the fraction is of the whole weight. */
+    double loads[GRIP_MAX_AXLES];
+    int n = grip_vehicle_static_axle_loads(d, G, loads);
+    f->front_axle_load_n = loads[0];
+    f->rear_axle_load_n = n > 1 ? loads[n - 1] : 0.0;
+    f->front_load_fraction = loads[0] / (m * G);
+    rear_share = f->rear_axle_load_n / (m * G);
+  }
   for (int end = 0; end < 2; ++end) {
     const grip_axle_def *axle = &d->axles[end == 0 ? 0 : d->axle_count - 1];
-    double share = end == 0 ? f->front_load_fraction : 1.0 - f->front_load_fraction;
+    double share = end == 0 ? f->front_load_fraction : rear_share;
     double corner = (axle->half_track > 0.0 ? 0.5 : 1.0) * share * m;
     f->ride_hz[end] = corner > 0 ? sqrt(axle->suspension.spring_rate / corner) / (2.0 * 3.14159265358979323846) : 0;
   }
@@ -167,7 +178,7 @@ int cmd_check(int argc, char **argv) {
       json_number(&w, "top_speed_kmh", f.top_speed_kmh);
       json_int(&w, "top_speed_gear", f.top_gear);
       json_open(&w, "gears", '[');
-      for (int i = 0; i < car.def.gearbox.forward_gears; ++i) {
+      for (int i = 0; car.def.drivetrain.layout != GRIP_DRIVE_NONE && i < car.def.gearbox.forward_gears; ++i) {
         json_open(&w, NULL, '{');
         json_int(&w, "gear", i + 1);
         json_number(&w, "top_speed_kmh", f.gears[i].speed_kmh);

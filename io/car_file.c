@@ -1006,7 +1006,7 @@ static int load_into(const char *text, const char *name, const char *dir, grip_c
       d->aero.wing_count = seen;
     }
   }
-  if (result == 0 && ps->trailer_given && !ps->trailer_file_line) {
+  if (result == 0 && ps->trailer_given && !car->trailer.file[0]) { /* neither this file nor its base names it */
     grip_load_error_set(err, name, ps->trailer_given, "trailer.file", "missing: [trailer] names its car file");
     result = -1;
   }

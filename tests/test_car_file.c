@@ -568,6 +568,9 @@ static void test_trailer_sections(void) {
   snprintf(path, sizeof path, CARS "hatchback-caravan.ini");
   CHECK(grip_car_load(path, &car_, &err) == 0);
   CHECK(strstr(car_.trailer.file, "caravan.ini") != NULL && car_.trailer.tow_point.x == -2.4);
+  /* a file on top of a combination moves the tow point and keeps the base's trailer */
+  CHECK(parse("[car]\nbase = hatchback-caravan.ini\n[trailer]\nx = -2.5\n", &car_, &err) == 0);
+  CHECK(strstr(car_.trailer.file, "caravan.ini") != NULL && car_.trailer.tow_point.x == -2.5);
   static const bad_case cases[] = {
       {"trailer without file", "[trailer]\nx = -2\n", 2, "trailer.file: missing"},
       {"trailer file missing", "[trailer]\nfile = no-such-trailer.ini\n", 2, "no such file"},

@@ -84,6 +84,8 @@ class Car:
     def _attach(self, handle):
         self._handle = ffi.gc(handle, lib.gpy_car_free)
         self.name = ffi.string(lib.gpy_car_name(handle)).decode()
+        # The trailer a combination file names ([trailer], docs/car-format.md); "" for none.
+        self.trailer = ffi.string(lib.gpy_car_trailer(handle)).decode()
         self.warnings = [ffi.string(lib.gpy_car_warning(handle, i)).decode()
                          for i in range(lib.gpy_car_warning_count(handle))]
         f = ffi.new("double[6]")
@@ -215,7 +217,12 @@ class World:
     # --- vehicles -----------------------------------------------------------------------
     def add_vehicle(self, car, x=0.0, y=0.0, heading=0.0, speed=0.0):
         """Adds a car placed on the ground at (x, y) m with heading rad (from +x,
-        counter-clockwise), moving forward at speed m/s. Returns its row in the arrays."""
+        counter-clockwise), moving forward at speed m/s. Returns its row in the arrays.
+        A combination (a car file with [trailer]) is refused: the Python API has no hitches yet
+        (tow it in a scene, grip scene run or grip drive; or add its base car alone)."""
+        if car.trailer:
+            raise GripError(f"{car.name} tows a trailer ({car.trailer}); World.add_vehicle adds "
+                            "a car alone (use its base file, or a scene)")
         err = error_buffer()
         vid = lib.gpy_world_add_vehicle(self._handle, car.definition, float(x), float(y),
                                         float(heading), float(speed), err, len(err))

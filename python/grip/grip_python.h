@@ -35,6 +35,7 @@ grip_car *gpy_car_parse(const char *text, const char *name, const char *base_dir
 void gpy_car_free(grip_car *car);
 const grip_vehicle_def *gpy_car_def(const grip_car *car);
 const char *gpy_car_name(const grip_car *car);
+const char *gpy_car_trailer(const grip_car *car); /* [trailer] file, "" when it tows none */
 int gpy_car_warning_count(const grip_car *car);
 const char *gpy_car_warning(const grip_car *car, int index);
 int gpy_car_save(const grip_car *car, const char *path, char *error, int error_size);

@@ -68,6 +68,7 @@ grip_car *gpy_car_parse(const char *text, const char *name, const char *base_dir
 
 void gpy_car_free(grip_car *car) { free(car); }
 const grip_vehicle_def *gpy_car_def(const grip_car *car) { return &car->def; }
+const char *gpy_car_trailer(const grip_car *car) { return car->trailer.file; }
 const char *gpy_car_name(const grip_car *car) { return car->name; }
 int gpy_car_warning_count(const grip_car *car) { return car->warning_count; }
 

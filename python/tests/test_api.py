@@ -1,5 +1,6 @@
 """Loading, errors and the vectorised calls' contracts."""
 import math
+import os
 
 import numpy as np
 import pytest
@@ -160,3 +161,20 @@ def test_tyre_state_columns():
         assert gas == pytest.approx(313.15, abs=0.5)
         assert on[f[f"tyre_pressure_{w}"]] == pytest.approx((220000 + 101325) * gas / 293.15 - 101325, rel=1e-9)
         assert on[f[f"tread_depth_{w}"]] == pytest.approx(0.008, rel=1e-6)
+
+
+def test_a_combination_is_refused_and_its_trailer_named(source_dir):
+    # data/cars/hatchback-caravan.ini tows caravan.ini; the Python API has no hitches yet, so a
+    # world must not silently take the car alone. The caravan itself (no engine) is a vehicle.
+    combo = grip.Car(os.path.join(source_dir, "data", "cars", "hatchback-caravan.ini"))
+    assert combo.trailer.endswith("caravan.ini")
+    world = grip.World()
+    with pytest.raises(grip.GripError) as e:
+        world.add_vehicle(combo)
+    assert "tows a trailer" in str(e.value)
+    caravan = grip.Car(combo.trailer)
+    assert caravan.trailer == ""
+    assert world.add_vehicle(caravan, speed=10.0) == 0
+    world.step(0.01, steps=100)
+    speed = world.get_states()[0, grip.STATE_INDEX["speed"]]
+    assert 9.0 < speed < 10.0  # it rolls on, slowed by its drag and rolling resistance
