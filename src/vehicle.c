@@ -766,7 +766,17 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
     ok = ok && finite3_ok(v->chassis_force) && finite3_ok(v->chassis_torque);
     for (int i = 0; i < n; ++i) ok = ok && finite3_ok(v->wheel_force[i]);
   }
-  if (!ok) {
+  /* The tyres' temperatures follow the sliding power: a body that blew up may have driven them
+   * past any number before its own state went non-finite. */
+  bool tyres_ok = true;
+  if (v->type->tyre_state_on)
+    for (int i = 0; i < n; ++i) {
+      const wheel_runtime *w = &v->wheels[i];
+      tyres_ok = tyres_ok && isfinite(w->temp_surface) && isfinite(w->temp_carcass) && isfinite(w->temp_gas) &&
+                 isfinite(w->pressure) && isfinite(w->tread_depth) && isfinite(w->tyre_grip) && isfinite(w->sliding_power);
+    }
+  if (!tyres_ok) grip_tyre_state_init(v); /* back to the definition's starting state */
+  if (!ok || !tyres_ok) {
     v->spawn_pose.position = v3_sub(start_position, quat_rotate(start_rotation, v->com_design));
     v->spawn_pose.rotation = start_rotation;
     v->spawn_velocity = v3(0, 0, 0);
