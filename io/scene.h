@@ -15,8 +15,10 @@
  *   y = -4
  *   heading_deg = 90
  *
- * This module only reads and checks the text: numbers finite and in range, one ground, at least
- * one car, unique names, files that exist. What needs the ground and the cars themselves (start
+ * This module reads and checks the text: numbers finite and in range, one ground, at least one
+ * car, unique names, files that exist; and it loads each grip car file, so that a car whose file
+ * names a trailer ([trailer], docs/car-format.md) brings it as a towed car "NAME/trailer" (a car
+ * file that does not load is reported at its `file` line). What needs the ground and the cars themselves (start
  * positions on the ground and inside the terrain, cars not overlapping) is checked when the
  * world is built (sim/scene_world.h). Every problem is reported as
  * "file:line: key: what is wrong (allowed range …)"; unknown sections and keys are warnings. */
