@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,32 @@ typedef struct line_sample {
   double v_fwd;      /* m/s, after the acceleration pass (predicted lap) */
 } line_sample;
 
+/* What robot_drive reads of the line every step, column by column (field-major, n samples each):
+ * an interpolation reads two neighbouring doubles of one column, one cache line, where the
+ * 176-byte samples cost two. The geometry columns never change once the line is made and are
+ * shared, read-only, by a robot and its clones; in a 64-car race the cars near one another read
+ * the same lines of memory. The speed columns are each robot's own (adapt_grip replans them). */
+typedef enum drive_field {
+  DF_BOUND,
+  DF_CURVATURE,
+  DF_FRICTION,
+  DF_HALF_WIDTH,
+  DF_NX,
+  DF_NY,
+  DF_OFFSET,
+  DF_PX,
+  DF_PY,
+  DF_GEOMETRY_COUNT,
+  DF_V_FWD = DF_GEOMETRY_COUNT,
+  DF_V_PLAN,
+  DF_COUNT
+} drive_field;
+
+typedef struct drive_geometry {
+  atomic_int refs; /* the robots sharing it */
+  double column[]; /* DF_GEOMETRY_COUNT × n */
+} drive_geometry;
+
 typedef enum robot_mode { MODE_DRIVE = 0, MODE_REVERSE = 1 } robot_mode;
 
 struct robot {
@@ -47,6 +74,8 @@ struct robot {
   double step;     /* sample spacing */
   int n;
   line_sample *line;
+  drive_geometry *geometry; /* the geometry columns, shared with clones */
+  double *speeds;           /* the speed columns, (DF_COUNT − DF_GEOMETRY_COUNT) × n */
   /* car figures */
   double mass, ca, drag_k, rolling, top_speed, brake_force, wheelbase, rear_x;
   double axle_weight[2];    /* N, static axle loads */
@@ -330,10 +359,10 @@ double robot_corner_speed(const robot *r, double radius, double mu) {
   return v < r->top_speed ? v : r->top_speed;
 }
 
-static double interp(const robot *r, double s, size_t field);
+static double interp(const robot *r, double s, drive_field field);
 
 /* m, half road width at distance s. */
-static double loc_half_width(const robot *r, double s) { return interp(r, s, offsetof(line_sample, half_width)); }
+static double loc_half_width(const robot *r, double s) { return interp(r, s, DF_HALF_WIDTH); }
 
 /* Corner speed on a banked road (β > 0: the outside of the turn is higher) with vertical
  * curvature κ_v (a crest, κ_v < 0, unloads the tyres by v²·|κ_v| per unit mass; a dip loads
@@ -857,6 +886,41 @@ static bool shorten_flat_out(robot *r) {
 
 /* --- creation ------------------------------------------------------------------- */
 
+/* The speed columns from the line (after each plan_speed that robot_drive will read). */
+static void copy_speed_columns(robot *r) {
+  double *v_fwd = r->speeds + (size_t)(DF_V_FWD - DF_GEOMETRY_COUNT) * (size_t)r->n;
+  double *v_plan = r->speeds + (size_t)(DF_V_PLAN - DF_GEOMETRY_COUNT) * (size_t)r->n;
+  for (int i = 0; i < r->n; ++i) {
+    v_fwd[i] = r->line[i].v_fwd;
+    v_plan[i] = r->line[i].v_plan;
+  }
+}
+
+/* robot_drive's columns from the finished line; -1 without memory. */
+static int make_drive_columns(robot *r) {
+  size_t n = (size_t)r->n;
+  r->geometry = malloc(sizeof *r->geometry + (size_t)DF_GEOMETRY_COUNT * n * sizeof(double));
+  if (!r->geometry) return -1;
+  atomic_init(&r->geometry->refs, 1);
+  r->speeds = malloc((size_t)(DF_COUNT - DF_GEOMETRY_COUNT) * n * sizeof(double));
+  if (!r->speeds) return -1;
+  double *c = r->geometry->column;
+  for (size_t i = 0; i < n; ++i) {
+    const line_sample *q = &r->line[i];
+    c[DF_BOUND * n + i] = q->bound;
+    c[DF_CURVATURE * n + i] = q->curvature;
+    c[DF_FRICTION * n + i] = q->friction;
+    c[DF_HALF_WIDTH * n + i] = q->half_width;
+    c[DF_NX * n + i] = q->nx;
+    c[DF_NY * n + i] = q->ny;
+    c[DF_OFFSET * n + i] = q->offset;
+    c[DF_PX * n + i] = q->px;
+    c[DF_PY * n + i] = q->py;
+  }
+  copy_speed_columns(r);
+  return 0;
+}
+
 robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const robot_params *params,
                     double air_density) {
   if (!track || !car) return NULL;
@@ -1008,6 +1072,10 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
   }
   plan_speed(r);
   if (shorten_flat_out(r)) plan_speed(r);
+  if (make_drive_columns(r) != 0) {
+    robot_destroy(r);
+    return NULL;
+  }
   r->hint = -1;
   r->mode = MODE_DRIVE;
   return r;
@@ -1020,16 +1088,23 @@ robot *robot_clone(const robot *original) {
   r->wheels = NULL; /* the original's wheels are not this car's */
   r->wheels_count = 0;
   r->line = malloc((size_t)r->n * sizeof *r->line);
-  if (!r->line) {
+  r->speeds = malloc((size_t)(DF_COUNT - DF_GEOMETRY_COUNT) * (size_t)r->n * sizeof(double));
+  if (!r->line || !r->speeds) {
+    free(r->line);
+    free(r->speeds);
     free(r);
     return NULL;
   }
   memcpy(r->line, original->line, (size_t)r->n * sizeof *r->line);
+  memcpy(r->speeds, original->speeds, (size_t)(DF_COUNT - DF_GEOMETRY_COUNT) * (size_t)r->n * sizeof(double));
+  atomic_fetch_add_explicit(&r->geometry->refs, 1, memory_order_relaxed);
   return r;
 }
 
 void robot_destroy(robot *r) {
   if (!r) return;
+  if (r->geometry && atomic_fetch_sub_explicit(&r->geometry->refs, 1, memory_order_acq_rel) == 1) free(r->geometry);
+  free(r->speeds);
   free(r->line);
   free(r);
 }
@@ -1096,15 +1171,16 @@ void robot_line_sample(const robot *r, int i, double *distance, double *lateral,
 }
 
 /* Linear interpolation of a sample field at centre-line distance s. */
-static double interp(const robot *r, double s, size_t field) {
+static double interp(const robot *r, double s, drive_field field) {
   double u = s / r->step;
   u -= floor(u / r->n) * r->n;
   int i = (int)u;
   if (i >= r->n) i = r->n - 1;
   double t = u - i;
-  const double *a = (const double *)((const char *)&r->line[i] + field);
-  const double *b = (const double *)((const char *)&r->line[(i + 1) % r->n] + field);
-  return *a + t * (*b - *a);
+  const double *column = field < DF_GEOMETRY_COUNT ? r->geometry->column + (size_t)field * (size_t)r->n
+                                                   : r->speeds + (size_t)(field - DF_GEOMETRY_COUNT) * (size_t)r->n;
+  double a = column[i], b = column[i + 1 < r->n ? i + 1 : 0];
+  return a + t * (b - a);
 }
 
 static double wrap_distance(const robot *r, double d) {
@@ -1161,7 +1237,7 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
   /* Friction under the car: the road's while all four wheels are on it; near or past the
    * edge, the mean over the wheels' contact points (each located; a kerb counts as road). */
   r->surface_friction = loc.surface.friction;
-  double half_w = interp(r, loc.distance, offsetof(line_sample, half_width));
+  double half_w = interp(r, loc.distance, DF_HALF_WIDTH);
   if (fabs(loc.lateral) + 0.5 * r->car_width > half_w - 0.1) {
     double sum = 0.0;
     int n = 0;
@@ -1178,7 +1254,7 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
   }
   r->status.distance = loc.distance;
   r->status.lateral = loc.lateral;
-  r->status.half_width = interp(r, loc.distance, offsetof(line_sample, half_width));
+  r->status.half_width = interp(r, loc.distance, DF_HALF_WIDTH);
   r->status.segment = loc.segment;
   r->located = true;
   r->located_time = st->time;
@@ -1204,7 +1280,7 @@ static void adapt_grip(robot *r, const grip_vehicle_state *st, double s, double 
   }
   r->saturated_t += dt;
   r->sat_lat_sum += fabs(v * st->angular_velocity.z) * dt;
-  r->sat_cap_sum += plan_mu(r, v) * interp(r, s, offsetof(line_sample, friction)) * (G + r->ca / r->mass * v * v) * dt;
+  r->sat_cap_sum += plan_mu(r, v) * interp(r, s, DF_FRICTION) * (G + r->ca / r->mass * v * v) * dt;
   /* 0.6 s of it (0.3 s until issue 13's shorter look-ahead: episodes of 0.3-0.5 s at 0.80-0.85
    * of the plan then came and went with the step in cars whose plan is right; the hatchback at
    * dt 0.005 s learnt 0.81 in lap 2 and lost 3 s a lap for the rest of the race). */
@@ -1214,6 +1290,7 @@ static void adapt_grip(robot *r, const grip_vehicle_state *st, double s, double 
   if (!(ratio < 0.85)) return;
   r->grip_scale = fmax(0.5, r->grip_scale * fmax(0.8, ratio));
   plan_speed(r);
+  copy_speed_columns(r);
 }
 
 /* The windows of robot_drive's three passes over the others: a car close ahead (gap <
@@ -1243,7 +1320,7 @@ static bool short_lived_gear(const robot *r, double s, double v, int g) {
   double v_up = 0.97 * r->car.engine.rev_limit_rpm * 2.0 * GRIP_PI / 60.0 * wr / (gb->ratios[g - 1] * gb->final_drive);
   double reach = v * r->p.downshift_hold;
   for (double d = 0.0; d <= reach; d += r->step)
-    if (interp(r, s + d, offsetof(line_sample, v_fwd)) > v_up) return true;
+    if (interp(r, s + d, DF_V_FWD) > v_up) return true;
   return false;
 }
 
@@ -1253,7 +1330,7 @@ static bool short_lived_gear(const robot *r, double s, double v, int g) {
  * kept the throttle at 0.92 at 294 km/h on c-speedway's straights where TORCS's robots reach
  * 300 km/h: the target is then unbounded (flat out). */
 static double plan_target(const robot *r, double s) {
-  double v = interp(r, s, offsetof(line_sample, v_plan));
+  double v = interp(r, s, DF_V_PLAN);
   return v >= 0.999 * r->top_speed ? TOP_SPEED_TARGET * r->top_speed : v;
 }
 
@@ -1270,8 +1347,8 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   robot_status loc = robot_locate(r, st);
   const int wn = wheel_total(r, st);
   double s = loc.distance, v = st->speed;
-  double bound = interp(r, s, offsetof(line_sample, bound));
-  double track_heading = atan2(-interp(r, s, offsetof(line_sample, nx)), interp(r, s, offsetof(line_sample, ny)));
+  double bound = interp(r, s, DF_BOUND);
+  double track_heading = atan2(-interp(r, s, DF_NX), interp(r, s, DF_NY));
   double heading_err = wrap_angle(yaw - track_heading);
 
   /* Target speed: the plan a controller's lag ahead. The braking pass already starts each
@@ -1285,7 +1362,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     double gap = wrap_distance(r, others[k].distance - s);
     if (gap > 0.0 && gap < 2.0 * fmax(v, 10.0)) {
       for (int j = 1; j <= 3; ++j)
-        v_t = fmin(v_t, interp(r, s + fmax(v, 0.0) * 0.1 * j, offsetof(line_sample, v_plan)));
+        v_t = fmin(v_t, interp(r, s + fmax(v, 0.0) * 0.1 * j, DF_V_PLAN));
       break;
     }
   }
@@ -1293,7 +1370,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
    * the speed that surface allows scales as sqrt(mu), so the target does too (by the mean
    * friction under the four wheels against the road's here). Keeping the plan's speed across
    * a run-off carried the car into the wall at full throttle. */
-  double road_friction = interp(r, s, offsetof(line_sample, friction));
+  double road_friction = interp(r, s, DF_FRICTION);
   double surface_scale = 1.0;
   /* A route (the pit road): its speed cap here and a controller's lag ahead; where it has
    * taken over (weight > 0), the road's edge no longer bounds the target (a pit lane on a
@@ -1312,13 +1389,17 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   }
 
   /* Other cars: follow or pass those ahead, keep clear of those alongside. */
-  double line_lat = interp(r, s, offsetof(line_sample, offset));
+  double line_lat = interp(r, s, DF_OFFSET);
   if (on_route) line_lat += route_w * (route_lat - line_lat);
   double want_shift = 0.0;
   double lat_lo = -bound, lat_hi = bound; /* allowed lateral range of our target */
+  /* Another car within 30 m along the track: the grip learning stays off (a touch or an
+   * avoidance swerve looks like running wide and is not the car's grip). */
+  bool traffic = false;
   for (int k = 0; k < other_count; ++k) {
     const robot_car_view *o = &others[k];
     double ds = wrap_distance(r, o->distance - s);
+    if (fabs(ds) < 30.0) traffic = true;
     double half_len = 0.5 * (r->car_length + o->length);
     double clear = 0.5 * (r->car_width + o->width) + r->p.car_gap;
     if (fabs(ds) < half_len + 1.0) {
@@ -1330,16 +1411,16 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
       continue;
     }
     if (ds <= 0.0 || ds > r->p.look_cars) continue;
-    double my_lat_there = interp(r, s + ds, offsetof(line_sample, offset)) + r->shift;
+    double my_lat_there = interp(r, s + ds, DF_OFFSET) + r->shift;
     if (fabs(o->lateral - my_lat_there) >= clear) continue;
-    double b_there = interp(r, s + ds, offsetof(line_sample, bound));
+    double b_there = interp(r, s + ds, DF_BOUND);
     double left = o->lateral + clear, right = o->lateral - clear;
     bool left_ok = left <= b_there, right_ok = right >= -b_there;
     double closing = v - o->speed;
     /* On a route (the pit lane) there is no passing: the boxes and the barrier are beside it. */
     if ((left_ok || right_ok) && closing > -1.0 && !on_route) {
       double target = (left_ok && (!right_ok || fabs(left - my_lat_there) < fabs(right - my_lat_there))) ? left : right;
-      double sh = target - interp(r, s + ds, offsetof(line_sample, offset));
+      double sh = target - interp(r, s + ds, DF_OFFSET);
       /* the largest shift; of two equally large, the one to the left, so the order of the
        * others does not matter */
       if (fabs(sh) > fabs(want_shift) || (fabs(sh) == fabs(want_shift) && sh > want_shift)) want_shift = sh;
@@ -1350,11 +1431,6 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
       if (v_follow < v_t) v_t = v_follow;
     }
   }
-  /* Another car within 30 m along the track: the grip learning stays off (a touch or an
-   * avoidance swerve looks like running wide and is not the car's grip). */
-  bool traffic = false;
-  for (int k = 0; k < other_count; ++k)
-    if (fabs(wrap_distance(r, others[k].distance - s)) < 30.0) traffic = true;
   double max_rate = 2.5 * dt; /* m of lateral shift per step */
   r->shift += clampd(want_shift - r->shift, -max_rate, max_rate);
 
@@ -1362,7 +1438,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
    * much here (a bump, a load change, a late turn-in). When the car's outer side comes within
    * wide_margin of the road edge the throttle lifts in proportion (none left at the edge),
    * which moves load onto the front tyres and tightens the line. */
-  double k_here = interp(r, s, offsetof(line_sample, curvature));
+  double k_here = interp(r, s, DF_CURVATURE);
   double outward = fabs(k_here) > 1.0 / 1000.0 ? (line_lat + r->shift - loc.lateral) * (k_here > 0.0 ? 1.0 : -1.0) : 0.0;
   double edge_room = loc_half_width(r, s) - 0.5 * r->car_width - fabs(loc.lateral);
   /* Only at speed: slower (off the road, pulling away from a wall) the car needs power. */
@@ -1512,8 +1588,8 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   /* Steering: pure pursuit from the rear axle towards the line (plus the shift) ahead. */
   double look = r->p.lookahead_min + r->p.lookahead_time * fmax(v, 0.0);
   double st_s = s + look;
-  double lat_t = clampd(interp(r, st_s, offsetof(line_sample, offset)) + r->shift,
-                        -interp(r, st_s, offsetof(line_sample, bound)), interp(r, st_s, offsetof(line_sample, bound)));
+  double lat_t = clampd(interp(r, st_s, DF_OFFSET) + r->shift,
+                        -interp(r, st_s, DF_BOUND), interp(r, st_s, DF_BOUND));
   {
     double la, w, vc;
     if (route_at(r, st_s, &la, &w, &vc) && w > 0.0) lat_t += w * (la - lat_t);
@@ -1522,8 +1598,8 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
    * route, whose target is the only room there is (a car standing in its box beside the lane
    * pushed the next one into the pit wall). */
   if (lat_hi >= lat_lo && !on_route) lat_t = clampd(lat_t, lat_lo - 0.0, lat_hi);
-  double tx = interp(r, st_s, offsetof(line_sample, px)) + lat_t * interp(r, st_s, offsetof(line_sample, nx));
-  double ty = interp(r, st_s, offsetof(line_sample, py)) + lat_t * interp(r, st_s, offsetof(line_sample, ny));
+  double tx = interp(r, st_s, DF_PX) + lat_t * interp(r, st_s, DF_NX);
+  double ty = interp(r, st_s, DF_PY) + lat_t * interp(r, st_s, DF_NY);
   double rx = x + r->rear_x * hx, ry = y + r->rear_x * hy;
   double dx = tx - rx, dy = ty - ry;
   double lx = dx * hx + dy * hy, ly = -dx * hy + dy * hx;
@@ -1564,6 +1640,6 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     in.brake = 0.0;
   }
   adapt_grip(r, st, s, v, k_here, outward, !on_route && (fabs(a_front) > r->front_peak_alpha || over > 0.0 || fabs(steer_ask) >= 1.0) && in.brake < 0.05 && !traffic && fabs(r->shift) < 0.5 && edge_room > 0.0 &&
-                 fabs(heading_err) < 0.5 && v > 0.9 * interp(r, s, offsetof(line_sample, v_plan)), dt);
+                 fabs(heading_err) < 0.5 && v > 0.9 * interp(r, s, DF_V_PLAN), dt);
   return in;
 }

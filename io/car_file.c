@@ -454,6 +454,30 @@ static char *reader(char *str, int num, void *stream) {
   return grip_ini_lines_read(str, num, &ps->src);
 }
 
+/* A file named relative to the car file's folder (a model, a trailer): it must exist and be a
+   regular file; `out` gets its absolute path so the car can be used from any working folder.
+   Returns 0 with the error set on failure. */
+static int resolve_existing_file(parser *ps, const char *key, const char *value, char *out, size_t out_size) {
+  char path[GRIP_CAR_PATH_MAX];
+  struct stat st;
+  char resolved[PATH_MAX];
+  if (!value[0] || grip_join_path(ps->dir, value, path, sizeof path)) {
+    grip_load_error_set(&ps->err, ps->name, ps->src.line, key, "bad path '%s'", value);
+    return 0;
+  }
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    grip_load_error_set(&ps->err, ps->name, ps->src.line, key, "'%s': no such file", path);
+    return 0;
+  }
+  if (!realpath(path, resolved)) copy_text(resolved, sizeof resolved, path);
+  if (strlen(resolved) >= out_size) {
+    grip_load_error_set(&ps->err, ps->name, ps->src.line, key, "path too long");
+    return 0;
+  }
+  copy_text(out, out_size, resolved);
+  return 1;
+}
+
 #define FAIL(key_, ...)                                                            \
   do {                                                                             \
     grip_load_error_set(&ps->err, ps->name, ps->src.line, key_, __VA_ARGS__);          \
@@ -810,14 +834,7 @@ static int handler(void *user, const char *section, const char *name, const char
         ps->car->visual.model[0] = '\0';
         return 1;
       }
-      char path[GRIP_CAR_PATH_MAX];
-      if (grip_join_path(ps->dir, value, path, sizeof path)) FAIL(full, "path too long");
-      struct stat st;
-      if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) FAIL(full, "'%s': no such file", path);
-      char resolved[PATH_MAX];
-      if (!realpath(path, resolved)) copy_text(resolved, sizeof resolved, path);
-      if (strlen(resolved) >= sizeof ps->car->visual.model) FAIL(full, "path too long");
-      copy_text(ps->car->visual.model, sizeof ps->car->visual.model, resolved);
+      if (!resolve_existing_file(ps, full, value, ps->car->visual.model, sizeof ps->car->visual.model)) return 0;
       return 1;
     }
     case K_HITCH:
@@ -827,14 +844,7 @@ static int handler(void *user, const char *section, const char *name, const char
       return 1;
     case K_TRAILER: {
       if (ps->as_trailer) FAIL(full, "a trailer cannot tow another here (chain trailers in a scene with tow =)");
-      char path[GRIP_CAR_PATH_MAX];
-      if (!value[0] || grip_join_path(ps->dir, value, path, sizeof path)) FAIL(full, "bad path '%s'", value);
-      struct stat st;
-      if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) FAIL(full, "'%s': no such file", path);
-      char resolved[PATH_MAX];
-      if (!realpath(path, resolved)) copy_text(resolved, sizeof resolved, path);
-      if (strlen(resolved) >= sizeof ps->car->trailer.file) FAIL(full, "path too long");
-      copy_text(ps->car->trailer.file, sizeof ps->car->trailer.file, resolved);
+      if (!resolve_existing_file(ps, full, value, ps->car->trailer.file, sizeof ps->car->trailer.file)) return 0;
       ps->trailer_file_line = ps->src.line;
       return 1;
     }

@@ -1,6 +1,7 @@
 /* Contact resolution shared by the collision passes and the chassis-ground contact
  * (contact.h). */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "contact.h"
@@ -35,13 +36,6 @@ void grip_contact_apply_impulse(body *b, grip_vec3 r, grip_vec3 j) {
   b->v->angular_velocity = v3_add(b->v->angular_velocity, grip_contact_inv_inertia_world(b, v3_cross(r, j)));
 }
 
-/* 1/m + (r×d)·I_w⁻¹·(r×d): the inverse effective mass of a body at r along d. */
-static double inverse_mass_along(const body *b, grip_vec3 r, grip_vec3 d) {
-  if (!b->v) return 0.0;
-  grip_vec3 rd = v3_cross(r, d);
-  return b->inv_mass + v3_dot(rd, grip_contact_inv_inertia_world(b, rd));
-}
-
 /* Pose at fraction s of the step, between the start pose (p0, q0) and the vehicle's current one. */
 void grip_contact_pose_between(grip_vec3 p0, grip_quat q0, const vehicle *v, double s, grip_vec3 *p, grip_quat *q) {
   grip_quat q1 = v->rotation;
@@ -65,12 +59,35 @@ void grip_contact_advance(vehicle *v, double tau) {
 
 
 
-static grip_vec3 relative_velocity(const body *a, const body *b, const contact *k) {
-  return v3_sub(grip_contact_point_velocity(b, k->rb), grip_contact_point_velocity(a, k->ra));
+/* The solver works on the two bodies' velocities held in locals (the static world's stay zero)
+ * and on per-contact constants, so a pass costs a few dot products per direction: the relative
+ * velocity along d at the contact is d·(v_b − v_a) + (r_b × d)·ω_b − (r_a × d)·ω_a, and an
+ * impulse λ along d changes v by λ·d/m and ω by λ·I_w⁻¹·(r × d). */
+typedef struct solver_velocities {
+  grip_vec3 va, wa, vb, wb;
+  double inv_ma, inv_mb;
+} solver_velocities;
+
+static double speed_along(const solver_velocities *s, const contact *k, grip_vec3 d, int axis) {
+  return v3_dot(d, v3_sub(s->vb, s->va)) + v3_dot(k->lever_b[axis], s->wb) - v3_dot(k->lever_a[axis], s->wa);
+}
+
+static void push_along(solver_velocities *s, const contact *k, grip_vec3 d, int axis, double lambda) {
+  s->vb = v3_mad(s->vb, d, lambda * s->inv_mb);
+  s->wb = v3_mad(s->wb, k->spin_b[axis], lambda);
+  s->va = v3_mad(s->va, d, -lambda * s->inv_ma);
+  s->wa = v3_mad(s->wa, k->spin_a[axis], -lambda);
 }
 
 solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double restitution, double mu) {
   solve_result r = {0.0, 0.0};
+  solver_velocities sv = {v3(0, 0, 0), v3(0, 0, 0), b->v->velocity, b->v->angular_velocity, a->inv_mass, b->inv_mass};
+  if (a->v) {
+    sv.va = a->v->velocity;
+    sv.wa = a->v->angular_velocity;
+  } else {
+    sv.inv_ma = 0.0;
+  }
   for (int i = 0; i < n; ++i) {
     contact *k = &ks[i];
     k->ra = a->v ? v3_sub(k->point, a->v->position) : v3(0, 0, 0);
@@ -79,44 +96,64 @@ solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double res
     grip_vec3 t = fabs(nn.z) < 0.9 ? v3_cross(nn, v3(0, 0, 1)) : v3_cross(nn, v3(1, 0, 0));
     k->t1 = v3_normalize(t);
     k->t2 = v3_cross(nn, k->t1);
-    k->kn = inverse_mass_along(a, k->ra, nn) + inverse_mass_along(b, k->rb, nn);
-    k->kt1 = inverse_mass_along(a, k->ra, k->t1) + inverse_mass_along(b, k->rb, k->t1);
-    k->kt2 = inverse_mass_along(a, k->ra, k->t2) + inverse_mass_along(b, k->rb, k->t2);
-    double vn = v3_dot(relative_velocity(a, b, k), nn);
-    double approach = -vn;
+    const grip_vec3 dirs[3] = {nn, k->t1, k->t2};
+    double inverse_mass[3];
+    for (int axis = 0; axis < 3; ++axis) {
+      k->lever_a[axis] = v3_cross(k->ra, dirs[axis]);
+      k->lever_b[axis] = v3_cross(k->rb, dirs[axis]);
+      k->spin_a[axis] = a->v ? grip_contact_inv_inertia_world(a, k->lever_a[axis]) : v3(0, 0, 0);
+      k->spin_b[axis] = grip_contact_inv_inertia_world(b, k->lever_b[axis]);
+      /* 1/m + (r×d)·I_w⁻¹·(r×d) of each body */
+      inverse_mass[axis] = sv.inv_ma + v3_dot(k->lever_a[axis], k->spin_a[axis]) + sv.inv_mb +
+                           v3_dot(k->lever_b[axis], k->spin_b[axis]);
+    }
+    k->kn = inverse_mass[0];
+    k->kt1 = inverse_mass[1];
+    k->kt2 = inverse_mass[2];
+    k->mass_n = 1.0 / k->kn;
+    k->mass_t1 = 1.0 / k->kt1;
+    k->mass_t2 = 1.0 / k->kt2;
+    double approach = -speed_along(&sv, k, nn, 0);
     if (approach > r.approach) r.approach = approach;
     k->target = approach > CONTACT_RESTITUTION_SPEED ? restitution * approach : 0.0;
     k->jn = k->jt1 = k->jt2 = 0.0;
   }
   for (int it = 0; it < SOLVER_ITERATIONS; ++it) {
+    /* A pass that changes no impulse leaves the velocities as they were, so every later pass
+       would repeat it: stop there. */
+    bool changed = false;
     for (int i = 0; i < n; ++i) {
       contact *k = &ks[i];
       /* friction first, limited by the normal impulse of the previous pass */
-      grip_vec3 vr = relative_velocity(a, b, k);
-      double d1 = -v3_dot(vr, k->t1) / k->kt1, d2 = -v3_dot(vr, k->t2) / k->kt2;
-      double j1 = k->jt1 + d1, j2 = k->jt2 + d2, limit = mu * k->jn;
+      double j1 = k->jt1 - speed_along(&sv, k, k->t1, 1) * k->mass_t1;
+      double j2 = k->jt2 - speed_along(&sv, k, k->t2, 2) * k->mass_t2;
+      double limit = mu * k->jn;
       double jt = sqrt(j1 * j1 + j2 * j2);
       if (jt > limit) {
         double s = jt > 0.0 ? limit / jt : 0.0;
         j1 *= s;
         j2 *= s;
       }
-      d1 = j1 - k->jt1;
-      d2 = j2 - k->jt2;
+      double d1 = j1 - k->jt1, d2 = j2 - k->jt2;
+      if (d1 != 0.0 || d2 != 0.0) changed = true;
       k->jt1 = j1;
       k->jt2 = j2;
-      grip_vec3 jf = v3_add(v3_scale(k->t1, d1), v3_scale(k->t2, d2));
-      grip_contact_apply_impulse(b, k->rb, jf);
-      grip_contact_apply_impulse(a, k->ra, v3_neg(jf));
+      push_along(&sv, k, k->t1, 1, d1);
+      push_along(&sv, k, k->t2, 2, d2);
       /* normal */
-      double vn = v3_dot(relative_velocity(a, b, k), k->normal);
-      double jn = maxd(k->jn + (k->target - vn) / k->kn, 0.0);
+      double jn = maxd(k->jn + (k->target - speed_along(&sv, k, k->normal, 0)) * k->mass_n, 0.0);
       double dn = jn - k->jn;
+      if (dn != 0.0) changed = true;
       k->jn = jn;
-      grip_vec3 j = v3_scale(k->normal, dn);
-      grip_contact_apply_impulse(b, k->rb, j);
-      grip_contact_apply_impulse(a, k->ra, v3_neg(j));
+      push_along(&sv, k, k->normal, 0, dn);
     }
+    if (!changed) break;
+  }
+  b->v->velocity = sv.vb;
+  b->v->angular_velocity = sv.wb;
+  if (a->v) {
+    a->v->velocity = sv.va;
+    a->v->angular_velocity = sv.wa;
   }
   for (int i = 0; i < n; ++i) r.impulse += ks[i].jn;
   return r;

@@ -26,6 +26,12 @@ typedef struct contact {
   double kn, kt1, kt2; /* inverse effective masses */
   double target;    /* normal separation speed wanted after the solve */
   double jn, jt1, jt2; /* accumulated impulses, N·s */
+  /* The solver's per-contact constants (grip_contact_solve fills them): for each direction d
+   * of n, t1, t2, the lever r × d (m) and the angular response I_w⁻¹·(r × d) (1/(kg·m)) of
+   * each body, and the reciprocal effective masses (kg). */
+  grip_vec3 lever_a[3], lever_b[3];
+  grip_vec3 spin_a[3], spin_b[3];
+  double mass_n, mass_t1, mass_t2;
 } contact;
 
 typedef struct solve_result {
