@@ -2,6 +2,7 @@
  * its state and its inputs. */
 #include "robot.h"
 #include "car_layout.h"
+#include "grip/mf_tyre.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #define REVERSE_SPEED 3.0 /* m/s, backing out of a wall or the grass */
 #define ROUTE_HOLD 60.0   /* m past a route's end over which its last sample holds */
 #define TOP_SPEED_TARGET 1.25 /* × the top-speed estimate: the target where the plan is flat out */
+#define USE_STEPS 32 /* the slip-angle tables' steps of lateral utilisation, 0 .. 1 */
 
 typedef struct line_sample {
   double s;          /* m, centre-line distance */
@@ -93,7 +95,12 @@ struct robot {
   int wheels_count;
   double tc_slip, abs_slip;
   double front_peak_alpha; /* rad, slip angle of the front tyre's peak lateral force */
-  double understeer;       /* rad per m/s², single-track K = m_f/C_f − m_r/C_r (0: unknown) */ /* slip-ratio thresholds (fractions of the tyre's peak slip) */
+  double understeer;       /* rad per m/s², single-track K = m_f/C_f − m_r/C_r (0: unknown) */
+  /* Cornering drag: each axle's slip angle (rad) at lateral utilisation k/USE_STEPS of its
+   * tyres' peak, at its static load, and its share of the car's lateral force (the static
+   * weight's; steady cornering needs no yaw moment). */
+  double slip_at_use[GRIP_MAX_AXLES][USE_STEPS + 1];
+  double lateral_share[GRIP_MAX_AXLES]; /* slip-ratio thresholds (fractions of the tyre's peak slip) */
   /* control state */
   int hint;
   double integ;
@@ -271,20 +278,99 @@ static double tyre_mu(const grip_tyre_def *t, double fz) {
   return mu;
 }
 
-/* Maximum wheel force from the engine at road speed v over the gears (rev limit respected). */
-static double engine_force(const grip_vehicle_def *c, double v) {
+/* Maximum wheel force from the engine at road speed v over the gears (rev limit respected),
+ * and the gear that gives it (0: none) when gear is not NULL. */
+static double engine_force_in(const grip_vehicle_def *c, double v, int *gear) {
   const grip_gearbox_def *g = &c->gearbox;
   double r = car_driven_wheel_radius(c);
   double best = 0.0;
+  int best_gear = 0;
   for (int k = 0; k < g->forward_gears; ++k) {
     double x = g->ratios[k] * g->final_drive;
     double rpm = v / r * x * 60.0 / (2.0 * GRIP_PI);
     if (rpm > c->engine.rev_limit_rpm) continue;
     if (rpm < c->clutch.engage_rpm) rpm = c->clutch.engage_rpm; /* the clutch slips below */
     double f = grip_engine_curve_torque(&c->engine, rpm) * x * g->efficiency / r;
-    if (f > best) best = f;
+    if (f > best) {
+      best = f;
+      best_gear = k + 1;
+    }
   }
+  if (gear) *gear = best_gear;
   return best;
+}
+
+static double engine_force(const grip_vehicle_def *c, double v) { return engine_force_in(c, v, NULL); }
+
+/* |F_y| / F_z of tyre t at load fz and slip angle alpha, rolling freely on a dry road. */
+static double lateral_force_ratio(const grip_tyre_def *t, double fz, double alpha) {
+  grip_tyre_input in = {.fz = fz, .kappa = 0.0, .alpha = alpha, .gamma = 0.0, .vx = 30.0, .friction_scale = 1.0};
+  grip_tyre_output out = {0};
+  if (t->model == GRIP_TYRE_FULL_MF && t->mf) grip_mf_evaluate(t->mf, &in, &out);
+  else grip_simple_mf_evaluate(&t->simple, &in, &out);
+  return fz > 0.0 ? fabs(out.fy) / fz : 0.0;
+}
+
+/* The slip angle each axle's tyres need for a share u of their peak lateral force (scanned in
+ * 1 mrad steps up to 0.5 rad, interpolated): the cornering drag of the speed plan. */
+static void make_slip_tables(robot *r, const grip_vehicle_def *car) {
+  enum { SCAN = 500 };
+  double total = 0.0;
+  for (int a = 0; a < car->axle_count; ++a) total += r->axle_weights[a];
+  for (int a = 0; a < car->axle_count; ++a) {
+    const grip_tyre_def *t = &car->axles[a].tyre;
+    int wheels = r->layout.axle_wheels[a] > 0 ? r->layout.axle_wheels[a] : 1;
+    double fz = fmax(r->axle_weights[a] / wheels, 1.0);
+    r->lateral_share[a] = total > 0.0 ? r->axle_weights[a] / total : 0.0;
+    double f[SCAN + 1], peak = 0.0;
+    int top = SCAN;
+    for (int i = 0; i <= SCAN; ++i) {
+      f[i] = lateral_force_ratio(t, fz, 1e-3 * i);
+      if (f[i] > peak) peak = f[i];
+      else if (f[i] < peak) { /* past the peak */
+        top = i - 1;
+        break;
+      }
+    }
+    for (int k = 0, i = 1; k <= USE_STEPS; ++k) {
+      double want = peak * k / USE_STEPS;
+      while (i < top && f[i] < want) ++i;
+      double lo = f[i - 1], hi = f[i];
+      double x = hi > lo ? clampd((want - lo) / (hi - lo), 0.0, 1.0) : 1.0;
+      r->slip_at_use[a][k] = k == 0 ? 0.0 : 1e-3 * (i - 1 + x);
+    }
+  }
+}
+
+/* m/s², the deceleration of cornering at lateral acceleration a_lat and speed v where the
+ * plan's friction allows a_plan: the power the tyres' lateral slip takes, Σ F_y·v·sin α per
+ * unit mass and speed. The tyres work at the plan's share of their peak, mu_factor·a_lat/a_plan
+ * (the plan corners at mu_factor of the tyres' μ), split between the axles by how much of its
+ * own peak each one's share of m·a_lat is (its static load with its downforce at v, as plan_mu
+ * counts it): car1-trb1's rear, with two thirds of the downforce, runs at half the front's slip
+ * angle. */
+static double cornering_drag(const robot *r, double a_lat, double a_plan, double v) {
+  if (!(a_lat > 0.0) || !(a_plan > 0.0)) return 0.0;
+  int last = r->layout.axle_count - 1;
+  double use[GRIP_MAX_AXLES], demand = 0.0, capacity = 0.0;
+  for (int a = 0; a <= last; ++a) {
+    double down = (a == 0 ? r->axle_downforce[0] : 0.0) + (a == last ? r->axle_downforce[1] : 0.0);
+    double load = r->axle_weights[a] + down * v * v;
+    int wheels = r->layout.axle_wheels[a] > 0 ? r->layout.axle_wheels[a] : 1;
+    double peak = tyre_mu(&r->car.axles[a].tyre, load / wheels) * load;
+    use[a] = peak > 0.0 ? r->lateral_share[a] / peak : 0.0;
+    demand += r->lateral_share[a];
+    capacity += peak;
+  }
+  double overall = r->p.mu_factor * fmin(1.0, a_lat / a_plan) * capacity / demand, slip = 0.0;
+  for (int a = 0; a <= last; ++a) {
+    double u = fmin(1.0, overall * use[a]) * USE_STEPS;
+    int k = (int)u;
+    if (k >= USE_STEPS) k = USE_STEPS - 1;
+    double alpha = r->slip_at_use[a][k] + (u - k) * (r->slip_at_use[a][k + 1] - r->slip_at_use[a][k]);
+    slip += r->lateral_share[a] * sin(alpha);
+  }
+  return a_lat * slip;
 }
 
 /* The forward gear giving most wheel force at road speed v, below rev_fraction of the rev
@@ -708,15 +794,35 @@ static void plan_speed(robot *r) {
     }
     driven_share = all > 0.0 ? driven / all : 0.55;
   }
+  /* Besides the engine, friction, drag and the slope, what the car really loses: the
+   * cornering drag of its tyres' slip angles (at 2 g in a 200 km/h corner car1-trb1's tyres
+   * run at 0.047 rad in front and 0.027 rad behind, 0.07 g of drag: the plan counted
+   * on that much more acceleration out of every long corner), and the drive lost in each
+   * upshift (shift_time without torque). */
+  int gear_now = 0;  /* the gear the pass drives in */
+  double coast = 0.0; /* m still to go without drive in an upshift */
+  double v_upshift = INFINITY; /* m/s, where the last upshift was: only well below it is a
+                                  lower gear taken again (the coast must not undo the shift) */
   for (int k = 0; k < 2 * n; ++k) {
     int i = (slow + k) % n, j = (i + 1) % n;
     double v = L[i].v_fwd, mu = plan_mu(r, v) * L[i].friction;
     double a_tot = mu * fmax(0.0, G + (r->ca / r->mass + L[i].vertical_curvature) * v * v);
     double a_lat = v * v * fabs(L[i].curvature);
     double a_fric = driven_share * sqrt(fmax(0.0, a_tot * a_tot - a_lat * a_lat));
-    double a = fmin(engine_force(&r->car, v) / r->mass, a_fric) - resist(r, v) / r->mass - G * L[i].slope;
-    a = fmax(0.0, r->p.accel_margin * a);
-    double vj = sqrt(v * v + 2.0 * a * L[i].ds);
+    int gear;
+    double force = engine_force_in(&r->car, v, &gear);
+    if (gear_now == 0 || (gear < gear_now && v < 0.95 * v_upshift)) {
+      gear_now = gear; /* down: under braking, where the plan's speed is the braking pass's */
+      v_upshift = INFINITY;
+    } else if (gear > gear_now) {
+      gear_now = gear;
+      v_upshift = v;
+      coast = v * r->car.gearbox.shift_time;
+    }
+    double a_rest = resist(r, v) / r->mass + G * L[i].slope + cornering_drag(r, a_lat, a_tot, v);
+    double a = coast > 0.0 ? -a_rest : fmax(0.0, r->p.accel_margin * (fmin(force / r->mass, a_fric) - a_rest));
+    coast -= L[i].ds;
+    double vj = sqrt(fmax(0.0, v * v + 2.0 * a * L[i].ds));
     L[j].v_fwd = fmin(L[j].v_plan, vj);
   }
   double t = 0.0;
@@ -1000,6 +1106,7 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
     r->understeer = (wf / G) / stiff_f - (wr / G) / stiff_r;
   }
   r->abs_slip = r->p.abs_slip * peak_slip;
+  make_slip_tables(r, car);
   r->brake_force = car->brakes.max_torque / ra->wheel_radius;
   r->car_length = car->body.dimensions.x;
   r->car_width = car->body.dimensions.y;
@@ -1116,6 +1223,11 @@ double robot_plan_ca(const robot *r) { return r->ca; }
 double robot_plan_mass(const robot *r) { return r->mass; }
 double robot_plan_top_speed(const robot *r) { return r->top_speed; }
 double robot_plan_lap_time(const robot *r) { return r->lap_time; }
+
+double robot_plan_cornering_drag(const robot *r, double a_lat, double v) {
+  double a_plan = plan_mu(r, v) * fmax(0.0, G + r->ca / r->mass * v * v);
+  return cornering_drag(r, a_lat, a_plan, v);
+}
 
 double robot_plan_lap_energy(const robot *r) {
   double work = 0.0;
@@ -1471,6 +1583,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     }
   }
   r->status.target_speed = v_t;
+  r->status.predicted_speed = interp(r, s, DF_V_FWD);
   r->status.target_lateral = line_lat + r->shift;
   r->status.reversing = r->mode == MODE_REVERSE;
   if (r->mode == MODE_REVERSE) {

@@ -85,7 +85,10 @@ typedef struct robot_status {
   double distance;      /* m along the track, [0, length) */
   double lateral;       /* m, + left */
   double half_width;    /* m, half road width there */
-  double target_speed;  /* m/s, planned speed at the car */
+  double target_speed;  /* m/s, the speed the controller follows here (the plan a controller's
+                           lag ahead, less for traffic or a slippery surface) */
+  double predicted_speed; /* m/s, the plan's predicted speed here: what its flying lap
+                             (plan_lap_s) counts on at this point, e.g. 45 */
   double target_lateral; /* m, lateral target (racing line + avoidance shift) */
   bool reversing;       /* recovery manoeuvre active */
   int segment;
@@ -167,6 +170,10 @@ void robot_line_sample(const robot *r, int i, double *distance, double *lateral,
                        double *corner_speed, double *plan_speed);
 /* s, lap time the forward/backward plan predicts for a flying lap. */
 double robot_plan_lap_time(const robot *r);
+/* m/s², the deceleration the plan counts for cornering at lateral acceleration a_lat (m/s²)
+ * and speed v (m/s) on a flat road of friction 1: the power the tyres' slip angles take,
+ * Σ F_y·sin α / m (e.g. 0.8 m/s² for car1-trb1 at 1.8 g and 200 km/h). */
+double robot_plan_cornering_drag(const robot *r, double a_lat, double v);
 /* J, the crank work a flying lap of the plan needs: the sum over the line of the positive
  * m·Δ(v²)/2 + (drag·v² + rolling)·ds + m·g·Δz, divided by the gearbox efficiency (the robot's
  * estimate of a lap's fuel: × engine.fuel_per_joule). */

@@ -122,7 +122,7 @@ static void telemetry_header(FILE *f, bool tyre_state, int wheels, bool car_name
     wheel_column_name(w, sizeof w, i, car_names);
     fprintf(f, ",slip_ratio_%s,slip_angle_%s,load_%s", w, w, w);
   }
-  fputs(",target_lateral_m,target_speed_kmh", f);
+  fputs(",target_lateral_m,target_speed_kmh,predicted_speed_kmh", f);
   if (tyre_state)
     for (int i = 0; i < wheels; ++i) {
       wheel_column_name(w, sizeof w, i, car_names);
@@ -180,7 +180,7 @@ static void telemetry_row(FILE *f, double t, int car, int lap, const robot_statu
     const grip_wheel_state *w = car_wheel(c, st, i);
     fprintf(f, ",%.5f,%.5f,%.1f", w->slip_ratio, w->slip_angle, w->load);
   }
-  fprintf(f, ",%.3f,%.3f", rs->target_lateral, 3.6 * rs->target_speed);
+  fprintf(f, ",%.3f,%.3f,%.3f", rs->target_lateral, 3.6 * rs->target_speed, 3.6 * rs->predicted_speed);
   if (tyre_state) telemetry_tyres(f, c, st, wheels);
   fputc('\n', f);
 }

@@ -2,6 +2,8 @@
  * the geometry of its racing line, the direction and size of the downforce gain, parameters. */
 #include <string.h>
 
+#include "car_file.h"
+#include "cornering.h"
 #include "grip/grip.h"
 #include "race.h"
 #include "robot.h"
@@ -312,11 +314,63 @@ static void tiny_tracks(void) {
   }
 }
 
+/* The plan's cornering drag against the vehicle model's. Held on a circle at constant speed
+ * (sim_steady_state), the tyres' lateral slip takes the power Σ F_y·v·sin α, so the engine
+ * must push Σ |F_y|·sin|α| more than on a straight: that, per unit mass, is what the plan's
+ * acceleration pass subtracts for the same lateral acceleration and speed. Two shipped cars
+ * (one with wings), two speeds, lateral accelerations from ~40 % to ~90 % of the car's limit. */
+static void cornering_drag_matches_model(void) {
+  static const char *const cars[] = {"corvette-c5", "single-seater"};
+  grip_track *track = support_circle_track(200.0);
+  for (int c = 0; c < 2; ++c) {
+    char path[512];
+    snprintf(path, sizeof path, GRIP_SOURCE_DIR "/data/cars/%s.ini", cars[c]);
+    grip_car *car = malloc(sizeof *car);
+    grip_load_error err;
+    grip_load_error_clear(&err);
+    CHECK(car && grip_car_load(path, car, &err) == 0);
+    if (!car) continue;
+    robot *bot = robot_create(track, &car->def, NULL, RHO);
+    CHECK(bot != NULL);
+    for (int sp = 0; sp < 2; ++sp) {
+      double kmh = sp ? 160.0 : 90.0;
+      /* the steady limit at this speed, then points below it */
+      double limit = 0.0;
+      for (double steer = 10.0; steer <= 400.0; steer += 10.0) {
+        steady_result r = sim_steady(&car->def, kmh, steer, 0.002);
+        if (!r.steady) break;
+        if (r.lateral_g > limit) limit = r.lateral_g;
+      }
+      int points = 0;
+      for (double steer = 10.0; steer <= 400.0; steer += 10.0) {
+        grip_vehicle_state st;
+        steady_result r = sim_steady_state(&car->def, kmh, steer, 0.002, &st);
+        if (!r.steady || r.lateral_g < 0.4 * limit) continue;
+        if (r.lateral_g > 0.9 * limit) break;
+        double v = st.speed, a_lat = r.lateral_g * G, model = 0.0;
+        for (int w = 0; w < st.wheel_count && w < GRIP_WHEEL_COUNT; ++w)
+          model += fabs(st.wheels[w].fy) * sin(fabs(st.wheels[w].slip_angle));
+        model /= st.mass;
+        double plan = robot_plan_cornering_drag(bot, a_lat, v);
+        printf("  %-13s %3.0f km/h, %.2f g (limit %.2f g): drag plan %.3f m/s2, vehicle model %.3f m/s2 (%+.1f %%)\n",
+               cars[c], kmh, r.lateral_g, limit, plan, model, 100.0 * (plan / model - 1.0));
+        CHECK_REL(plan, model, 0.15); /* measured -2.8 .. -13.9 %: the plan leaves out load transfer */
+        ++points;
+      }
+      CHECK(points >= 2);
+    }
+    robot_destroy(bot);
+    free(car);
+  }
+  grip_track_destroy(track);
+}
+
 int main(void) {
   RUN_TEST(tiny_tracks);
   RUN_TEST(params_file);
   RUN_TEST(corner_speed_formula);
   RUN_TEST(circle_plan_matches_formula);
+  RUN_TEST(cornering_drag_matches_model);
   RUN_TEST(circle_steady_speed);
   RUN_TEST(racing_line_geometry);
   RUN_TEST(downforce_on_oval);

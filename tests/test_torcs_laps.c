@@ -6,8 +6,11 @@
  * v = sqrt(mu·g·r / (1 − r·CA·mu/m)) (robot tutorial), grip's robot by default with the
  * banking; the oval's 7.7° turns then let it lap faster than the reference. With
  * plan_banking = 0 it drives as they do and must land within 3 %; with the banking it must be
- * faster. Needs Debian's torcs-data; skips visibly without it. */
+ * faster. Then every installed track against the robot's own plan (below). Needs Debian's
+ * torcs-data; skips visibly without it. */
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "race.h"
@@ -63,6 +66,8 @@ static double grip_best(const char *track_name, const robot_params *params, doub
   return best;
 }
 
+static int by_name(const void *a, const void *b) { return strcmp(a, b); }
+
 static void check_track(const char *track, const robot_params *params, const char *how) {
   double ref = reference_best(track), off = -1.0;
   double best = grip_best(track, params, &off);
@@ -99,36 +104,56 @@ int main(void) {
   CHECK(banked < ref);
   CHECK_NEAR(off, 0.0, 0.0);
 
-  /* TORCS's version-3 tracks race: 3 laps, no retirement, never off the road or at a wall,
-   * and the best lap within 4 % of the robot's own predicted lap (measured: +0.5 % on
-   * e-track-5 .. +3.0 % on mixed-1 and mixed-2; the issue's aim is 2 %). */
+  /* Every installed TORCS track (38 in torcs-data 1.3.7, both track versions): 3 laps alone,
+   * no retirement, never at a wall, and the best lap within 2 % of the robot's own predicted
+   * lap. Measured with the plan's cornering drag and shift time: -1.7 % (wheel-2) .. +1.7 %
+   * (g-speedway). Off the road: none on the version-3 tracks (spring's S-bend costs 0.2 s). */
+  static const char *const categories[] = {"road", "oval", "dirt"};
   static const char *const v3[] = {"a-speedway", "e-track-5", "dirt-4", "dirt-5", "dirt-6", "mixed-1", "mixed-2"};
-  for (size_t k = 0; k < sizeof v3 / sizeof v3[0]; ++k) {
-    char spec[96];
-    snprintf(spec, sizeof spec, "torcs:%s", v3[k]);
-    grip_track *track = NULL;
-    grip_load_error_clear(&err);
-    if (grip_track_open(spec, &track, NULL, 0, &err) != 0) {
-      fprintf(stderr, "%s\n", err.message);
-      CHECK(0);
-      continue;
+  int raced = 0;
+  for (size_t c = 0; c < sizeof categories / sizeof categories[0]; ++c) {
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s/%s", GRIP_TORCS_TRACK_DIR, categories[c]);
+    DIR *d = opendir(dir);
+    CHECK(d != NULL);
+    if (!d) continue;
+    char names[64][64];
+    int count = 0;
+    for (struct dirent *e; (e = readdir(d)) && count < 64;)
+      if (e->d_name[0] != '.' && strlen(e->d_name) < sizeof names[0]) snprintf(names[count++], sizeof names[0], "%s", e->d_name);
+    closedir(d);
+    qsort(names, (size_t)count, sizeof names[0], by_name);
+    for (int k = 0; k < count; ++k) {
+      char spec[96];
+      snprintf(spec, sizeof spec, "torcs:%.63s", names[k]);
+      grip_track *track = NULL;
+      grip_load_error_clear(&err);
+      if (grip_track_open(spec, &track, NULL, 0, &err) != 0) {
+        fprintf(stderr, "%s\n", err.message);
+        CHECK(0);
+        continue;
+      }
+      race_config cfg = race_default_config();
+      cfg.track = track;
+      cfg.car = &car.def;
+      cfg.laps = 3;
+      race_result res;
+      CHECK(race_run(&cfg, &res) == 0);
+      const race_car_result *r = &res.results[0];
+      printf("  %-12s %d laps, best %.2f s, plan %.2f s (%+.1f %%), off %.2f s, wall %.2f s\n", names[k], r->laps,
+             r->best_lap_s, r->plan_lap_s, 100.0 * (r->best_lap_s / r->plan_lap_s - 1.0), r->off_track_s,
+             r->wall_contact_s);
+      CHECK(r->finished && r->laps == 3 && r->reason == RACE_RETIRE_NONE);
+      CHECK_REL(r->best_lap_s, r->plan_lap_s, 0.02);
+      CHECK_NEAR(r->wall_contact_s, 0.0, 0.0);
+      for (size_t v = 0; v < sizeof v3 / sizeof v3[0]; ++v)
+        if (strcmp(v3[v], names[k]) == 0) CHECK_NEAR(r->off_track_s, 0.0, 0.0);
+      ++raced;
+      race_result_free(&res);
+      grip_track_destroy(track);
     }
-    race_config cfg = race_default_config();
-    cfg.track = track;
-    cfg.car = &car.def;
-    cfg.laps = 3;
-    race_result res;
-    CHECK(race_run(&cfg, &res) == 0);
-    const race_car_result *r = &res.results[0];
-    printf("  %-10s %d laps, best %.2f s, plan %.2f s (%+.1f %%), off %.2f s, wall %.2f s\n", v3[k], r->laps,
-           r->best_lap_s, r->plan_lap_s, 100.0 * (r->best_lap_s / r->plan_lap_s - 1.0), r->off_track_s,
-           r->wall_contact_s);
-    CHECK(r->finished && r->laps == 3 && r->reason == RACE_RETIRE_NONE);
-    CHECK_REL(r->best_lap_s, r->plan_lap_s, 0.04);
-    CHECK_NEAR(r->off_track_s, 0.0, 0.0);
-    CHECK_NEAR(r->wall_contact_s, 0.0, 0.0);
-    race_result_free(&res);
-    grip_track_destroy(track);
   }
+  printf("  %d tracks raced\n", raced);
+  CHECK(raced == 38);
   return TEST_RESULT();
 }
