@@ -226,10 +226,12 @@ int plot_compare(int argc, char **argv) {
     for (int k = 0; k < 2; ++k)
       if (s[k]->plan && (k == 0 || plan_b)) plot_line(s[k]->n, s[k]->d, s[k]->plan, colour[k], 1.2, 2);
     for (int k = 0; k < 2; ++k) plot_line(s[k]->n, s[k]->d, s[k]->speed, colour[k], 2.0, 1);
-    plot_legend_entry legend[4] = {{la, PLOT_BLUE, 'l', 1, NULL}, {lb, PLOT_ORANGE, 'l', 1, NULL}};
+    plot_legend_entry legend[3] = {{la, PLOT_BLUE, 'l', 1, NULL}, {lb, PLOT_ORANGE, 'l', 1, NULL}};
     int entries = 2;
-    if (a.plan) legend[entries++] = (plot_legend_entry){plan_b ? "A's plan (predicted speed)" : "the plan (predicted speed)", PLOT_BLUE, 'l', 2, NULL};
-    if (plan_b) legend[entries++] = (plot_legend_entry){"B's plan (predicted speed)", PLOT_ORANGE, 'l', 2, NULL};
+    if (a.plan || plan_b) /* one entry for both: the legend must not hide the laps */
+      legend[entries++] = (plot_legend_entry){a.plan && plan_b ? "dashed: each robot's plan (predicted speed)"
+                                                               : "dashed: the robot's plan (predicted speed)",
+                                              a.plan && plan_b ? PLOT_GREY : (a.plan ? PLOT_BLUE : PLOT_ORANGE), 'l', 2, NULL};
     plot_legend(PL_POSITION_BOTTOM | PL_POSITION_RIGHT, entries, legend);
     plot_panel(x0, x1, thr_y[0], thr_y[1], 0.0, xmax, -5.0, 110.0, NULL, "throttle %");
     for (int k = 0; k < 2; ++k) plot_line(s[k]->n, s[k]->d, s[k]->throttle, colour[k], 1.8, 1);
