@@ -1,5 +1,7 @@
 /* grip plot compare: two laps against distance, one panel each for speed, throttle, brake, gear
- * and the time delta (lap B's time at a distance less lap A's), as a telemetry tool shows them. */
+ * and the time delta (lap B's time at a distance less lap A's), as a telemetry tool shows them.
+ * A robot's lap also shows its plan's predicted speed (telemetry column predicted_speed_kmh),
+ * dashed: where the driving falls short of the plan. */
 #include <math.h>
 #include <plplot.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@ typedef struct lap_series {
   telemetry_lap rows;
   int n;
   double *d, *time, *speed, *throttle, *brake, *gear; /* time: s since the lap started */
+  double *plan; /* km/h, the robot's predicted speed (NULL: no such column in the file) */
   double length; /* m, the lap's distance at its end (the track length estimate) */
 } lap_series;
 
@@ -35,8 +38,8 @@ static int fastest_lap(const telemetry_car *c, int except) {
 }
 
 static void free_series(lap_series *s) {
-  free(s->d), free(s->time), free(s->speed), free(s->throttle), free(s->brake), free(s->gear);
-  s->d = s->time = s->speed = s->throttle = s->brake = s->gear = NULL;
+  free(s->d), free(s->time), free(s->speed), free(s->throttle), free(s->brake), free(s->gear), free(s->plan);
+  s->d = s->time = s->speed = s->throttle = s->brake = s->gear = s->plan = NULL;
   telemetry_car_free(&s->car);
   telemetry_free(&s->t);
 }
@@ -59,6 +62,10 @@ static int load_series(lap_series *s, int except) {
   double **arrays[] = {&s->d, &s->time, &s->speed, &s->throttle, &s->brake, &s->gear};
   for (int k = 0; k < 6; ++k)
     if (!(*arrays[k] = malloc((size_t)cap * sizeof(double)))) return 1;
+  int plan_column = -1; /* optional: telemetry of grip before the column, or of a human driver */
+  for (int k = 0; k < s->t.columns; ++k)
+    if (strcmp(s->t.names[k], "predicted_speed_kmh") == 0) plan_column = k;
+  if (plan_column >= 0 && !(s->plan = malloc((size_t)cap * sizeof(double)))) return 1;
   s->length = s->car.track_length;
   int first = s->car.rows[s->rows.first], last = s->car.rows[s->rows.last];
   double crossing_start = telemetry_at(&s->t, first, col[1]) -
@@ -70,6 +77,7 @@ static int load_series(lap_series *s, int except) {
     s->throttle[n] = 100.0 * telemetry_at(&s->t, r, col[3]);
     s->brake[n] = 100.0 * telemetry_at(&s->t, r, col[4]);
     s->gear[n] = telemetry_at(&s->t, r, col[5]);
+    if (s->plan) s->plan[n] = telemetry_at(&s->t, r, plan_column);
     if (i < 0) { /* the line at the start of the lap */
       s->d[n] = 0.0;
       s->time[n] = s->rows.start_time < crossing_start - 1e-9 ? crossing_start - s->rows.start_time : 0.0;
@@ -177,6 +185,7 @@ int plot_compare(int argc, char **argv) {
     const char *name[2] = {"A", "B"};
     for (int k = 0; k < 2; ++k) {
       plot_csv_series(csv, "speed_kmh", name[k], s[k]->n, s[k]->d, s[k]->speed, s[k]->time);
+      if (s[k]->plan) plot_csv_series(csv, "predicted_speed_kmh", name[k], s[k]->n, s[k]->d, s[k]->plan, NULL);
       plot_csv_series(csv, "throttle_pct", name[k], s[k]->n, s[k]->d, s[k]->throttle, NULL);
       plot_csv_series(csv, "brake_pct", name[k], s[k]->n, s[k]->d, s[k]->brake, NULL);
       plot_csv_series(csv, "gear", name[k], s[k]->n, s[k]->d, s[k]->gear, NULL);
@@ -212,9 +221,18 @@ int plot_compare(int argc, char **argv) {
     double vlo, vhi;
     plot_nice_range(0.0, vmax * 1.05, &vlo, &vhi);
     plot_panel(x0, x1, speed_y[0], speed_y[1], 0.0, xmax, 0.0, vhi, NULL, "speed (km/h)");
+    /* The plans first, dashed and thin, under the laps (B's only when it is another car's). */
+    bool plan_b = b.plan && !(a.plan && strcmp(a.path, b.path) == 0 && a.entry == b.entry);
+    for (int k = 0; k < 2; ++k)
+      if (s[k]->plan && (k == 0 || plan_b)) plot_line(s[k]->n, s[k]->d, s[k]->plan, colour[k], 1.2, 2);
     for (int k = 0; k < 2; ++k) plot_line(s[k]->n, s[k]->d, s[k]->speed, colour[k], 2.0, 1);
-    plot_legend_entry legend[] = {{la, PLOT_BLUE, 'l', 1, NULL}, {lb, PLOT_ORANGE, 'l', 1, NULL}};
-    plot_legend(PL_POSITION_BOTTOM | PL_POSITION_RIGHT, 2, legend);
+    plot_legend_entry legend[3] = {{la, PLOT_BLUE, 'l', 1, NULL}, {lb, PLOT_ORANGE, 'l', 1, NULL}};
+    int entries = 2;
+    if (a.plan || plan_b) /* one entry for both: the legend must not hide the laps */
+      legend[entries++] = (plot_legend_entry){a.plan && plan_b ? "dashed: each robot's plan (predicted speed)"
+                                                               : "dashed: the robot's plan (predicted speed)",
+                                              a.plan && plan_b ? PLOT_GREY : (a.plan ? PLOT_BLUE : PLOT_ORANGE), 'l', 2, NULL};
+    plot_legend(PL_POSITION_BOTTOM | PL_POSITION_RIGHT, entries, legend);
     plot_panel(x0, x1, thr_y[0], thr_y[1], 0.0, xmax, -5.0, 110.0, NULL, "throttle %");
     for (int k = 0; k < 2; ++k) plot_line(s[k]->n, s[k]->d, s[k]->throttle, colour[k], 1.8, 1);
     plot_panel(x0, x1, brk_y[0], brk_y[1], 0.0, xmax, -5.0, 110.0, NULL, "brake %");

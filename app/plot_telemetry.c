@@ -112,7 +112,7 @@ int telemetry_car_laps(const char *kind, const telemetry *t, int car, telemetry_
   if (!out->rows) return 1;
   double dmax = 0.0;
   for (int i = 0; i < t->rows; ++i)
-    if ((int)telemetry_at(t, i, c_car) == car) {
+    if (trunc(telemetry_at(t, i, c_car)) == (double)car) { /* not (int): a huge value would be undefined */
       out->rows[out->count++] = i;
       dmax = fmax(dmax, telemetry_at(t, i, c_d));
     }

@@ -6,7 +6,8 @@
 
 #include <stdbool.h>
 
-#define TELEMETRY_MAX_COLUMNS 64
+/* grip race writes 19 + 9 per wheel with the tyre state on: 163 for 16 wheels */
+#define TELEMETRY_MAX_COLUMNS 192
 
 typedef struct telemetry {
   const char *path;

@@ -102,8 +102,10 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
                     double air_density);
 void robot_destroy(robot *r);
 /* A second robot for the same track, car and parameters, as robot_create would make it (its line
- * and speed plan copied, not computed again: ~0.5 s saved per car on a 7 km TORCS track). Call
- * it before the original has driven (its control state is copied too). NULL without memory. */
+ * and speed plan copied, not computed again: ~0.5 s saved per car on a 7 km TORCS track; what
+ * robot_drive reads of the line's geometry is shared, read-only, and freed with the last robot
+ * that uses it, on any thread). Call it before the original has driven (its control state is
+ * copied too). NULL without memory. */
 robot *robot_clone(const robot *original);
 
 /* How far along the track another car may be and still change what robot_drive does, for the

@@ -101,6 +101,15 @@ bool grip_vehicle_is_valid(const grip_world *world, grip_vehicle_id id) { return
 
 int grip_world_vehicle_count(const grip_world *world) { return world->alive; }
 
+/* An array of `capacity` elements of `size` bytes grown to `grown`, the new elements zeroed
+ * (slot arrays: a zeroed slot is a dead one of generation 0); NULL without memory, the array
+ * then unchanged. */
+static void *grow_zeroed(void *array, size_t size, int capacity, int grown) {
+  char *more = realloc(array, (size_t)grown * size);
+  if (more) memset(more + (size_t)capacity * size, 0, (size_t)(grown - capacity) * size);
+  return more;
+}
+
 grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *def) {
   if (!world || !def || grip_vehicle_def_validate(def, NULL, 0) != GRIP_OK) return GRIP_NULL_VEHICLE;
   /* The car type (definition, derived constants, tyre tables, full MF parameters) is shared by
@@ -129,13 +138,12 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
         grip_vehicle_type_release(&world->types, type);
         return GRIP_NULL_VEHICLE;
       }
-      vehicle *more = realloc(world->vehicles, (size_t)grown * sizeof *more);
+      vehicle *more = grow_zeroed(world->vehicles, sizeof *more, world->capacity, grown);
       if (!more) {
         grip_vehicle_free_wheels(&wheels);
         grip_vehicle_type_release(&world->types, type);
         return GRIP_NULL_VEHICLE;
       }
-      memset(more + world->capacity, 0, (size_t)(grown - world->capacity) * sizeof *more);
       world->vehicles = more;
       world->capacity = grown;
     }
@@ -270,9 +278,8 @@ grip_hitch_id grip_create_hitch(grip_world *world, const grip_hitch_def *def) {
   if (slot < 0) {
     if (world->hitch_used == world->hitch_capacity) {
       int grown = world->hitch_capacity ? 2 * world->hitch_capacity : 4;
-      hitch *more = realloc(world->hitches, (size_t)grown * sizeof *more);
+      hitch *more = grow_zeroed(world->hitches, sizeof *more, world->hitch_capacity, grown);
       if (!more) return GRIP_NULL_HITCH;
-      memset(more + world->hitch_capacity, 0, (size_t)(grown - world->hitch_capacity) * sizeof *more);
       world->hitches = more;
       world->hitch_capacity = grown;
     }

@@ -170,9 +170,20 @@ def check_compare(csv_path, race_a, lap_a, race_b, lap_b):
     d, delta, _ = series(csv_path, "delta_s", "B_minus_A")
     report(abs(delta[-1] - (tb - ta)) < 0.005,
            f"compare: Δt at {d[-1]:.1f} m = {delta[-1]:.4f} s, grip race lap times {tb:.4f} − {ta:.4f} = {tb - ta:.4f} s")
-    for name, t in (("A", ta), ("B", tb)):
+    for name, t, lap in (("A", ta, int(lap_a)), ("B", tb, int(lap_b))):
         _, _, tau = series(csv_path, "speed_kmh", name)
         report(abs(tau[-1] - t) < 0.005, f"compare: lap {name} ends at {tau[-1]:.4f} s, grip race {t:.4f} s")
+        # the robot's plan beside a flying lap (not lap 1, from the standing start): the robot
+        # drives it, so their mean ratio is near 1 (grip race: every best lap within 2 % of
+        # plan_lap_s)
+        if lap == 1:
+            continue
+        d, plan, _ = series(csv_path, "predicted_speed_kmh", name)
+        _, speed, _ = series(csv_path, "speed_kmh", name)
+        pairs = [(v, q) for v, q in zip(speed, plan) if q > 20.0]
+        ratio = sum(v / q for v, q in pairs) / len(pairs) if pairs else float("nan")
+        report(len(plan) == len(speed) and len(pairs) > 10 and abs(ratio - 1.0) < 0.03,
+               f"compare: lap {name} against its plan: mean speed ratio {ratio:.4f} over {len(pairs)} points (within 3 %)")
 
 
 def check_handling(csv_path, ini_path, radius, skidpad_json):
