@@ -119,8 +119,11 @@ int main(void) {
     if (!d) continue;
     char names[64][64];
     int count = 0;
-    for (struct dirent *e; (e = readdir(d)) && count < 64;)
-      if (e->d_name[0] != '.' && strlen(e->d_name) < sizeof names[0]) snprintf(names[count++], sizeof names[0], "%s", e->d_name);
+    for (struct dirent *e; (e = readdir(d)) && count < 64;) {
+      size_t len = strlen(e->d_name);
+      if (e->d_name[0] == '.' || len >= sizeof names[0]) continue;
+      memcpy(names[count++], e->d_name, len + 1);
+    }
     closedir(d);
     qsort(names, (size_t)count, sizeof names[0], by_name);
     for (int k = 0; k < count; ++k) {
