@@ -868,8 +868,8 @@ grip_track_location grip_track_locate(const grip_track *track, double x, double 
 
 /* The barrier on one side at local distance u of segment g, from the centre line's frame and
  * the cross-section there, as seen from lateral offset `lateral`. */
-static grip_track_barrier barrier_from(const track_seg *g, const seg_frame *fr, const section *c, double lateral,
-                                       int side) {
+static grip_track_barrier barrier_from(const track_seg *g, const seg_frame *fr, const section *c, double u,
+                                       double lateral, int side) {
   grip_track_barrier b;
   int sd = side == GRIP_TRACK_SIDE_LEFT ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
   double sgn = sd == GRIP_TRACK_SIDE_LEFT ? 1.0 : -1.0;
@@ -886,10 +886,35 @@ static grip_track_barrier barrier_from(const track_seg *g, const seg_frame *fr, 
     nt = 0.0;
     nn = -sgn;
   }
+  double distance = sgn * (tb - lateral) * fabs(nn);
+  /* That is the distance to the barrier's tangent line at the point's own u, whose nearest point
+   * lies delta = (t − tb)·tb' / |B'|² further along. The tangent line stands for the barrier only
+   * within the segment (beyond it the next segment's barrier takes over) and while the frame has
+   * turned by less than half a radian. Past either, the nearest point is taken at that limit
+   * and the normal points from it to the point. Two kinds of invisible wall came from the
+   * unlimited line: where a straight's run-off narrows within a few metres (wheel-1: the
+   * barrier steps 15 m inwards over a 3 m segment, slant 79°, and the road's edge lay "1.3 m"
+   * from a wall 6 m away), and an arc's inner barrier near the arc's centre, where
+   * 1 − kappa·tb ~ 0 and delta reaches tens of metres (corkscrew's hairpin: the road lay "0.1 m"
+   * from the wall, and a car at 66 km/h stopped dead there). */
+  double turn = fabs(fr->kappa) > 0.0 ? 0.5 / fabs(fr->kappa) : INFINITY;
+  double lo = fmax(-u, -turn), hi = fmin(g->len - u, turn);
+  double e_n = lateral - tb, slope2 = along * along + dtb * dtb;
+  double delta = slope2 > 0.0 ? e_n * dtb / slope2 : 0.0;
+  if (delta < lo || delta > hi) {
+    double d = delta < lo ? lo : hi;
+    double rt = -along * d, rn = e_n - dtb * d, r = sqrt(rt * rt + rn * rn);
+    double side_of = distance < 0.0 ? -1.0 : 1.0; /* the free side keeps its sign */
+    distance = side_of * r;
+    if (r > 0.0) {
+      nt = side_of * rt / r;
+      nn = side_of * rn / r;
+    }
+  }
   double tx = fr->c, ty = fr->s;
   b.normal = v3(nt * tx - nn * ty, nt * ty + nn * tx, 0.0);
   b.lateral = tb;
-  b.distance = sgn * (tb - lateral) * fabs(nn);
+  b.distance = distance;
   b.height = g->def.side[sd].barrier_height;
   return b;
 }
@@ -904,7 +929,7 @@ grip_track_barrier grip_track_barrier_at(const grip_track *track, const grip_tra
   seg_eval(g, u, &x, &y, &psi, &kappa);
   section c = seg_section(g, u);
   seg_frame fr = {cos(psi), sin(psi), kappa};
-  return barrier_from(g, &fr, &c, loc->lateral, side);
+  return barrier_from(g, &fr, &c, u, loc->lateral, side);
 }
 
 /* --- ground adapter ------------------------------------------------------------------------ */
@@ -990,7 +1015,7 @@ bool grip_track_barrier_query(void *context, const grip_ground_query *query, dou
   grip_track_location loc = at.loc;
   keep_hint(query, loc.segment);
   /* grip_track_barrier_at from the frame the locate found (no trigonometry) */
-  grip_track_barrier b = barrier_from(&track->seg[loc.segment], &at.frame, &at.sec, loc.lateral,
+  grip_track_barrier b = barrier_from(&track->seg[loc.segment], &at.frame, &at.sec, at.u, loc.lateral,
                                       loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
   /* The wall's foot lies `distance` away against the inward normal; its height there is the
    * surface height at the barrier. */

@@ -521,6 +521,57 @@ static void test_barrier_top(void) {
   grip_track_destroy(t);
 }
 
+/* The barrier query never puts a wall nearer than the barrier really is: for points on the road
+ * the distance it gives is at least the distance to the nearest point of the barrier line,
+ * sampled every 2 cm (grip_track_barrier_at's lateral along the centre line). Two places where
+ * a barrier's tangent line runs far from the barrier: a run-off that narrows from 20 to 5 m
+ * over a 3 m straight (the wall steps in at 79°: its line, extended, crossed the road), and a
+ * 12.5 m hairpin whose inner barrier lies 0.5 m from the arc's centre and narrows along it
+ * (1 − kappa·tb = 0.04: the line's nearest point lay 100 m away). TORCS's corkscrew and
+ * wheel-1 have both; a car stopped dead against the first. */
+static void test_barrier_distance(void) {
+  grip_track_segment_def segs[5];
+  for (int i = 0; i < 5; ++i) segs[i] = base_segment();
+  segs[0].length = 60.0;
+  segs[0].side[GRIP_TRACK_SIDE_RIGHT].runoff_width_start = segs[0].side[GRIP_TRACK_SIDE_RIGHT].runoff_width_end = 20.0;
+  segs[1].length = 3.0;
+  segs[1].side[GRIP_TRACK_SIDE_RIGHT].runoff_width_start = 20.0;
+  segs[2].length = 40.0;
+  segs[3].type = GRIP_TRACK_LEFT;
+  segs[3].radius = segs[3].end_radius = 12.5;
+  segs[3].angle = 0.5 * PI;
+  segs[3].side[GRIP_TRACK_SIDE_LEFT].runoff_width_start = 6.0; /* barrier 12 -> 11 m left */
+  segs[4].length = 60.0;
+  grip_track *t = build(segs, 5);
+  if (!t) return;
+  grip_track_ground_context ctx;
+  grip_barrier bar = grip_track_barriers(&ctx, t);
+  double length = grip_track_length(t), worst = INFINITY, worst_s = 0.0;
+  int points = 0;
+  for (double s = 0.5; s < length - 0.5; s += 0.5)
+    for (double lat = -5.0; lat <= 5.0; lat += 2.5) {
+      grip_track_point p = grip_track_point_at(t, s);
+      double x = p.position.x - sin(p.heading) * lat, y = p.position.y + cos(p.heading) * lat;
+      grip_barrier_hit h;
+      if (!bar.query(bar.context, NULL, x, y, &h)) continue;
+      int side = grip_track_locate(t, x, y, -1).lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
+      double nearest = INFINITY;
+      for (double u = fmax(0.0, s - 30.0); u <= fmin(length, s + 30.0); u += 0.02) {
+        grip_track_point b = grip_track_point_at(t, u);
+        grip_track_location at = grip_track_locate(t, b.position.x, b.position.y, -1);
+        double bl = grip_track_barrier_at(t, &at, side).lateral;
+        nearest = fmin(nearest, hypot(b.position.x - sin(b.heading) * bl - x, b.position.y + cos(b.heading) * bl - y));
+      }
+      if (h.distance - nearest < worst) worst = h.distance - nearest, worst_s = s;
+      ++points;
+    }
+  printf("  barrier distance less the barrier line's nearest point, %d points on the road: at least %.3f m (s %.1f m)\n",
+         points, worst, worst_s);
+  CHECK(points > 1000);
+  CHECK(worst > -0.3);
+  grip_track_destroy(t);
+}
+
 /* Native format: option semantics and errors. */
 static void test_native_format(void) {
   const char *text =
@@ -694,6 +745,7 @@ int main(void) {
   RUN_TEST(test_many_pieces);
   RUN_TEST(test_shipped_tracks);
   RUN_TEST(test_barrier_top);
+  RUN_TEST(test_barrier_distance);
   RUN_TEST(test_native_format);
   RUN_TEST(test_invalid_defs);
   return TEST_RESULT();

@@ -162,7 +162,7 @@ GRIP_API grip_track_location grip_track_locate_full(const grip_track *track, dou
 /* A barrier as seen from a point. */
 typedef struct grip_track_barrier {
   double distance;  /* m, from the point to the barrier, > 0 inside, < 0 beyond it; first order
-                       in the barrier's slant when the strips change width */
+                       in the barrier's slant when the strips change width (docs/tracks.md) */
   grip_vec3 normal; /* unit, horizontal, the barrier's normal pointing into the track */
   double height;    /* m, wall height */
   double lateral;   /* m, lateral offset of the barrier's foot (+ left) */
