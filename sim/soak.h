@@ -45,9 +45,10 @@ typedef struct soak_result {
   double drift_pct;          /* lone robot: last window's mean lap / first's − 1, in % (windows
                                 with flying laps; NAN with fewer than two) */
   int drift_first, drift_last; /* the windows compared (-1: none) */
-  long heap_growth_bytes;    /* heap in use at the end minus after the first window (field) */
+  long heap_growth_bytes;    /* B, heap in use at the end minus after the first window (field); <= 0
+                                passes (a retired car gives its memory back) */
   long rss_growth_kb;        /* peak RSS at the end minus after the first window (field) */
-  bool passed;               /* no retirement, |drift| < 0.1 %, heap growth 0 (where measurable) */
+  bool passed;               /* no retirement, |drift| < 0.1 %, no heap growth (where measurable) */
   char verdict[256];         /* why it failed, or "passed" */
 } soak_result;
 
