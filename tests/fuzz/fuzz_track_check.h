@@ -1,6 +1,9 @@
 /* What the track harnesses (fuzz_track, fuzz_torcs_track) require of a file: opened as the
  * tools open it (read, converted, checked, built), either refused with a message or a track
- * whose figures are finite and pass the documented whole-track checks (docs/tracks.md). */
+ * whose figures are finite and pass the documented whole-track checks (docs/tracks.md), and
+ * whose queries, as a car's step makes them, give finite answers: at 8 points along the track,
+ * each on the centre line, at the road's edges and beyond them, a locate, a downward wheel ray
+ * (as the ground adapter casts it, with a hint) and a barrier query. */
 #ifndef GRIP_FUZZ_TRACK_CHECK_H
 #define GRIP_FUZZ_TRACK_CHECK_H
 
@@ -24,9 +27,28 @@ static inline void fuzz_open_track(const char *path) {
   FUZZ_REQUIRE(isfinite(s.length) && s.length >= GRIP_TRACK_MIN_LENGTH);
   FUZZ_REQUIRE(isfinite(s.closure_error) && s.closure_error <= grip_track_max_closure(s.length));
   FUZZ_REQUIRE(isfinite(s.z_min) && isfinite(s.z_max) && isfinite(s.x_min) && isfinite(s.y_max));
+  grip_track_ground_context ground_ctx, barrier_ctx;
+  grip_ground ground = grip_track_ground(&ground_ctx, track);
+  grip_barrier barrier = grip_track_barriers(&barrier_ctx, track);
+  int hint = -1;
+  grip_ground_query query = {.user_data = NULL, .wheel = 0, .hint = &hint};
   for (int i = 0; i < 8; ++i) {
     grip_track_point p = grip_track_point_at(track, s.length * i / 8.0);
     FUZZ_REQUIRE(isfinite(p.position.x) && isfinite(p.position.y) && isfinite(p.position.z));
+    static const double across[5] = {0.0, 0.5, -0.5, 0.75, -1.5}; /* × the road's width */
+    for (int k = 0; k < 5; ++k) {
+      double lat = across[k] * p.width, x = p.position.x - sin(p.heading) * lat, y = p.position.y + cos(p.heading) * lat;
+      grip_track_location loc = grip_track_locate(track, x, y, hint);
+      FUZZ_REQUIRE(loc.segment >= 0 && isfinite(loc.distance) && isfinite(loc.lateral) && isfinite(loc.z));
+      FUZZ_REQUIRE(isfinite(loc.normal.x) && isfinite(loc.normal.y) && isfinite(loc.normal.z));
+      grip_ground_hit hit;
+      grip_vec3 origin = {x, y, loc.z + 1.0}, down = {0.01, -0.01, -1.0};
+      if (ground.raycast(ground.context, &query, origin, down, 3.0, &hit))
+        FUZZ_REQUIRE(isfinite(hit.point.x) && isfinite(hit.point.z) && isfinite(hit.normal.z) && isfinite(hit.distance));
+      grip_barrier_hit wall;
+      if (barrier.query(barrier.context, &query, x, y, &wall))
+        FUZZ_REQUIRE(isfinite(wall.distance) && isfinite(wall.normal.x) && isfinite(wall.normal.y) && isfinite(wall.top));
+    }
   }
   grip_track_destroy(track);
 }
