@@ -90,8 +90,8 @@ solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double res
   }
   for (int i = 0; i < n; ++i) {
     contact *k = &ks[i];
-    k->ra = a->v ? v3_sub(k->point, a->v->position) : v3(0, 0, 0);
-    k->rb = v3_sub(k->point, b->v->position);
+    grip_vec3 ra = a->v ? v3_sub(k->point, a->v->position) : v3(0, 0, 0);
+    grip_vec3 rb = v3_sub(k->point, b->v->position);
     grip_vec3 nn = k->normal;
     grip_vec3 t = fabs(nn.z) < 0.9 ? v3_cross(nn, v3(0, 0, 1)) : v3_cross(nn, v3(1, 0, 0));
     k->t1 = v3_normalize(t);
@@ -99,20 +99,17 @@ solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double res
     const grip_vec3 dirs[3] = {nn, k->t1, k->t2};
     double inverse_mass[3];
     for (int axis = 0; axis < 3; ++axis) {
-      k->lever_a[axis] = v3_cross(k->ra, dirs[axis]);
-      k->lever_b[axis] = v3_cross(k->rb, dirs[axis]);
+      k->lever_a[axis] = v3_cross(ra, dirs[axis]);
+      k->lever_b[axis] = v3_cross(rb, dirs[axis]);
       k->spin_a[axis] = a->v ? grip_contact_inv_inertia_world(a, k->lever_a[axis]) : v3(0, 0, 0);
       k->spin_b[axis] = grip_contact_inv_inertia_world(b, k->lever_b[axis]);
       /* 1/m + (r×d)·I_w⁻¹·(r×d) of each body */
       inverse_mass[axis] = sv.inv_ma + v3_dot(k->lever_a[axis], k->spin_a[axis]) + sv.inv_mb +
                            v3_dot(k->lever_b[axis], k->spin_b[axis]);
     }
-    k->kn = inverse_mass[0];
-    k->kt1 = inverse_mass[1];
-    k->kt2 = inverse_mass[2];
-    k->mass_n = 1.0 / k->kn;
-    k->mass_t1 = 1.0 / k->kt1;
-    k->mass_t2 = 1.0 / k->kt2;
+    k->mass_n = 1.0 / inverse_mass[0];
+    k->mass_t1 = 1.0 / inverse_mass[1];
+    k->mass_t2 = 1.0 / inverse_mass[2];
     double approach = -speed_along(&sv, k, nn, 0);
     if (approach > r.approach) r.approach = approach;
     k->target = approach > CONTACT_RESTITUTION_SPEED ? restitution * approach : 0.0;

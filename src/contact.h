@@ -21,14 +21,13 @@ typedef struct body {
 typedef struct contact {
   grip_vec3 point;  /* world */
   grip_vec3 normal; /* unit, from body a to body b: b is pushed along it */
-  grip_vec3 ra, rb; /* from each CG to the point */
   grip_vec3 t1, t2; /* tangents */
-  double kn, kt1, kt2; /* inverse effective masses */
   double target;    /* normal separation speed wanted after the solve */
   double jn, jt1, jt2; /* accumulated impulses, N·s */
   /* The solver's per-contact constants (grip_contact_solve fills them): for each direction d
    * of n, t1, t2, the lever r × d (m) and the angular response I_w⁻¹·(r × d) (1/(kg·m)) of
-   * each body, and the reciprocal effective masses (kg). */
+   * each body, and the effective masses (kg) along n, t1, t2: 1 / Σ (1/m + (r×d)·I_w⁻¹·(r×d)),
+   * the sum over both bodies (the static world adds nothing). */
   grip_vec3 lever_a[3], lever_b[3];
   grip_vec3 spin_a[3], spin_b[3];
   double mass_n, mass_t1, mass_t2;

@@ -38,31 +38,37 @@ static double reference_best(const char *track) {
   return best_any;
 }
 
-/* Best lap of grip's robot over 3 laps; *off gets the time off the road. */
-static double grip_best(const char *track_name, const robot_params *params, double *off) {
+/* car1-trb1 alone for 3 laps on the installed TORCS track NAME at step dt; 0, or -1 when the
+ * track does not open or the race does not run (printed). The caller frees *res. */
+static int race_alone(const char *track_name, const robot_params *params, double dt, race_result *res) {
   char spec[96];
-  snprintf(spec, sizeof spec, "torcs:%s", track_name);
+  snprintf(spec, sizeof spec, "torcs:%.63s", track_name);
   grip_track *track = NULL;
   grip_load_error err;
   grip_load_error_clear(&err);
   if (grip_track_open(spec, &track, NULL, 0, &err) != 0) {
     fprintf(stderr, "%s\n", err.message);
-    return NAN;
+    return -1;
   }
   race_config cfg = race_default_config();
   cfg.track = track;
   cfg.car = &car.def;
   cfg.params = *params;
   cfg.laps = 3;
-  race_result res;
-  double best = NAN;
-  if (race_run(&cfg, &res) == 0) {
-    const race_car_result *r = &res.results[0];
-    if (r->finished) best = r->best_lap_s;
-    *off = r->off_track_s;
-    race_result_free(&res);
-  }
+  cfg.dt = dt;
+  int rc = race_run(&cfg, res);
   grip_track_destroy(track);
+  return rc;
+}
+
+/* Best lap of grip's robot over 3 laps; *off gets the time off the road. */
+static double grip_best(const char *track_name, const robot_params *params, double *off) {
+  race_result res;
+  if (race_alone(track_name, params, race_default_config().dt, &res) != 0) return NAN;
+  const race_car_result *r = &res.results[0];
+  double best = r->finished ? r->best_lap_s : NAN;
+  *off = r->off_track_s;
+  race_result_free(&res);
   return best;
 }
 
@@ -127,21 +133,11 @@ int main(void) {
     closedir(d);
     qsort(names, (size_t)count, sizeof names[0], by_name);
     for (int k = 0; k < count; ++k) {
-      char spec[96];
-      snprintf(spec, sizeof spec, "torcs:%.63s", names[k]);
-      grip_track *track = NULL;
-      grip_load_error_clear(&err);
-      if (grip_track_open(spec, &track, NULL, 0, &err) != 0) {
-        fprintf(stderr, "%s\n", err.message);
+      race_result res;
+      if (race_alone(names[k], &params, race_default_config().dt, &res) != 0) {
         CHECK(0);
         continue;
       }
-      race_config cfg = race_default_config();
-      cfg.track = track;
-      cfg.car = &car.def;
-      cfg.laps = 3;
-      race_result res;
-      CHECK(race_run(&cfg, &res) == 0);
       const race_car_result *r = &res.results[0];
       printf("  %-12s %d laps, best %.2f s, plan %.2f s (%+.1f %%), off %.2f s, wall %.2f s\n", names[k], r->laps,
              r->best_lap_s, r->plan_lap_s, 100.0 * (r->best_lap_s / r->plan_lap_s - 1.0), r->off_track_s,
@@ -153,7 +149,6 @@ int main(void) {
         if (strcmp(v3[v], names[k]) == 0) CHECK_NEAR(r->off_track_s, 0.0, 0.0);
       ++raced;
       race_result_free(&res);
-      grip_track_destroy(track);
     }
   }
   printf("  %d tracks raced\n", raced);
@@ -163,27 +158,19 @@ int main(void) {
    * from the road there (its tangent line, extended), and a car at 66 km/h stopped dead against
    * it, losing 5-10 s in one lap of three. Laps 2 and 3 now agree within 0.2 %. */
   for (int k = 0; k < 2; ++k) {
-    grip_track *track = NULL;
-    grip_load_error_clear(&err);
-    if (grip_track_open("torcs:corkscrew", &track, NULL, 0, &err) != 0) {
+    double dt = k ? 0.005 : 0.002;
+    race_result res;
+    if (race_alone("corkscrew", &params, dt, &res) != 0) {
       CHECK(0);
       break;
     }
-    race_config cfg = race_default_config();
-    cfg.track = track;
-    cfg.car = &car.def;
-    cfg.laps = 3;
-    cfg.dt = k ? 0.005 : 0.002;
-    race_result res;
-    CHECK(race_run(&cfg, &res) == 0);
     const race_car_result *r = &res.results[0];
-    printf("  corkscrew at dt %.3f: laps 2 and 3 %.3f and %.3f s, off the road %.2f s\n", cfg.dt, r->lap_times[1],
+    printf("  corkscrew at dt %.3f: laps 2 and 3 %.3f and %.3f s, off the road %.2f s\n", dt, r->lap_times[1],
            r->lap_times[2], r->off_track_s);
     CHECK(r->laps == 3);
     CHECK_REL(r->lap_times[1], r->lap_times[2], 0.002);
     CHECK_NEAR(r->off_track_s, 0.0, 0.0);
     race_result_free(&res);
-    grip_track_destroy(track);
   }
   return TEST_RESULT();
 }
