@@ -101,7 +101,24 @@ static bool hitched(const collision_world *c, int a, int b) {
   return c->hitched[2 * a] == b || c->hitched[2 * a + 1] == b;
 }
 
+/* Asks for a cache line the caller is about to write, in the exclusive state: x86's PREFETCHW
+ * (CPUs without it execute its encoding as a no-op), written as assembly since a compiler given
+ * no -march emits a read prefetch for __builtin_prefetch; the plain builtin elsewhere. */
+static inline void prefetch_for_write(const void *p) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __asm__ volatile("prefetchw %0" : : "m"(*(const char *)p));
+#else
+  __builtin_prefetch(p, 1, 3);
+#endif
+}
+
 void grip_collision_begin_slot(collision_world *c, int slot, const vehicle *v) {
+  /* The bounds written after the step were read by the broad phase on the caller's core: ask
+   * for their cache lines now, so that the stores after the step do not wait for them. */
+  prefetch_for_write(&c->box_min[3 * slot]);
+  prefetch_for_write(&c->box_min[3 * slot + 2]);
+  prefetch_for_write(&c->box_max[3 * slot]);
+  prefetch_for_write(&c->box_max[3 * slot + 2]);
   c->start_position[slot] = v->position;
   c->start_rotation[slot] = v->rotation;
   grip_vehicle_contacts *k = &c->contacts[slot];
@@ -116,7 +133,10 @@ void grip_collision_end_slot(collision_world *c, int slot, const vehicle *v) {
   c->contacts[slot].ground_count = v->ground_points;
   c->contacts[slot].ground_impulse = v->ground_impulse;
   /* A vehicle in forces mode has its collisions resolved by the caller's engine. */
-  c->active[slot] = v->alive && !v->out_of_world && v->def->chassis_mode == GRIP_CHASSIS_OWN;
+  unsigned char active = v->alive && !v->out_of_world && v->def->chassis_mode == GRIP_CHASSIS_OWN;
+  /* Written only when it changes: 64 slots share a cache line, and threads stepping neighbouring
+   * slots would otherwise pass the line back and forth at every vehicle. */
+  if (c->active[slot] != active) c->active[slot] = active;
   if (c->active[slot] && c->pairs_possible) swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
 }
 
@@ -125,10 +145,13 @@ static void record(collision_world *c, int slot, const vehicle *v, int points, s
                    grip_vehicle_id other) {
   grip_vehicle_contacts *k = &c->contacts[slot];
   k->count += points;
-  if (other.index == 0)
+  c->step_points += points;
+  if (other.index == 0) {
     k->wall_count += points;
-  else
+  } else {
     k->vehicle_count += points;
+    c->step_vehicle_points += points;
+  }
   k->impulse += r.impulse;
   if (r.approach >= IMPACT_SPEED) {
     k->impacts++;
@@ -476,24 +499,36 @@ static void pair_pass(collision_world *c, vehicle *vs, int ia, int ib, const gri
   }
 }
 
-/* Bounding box of a chassis box over the step (start and end poses), with a margin. */
+/* Bounding box of a chassis box over the step (start and end poses), with a margin: per pose,
+ * the box's centre p + R·offset ± its half extent along each world axis, Σ_j e_j·|R_kj|. Built
+ * from the rotation directly, as make_obb would give it (the same operations in the same order),
+ * without an obb on the stack: the copies of one made 16-byte loads of two 8-byte stores, which
+ * cannot be forwarded and wait for every store before them, the bounds of the car before among
+ * them (a cache line the collision pass read on another core). */
 static void swept_bounds(const collision_world *c, int slot, const vehicle *v, double *lo, double *hi) {
-  obb boxes[2] = {make_obb(v, c->start_position[slot], c->start_rotation[slot]),
-                  make_obb(v, v->position, v->rotation)};
-  for (int k = 0; k < 3; ++k) {
-    lo[k] = INFINITY;
-    hi[k] = -INFINITY;
-  }
+  grip_vec3 offset = box_offset(v);
+  double e0 = 0.5 * v->def->body.dimensions.x, e1 = 0.5 * v->def->body.dimensions.y,
+         e2 = 0.5 * v->def->body.dimensions.z;
+  grip_vec3 p[2] = {c->start_position[slot], v->position};
+  grip_quat q[2] = {c->start_rotation[slot], v->rotation};
+  double l[3] = {INFINITY, INFINITY, INFINITY}, h[3] = {-INFINITY, -INFINITY, -INFINITY};
   for (int i = 0; i < 2; ++i) {
-    const obb *o = &boxes[i];
-    double r[3] = {o->e[0] * fabs(o->u[0].x) + o->e[1] * fabs(o->u[1].x) + o->e[2] * fabs(o->u[2].x),
-                   o->e[0] * fabs(o->u[0].y) + o->e[1] * fabs(o->u[1].y) + o->e[2] * fabs(o->u[2].y),
-                   o->e[0] * fabs(o->u[0].z) + o->e[1] * fabs(o->u[1].z) + o->e[2] * fabs(o->u[2].z)};
-    double cc[3] = {o->c.x, o->c.y, o->c.z};
-    for (int k = 0; k < 3; ++k) {
-      lo[k] = mind(lo[k], cc[k] - r[k] - CAR_SLOP);
-      hi[k] = maxd(hi[k], cc[k] + r[k] + CAR_SLOP);
-    }
+    mat3 r = mat3_from_quat(q[i]);
+    grip_vec3 cc = v3_add(p[i], mat3_mul(&r, offset));
+    grip_vec3 u0 = mat3_column(&r, 0), u1 = mat3_column(&r, 1), u2 = mat3_column(&r, 2);
+    double rx = e0 * fabs(u0.x) + e1 * fabs(u1.x) + e2 * fabs(u2.x);
+    double ry = e0 * fabs(u0.y) + e1 * fabs(u1.y) + e2 * fabs(u2.y);
+    double rz = e0 * fabs(u0.z) + e1 * fabs(u1.z) + e2 * fabs(u2.z);
+    l[0] = mind(l[0], cc.x - rx - CAR_SLOP);
+    h[0] = maxd(h[0], cc.x + rx + CAR_SLOP);
+    l[1] = mind(l[1], cc.y - ry - CAR_SLOP);
+    h[1] = maxd(h[1], cc.y + ry + CAR_SLOP);
+    l[2] = mind(l[2], cc.z - rz - CAR_SLOP);
+    h[2] = maxd(h[2], cc.z + rz + CAR_SLOP);
+  }
+  for (int k = 0; k < 3; ++k) {
+    lo[k] = l[k];
+    hi[k] = h[k];
   }
 }
 
@@ -542,16 +577,20 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
 
 void grip_collision_step(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
   bool walls = def->barrier.query != NULL;
+  c->step_points = c->step_vehicle_points = 0;
   if (walls)
     for (int i = 0; i < used; ++i)
       if (c->active[i]) wall_pass(c, &vs[i], i, def, dt);
   vehicle_pairs(c, vs, used, def, dt);
+  /* What follows reads every slot's record, which the threads that stepped the vehicles wrote
+   * (a cache line per slot from another core): only when this pass recorded a contact. */
+  if (c->step_points == 0) return;
   /* The ground wins over the pairs' position corrections: a car pushed down by another is put
    * back on the ground. */
-  for (int i = 0; i < used; ++i)
+  for (int i = 0; i < used && c->step_vehicle_points > 0; ++i)
     if (c->contacts[i].vehicle_count > 0 && vs[i].alive && !vs[i].out_of_world) grip_ground_contact_push_out(&vs[i], def);
   /* Walls win over the pairs' position corrections. */
-  if (walls)
+  if (walls && c->step_vehicle_points > 0)
     for (int i = 0; i < used; ++i) {
       vehicle *v = &vs[i];
       if (c->contacts[i].vehicle_count == 0 || !v->alive) continue;

@@ -20,6 +20,9 @@ typedef struct collision_world {
   int *hitched;                   /* 2 per slot: the slots it is hitched to without collisions, -1 none */
   bool pairs_possible;            /* two or more vehicles alive this step: the broad phase runs and
                                      needs the bounds (a lone car's step skips them) */
+  int step_points, step_vehicle_points; /* contact points recorded in this step's pass, all and
+                                           car-car: without any, the passes after the pairs
+                                           need not read every slot's record */
 } collision_world;
 
 /* Grows the arrays to hold capacity slots, keeping their contents. False: out of memory (the

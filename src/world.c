@@ -209,12 +209,16 @@ typedef struct step_task {
 
 static void step_range(int start, int end, int worker, void *context) {
   (void)worker;
-  step_task *t = context;
-  collision_world *c = &t->world->collision;
+  /* Read once: the task lives on the calling thread's stack, in cache lines that thread keeps
+   * writing while it steps its own share. */
+  const step_task t = *(const step_task *)context;
+  grip_world *world = t.world;
+  collision_world *c = &world->collision;
+  vehicle *vehicles = world->vehicles;
   for (int i = start; i < end; ++i) {
-    vehicle *v = &t->world->vehicles[i];
+    vehicle *v = &vehicles[i];
     grip_collision_begin_slot(c, i, v);
-    if (v->alive) grip_vehicle_step(v, &t->world->def, t->dt);
+    if (v->alive) grip_vehicle_step(v, &world->def, t.dt);
     grip_collision_end_slot(c, i, v);
   }
 }
