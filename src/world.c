@@ -332,12 +332,10 @@ static void record_profile(grip_world *world, double t0, double t1, double t2) {
   p->vehicles = t1 - t0;
   p->collisions = t2 - t1;
   p->vehicles_stepped = world->alive;
-  p->wall_contacts = p->vehicle_contacts = 0;
-  for (int i = 0; i < world->used; ++i) {
-    if (!world->vehicles[i].alive) continue;
-    p->wall_contacts += world->collision.contacts[i].wall_count;
-    p->vehicle_contacts += world->collision.contacts[i].vehicle_count;
-  }
+  /* The collision pass's own counts: the sums of the slots' records, without reading each
+   * slot's record, which a thread stepping it wrote on another core. */
+  p->wall_contacts = world->collision.step_points - world->collision.step_vehicle_points;
+  p->vehicle_contacts = world->collision.step_vehicle_points;
   p->steps++;
   p->total_step += p->step;
   p->total_vehicles += p->vehicles;
