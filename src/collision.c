@@ -27,6 +27,13 @@
 
 /* --- storage ----------------------------------------------------------------------------- */
 
+/* The bounds of a chassis box at one pose (without the margin), and that pose, bit for bit. */
+typedef struct pose_box {
+  double pose[7]; /* position x, y, z, rotation w, x, y, z */
+  double lo[3], hi[3];
+  int valid;
+} pose_box;
+
 static bool grow(void **p, size_t size) {
   void *q = realloc(*p, size);
   if (!q) return false;
@@ -43,7 +50,7 @@ bool grip_collision_reserve(collision_world *c, int capacity) {
       !grow((void **)&c->contacts, n * sizeof *c->contacts) || !grow((void **)&c->order, n * sizeof *c->order) ||
       !grow((void **)&c->box_min, 3 * n * sizeof *c->box_min) ||
       !grow((void **)&c->box_max, 3 * n * sizeof *c->box_max) || !grow((void **)&c->active, n * sizeof *c->active) ||
-      !grow((void **)&c->hitched, 2 * n * sizeof *c->hitched))
+      !grow((void **)&c->hitched, 2 * n * sizeof *c->hitched) || !grow((void **)&c->last_box, n * sizeof *c->last_box))
     return false;
   for (int i = c->capacity; i < capacity; ++i) grip_collision_reset_slot(c, i);
   c->capacity = capacity;
@@ -60,13 +67,14 @@ void grip_collision_free(collision_world *c) {
   free(c->box_max);
   free(c->active);
   free(c->hitched);
+  free(c->last_box);
   memset(c, 0, sizeof *c);
 }
 
 size_t grip_collision_bytes(const collision_world *c) {
   size_t per_slot = sizeof *c->start_position + sizeof *c->start_rotation + sizeof *c->end_velocity +
                     sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->box_min + 3 * sizeof *c->box_max +
-                    sizeof *c->active + 2 * sizeof *c->hitched;
+                    sizeof *c->active + 2 * sizeof *c->hitched + sizeof *c->last_box;
   return (size_t)c->capacity * per_slot;
 }
 
@@ -77,6 +85,7 @@ void grip_collision_reset_slot(collision_world *c, int slot) {
   k->last_impact_other = GRIP_NULL_VEHICLE;
   c->active[slot] = 0;
   c->hitched[2 * slot] = c->hitched[2 * slot + 1] = -1;
+  c->last_box[slot].valid = 0;
 }
 
 static void set_partner(collision_world *c, int slot, int from, int to) {
@@ -101,7 +110,24 @@ static bool hitched(const collision_world *c, int a, int b) {
   return c->hitched[2 * a] == b || c->hitched[2 * a + 1] == b;
 }
 
+/* Asks for a cache line the caller is about to write, in the exclusive state: x86's PREFETCHW
+ * (CPUs without it execute its encoding as a no-op), written as assembly since a compiler given
+ * no -march emits a read prefetch for __builtin_prefetch; the plain builtin elsewhere. */
+static inline void prefetch_for_write(const void *p) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __asm__ volatile("prefetchw %0" : : "m"(*(const char *)p));
+#else
+  __builtin_prefetch(p, 1, 3);
+#endif
+}
+
 void grip_collision_begin_slot(collision_world *c, int slot, const vehicle *v) {
+  /* The bounds written after the step were read by the broad phase on the caller's core: ask
+   * for their cache lines now, so that the stores after the step do not wait for them. */
+  prefetch_for_write(&c->box_min[3 * slot]);
+  prefetch_for_write(&c->box_min[3 * slot + 2]);
+  prefetch_for_write(&c->box_max[3 * slot]);
+  prefetch_for_write(&c->box_max[3 * slot + 2]);
   c->start_position[slot] = v->position;
   c->start_rotation[slot] = v->rotation;
   grip_vehicle_contacts *k = &c->contacts[slot];
@@ -109,14 +135,17 @@ void grip_collision_begin_slot(collision_world *c, int slot, const vehicle *v) {
   k->impulse = 0.0;
 }
 
-static void swept_bounds(const collision_world *c, int slot, const vehicle *v, double *lo, double *hi);
+static void swept_bounds(collision_world *c, int slot, const vehicle *v, double *lo, double *hi);
 
 void grip_collision_end_slot(collision_world *c, int slot, const vehicle *v) {
   c->end_velocity[slot] = v->velocity;
   c->contacts[slot].ground_count = v->ground_points;
   c->contacts[slot].ground_impulse = v->ground_impulse;
   /* A vehicle in forces mode has its collisions resolved by the caller's engine. */
-  c->active[slot] = v->alive && !v->out_of_world && v->def->chassis_mode == GRIP_CHASSIS_OWN;
+  unsigned char active = v->alive && !v->out_of_world && v->def->chassis_mode == GRIP_CHASSIS_OWN;
+  /* Written only when it changes: 64 slots share a cache line, and threads stepping neighbouring
+   * slots would otherwise pass the line back and forth at every vehicle. */
+  if (c->active[slot] != active) c->active[slot] = active;
   if (c->active[slot] && c->pairs_possible) swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
 }
 
@@ -125,10 +154,13 @@ static void record(collision_world *c, int slot, const vehicle *v, int points, s
                    grip_vehicle_id other) {
   grip_vehicle_contacts *k = &c->contacts[slot];
   k->count += points;
-  if (other.index == 0)
+  c->step_points += points;
+  if (other.index == 0) {
     k->wall_count += points;
-  else
+  } else {
     k->vehicle_count += points;
+    c->step_vehicle_points += points;
+  }
   k->impulse += r.impulse;
   if (r.approach >= IMPACT_SPEED) {
     k->impacts++;
@@ -476,24 +508,55 @@ static void pair_pass(collision_world *c, vehicle *vs, int ia, int ib, const gri
   }
 }
 
-/* Bounding box of a chassis box over the step (start and end poses), with a margin. */
-static void swept_bounds(const collision_world *c, int slot, const vehicle *v, double *lo, double *hi) {
-  obb boxes[2] = {make_obb(v, c->start_position[slot], c->start_rotation[slot]),
-                  make_obb(v, v->position, v->rotation)};
-  for (int k = 0; k < 3; ++k) {
-    lo[k] = INFINITY;
-    hi[k] = -INFINITY;
+/* The bounds of the chassis box at pose (p, q): its centre p + R·offset ± its half extent along
+ * each world axis, Σ_j e_j·|R_kj|. Computed from the rotation directly, as make_obb would give
+ * them (the same operations in the same order), without an obb on the stack: the copies of one
+ * made 16-byte loads of two 8-byte stores, which cannot be forwarded and wait for every store
+ * before them, the bounds of the car before among them (a cache line the collision pass read
+ * on another core). */
+static void pose_bounds(const vehicle *v, grip_vec3 p, grip_quat q, double lo[3], double hi[3]) {
+  grip_vec3 offset = box_offset(v);
+  double e0 = 0.5 * v->def->body.dimensions.x, e1 = 0.5 * v->def->body.dimensions.y,
+         e2 = 0.5 * v->def->body.dimensions.z;
+  mat3 r = mat3_from_quat(q);
+  grip_vec3 cc = v3_add(p, mat3_mul(&r, offset));
+  grip_vec3 u0 = mat3_column(&r, 0), u1 = mat3_column(&r, 1), u2 = mat3_column(&r, 2);
+  double rx = e0 * fabs(u0.x) + e1 * fabs(u1.x) + e2 * fabs(u2.x);
+  double ry = e0 * fabs(u0.y) + e1 * fabs(u1.y) + e2 * fabs(u2.y);
+  double rz = e0 * fabs(u0.z) + e1 * fabs(u1.z) + e2 * fabs(u2.z);
+  lo[0] = cc.x - rx;
+  hi[0] = cc.x + rx;
+  lo[1] = cc.y - ry;
+  hi[1] = cc.y + ry;
+  lo[2] = cc.z - rz;
+  hi[2] = cc.z + rz;
+}
+
+/* Bounding box of a chassis box over the step (start and end poses), with a margin. The start
+ * pose is nearly always the pose the bounds were last taken for (the end of the step before,
+ * or where the collision pass left the car): those are reused when the pose is the same bit
+ * for bit, which halves the work. */
+static void swept_bounds(collision_world *c, int slot, const vehicle *v, double *lo, double *hi) {
+  pose_box *memo = &c->last_box[slot];
+  double start[7] = {c->start_position[slot].x, c->start_position[slot].y, c->start_position[slot].z,
+                     c->start_rotation[slot].w, c->start_rotation[slot].x, c->start_rotation[slot].y,
+                     c->start_rotation[slot].z};
+  double l0[3], h0[3], l1[3], h1[3];
+  if (memo->valid && memcmp(memo->pose, start, sizeof start) == 0) {
+    memcpy(l0, memo->lo, sizeof l0);
+    memcpy(h0, memo->hi, sizeof h0);
+  } else {
+    pose_bounds(v, c->start_position[slot], c->start_rotation[slot], l0, h0);
   }
-  for (int i = 0; i < 2; ++i) {
-    const obb *o = &boxes[i];
-    double r[3] = {o->e[0] * fabs(o->u[0].x) + o->e[1] * fabs(o->u[1].x) + o->e[2] * fabs(o->u[2].x),
-                   o->e[0] * fabs(o->u[0].y) + o->e[1] * fabs(o->u[1].y) + o->e[2] * fabs(o->u[2].y),
-                   o->e[0] * fabs(o->u[0].z) + o->e[1] * fabs(o->u[1].z) + o->e[2] * fabs(o->u[2].z)};
-    double cc[3] = {o->c.x, o->c.y, o->c.z};
-    for (int k = 0; k < 3; ++k) {
-      lo[k] = mind(lo[k], cc[k] - r[k] - CAR_SLOP);
-      hi[k] = maxd(hi[k], cc[k] + r[k] + CAR_SLOP);
-    }
+  pose_bounds(v, v->position, v->rotation, l1, h1);
+  *memo = (pose_box){.pose = {v->position.x, v->position.y, v->position.z, v->rotation.w, v->rotation.x,
+                              v->rotation.y, v->rotation.z},
+                     .lo = {l1[0], l1[1], l1[2]},
+                     .hi = {h1[0], h1[1], h1[2]},
+                     .valid = 1};
+  for (int k = 0; k < 3; ++k) {
+    lo[k] = mind(mind(INFINITY, l0[k] - CAR_SLOP), l1[k] - CAR_SLOP);
+    hi[k] = maxd(maxd(-INFINITY, h0[k] + CAR_SLOP), h1[k] + CAR_SLOP);
   }
 }
 
@@ -542,16 +605,20 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
 
 void grip_collision_step(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
   bool walls = def->barrier.query != NULL;
+  c->step_points = c->step_vehicle_points = 0;
   if (walls)
     for (int i = 0; i < used; ++i)
       if (c->active[i]) wall_pass(c, &vs[i], i, def, dt);
   vehicle_pairs(c, vs, used, def, dt);
+  /* What follows reads every slot's record, which the threads that stepped the vehicles wrote
+   * (a cache line per slot from another core): only when this pass recorded a contact. */
+  if (c->step_points == 0) return;
   /* The ground wins over the pairs' position corrections: a car pushed down by another is put
    * back on the ground. */
-  for (int i = 0; i < used; ++i)
+  for (int i = 0; i < used && c->step_vehicle_points > 0; ++i)
     if (c->contacts[i].vehicle_count > 0 && vs[i].alive && !vs[i].out_of_world) grip_ground_contact_push_out(&vs[i], def);
   /* Walls win over the pairs' position corrections. */
-  if (walls)
+  if (walls && c->step_vehicle_points > 0)
     for (int i = 0; i < used; ++i) {
       vehicle *v = &vs[i];
       if (c->contacts[i].vehicle_count == 0 || !v->alive) continue;

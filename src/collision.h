@@ -18,8 +18,13 @@ typedef struct collision_world {
   double *box_min, *box_max;      /* broad phase: swept bounding box, 3 per slot */
   unsigned char *active;          /* alive and in the world after its step: takes part in contacts */
   int *hitched;                   /* 2 per slot: the slots it is hitched to without collisions, -1 none */
+  struct pose_box *last_box;      /* per slot: the chassis box's bounds at the pose they were last
+                                     taken for, which is usually the next step's start pose */
   bool pairs_possible;            /* two or more vehicles alive this step: the broad phase runs and
                                      needs the bounds (a lone car's step skips them) */
+  int step_points, step_vehicle_points; /* contact points recorded in this step's pass, all and
+                                           car-car: without any, the passes after the pairs
+                                           need not read every slot's record */
 } collision_world;
 
 /* Grows the arrays to hold capacity slots, keeping their contents. False: out of memory (the
