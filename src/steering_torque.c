@@ -23,7 +23,9 @@ double grip_steering_wheel_torque(const grip_steering_def *steering, int count, 
                              double wheel_rate) {
   double kingpin = 0.0;
   for (int i = 0; i < count; ++i) kingpin += mz[i] - steering->mechanical_trail * fy[i];
+  /* A still wheel (a steady input) skips tanh: tanh(±0) is ±0, the same bits. */
+  double x = wheel_rate / COLUMN_FRICTION_SPEED;
   double torque = kingpin / steering->ratio - steering->column_damping * wheel_rate -
-                  steering->column_friction * tanh(wheel_rate / COLUMN_FRICTION_SPEED);
+                  steering->column_friction * (x == 0.0 ? x : tanh(x));
   return isfinite(torque) ? torque : 0.0;
 }
