@@ -16,6 +16,7 @@
  * deterministic as the rest of the step. */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "contact.h"
 #include "gmath.h"
@@ -79,9 +80,7 @@ static double least_clearance_over_wheels(const vehicle *v, const mat3 *rot) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
     grip_vec3 n = w->contact_normal;
-    if (!(n.x == last_normal.x && n.y == last_normal.y && n.z == last_normal.z &&
-          signbit(n.x) == signbit(last_normal.x) && signbit(n.y) == signbit(last_normal.y) &&
-          signbit(n.z) == signbit(last_normal.z))) {
+    if (memcmp(&n, &last_normal, sizeof n) != 0) {
       grip_vec3 m = mat3_mul_transposed(rot, n);
       box_part = v3_dot(o, m);
       ex = fabs(h.x * m.x);
