@@ -373,25 +373,35 @@ static double cornering_drag(const robot *r, double a_lat, double a_plan, double
   return a_lat * slip;
 }
 
-/* The forward gear giving most wheel force at road speed v, below rev_fraction of the rev
- * limit. */
-static int best_gear(const grip_vehicle_def *c, double v, double rev_fraction) {
+/* The forward gears giving most wheel force at road speed v below two fractions of the rev
+ * limit (the top gear is always a candidate), from one look-up of the torque curve per gear:
+ * *up for up_fraction, *down for down_fraction. */
+static void best_gears(const grip_vehicle_def *c, double v, double up_fraction, double down_fraction, int *up,
+                       int *down) {
   const grip_gearbox_def *g = &c->gearbox;
   double r = car_driven_wheel_radius(c);
-  int best = 1;
-  double best_f = -1.0;
+  int best_up = 1, best_down = 1;
+  double f_up = -1.0, f_down = -1.0;
   for (int k = 0; k < g->forward_gears; ++k) {
     double x = g->ratios[k] * g->final_drive;
     double rpm = v / r * x * 60.0 / (2.0 * GRIP_PI);
-    if (rpm > rev_fraction * c->engine.rev_limit_rpm && k + 1 < g->forward_gears) continue;
+    bool top = k + 1 >= g->forward_gears;
+    bool up_ok = top || !(rpm > up_fraction * c->engine.rev_limit_rpm);
+    bool down_ok = top || !(rpm > down_fraction * c->engine.rev_limit_rpm);
+    if (!up_ok && !down_ok) continue;
     if (rpm < c->clutch.engage_rpm) rpm = c->clutch.engage_rpm;
     double f = grip_engine_curve_torque(&c->engine, rpm) * x;
-    if (f > best_f) {
-      best_f = f;
-      best = k + 1;
+    if (up_ok && f > f_up) {
+      f_up = f;
+      best_up = k + 1;
+    }
+    if (down_ok && f > f_down) {
+      f_down = f;
+      best_down = k + 1;
     }
   }
-  return best;
+  *up = best_up;
+  *down = best_down;
 }
 
 /* The plan's friction at speed v: mu_factor × the lower axle's tyre mu at its wheel load with
@@ -1656,8 +1666,8 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
    * when not braking (a downshift under braking jolts the driven wheels). */
   if (!r->p.auto_gearbox) {
     int cur = st->gear >= 1 ? st->gear : 1;
-    int up = best_gear(&r->car, fmax(v, 0.0), 0.97);
-    int down = best_gear(&r->car, fmax(v, 0.0), 0.90);
+    int up, down;
+    best_gears(&r->car, fmax(v, 0.0), 0.97, 0.90, &up, &down);
     int g = st->shifting ? r->gear_request : cur;
     r->shift_wait = fmax(0.0, r->shift_wait - dt);
     if (st->shifting) {

@@ -88,7 +88,7 @@ static bool task_done(task_pool *p, unsigned seen) {
  * and spends less power); nothing elsewhere. */
 static void poll_pause(void) {
 #if defined(__x86_64__) || defined(__i386__)
-  //_mm_pause();
+  _mm_pause();
 #endif
 }
 

@@ -16,6 +16,7 @@
  * deterministic as the rest of the step. */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "contact.h"
 #include "gmath.h"
@@ -72,12 +73,22 @@ static double clearance_over_wheels(const vehicle *v, grip_vec3 p) {
 static double least_clearance_over_wheels(const vehicle *v, const mat3 *rot) {
   grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = v3_sub(v->def->body.box_center, v->com_design);
   double least = INFINITY;
+  /* The box's part depends on the normal only: wheels on one plane (flat ground) share it. */
+  grip_vec3 last_normal = v3(NAN, NAN, NAN);
+  double box_part = 0.0, ex = 0.0, ey = 0.0, ez = 0.0;
   for (int i = 0; i < v->wheel_count; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
-    grip_vec3 m = mat3_mul_transposed(rot, w->contact_normal);
-    double c = v3_dot(v3_sub(v->position, w->contact_point), w->contact_normal) + v3_dot(o, m) -
-               fabs(h.x * m.x) - fabs(h.y * m.y) - fabs(h.z * m.z);
+    grip_vec3 n = w->contact_normal;
+    if (memcmp(&n, &last_normal, sizeof n) != 0) {
+      grip_vec3 m = mat3_mul_transposed(rot, n);
+      box_part = v3_dot(o, m);
+      ex = fabs(h.x * m.x);
+      ey = fabs(h.y * m.y);
+      ez = fabs(h.z * m.z);
+      last_normal = n;
+    }
+    double c = v3_dot(v3_sub(v->position, w->contact_point), n) + box_part - ex - ey - ez;
     least = mind(least, c);
   }
   return least;

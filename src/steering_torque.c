@@ -19,11 +19,10 @@
 /* rad/s, the steering-wheel speed over which the friction torque reaches 76 % (tanh 1). */
 #define COLUMN_FRICTION_SPEED 0.05
 
-double grip_steering_wheel_torque(const grip_steering_def *steering, int count, const double *fy, const double *mz,
-                             double wheel_rate) {
-  double kingpin = 0.0;
-  for (int i = 0; i < count; ++i) kingpin += mz[i] - steering->mechanical_trail * fy[i];
+double grip_steering_wheel_torque(const grip_steering_def *steering, double kingpin, double wheel_rate) {
+  /* A still wheel (a steady input) skips tanh: tanh(±0) is ±0, the same bits. */
+  double x = wheel_rate / COLUMN_FRICTION_SPEED;
   double torque = kingpin / steering->ratio - steering->column_damping * wheel_rate -
-                  steering->column_friction * tanh(wheel_rate / COLUMN_FRICTION_SPEED);
+                  steering->column_friction * (x == 0.0 ? x : tanh(x));
   return isfinite(torque) ? torque : 0.0;
 }

@@ -686,17 +686,16 @@ static void hold_out_of_world(vehicle *v) {
 /* Torque at the steering wheel from the steered tyres in contact (steering_torque.c); the
  * wheel's rate is that of the filtered steering input over this step. */
 STEP_INLINE void steering_feedback(vehicle *v, double previous_steering, double dt, int n) {
-  double fy[GRIP_MAX_WHEELS], mz[GRIP_MAX_WHEELS];
-  int count = 0;
+  /* The kingpin moment summed here, wheel by wheel: passing the forces through arrays on the
+   * stack had the callee load two of them at once, a load that store forwarding cannot serve. */
+  double kingpin = 0.0;
   for (int i = 0; i < n; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact || v->type->wheels[i].steer_ratio == 0.0) continue;
-    fy[count] = w->fy;
-    mz[count] = w->mz;
-    ++count;
+    kingpin = grip_steering_kingpin_moment(&v->def->steering, kingpin, w->fy, w->mz);
   }
   double rate = (v->filtered.steering - previous_steering) * v->def->steering.max_wheel_angle / dt;
-  v->steering_torque = grip_steering_wheel_torque(&v->def->steering, count, fy, mz, rate);
+  v->steering_torque = grip_steering_wheel_torque(&v->def->steering, kingpin, rate);
 }
 
 /* The step for a vehicle of n wheels: grip_vehicle_step calls it with n a constant 4 for the

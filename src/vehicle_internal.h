@@ -61,11 +61,18 @@ engine_output grip_engine_torque(const grip_engine_def *def, double omega, doubl
 
 /* --- steering feedback ----------------------------------------------------------------- */
 
-/* N·m at the steering wheel (+ turns it left) from the lateral forces fy (N) and aligning
- * moments mz (N·m) of the `count` steered wheels in contact and the steering wheel's angular
- * velocity (rad/s); see steering_torque.c. Finite always (0 when it would not be). */
-double grip_steering_wheel_torque(const grip_steering_def *steering, int count, const double *fy, const double *mz,
-                             double wheel_rate);
+/* The kingpin moment (N·m, + turns the road wheels left) with one more steered wheel in
+ * contact added: its aligning moment mz (N·m) less the mechanical trail times its lateral force
+ * fy (N); see steering_torque.c. */
+static inline double grip_steering_kingpin_moment(const grip_steering_def *steering, double kingpin, double fy,
+                                                  double mz) {
+  return kingpin + (mz - steering->mechanical_trail * fy);
+}
+
+/* N·m at the steering wheel (+ turns it left) from the kingpin moment of the steered wheels in
+ * contact (N·m, grip_steering_kingpin_moment) and the steering wheel's angular velocity (rad/s);
+ * see steering_torque.c. Finite always (0 when it would not be). */
+double grip_steering_wheel_torque(const grip_steering_def *steering, double kingpin, double wheel_rate);
 
 /* --- drivetrain ------------------------------------------------------------------------ */
 
