@@ -14,6 +14,15 @@
 
 #define G 9.81
 #define REVERSE_SPEED 3.0 /* m/s, backing out of a wall or the grass */
+/* Traffic at a standstill (robot_drive's recovery): a car counts as in our lane within half the
+ * two widths plus this (m), as just ahead within half the two lengths plus STANDSTILL_GAP_AHEAD
+ * (m), as just behind within half the two lengths plus STANDSTILL_GAP_BEHIND (m, room to back
+ * out at REVERSE_SPEED); behind a standing car the wait before backing out is STANDSTILL_WAIT
+ * times stuck_time. */
+#define STANDSTILL_LANE_MARGIN 0.5
+#define STANDSTILL_GAP_AHEAD 4.0
+#define STANDSTILL_GAP_BEHIND 6.0
+#define STANDSTILL_WAIT 4.0
 #define ROUTE_HOLD 60.0   /* m past a route's end over which its last sample holds */
 #define TOP_SPEED_TARGET 1.25 /* × the top-speed estimate: the target where the plan is flat out */
 #define USE_STEPS 32 /* the slip-angle tables' steps of lateral utilisation, 0 .. 1 */
@@ -1572,11 +1581,26 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   double drift_out = (k_here > 0.0 ? -1.0 : 1.0) * fmax(v, 0.0) * sin(heading_err); /* m/s towards the outer edge */
   if (!(drift_out > 0.0)) wide_lift = 1.0;
 
-  /* Recovery: stuck or facing backwards → reverse with opposite lock. */
+  /* Traffic at a standstill: a car just ahead in our lane means waiting behind it, not being
+   * stuck, and a car just behind means reversing would hit it. In a 64-car race on the
+   * built-in track, cars queued in a jam took to reversing into the queue (robot-59 was struck
+   * while reversing, launched and rolled onto its side). */
+  bool blocked_ahead = false, occupied_behind = false;
+  for (int k = 0; k < other_count; ++k) {
+    const robot_car_view *o = &others[k];
+    if (!(fabs(o->lateral - loc.lateral) < 0.5 * (r->car_width + o->width) + STANDSTILL_LANE_MARGIN)) continue;
+    double ds = wrap_distance(r, o->distance - s), half_len = 0.5 * (r->car_length + o->length);
+    if (ds > 0.0 && ds < half_len + STANDSTILL_GAP_AHEAD) blocked_ahead = true;
+    if (ds <= 0.0 && -ds < half_len + STANDSTILL_GAP_BEHIND) occupied_behind = true;
+  }
+  /* Recovery: stuck or facing backwards → reverse with opposite lock. Behind a car that does
+   * not move either (a wreck), the car waits STANDSTILL_WAIT times longer before it backs out;
+   * never while a car stands right behind it. */
   if (r->mode == MODE_DRIVE) {
     r->stuck_t = (fabs(v) < 1.0 && r->status.target_speed > 2.0) ? r->stuck_t + dt : 0.0;
     r->back_t = (fabs(heading_err) > 1.8 && fabs(v) < 8.0) ? r->back_t + dt : 0.0;
-    if (r->stuck_t > r->p.stuck_time || r->back_t > 1.0) {
+    double stuck_limit = blocked_ahead ? STANDSTILL_WAIT * r->p.stuck_time : r->p.stuck_time;
+    if (!occupied_behind && (r->stuck_t > stuck_limit || r->back_t > 1.0)) {
       r->mode = MODE_REVERSE;
       r->reverse_t = 0.0;
     }
