@@ -555,8 +555,8 @@ static void swept_bounds(collision_world *c, int slot, const vehicle *v, double 
                      .hi = {h1[0], h1[1], h1[2]},
                      .valid = 1};
   for (int k = 0; k < 3; ++k) {
-    lo[k] = mind(mind(INFINITY, l0[k] - CAR_SLOP), l1[k] - CAR_SLOP);
-    hi[k] = maxd(maxd(-INFINITY, h0[k] + CAR_SLOP), h1[k] + CAR_SLOP);
+    lo[k] = mind(l0[k] - CAR_SLOP, l1[k] - CAR_SLOP);
+    hi[k] = maxd(h0[k] + CAR_SLOP, h1[k] + CAR_SLOP);
   }
 }
 

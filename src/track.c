@@ -16,6 +16,9 @@
  * settled (grip_track_raycast). */
 #define RAY_PASSES 4
 #define RAY_SETTLED 1e-6
+/* rad: the barrier's tangent line stands for the barrier while the centre line's frame has
+ * turned by less than this from the point's own (barrier_from). */
+#define BARRIER_TANGENT_TURN 0.5
 
 /* A built segment: the definition plus its placement. */
 typedef struct track_seg {
@@ -897,7 +900,7 @@ static grip_track_barrier barrier_from(const track_seg *g, const seg_frame *fr, 
    * from a wall 6 m away), and an arc's inner barrier near the arc's centre, where
    * 1 − kappa·tb ~ 0 and delta reaches tens of metres (corkscrew's hairpin: the road lay "0.1 m"
    * from the wall, and a car at 66 km/h stopped dead there). */
-  double turn = fabs(fr->kappa) > 0.0 ? 0.5 / fabs(fr->kappa) : INFINITY;
+  double turn = fabs(fr->kappa) > 0.0 ? BARRIER_TANGENT_TURN / fabs(fr->kappa) : INFINITY;
   double lo = fmax(-u, -turn), hi = fmin(g->len - u, turn);
   double e_n = lateral - tb, slope2 = along * along + dtb * dtb;
   double delta = slope2 > 0.0 ? e_n * dtb / slope2 : 0.0;

@@ -2,6 +2,7 @@
  * the barrier, facing the wrong way, or beside the road pointing across it, gets back onto the
  * road and drives on along it. Expectations are geometric (the road's half width, distance
  * covered along the centre line), not the robot's own figures. */
+#include <math.h>
 #include <string.h>
 
 #include "car_file.h"
@@ -96,7 +97,99 @@ static void every_car_recovers(void) {
   grip_track_destroy(t);
 }
 
+/* A robot boxed in at a standstill. The built-in track at s = 400 m, the corvette: a row of
+ * parked cars (brakes on, no driver) 1 m ahead across the whole width between the barriers, 3 m
+ * apart, so no way forward; with `behind`, one more parked car 0.5 m behind the robot's car.
+ * With a car behind, backing out would hit it: the robot must not ask for reverse, nor its car
+ * touch the one behind, in 30 s. With none, the row ahead is a wreck
+ * to back away from: the robot must ask for reverse within 30 s, but not before 8 s (the wait
+ * behind a standing car is 4 × stuck_time, 2 s, from the moment it stands; a queue that starts
+ * moving within that time must find the car still in it). */
+typedef struct placed {
+  grip_vehicle_id id;
+  double s, lat; /* m along the track, m to its left */
+} placed;
+
+static void boxed_in(bool behind, double *backs_at, int *touches_behind) {
+  grip_track *t = NULL;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  CHECK(grip_track_open("default", &t, NULL, 0, &err) == 0);
+  static grip_car car;
+  CHECK(grip_car_load(GRIP_SOURCE_DIR "/data/cars/corvette-c5.ini", &car, &err) == 0);
+  grip_track_ground_context gctx;
+  grip_world_def wd = grip_default_world_def();
+  wd.ground = grip_track_ground(&gctx, t);
+  wd.barrier = grip_track_barriers(&gctx, t);
+  wd.vehicle_capacity = 16;
+  grip_world *world = grip_create_world(&wd);
+  enum { MAX_PARKED = 12 };
+  grip_vehicle_id parked[MAX_PARKED];
+  int n = 0;
+  const double s0 = 400.0, length = car.def.body.dimensions.x, width = car.def.body.dimensions.y;
+  for (double lat = -13.5; lat <= 13.5 + 1e-9; lat += 3.0) parked[n++] = grip_create_vehicle(world, &car.def);
+  grip_vehicle_id me = grip_create_vehicle(world, &car.def), back = GRIP_NULL_VEHICLE;
+  if (behind) back = grip_create_vehicle(world, &car.def);
+  placed places[MAX_PARKED + 2];
+  int m = 0;
+  for (int k = 0; k < n; ++k) places[m++] = (placed){parked[k], s0 + length + 1.0, -13.5 + 3.0 * k};
+  places[m++] = (placed){me, s0, 0.0};
+  if (behind) places[m++] = (placed){back, s0 - length - 0.5, 0.0};
+  for (int k = 0; k < m; ++k) {
+    grip_track_point p = grip_track_point_at(t, places[k].s);
+    CHECK(grip_vehicle_place(world, places[k].id, p.position.x - sin(p.heading) * places[k].lat,
+                             p.position.y + cos(p.heading) * places[k].lat, p.heading) == GRIP_OK);
+  }
+  grip_vehicle_input hold = grip_default_vehicle_input();
+  hold.brake = 1.0;
+  for (int k = 0; k < m; ++k)
+    if (places[k].id.index != me.index) grip_vehicle_set_input(world, places[k].id, &hold);
+  robot *bot = robot_create(t, grip_vehicle_get_def(world, me), NULL, wd.air_density);
+  robot_car_view views[MAX_PARKED + 2];
+  grip_vehicle_state st;
+  double dt = 0.005;
+  *backs_at = INFINITY;
+  *touches_behind = 0;
+  for (long i = 0; i < lround(30.0 / dt); ++i) {
+    int nv = 0;
+    for (int k = 0; k < m; ++k) {
+      if (places[k].id.index == me.index) continue;
+      grip_vehicle_get_state(world, places[k].id, &st);
+      grip_track_location loc = grip_track_locate_full(t, st.pose.position.x, st.pose.position.y);
+      views[nv++] = (robot_car_view){loc.distance, loc.lateral, st.speed, length, width};
+    }
+    grip_vehicle_get_state(world, me, &st);
+    grip_vehicle_input in = robot_drive(bot, &st, views, nv, dt);
+    grip_vehicle_set_input(world, me, &in);
+    grip_world_step(world, dt);
+    grip_vehicle_get_state(world, me, &st);
+    if (isinf(*backs_at) && in.gear == GRIP_GEAR_REVERSE) *backs_at = (double)i * dt;
+    if (behind) {
+      grip_vehicle_contacts c;
+      grip_vehicle_get_contacts(world, back, &c);
+      *touches_behind += c.vehicle_count > 0;
+    }
+  }
+  robot_destroy(bot);
+  grip_destroy_world(world);
+  grip_track_destroy(t);
+}
+
+static void waits_in_a_queue(void) {
+  double backs_at;
+  int touches;
+  boxed_in(true, &backs_at, &touches);
+  printf("  boxed in, a car behind: backs out at %.2f s, steps touching the car behind %d\n", backs_at, touches);
+  CHECK(touches == 0);
+  CHECK(isinf(backs_at));
+  boxed_in(false, &backs_at, &touches);
+  printf("  boxed in, nothing behind: backs out at %.2f s\n", backs_at);
+  CHECK(backs_at >= 8.0);
+  CHECK(backs_at < 30.0);
+}
+
 int main(void) {
   RUN_TEST(every_car_recovers);
+  RUN_TEST(waits_in_a_queue);
   return TEST_RESULT();
 }
