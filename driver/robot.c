@@ -23,6 +23,12 @@
 #define STANDSTILL_GAP_AHEAD 4.0
 #define STANDSTILL_GAP_BEHIND 6.0
 #define STANDSTILL_WAIT 4.0
+/* Passing: a car ahead on the line is passed when its tail would be reached within
+ * PASS_HORIZON (s) at the present closing speed, or is nearer than PASS_NEAR (m); the shift
+ * (at most 2.5 m/s sideways) then has time to build before the car is reached. */
+#define PASS_HORIZON 3.0
+#define PASS_NEAR 10.0
+#define LEARN_CALM 3.0 /* s after traffic or a shift before the grip learning looks again */
 #define ROUTE_HOLD 60.0   /* m past a route's end over which its last sample holds */
 #define TOP_SPEED_TARGET 1.25 /* × the top-speed estimate: the target where the plan is flat out */
 #define USE_STEPS 32 /* the slip-angle tables' steps of lateral utilisation, 0 .. 1 */
@@ -115,6 +121,7 @@ struct robot {
   double integ;
   double lat_integ; /* m·s, integrated lateral error */
   double shift; /* m, lateral shift from the line (avoidance), rate limited */
+  double calm_t; /* s since the last car within 30 m or shift of 0.5 m or more from the line */
   double stuck_t, back_t, reverse_t;
   robot_mode mode;
   /* Grip learnt on the road: the plan's mu is scaled by grip_scale (1 at creation), lowered
@@ -1486,12 +1493,14 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
    * braking zone in time; taking the minimum over a longer window on top of it braked ~18 m
    * early and left the car 15-30 % under the plan in slow corners. */
   double v_t = fmin(plan_target(r, s), plan_target(r, s + fmax(v, 0.0) * r->p.speed_preview));
-  /* With a car close ahead (within 2 s), brake as early as the old preview window did
+  /* With a car close ahead (within 1 s), brake as early as the old preview window did
    * (minimum over 0.3 s): the car ahead brakes at the last moment too, and the follower's
-   * margin is what keeps the two apart. */
+   * margin is what keeps the two apart. (Within 2 s, a car running 1.5-2 s behind another
+   * braked ~10 m early for every corner: 0.4-0.6 s a lap in the 4-car race, with no car near
+   * enough to touch.) */
   for (int k = 0; k < other_count; ++k) {
     double gap = wrap_distance(r, others[k].distance - s);
-    if (gap > 0.0 && gap < 2.0 * fmax(v, 10.0)) {
+    if (gap > 0.0 && gap < 1.0 * fmax(v, 10.0)) {
       for (int j = 1; j <= 3; ++j)
         v_t = fmin(v_t, interp(r, s + fmax(v, 0.0) * 0.1 * j, DF_V_PLAN));
       break;
@@ -1548,8 +1557,13 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     double left = o->lateral + clear, right = o->lateral - clear;
     bool left_ok = left <= b_there, right_ok = right >= -b_there;
     double closing = v - o->speed;
+    /* A pass is planned only for a car that will be reached within PASS_HORIZON: a car as fast
+     * as this one 50 m ahead moved the line off the plan's in every corner for nothing (0.5 s
+     * a lap behind a car it never caught, in the 4-car race on the built-in track). */
+    bool catching = ds - half_len < PASS_HORIZON * closing + PASS_NEAR;
     /* On a route (the pit lane) there is no passing: the boxes and the barrier are beside it. */
     if ((left_ok || right_ok) && closing > -1.0 && !on_route) {
+      if (!catching) continue; /* room to pass, but not reaching it: keep to the line */
       double target = (left_ok && (!right_ok || fabs(left - my_lat_there) < fabs(right - my_lat_there))) ? left : right;
       double sh = target - interp(r, s + ds, DF_OFFSET);
       /* the largest shift; of two equally large, the one to the left, so the order of the
@@ -1786,7 +1800,12 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
     in.throttle = fmin(in.throttle, 0.3);
     in.brake = 0.0;
   }
-  adapt_grip(r, st, s, v, k_here, outward, !on_route && (fabs(a_front) > r->front_peak_alpha || over > 0.0 || fabs(steer_ask) >= 1.0) && in.brake < 0.05 && !traffic && fabs(r->shift) < 0.5 && edge_room > 0.0 &&
+  /* The grip learning also waits LEARN_CALM after traffic or a shift: a pass begun in a braking
+   * zone and given up at turn-in left the car 3 m off its line in the corner, running wide
+   * with its front tyres past their peak, and the learning took it for a lack of grip
+   * (ratio 0.70: the rest of the race at 0.8 of the plan's grip). */
+  r->calm_t = (traffic || fabs(r->shift) >= 0.5) ? 0.0 : r->calm_t + dt;
+  adapt_grip(r, st, s, v, k_here, outward, !on_route && (fabs(a_front) > r->front_peak_alpha || over > 0.0 || fabs(steer_ask) >= 1.0) && in.brake < 0.05 && r->calm_t >= LEARN_CALM && edge_room > 0.0 &&
                  fabs(heading_err) < 0.5 && v > 0.9 * interp(r, s, DF_V_PLAN), dt);
   return in;
 }

@@ -250,9 +250,18 @@ bool pit_car_on_pit_road(const pit_car *pc, double s) {
   return pc->lane && pc->phase != PIT_RACING && pit_in_road(pc->lane, s);
 }
 
+bool pit_car_blocks_release(const pit_car *pc, double other_s, double other_lateral, double other_speed) {
+  const pit_lane *lane = pc->lane;
+  if (!lane || !pit_in_road(lane, other_s) || !(other_speed > PIT_STOP_SPEED)) return false;
+  if (!(lane->sign * other_lateral > 0.5 * grip_track_point_at(lane->track, other_s).width)) return false;
+  double box = pit_box_distance(lane, pc->box);
+  return pit_ahead(lane, other_s, box) < PIT_RELEASE_GAP ||
+         pit_ahead(lane, box, other_s) < PIT_RELEASE_AHEAD * lane->def.box_length;
+}
+
 bool pit_car_update(pit_car *pc, robot *bot, grip_world *world, grip_vehicle_id id, const grip_vehicle_state *st,
                     double prev_progress, double progress, double s, double lateral, double race_distance,
-                    double t, double dt) {
+                    bool lane_traffic, double t, double dt) {
   const pit_lane *lane = pc->lane;
   if (!lane) return false;
   double L = lane->length;
@@ -314,8 +323,14 @@ bool pit_car_update(pit_car *pc, robot *bot, grip_world *world, grip_vehicle_id 
       return false;
     }
     case PIT_SERVICE:
-      pc->service_time += dt;
+      if (pc->release_wait == 0.0) pc->service_time += dt;
       if (t + 0.5 * dt >= pc->service_end) {
+        /* Served; held while a car moves in the lane near the box (pit_car_blocks_release). */
+        if (lane_traffic && pc->release_wait < PIT_RELEASE_WAIT) {
+          pc->release_wait += dt;
+          return true;
+        }
+        pc->release_wait = 0.0;
         double fuel = st->fuel_mass + pc->refuel;
         if (grip_vehicle_set_fuel(world, id, fuel) == GRIP_OK) {
           pc->refuelled += pc->refuel;

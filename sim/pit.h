@@ -25,6 +25,14 @@
 #define PIT_STOP_SPEED 1.0     /* m/s, TORCS: |vx| and |vy| under this to be served */
 #define PIT_LIMIT_MARGIN 1.0   /* m/s, the robot drives the lane this far under the limit */
 #define PIT_ROUTE_STEP 2.0     /* m between the route's samples */
+/* Release from the box: a served car waits while another car moves on the pit road less than
+ * PIT_RELEASE_GAP behind its box (2.3 s at the 80 km/h limit: a pit crew holds a car that
+ * would pull out in front of, or into, one arriving) or less than PIT_RELEASE_AHEAD box
+ * lengths ahead of it (the car's way out to the lane crosses the next box, where a car may be
+ * turning in), for at most PIT_RELEASE_WAIT. */
+#define PIT_RELEASE_GAP 50.0   /* m */
+#define PIT_RELEASE_AHEAD 1.5  /* box lengths */
+#define PIT_RELEASE_WAIT 10.0  /* s */
 
 /* A pit lane on a built track. */
 typedef struct pit_lane {
@@ -100,6 +108,7 @@ typedef struct pit_car {
   double refuelled;       /* kg added over the race */
   double limit_excess;    /* m/s, the largest speed over the limit in the limited zone on a stop */
   double stand_time;      /* s standing still on the way in */
+  double release_wait;    /* s held in the box after this stop's service, for lane traffic */
   double start_fuel;      /* kg on board at the start (set by the race) */
   bool measured;          /* a whole lap's consumption measured */
   double decision_progress, decision_used; /* m raced and kg burnt at the last decision point */
@@ -122,13 +131,20 @@ double pit_robot_fuel_per_lap(const grip_vehicle_def *def, const robot *bot);
 int pit_car_init_robot(pit_car *pc, const pit_lane *lane, int box, const grip_vehicle_def *def, const robot *bot,
                        int laps);
 
+/* True when another car holds pc in its box at the end of a service: a car at distance other_s,
+ * lateral other_lateral (m), forward speed other_speed (m/s), on the pit road beyond the road's
+ * edge on the pit side (in the lane or a box, whoever drives it), moving (faster than
+ * PIT_STOP_SPEED), less than PIT_RELEASE_GAP behind pc's box or PIT_RELEASE_AHEAD box lengths
+ * ahead of it. */
+bool pit_car_blocks_release(const pit_car *pc, double other_s, double other_lateral, double other_speed);
 /* Once per step before the robot drives: progress (m, unwrapped, from the race's start line),
  * s the wrapped distance, lateral, the state and the race's length in m (0: a timed race);
- * may change the robot's route. Returns true while the car is held in its box (its inputs are
- * then brake and no throttle, see pit_car_input). */
+ * lane_traffic: a car blocks this one's release (pit_car_blocks_release). May change the
+ * robot's route. Returns true while the car is held in its box (its inputs are then brake and
+ * no throttle, see pit_car_input). */
 bool pit_car_update(pit_car *pc, robot *bot, grip_world *world, grip_vehicle_id id, const grip_vehicle_state *st,
                     double prev_progress, double progress, double s, double lateral, double race_distance,
-                    double t, double dt);
+                    bool lane_traffic, double t, double dt);
 /* Called at each line crossing with the fuel on board (kg): measures the lap's consumption. */
 void pit_car_lap(pit_car *pc, double fuel);
 /* The inputs while held (brake, neutral throttle), and the lane's speed limiter: in the

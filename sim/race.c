@@ -456,8 +456,13 @@ int race_run(const race_config *cfg, race_result *out) {
                                   .length = c->def->body.dimensions.x, .width = c->def->body.dimensions.y};
       if (c->out) continue;
       if (r->tyre_state) record_tyres(r, c, st);
+      bool lane_traffic = false;
+      if (c->pit.phase == PIT_SERVICE)
+        for (int j = 0; j < K && !lane_traffic; ++j)
+          lane_traffic = j != k && !cars[j].removed && !cars[j].out &&
+                         pit_car_blocks_release(&c->pit, views[j].distance, views[j].lateral, states[j].speed);
       c->held = pit_car_update(&c->pit, c->bot, world, c->id, st, prev, c->progress, loc.distance, loc.lateral,
-                               cfg->laps > 0 ? cfg->laps * L : 0.0, t, dt);
+                               cfg->laps > 0 ? cfg->laps * L : 0.0, lane_traffic, t, dt);
       bool pit_road = pit_car_on_pit_road(&c->pit, loc.distance);
       double excess = fabs(loc.lateral) - loc.half_width;
       if (excess > r->max_edge_excess && !pit_road) r->max_edge_excess = excess;

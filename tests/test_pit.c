@@ -262,6 +262,36 @@ static void strategy_arithmetic(void) {
 }
 
 /* The robot's way in and out of box 2 of the oval. */
+/* Release from the box (the oval's box 2, centred 57.5 m along; the lane on the right at
+ * -14.5 m, the road's edge at -6 m): a served car is held for a car moving in the lane up to
+ * 50 m behind its box or 1.5 boxes (22.5 m) ahead of it, not for one further off, one standing
+ * (in its own box), or one on the track beside the pit lane. */
+static void release_waits_for_lane_traffic(void) {
+  grip_track_pit pit;
+  grip_track *t = oval(&pit);
+  if (!t) return;
+  pit_lane lane;
+  CHECK(pit_lane_init(&lane, t, &pit) == 0);
+  pit_car pc;
+  memset(&pc, 0, sizeof pc);
+  pc.lane = &lane;
+  pc.box = 2;
+  double box = pit_box_distance(&lane, 2);
+  CHECK_NEAR(box, 57.5, 1e-9);
+  double lane_lat = pit_lane_lateral(&lane, box);
+  CHECK_NEAR(lane_lat, -14.5, 1e-9);
+  CHECK(pit_car_blocks_release(&pc, box - 30.0, lane_lat, 20.0));    /* coming down the lane */
+  CHECK(pit_car_blocks_release(&pc, box - 49.0, lane_lat, 20.0));
+  CHECK(!pit_car_blocks_release(&pc, box - 51.0, lane_lat, 20.0));   /* further than 50 m */
+  CHECK(!pit_car_blocks_release(&pc, box - 30.0, lane_lat, 0.5));    /* standing */
+  CHECK(pit_car_blocks_release(&pc, box + 15.0, -19.5, 3.0));        /* turning into the next box */
+  CHECK(pit_car_blocks_release(&pc, box + 22.0, lane_lat, 20.0));
+  CHECK(!pit_car_blocks_release(&pc, box + 23.0, lane_lat, 20.0));   /* clear ahead */
+  CHECK(!pit_car_blocks_release(&pc, box - 30.0, 0.0, 60.0));        /* racing on the track */
+  CHECK(!pit_car_blocks_release(&pc, box - 30.0, -5.9, 20.0));       /* on the road, by its edge */
+  grip_track_destroy(t);
+}
+
 static void routes(void) {
   grip_track_pit pit;
   grip_track *t = oval(&pit);
@@ -533,6 +563,7 @@ static void torcs_four_cars_stop(void) {
   grip_track_destroy(t);
 }
 
+
 static void race_with_a_stop_dt_001(void) { race_with_a_stop(0.001); }
 #endif
 static void race_with_a_stop_dt_0002(void) { race_with_a_stop(0.002); }
@@ -546,6 +577,7 @@ int main(void) {
   RUN_TEST(set_fuel);
   RUN_TEST(strategy_arithmetic);
   RUN_TEST(routes);
+  RUN_TEST(release_waits_for_lane_traffic);
   RUN_TEST(race_with_a_stop_dt_001x);
   RUN_TEST(race_with_a_stop_dt_0002);
   RUN_TEST(torcs_race_with_a_stop);

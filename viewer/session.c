@@ -504,8 +504,13 @@ void session_step(session *s) {
       /* The robot's pit stop, as grip race runs it; the fuel a stop puts in is recorded (the
        * replay runs no robots). */
       double fuel_before = c->cur.fuel_mass;
+      bool lane_traffic = false;
+      if (c->pit.phase == PIT_SERVICE)
+        for (int j = 0; j < s->car_count && !lane_traffic; ++j)
+          lane_traffic = j != k && !s->cars[j].retired &&
+                         pit_car_blocks_release(&c->pit, s->cars[j].last_s, s->cars[j].lateral, s->cars[j].cur.speed);
       c->held = pit_car_update(&c->pit, c->bot, world, c->wc->id, &c->cur, progress_before, c->progress, c->last_s,
-                               c->lateral, s->laps * grip_track_length(s->sw->track), s->time, s->dt);
+                               c->lateral, s->laps * grip_track_length(s->sw->track), lane_traffic, s->time, s->dt);
       grip_vehicle_get_state(world, c->wc->id, &c->cur);
       if (c->cur.fuel_mass != fuel_before && s->record) grip_replay_write_fuel(s->record, s->step, k, c->cur.fuel_mass);
     }
