@@ -29,6 +29,7 @@
 #define PASS_HORIZON 3.0
 #define PASS_NEAR 10.0
 #define LEARN_CALM 3.0 /* s after traffic or a shift before the grip learning looks again */
+#define FOLLOW_SLACK 1.0 /* m/s under this car's plan at which a car ahead counts as slower */
 #define ROUTE_HOLD 60.0   /* m past a route's end over which its last sample holds */
 #define TOP_SPEED_TARGET 1.25 /* × the top-speed estimate: the target where the plan is flat out */
 #define USE_STEPS 32 /* the slip-angle tables' steps of lateral utilisation, 0 .. 1 */
@@ -1569,12 +1570,17 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
       /* the largest shift; of two equally large, the one to the left, so the order of the
        * others does not matter */
       if (fabs(sh) > fabs(want_shift) || (fabs(sh) == fabs(want_shift) && sh > want_shift)) want_shift = sh;
-    } else {
-      /* No room: keep a time gap behind it. */
-      double gap = ds - half_len - r->p.follow_time * fmax(v, 0.0);
-      double v_follow = fmax(0.0, o->speed + 0.5 * gap);
-      if (v_follow < v_t) v_t = v_follow;
     }
+    /* Following: keep a time gap behind it, also while a pass is planned, until the shift has
+     * taken the line clear of it. Passing at full speed, a robot drove into the gap beside a
+     * car standing in a jam whether or not another car filled it: in the 3-lap races of 64
+     * cars, up to 6 retired in the crush. A car ahead that goes at this car's own plan there
+     * (braking for the corner it brakes for too) sets no cap unless this car is inside the time
+     * gap: capping at its speed + gap/2 braked early for every corner. */
+    double gap = ds - half_len - r->p.follow_time * fmax(v, 0.0);
+    if (gap > 0.0 && o->speed >= interp(r, s + ds, DF_V_PLAN) - FOLLOW_SLACK) continue;
+    double v_follow = fmax(0.0, o->speed + 0.5 * gap);
+    if (v_follow < v_t) v_t = v_follow;
   }
   double max_rate = 2.5 * dt; /* m of lateral shift per step */
   r->shift += clampd(want_shift - r->shift, -max_rate, max_rate);

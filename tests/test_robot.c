@@ -388,6 +388,57 @@ static double target_lateral_at(const grip_track *t, const grip_vehicle_def *car
   return lat;
 }
 
+/* The robot's target speed after one control step at s on the built-in track (on the centre
+ * line, along the road at v m/s), with `other` (if given). */
+static double target_speed_at(const grip_track *t, const grip_vehicle_def *car, double s, double v,
+                              const robot_car_view *other) {
+  grip_track_ground_context gctx;
+  grip_world_def wd = grip_default_world_def();
+  wd.ground = grip_track_ground(&gctx, t);
+  grip_world *world = grip_create_world(&wd);
+  grip_vehicle_id id = grip_create_vehicle(world, car);
+  grip_track_point p = grip_track_point_at(t, s);
+  CHECK(grip_vehicle_place(world, id, p.position.x, p.position.y, p.heading) == GRIP_OK);
+  CHECK(grip_vehicle_set_velocity(world, id, (grip_vec3){v * cos(p.heading), v * sin(p.heading), 0.0}) == GRIP_OK);
+  grip_vehicle_state st;
+  grip_vehicle_get_state(world, id, &st);
+  robot *bot = robot_create(t, grip_vehicle_get_def(world, id), NULL, wd.air_density);
+  robot_drive(bot, &st, other, other ? 1 : 0, 0.01);
+  double target = robot_get_status(bot).target_speed;
+  robot_destroy(bot);
+  grip_destroy_world(world);
+  return target;
+}
+
+/* Following until clear: at 20 m/s on the straight at s = 400 m, a car standing on the
+ * robot's line 15 m ahead, with the road free on either side. The robot plans to pass it, but
+ * until its shift has taken it clear it keeps the time gap: the target speed is the follow
+ * rule's v_other + (gap − 0.6 s·v)/2 = 0 + (15 − 4.565 − 12)/2 < 0, so 0 (before, passing
+ * kept the plan's speed, and in a jam a robot drove into the gap beside a standing car whether
+ * or not another car filled it). A car 40 m ahead at 80 m/s, faster than any plan, sets no cap. */
+static void follows_until_clear(void) {
+  grip_track *t = NULL;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  CHECK(grip_track_open("default", &t, NULL, 0, &err) == 0);
+  if (!t) return;
+  grip_vehicle_def car = grip_default_vehicle_def();
+  double s0 = 400.0, v = 20.0;
+  double line_ahead = target_lateral_at(t, &car, s0 + 15.0, v, NULL, 1);
+  robot_car_view standing = {s0 + 15.0, line_ahead, 0.0, car.body.dimensions.x, car.body.dimensions.y};
+  robot_car_view fast = {s0 + 40.0, target_lateral_at(t, &car, s0 + 40.0, v, NULL, 1), 80.0, car.body.dimensions.x,
+                         car.body.dimensions.y};
+  double free_road = target_speed_at(t, &car, s0, v, NULL);
+  double behind_standing = target_speed_at(t, &car, s0, v, &standing);
+  double behind_fast = target_speed_at(t, &car, s0, v, &fast);
+  printf("  target speed: %.2f m/s alone, %.2f behind a standing car 15 m ahead, %.2f behind a fast one\n", free_road,
+         behind_standing, behind_fast);
+  CHECK(free_road > 20.0);
+  CHECK(behind_standing == 0.0);
+  CHECK(behind_fast == free_road);
+  grip_track_destroy(t);
+}
+
 /* Passing: on the straight after the built-in track's first turn (s = 400 m) at 30 m/s, a car
  * on the robot's line 50 m ahead. Going as fast, it is never reached: the robot keeps to its
  * line (a shift planned for it took a car off its line into the next corner in the 4-car race).
@@ -430,5 +481,6 @@ int main(void) {
   RUN_TEST(racing_line_geometry);
   RUN_TEST(downforce_on_oval);
   RUN_TEST(passes_only_cars_it_reaches);
+  RUN_TEST(follows_until_clear);
   return TEST_RESULT();
 }
