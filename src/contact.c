@@ -69,7 +69,8 @@ typedef struct solver_velocities {
 } solver_velocities;
 
 static double speed_along(const solver_velocities *s, const contact *k, grip_vec3 d, int axis) {
-  return v3_dot(d, v3_sub(s->vb, s->va)) + v3_dot(k->lever_b[axis], s->wb) - v3_dot(k->lever_a[axis], s->wa);
+  return v3_dot(d, v3_sub(s->vb, s->va)) + v3_dot(k->lever_b[axis], s->wb) - v3_dot(k->lever_a[axis], s->wa) -
+         k->surface_speed[axis];
 }
 
 static void push_along(solver_velocities *s, const contact *k, grip_vec3 d, int axis, double lambda) {
@@ -99,6 +100,7 @@ solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double res
     const grip_vec3 dirs[3] = {nn, k->t1, k->t2};
     double inverse_mass[3];
     for (int axis = 0; axis < 3; ++axis) {
+      k->surface_speed[axis] = v3_dot(dirs[axis], k->surface_velocity);
       k->lever_a[axis] = v3_cross(ra, dirs[axis]);
       k->lever_b[axis] = v3_cross(rb, dirs[axis]);
       k->spin_a[axis] = a->v ? grip_contact_inv_inertia_world(a, k->lever_a[axis]) : v3(0, 0, 0);

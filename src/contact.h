@@ -23,6 +23,10 @@ typedef struct contact {
   grip_vec3 normal; /* unit, from body a to body b: b is pushed along it */
   grip_vec3 t1, t2; /* tangents */
   double target;    /* normal separation speed wanted after the solve */
+  /* m/s, world: the static body's own surface velocity at the point (a moving ground); zero
+   * for walls, other cars and a still ground. The solve works on the velocity relative to it. */
+  grip_vec3 surface_velocity;
+  double surface_speed[3]; /* m/s, its components along n, t1, t2 (grip_contact_solve fills them) */
   double jn, jt1, jt2; /* accumulated impulses, N·s */
   /* The solver's per-contact constants (grip_contact_solve fills them): for each direction d
    * of n, t1, t2, the lever r × d (m) and the angular response I_w⁻¹·(r × d) (1/(kg·m)) of

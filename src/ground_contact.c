@@ -37,6 +37,7 @@ typedef struct ground_plane {
   grip_vec3 local; /* m, the box point, CG-relative, body frame */
   grip_vec3 point; /* m, world: the ground under it */
   grip_vec3 normal;
+  grip_vec3 velocity; /* m/s, world: the ground's own velocity there (a moving ground; else 0) */
 } ground_plane;
 
 /* The 12 box points, CG-relative in the body frame. */
@@ -157,7 +158,7 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
     /* Normals leaning further from world z than the world's max_ground_slope are walls (as for
      * the wheels), not ground. */
     if (!(hit.normal.z >= v->ground_min_up) || !finite3_ok(hit.point)) continue;
-    ground_plane g = {local[i], hit.point, hit.normal};
+    ground_plane g = {local[i], hit.point, hit.normal, world->moving_ground ? hit.velocity : v3(0, 0, 0)};
     double d1 = depth_below(&g, p1);
     if (!(d1 > -GROUND_TOUCH)) continue;
     double d0 = depth_below(&g, p0);
@@ -200,7 +201,10 @@ void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3
   for (int i = 0; i < n; ++i) {
     grip_vec3 p = v3_add(v->position, mat3_mul(&r, planes[i].local));
     double d = depth_below(&planes[i], p);
-    if (d > -GROUND_TOUCH) ks[count++] = (contact){.point = v3_mad(p, planes[i].normal, 0.5 * d), .normal = planes[i].normal};
+    if (d > -GROUND_TOUCH)
+      ks[count++] = (contact){.point = v3_mad(p, planes[i].normal, 0.5 * d),
+                              .normal = planes[i].normal,
+                              .surface_velocity = planes[i].velocity};
   }
   if (count > 0) {
     body ground_body = grip_contact_make_body(NULL), car = grip_contact_make_body(v);

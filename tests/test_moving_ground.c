@@ -105,6 +105,44 @@ static void braked_car_moves_with_a_platform(void) {
   constant_velocity_platform(0.01);
 }
 
+/* An upturned car lying on its roof on the platform, the platform then set moving at 4 m/s (dt
+ * 0.002 and 0.01): only the body box touches it, and box friction (the world's μ = 0.5) must
+ * drag the car along at μ·g until it moves with the platform: 4/(0.5·9.81) = 0.82 s, over
+ * which the car covers v²/(2μg) = 1.63 m. (Against a box contact that took the ground as
+ * still, the car lay where it was while the platform slid away under it.) */
+static void upturned_car_slides_until_it_moves_with_the_platform(void) {
+  for (int d = 0; d < 2; ++d) {
+    double dt = d ? 0.01 : 0.002;
+    run r = {.ground = {{0.0, 0.0, 0.0}, 0}};
+    start(&r, 0.0, GRIP_CHASSIS_OWN);
+    const grip_vehicle_def *def = grip_vehicle_get_def(r.world, r.id);
+    double roof = def->body.box_center.z + 0.5 * def->body.dimensions.z - def->body.center_of_mass.z;
+    grip_pose upturned = {{0.0, 0.0, roof + def->body.center_of_mass.z + 0.05}, {0.0, 1.0, 0.0, 0.0}};
+    CHECK(grip_vehicle_set_pose(r.world, r.id, upturned) == GRIP_OK);
+    for (int k = 0; k < (int)lround(1.0 / dt); ++k) grip_world_step(r.world, dt); /* settle on the roof */
+    grip_vehicle_state s;
+    grip_vehicle_get_state(r.world, r.id, &s);
+    double x0 = s.center_of_mass.x;
+    CHECK(s.pose.rotation.x * s.pose.rotation.x > 0.99); /* still on its roof */
+    const double v = 4.0, mu = grip_default_world_def().friction;
+    r.ground.velocity = (grip_vec3){v, 0.0, 0.0};
+    double caught = -1.0;
+    for (int k = 0; k < (int)lround(3.0 / dt); ++k) {
+      grip_world_step(r.world, dt);
+      grip_vehicle_get_state(r.world, r.id, &s);
+      if (caught < 0.0 && s.linear_velocity.x > v - 0.05) caught = (k + 1) * dt;
+    }
+    double slide = s.center_of_mass.x - x0 - v * (3.0 - caught); /* covered before moving with it */
+    printf("  dt %.3f: with the platform after %.3f s (%.3f expected), %.3f m covered by then (%.3f), final "
+           "relative speed %.2e m/s\n",
+           dt, caught, v / (mu * G), slide, v * v / (2.0 * mu * G), fabs(s.linear_velocity.x - v));
+    CHECK_REL(caught, v / (mu * G), 0.1);
+    CHECK_REL(slide, v * v / (2.0 * mu * G), 0.1);
+    CHECK(fabs(s.linear_velocity.x - v) < 0.05);
+    grip_destroy_world(r.world);
+  }
+}
+
 /* The largest acceleration a (m/s²) the default car's four braked tyres can give it: the sum of
  * μ_peak(Fz_i)·Fz_i over the wheels equals m·a, with the loads of the accelerating car (static
  * split by the CG position, m·a·h/L moved to the rear axle). Fixed-point iteration. */
@@ -296,6 +334,7 @@ static void wall_slope_decides_which_ramp_the_car_drives_onto(void) {
 
 int main(void) {
   RUN_TEST(braked_car_moves_with_a_platform);
+  RUN_TEST(upturned_car_slides_until_it_moves_with_the_platform);
   RUN_TEST(accelerating_platform_carries_the_car_to_its_grip_limit);
   RUN_TEST(forces_mode_wheels_carry_the_ground_body);
   RUN_TEST(wall_slope_decides_which_ramp_the_car_drives_onto);
