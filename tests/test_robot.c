@@ -366,10 +366,10 @@ static void cornering_drag_matches_model(void) {
 }
 
 
-/* The robot's target lateral after `calls` control steps at one state: its car at s on the
- * built-in track (on the centre line, along the road at v m/s), with `other` (if given). */
-static double target_lateral_at(const grip_track *t, const grip_vehicle_def *car, double s, double v,
-                                const robot_car_view *other, int calls) {
+/* The robot's status after `calls` control steps at one state: its car at s on the built-in
+ * track (on the centre line, along the road at v m/s), with `other` (if given). */
+static robot_status status_at(const grip_track *t, const grip_vehicle_def *car, double s, double v,
+                              const robot_car_view *other, int calls) {
   grip_track_ground_context gctx;
   grip_world_def wd = grip_default_world_def();
   wd.ground = grip_track_ground(&gctx, t);
@@ -382,32 +382,20 @@ static double target_lateral_at(const grip_track *t, const grip_vehicle_def *car
   grip_vehicle_get_state(world, id, &st);
   robot *bot = robot_create(t, grip_vehicle_get_def(world, id), NULL, wd.air_density);
   for (int i = 0; i < calls; ++i) robot_drive(bot, &st, other, other ? 1 : 0, 0.01);
-  double lat = robot_get_status(bot).target_lateral;
+  robot_status status = robot_get_status(bot);
   robot_destroy(bot);
   grip_destroy_world(world);
-  return lat;
+  return status;
 }
 
-/* The robot's target speed after one control step at s on the built-in track (on the centre
- * line, along the road at v m/s), with `other` (if given). */
+static double target_lateral_at(const grip_track *t, const grip_vehicle_def *car, double s, double v,
+                                const robot_car_view *other, int calls) {
+  return status_at(t, car, s, v, other, calls).target_lateral;
+}
+
 static double target_speed_at(const grip_track *t, const grip_vehicle_def *car, double s, double v,
                               const robot_car_view *other) {
-  grip_track_ground_context gctx;
-  grip_world_def wd = grip_default_world_def();
-  wd.ground = grip_track_ground(&gctx, t);
-  grip_world *world = grip_create_world(&wd);
-  grip_vehicle_id id = grip_create_vehicle(world, car);
-  grip_track_point p = grip_track_point_at(t, s);
-  CHECK(grip_vehicle_place(world, id, p.position.x, p.position.y, p.heading) == GRIP_OK);
-  CHECK(grip_vehicle_set_velocity(world, id, (grip_vec3){v * cos(p.heading), v * sin(p.heading), 0.0}) == GRIP_OK);
-  grip_vehicle_state st;
-  grip_vehicle_get_state(world, id, &st);
-  robot *bot = robot_create(t, grip_vehicle_get_def(world, id), NULL, wd.air_density);
-  robot_drive(bot, &st, other, other ? 1 : 0, 0.01);
-  double target = robot_get_status(bot).target_speed;
-  robot_destroy(bot);
-  grip_destroy_world(world);
-  return target;
+  return status_at(t, car, s, v, other, 1).target_speed;
 }
 
 /* Following until clear: at 20 m/s on the straight at s = 400 m, a car standing on the
@@ -416,12 +404,7 @@ static double target_speed_at(const grip_track *t, const grip_vehicle_def *car, 
  * rule's v_other + (gap − 0.6 s·v)/2 = 0 + (15 − 4.565 − 12)/2 < 0, so 0 (before, passing
  * kept the plan's speed, and in a jam a robot drove into the gap beside a standing car whether
  * or not another car filled it). A car 40 m ahead at 80 m/s, faster than any plan, sets no cap. */
-static void follows_until_clear(void) {
-  grip_track *t = NULL;
-  grip_load_error err;
-  grip_load_error_clear(&err);
-  CHECK(grip_track_open("default", &t, NULL, 0, &err) == 0);
-  if (!t) return;
+static void follows_until_clear(const grip_track *t) {
   grip_vehicle_def car = grip_default_vehicle_def();
   double s0 = 400.0, v = 20.0;
   double line_ahead = target_lateral_at(t, &car, s0 + 15.0, v, NULL, 1);
@@ -436,7 +419,6 @@ static void follows_until_clear(void) {
   CHECK(free_road > 20.0);
   CHECK(behind_standing == 0.0);
   CHECK(behind_fast == free_road);
-  grip_track_destroy(t);
 }
 
 /* Passing: on the straight after the built-in track's first turn (s = 400 m) at 30 m/s, a car
@@ -445,12 +427,7 @@ static void follows_until_clear(void) {
  * 15 m/s slower, it is reached in 3 s (45.4 m between the cars at 15 m/s closing): the robot
  * moves aside, at its 2.5 m/s sideways over 1 s of control steps. A car as fast but 8 m ahead
  * (3.4 m between them) is passed too. */
-static void passes_only_cars_it_reaches(void) {
-  grip_track *t = NULL;
-  grip_load_error err;
-  grip_load_error_clear(&err);
-  CHECK(grip_track_open("default", &t, NULL, 0, &err) == 0);
-  if (!t) return;
+static void passes_only_cars_it_reaches(const grip_track *t) {
   grip_vehicle_def car = grip_default_vehicle_def();
   double s0 = 400.0, v = 30.0;
   double line_here = target_lateral_at(t, &car, s0, v, NULL, 1);
@@ -468,6 +445,17 @@ static void passes_only_cars_it_reaches(void) {
   CHECK(fabs(keep) < 1e-9);
   CHECK(fabs(pass) > 1.0);
   CHECK(fabs(pass_near) > 1.0);
+}
+
+/* The robot among other cars, on the built-in track. */
+static void traffic(void) {
+  grip_track *t = NULL;
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  CHECK(grip_track_open("default", &t, NULL, 0, &err) == 0);
+  if (!t) return;
+  passes_only_cars_it_reaches(t);
+  follows_until_clear(t);
   grip_track_destroy(t);
 }
 
@@ -480,7 +468,6 @@ int main(void) {
   RUN_TEST(circle_steady_speed);
   RUN_TEST(racing_line_geometry);
   RUN_TEST(downforce_on_oval);
-  RUN_TEST(passes_only_cars_it_reaches);
-  RUN_TEST(follows_until_clear);
+  RUN_TEST(traffic);
   return TEST_RESULT();
 }
