@@ -510,10 +510,11 @@ static void strike(const grip_plane *plane, double v, double h, double tx, doubl
  * both cars 0.34-0.39 m.) */
 static void impacts_keep_cars_upright(void) {
   const grip_vehicle_def car = grip_default_vehicle_def();
-  double mu_y, track = 0.0;
+  double mu_y, half_track = 0.0;
   grip_tyre_peak_mu(&car.axles[0].tyre, 250.0, NULL, &mu_y);
-  for (int a = 0; a < car.axle_count; ++a) track = fmax(track, car.axles[a].half_track);
-  CHECK(mu_y < track / car.body.center_of_mass.z); /* the premise: friction cannot trip it */
+  for (int a = 0; a < car.axle_count; ++a) half_track = fmax(half_track, car.axles[a].half_track);
+  /* the premise: friction cannot trip it, mu < t/(2h) = half track / CG height */
+  CHECK(mu_y < half_track / car.body.center_of_mass.z);
   const double targets[][2] = {{2.1, 0.0}, {2.1, 0.9}, {1.0, 0.93}, {0.0, 0.93}, {-1.5, 0.93}, {-2.3, 0.9}, {-2.3, 0.0}};
   const grip_plane planes[2] = {grip_default_plane(), grip_slope_plane(0.08, 0.03)};
   for (int g = 0; g < 2; ++g) {
