@@ -30,6 +30,7 @@
 #define PASS_NEAR 10.0
 #define LEARN_CALM 3.0 /* s after traffic or a shift before the grip learning looks again */
 #define FOLLOW_SLACK 1.0 /* m/s under this car's plan at which a car ahead counts as slower */
+#define CLOSE_AHEAD_TIME 1.0 /* s: a car nearer ahead than this, at v (at least 10 m/s), is close */
 #define ROUTE_HOLD 60.0   /* m past a route's end over which its last sample holds */
 #define TOP_SPEED_TARGET 1.25 /* × the top-speed estimate: the target where the plan is flat out */
 #define USE_STEPS 32 /* the slip-angle tables' steps of lateral utilisation, 0 .. 1 */
@@ -1501,7 +1502,7 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
    * enough to touch.) */
   for (int k = 0; k < other_count; ++k) {
     double gap = wrap_distance(r, others[k].distance - s);
-    if (gap > 0.0 && gap < 1.0 * fmax(v, 10.0)) {
+    if (gap > 0.0 && gap < CLOSE_AHEAD_TIME * fmax(v, 10.0)) {
       for (int j = 1; j <= 3; ++j)
         v_t = fmin(v_t, interp(r, s + fmax(v, 0.0) * 0.1 * j, DF_V_PLAN));
       break;

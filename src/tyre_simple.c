@@ -64,12 +64,6 @@ double grip_magic_formula_peak_slip(const grip_simple_mf_curve *k) {
   return 0.5 * (lo + hi);
 }
 
-/* Peak friction at load fz with load sensitivity; never below 10 % of mu. */
-static double loaded_mu(const grip_simple_mf_def *def, double mu, double fz) {
-  double dfz = (fz - def->nominal_load) / def->nominal_load;
-  return mu * maxd(0.1, 1.0 - def->load_sensitivity * dfz);
-}
-
 void grip_tyre_peak_mu(const grip_tyre_def *tyre, double fz, double *mu_x, double *mu_y) {
   double x, y;
   if (tyre->model == GRIP_TYRE_FULL_MF && tyre->mf) {
@@ -78,8 +72,8 @@ void grip_tyre_peak_mu(const grip_tyre_def *tyre, double fz, double *mu_x, doubl
     x = o.mux;
     y = o.muy;
   } else {
-    x = loaded_mu(&tyre->simple, tyre->simple.longitudinal.mu, fz);
-    y = loaded_mu(&tyre->simple, tyre->simple.lateral.mu, fz);
+    x = grip_simple_mf_loaded_mu(&tyre->simple, tyre->simple.longitudinal.mu, fz);
+    y = grip_simple_mf_loaded_mu(&tyre->simple, tyre->simple.lateral.mu, fz);
   }
   if (mu_x) *mu_x = x;
   if (mu_y) *mu_y = y;
@@ -161,8 +155,8 @@ static double table_lookup(const double *table, double rho, double *slope) {
 static void evaluate_direct(const grip_simple_mf_def *def, double kappa_peak, double tan_alpha_peak, double fz,
                             double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out) {
   fz = fz > 0.0 ? fz : 0.0;
-  double dx = loaded_mu(def, def->longitudinal.mu, fz) * friction_scale * fz;
-  double dy = loaded_mu(def, def->lateral.mu, fz) * friction_scale * fz;
+  double dx = grip_simple_mf_loaded_mu(def, def->longitudinal.mu, fz) * friction_scale * fz;
+  double dy = grip_simple_mf_loaded_mu(def, def->lateral.mu, fz) * friction_scale * fz;
   double sx = kappa / kappa_peak;
   double sy = tan_alpha / tan_alpha_peak;
   double rho = sqrt(sx * sx + sy * sy);

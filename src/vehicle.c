@@ -8,9 +8,14 @@
 #include "ground_contact.h"
 #include "vehicle_internal.h"
 
-/* N: the loads at which a full-MF tyre's lateral peak friction is sampled for friction_cap_y
- * (the most of them bounds it: load sensitivity makes the peak coefficient fall with load). */
-static const double tyre_cap_loads[] = {250.0, 500.0, 1000.0, 2000.0, 4000.0, 8000.0, 16000.0, 32000.0};
+
+/* A full-MF tyre's lateral peak friction coefficient at load fz (grip_tyre_peak_mu). Out of
+ * line: it evaluates the Magic Formula, and the tyre step asks only near standstill. */
+__attribute__((noinline, cold)) static double full_mf_peak_mu_y(const grip_tyre_def *tyre, double fz) {
+  double mu_y;
+  grip_tyre_peak_mu(tyre, fz, NULL, &mu_y);
+  return mu_y;
+}
 
 static double total_mass(const vehicle *v) { return v->body_mass + v->fuel_mass; }
 
@@ -167,25 +172,6 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
       w->inv_relax_y = 1.0 / w->relax_y;
       w->inv_low_speed = 1.0 / axle->tyre.low_speed;
       /* w->driven: grip_drivetrain_type_init, from the driveline tree */
-    }
-  }
-  for (int a = 0; a < t->axle_count; ++a) {
-    const grip_tyre_def *tyre = &d->axles[a].tyre;
-    if (tyre->model == GRIP_TYRE_FULL_MF && tyre->mf) {
-      double most = 0.0;
-      for (int q = 0; q < (int)(sizeof tyre_cap_loads / sizeof tyre_cap_loads[0]); ++q) {
-        double mu_y;
-        grip_tyre_peak_mu(tyre, tyre_cap_loads[q], NULL, &mu_y);
-        most = maxd(most, mu_y);
-      }
-      t->friction_floor_y[a] = 0.0;
-      t->friction_a_y[a] = most;
-      t->friction_b_y[a] = 0.0;
-    } else {
-      const grip_simple_mf_def *m = &tyre->simple;
-      t->friction_floor_y[a] = 0.1 * m->lateral.mu;
-      t->friction_a_y[a] = m->lateral.mu * (1.0 + m->load_sensitivity);
-      t->friction_b_y[a] = -m->lateral.mu * m->load_sensitivity / m->nominal_load;
     }
   }
   grip_drivetrain_type_init(t);
@@ -542,11 +528,12 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     w->fy = out[j].fy;
     if (damping > 0.0) {
       double fy = out[j].fy - damping * (defl_y[j] - w->deflection_y) * inv_dt;
+      /* Only a force larger than the Magic Formula's can pass the cap. */
       if (fabs(fy) > fabs(out[j].fy)) {
-        const vehicle_type *ty = v->type;
-        double mu_y = maxd(ty->friction_floor_y[c->axle], ty->friction_a_y[c->axle] + ty->friction_b_y[c->axle] * fz[j]);
-        double fy_cap = maxd(mu_y * fz[j] * scale[j], fabs(out[j].fy));
-        fy = clampd(fy, -fy_cap, fy_cap);
+        double mu_y = v->type->mf[c->axle] ? full_mf_peak_mu_y(t, fz[j])
+                                           : grip_simple_mf_loaded_mu(mf_def[j], mf_def[j]->lateral.mu, fz[j]);
+        double cap = maxd(mu_y * fz[j] * scale[j], fabs(out[j].fy));
+        fy = clampd(fy, -cap, cap);
       }
       w->fy = fy;
     }

@@ -33,6 +33,14 @@ typedef struct simple_mf_cache {
   double (*x)[4], (*y)[4]; /* intervals × (a, b, c, d), one allocation (x) */
 } simple_mf_cache;
 
+/* A simple-MF curve's peak friction coefficient mu at load fz (N), with the tyre's load
+ * sensitivity; never below 10 % of mu. */
+static inline double grip_simple_mf_loaded_mu(const grip_simple_mf_def *def, double mu, double fz) {
+  double dfz = (fz - def->nominal_load) / def->nominal_load;
+  double f = 1.0 - def->load_sensitivity * dfz;
+  return mu * (0.1 > f ? 0.1 : f); /* maxd(0.1, f), as it was in tyre_simple.c */
+}
+
 /* Fills the cache (allocates its tables); false when out of memory. */
 bool grip_simple_mf_cache_init(simple_mf_cache *cache, const grip_simple_mf_def *def);
 void grip_simple_mf_cache_free(simple_mf_cache *cache);
@@ -176,11 +184,6 @@ typedef struct vehicle_type {
   double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
   double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
   simple_mf_cache tyre_cache[GRIP_MAX_AXLES];
-  /* Per axle, the tyre's lateral peak friction coefficient at load Fz (N), which bounds the
-   * carcass damping's force: max(floor, a + b·Fz). A simple-MF tyre's own load law
-   * mu·max(0.1, 1 − s·(Fz − Fz0)/Fz0) gives floor 0.1·mu, a mu·(1 + s), b −mu·s/Fz0; a full-MF
-   * tyre's largest peak over the loads tyre_cap_loads (vehicle.c) gives a, with b and floor 0. */
-  double friction_floor_y[GRIP_MAX_AXLES], friction_a_y[GRIP_MAX_AXLES], friction_b_y[GRIP_MAX_AXLES];
   /* Tyre state (tyre_state.c), per axle: the tread area 2π·r·width (m²) the wear spreads over
    * and the gauge pressure (Pa) set at def.tyre_state.pressure_temperature. */
   double tread_area[GRIP_MAX_AXLES];

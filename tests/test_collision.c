@@ -451,8 +451,22 @@ static void track_barrier(void) {
   grip_track_destroy(track);
 }
 
-
 /* --- impacts on the ground: the cars stay on their wheels ------------------------------------ */
+
+/* m, height of p above the plane. */
+static double height_above(const grip_plane *plane, grip_vec3 p) {
+  return p.x * plane->normal.x + p.y * plane->normal.y + p.z * plane->normal.z - plane->offset;
+}
+
+/* The unit direction along the plane nearest the horizontal direction (dx, dy): a velocity set
+ * along it keeps a car on a slope on the ground. */
+static grip_vec3 along_ground(const grip_plane *plane, double dx, double dy) {
+  grip_vec3 n = plane->normal;
+  double dn = dx * n.x + dy * n.y;
+  grip_vec3 a = {dx - dn * n.x, dy - dn * n.y, -dn * n.z};
+  double len = sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
+  return (grip_vec3){a.x / len, a.y / len, a.z / len};
+}
 
 /* Car B at heading h (rad) and speed v, aimed at point (tx, ty) of car A standing at the origin
  * on `plane`; returns over 2.5 s after the start the largest tilt of either car from the
@@ -471,15 +485,10 @@ static void strike(const grip_plane *plane, double v, double h, double tx, doubl
   grip_vehicle_state s;
   for (int k = 0; k < 2; ++k) {
     grip_vehicle_get_state(world, ids[k], &s);
-    rest[k] = s.center_of_mass.x * plane->normal.x + s.center_of_mass.y * plane->normal.y +
-              s.center_of_mass.z * plane->normal.z - plane->offset;
+    rest[k] = height_above(plane, s.center_of_mass);
   }
-  /* along the ground: the heading's direction with its part along the normal taken out */
-  grip_vec3 n = plane->normal, d = {cos(h), sin(h), 0.0};
-  double dn = d.x * n.x + d.y * n.y;
-  grip_vec3 along = {d.x - dn * n.x, d.y - dn * n.y, -dn * n.z};
-  double len = sqrt(along.x * along.x + along.y * along.y + along.z * along.z);
-  grip_vehicle_set_velocity(world, ids[1], (grip_vec3){v * along.x / len, v * along.y / len, v * along.z / len});
+  grip_vec3 along = along_ground(plane, cos(h), sin(h));
+  grip_vehicle_set_velocity(world, ids[1], (grip_vec3){v * along.x, v * along.y, v * along.z});
   *tilt_deg = 0.0;
   *rise = -INFINITY;
   for (int i = 0; i < (int)(2.5 / dt + 0.5); ++i) {
@@ -490,9 +499,7 @@ static void strike(const grip_plane *plane, double v, double h, double tx, doubl
       grip_vec3 up = {2.0 * (q.x * q.z + q.w * q.y), 2.0 * (q.y * q.z - q.w * q.x), 1.0 - 2.0 * (q.x * q.x + q.y * q.y)};
       double c = up.x * plane->normal.x + up.y * plane->normal.y + up.z * plane->normal.z;
       *tilt_deg = fmax(*tilt_deg, acos(fmin(1.0, c)) * 180.0 / PI);
-      double height = s.center_of_mass.x * plane->normal.x + s.center_of_mass.y * plane->normal.y +
-                      s.center_of_mass.z * plane->normal.z - plane->offset;
-      *rise = fmax(*rise, height - rest[k]);
+      *rise = fmax(*rise, height_above(plane, s.center_of_mass) - rest[k]);
     }
   }
   grip_destroy_world(world);
@@ -510,10 +517,11 @@ static void strike(const grip_plane *plane, double v, double h, double tx, doubl
  * both cars 0.34-0.39 m.) */
 static void impacts_keep_cars_upright(void) {
   const grip_vehicle_def car = grip_default_vehicle_def();
-  double mu_y, track = 0.0;
+  double mu_y, half_track = 0.0;
   grip_tyre_peak_mu(&car.axles[0].tyre, 250.0, NULL, &mu_y);
-  for (int a = 0; a < car.axle_count; ++a) track = fmax(track, car.axles[a].half_track);
-  CHECK(mu_y < track / car.body.center_of_mass.z); /* the premise: friction cannot trip it */
+  for (int a = 0; a < car.axle_count; ++a) half_track = fmax(half_track, car.axles[a].half_track);
+  /* the premise: friction cannot trip it, mu < t/(2h) = half track / CG height */
+  CHECK(mu_y < half_track / car.body.center_of_mass.z);
   const double targets[][2] = {{2.1, 0.0}, {2.1, 0.9}, {1.0, 0.93}, {0.0, 0.93}, {-1.5, 0.93}, {-2.3, 0.9}, {-2.3, 0.0}};
   const grip_plane planes[2] = {grip_default_plane(), grip_slope_plane(0.08, 0.03)};
   for (int g = 0; g < 2; ++g) {
@@ -575,15 +583,11 @@ static void struck_sideways_tyres_hold_friction(void) {
         for (int i = 0; i < (int)(1.0 / dt + 0.5); ++i) grip_world_step(world, dt);
         grip_vehicle_state s;
         grip_vehicle_get_state(world, id, &s);
-        /* sideways (-y), along the ground: (0, -1, 0) with its part along the normal taken out */
-        grip_vec3 up = planes[g].normal;
-        grip_vec3 side = {up.y * up.x, -1.0 + up.y * up.y, up.y * up.z};
-        double len = sqrt(side.x * side.x + side.y * side.y + side.z * side.z);
-        double v0 = s.linear_velocity.y;
+        grip_vec3 side = along_ground(&planes[g], 0.0, -1.0); /* sideways (-y), along the ground */
         grip_vehicle_set_velocity(world, id,
-                                  (grip_vec3){s.linear_velocity.x + vy * side.x / len, v0 + vy * side.y / len,
-                                              s.linear_velocity.z + vy * side.z / len});
-        v0 += vy * side.y / len;
+                                  (grip_vec3){s.linear_velocity.x + vy * side.x, s.linear_velocity.y + vy * side.y,
+                                              s.linear_velocity.z + vy * side.z});
+        double v0 = s.linear_velocity.y + vy * side.y;
         const grip_vehicle_def *def = grip_vehicle_get_def(world, id);
         CHECK(def->axle_count == 2 && def->axles[0].tyre.model == GRIP_TYRE_SIMPLE_MF &&
               def->axles[1].tyre.model == GRIP_TYRE_SIMPLE_MF);
