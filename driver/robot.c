@@ -177,7 +177,8 @@ robot_params robot_default_params(void) {
                         .crest_radius = 150.0,
                         .crest_reach = 60.0,
                         .flat_out_speed = 1.02,
-                        .downshift_hold = 1.5};
+                        .downshift_hold = 1.5,
+                        .axle_balance = 1.06};
 }
 
 typedef struct param_entry {
@@ -205,6 +206,7 @@ static const param_entry param_table[] = {
     PARAM(crest_base, 0.0, 50.0),    PARAM(crest_load, 0.0, 0.9),
     PARAM(crest_radius, 0.0, 1e4),   PARAM(crest_reach, 0.0, 1e3),
     PARAM(flat_out_speed, 0.0, 2.0), PARAM(downshift_hold, 0.0, 10.0),
+    PARAM(axle_balance, 0.0, 10.0),
 };
 #undef PARAM
 
@@ -483,7 +485,7 @@ static double loc_half_width(const robot *r, double s) { return interp(r, s, DF_
  * them): v² = g·r·(sin β + μ cos β) / (cos β − μ sin β − μ·r·(CA/m + κ_v)); β = 0 and κ_v = 0
  * give the formula above. */
 static double banked_corner_speed_mu(const robot *r, double curvature, double bank, double vertical_curvature,
-                                     double mu) {
+                                     double mu, double ca_per_mass) {
   double k = fabs(curvature);
   if (k < 1e-6) return r->top_speed;
   double radius = 1.0 / k;
@@ -491,7 +493,7 @@ static double banked_corner_speed_mu(const robot *r, double curvature, double ba
    * hurts a left-hand one. */
   double beta = curvature > 0.0 ? -bank : bank;
   double num = G * radius * (sin(beta) + mu * cos(beta));
-  double den = cos(beta) - mu * sin(beta) - mu * radius * (r->ca / r->mass + vertical_curvature);
+  double den = cos(beta) - mu * sin(beta) - mu * radius * (ca_per_mass + vertical_curvature);
   if (den <= 0.0 || num <= 0.0) return num <= 0.0 ? 0.0 : r->top_speed;
   double v = sqrt(num / den * r->p.aggressiveness);
   return v < r->top_speed ? v : r->top_speed;
@@ -500,17 +502,62 @@ static double banked_corner_speed_mu(const robot *r, double curvature, double ba
 /* The same with the friction at the corner's own speed, plan_mu(v)·friction: the speed v at
  * which v equals the formula's speed for that mu (bisection; the formula's speed falls as v
  * rises, because mu does). */
-static double banked_corner_speed(const robot *r, const line_sample *q) {
-  double hi = banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, plan_mu(r, 0.0) * q->friction);
+static double corner_speed_whole_car(const robot *r, const line_sample *q) {
+  double ca_m = r->ca / r->mass;
+  double hi = banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, plan_mu(r, 0.0) * q->friction, ca_m);
   if (r->axle_downforce[0] == 0.0 && r->axle_downforce[1] == 0.0) return hi;
   double lo = 0.0;
   for (int it = 0; it < 48; ++it) {
     double v = 0.5 * (lo + hi);
-    if (v <= banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, plan_mu(r, v) * q->friction))
+    if (v <= banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, plan_mu(r, v) * q->friction, ca_m))
       lo = v;
     else hi = v;
   }
   return lo;
+}
+
+/* m/s², an axle's own μ at speed v (its tyres' peak at its load, downforce included) as the
+ * plan counts it, times axle_balance. */
+static double axle_plan_mu(const robot *r, int a, double v) {
+  double fz = 0.5 * (r->axle_weight[a] + r->axle_downforce[a] * v * v);
+  return fmin(r->p.mu_factor * r->grip_scale * r->p.axle_balance * tyre_mu(&r->car.axles[a].tyre, fz), r->rollover_mu);
+}
+
+/* The corner speed one axle allows. In a steady turn each axle carries its static share s_a of
+ * the car's inertial loads, the cornering force and the normal load alike (gravity, the
+ * banking's and a crest's v² terms), but its downforce D_a·v² is its own: the banked formula
+ * holds for the axle with μ_a and the aero term D_a / (s_a·m) in place of CA/m. car1-trb1 has
+ * 52 % of its weight but a third of its downforce on the front axle: at 250 km/h on a flat road
+ * its front holds 0.8 of what μ on the whole car's load counts. */
+static double corner_speed_axle(const robot *r, const line_sample *q, int a) {
+  double share = r->lateral_share[a];
+  if (!(share > 0.0)) return r->top_speed;
+  double ca_m = r->axle_downforce[a] / (share * r->mass);
+  double hi = banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, axle_plan_mu(r, a, 0.0) * q->friction, ca_m);
+  if (r->axle_downforce[a] == 0.0) return hi;
+  double lo = 0.0;
+  for (int it = 0; it < 48; ++it) {
+    double v = 0.5 * (lo + hi);
+    if (v <= banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, axle_plan_mu(r, a, v) * q->friction, ca_m))
+      lo = v;
+    else hi = v;
+  }
+  return lo;
+}
+
+/* The plan's corner speed: the whole car's, and with axle_balance > 0 on a two-axle car no more
+ * than each axle's own. */
+static double banked_corner_speed(const robot *r, const line_sample *q) {
+  double v = corner_speed_whole_car(r, q);
+  if (r->p.axle_balance > 0.0 && !r->axle_loads_general)
+    for (int a = 0; a < 2; ++a) {
+      /* An axle with at least the car's downforce per unit of its share, and at least the
+       * car's μ (axle_balance >= 1; the car's is the lower axle's), allows at least the car's
+       * speed: the formula's speed rises with μ and with the aero term. */
+      if (r->p.axle_balance >= 1.0 && r->axle_downforce[a] >= r->ca * r->lateral_share[a]) continue;
+      v = fmin(v, corner_speed_axle(r, q, a));
+    }
+  return v;
 }
 
 /* --- racing line ------------------------------------------------------------------- */

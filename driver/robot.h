@@ -60,6 +60,10 @@ typedef struct robot_params {
                             shortened as long as it still allows this speed (0 = off); 1.02 */
   double downshift_hold; /* s: no downshift into a gear the plan's speed would take past its
                             upshift point within this time (0 = off); 1.5 */
+  double axle_balance;   /* × each axle's own limit: the plan's friction is at most this × the
+                            lateral acceleration the weaker axle holds on its own load and
+                            downforce when it carries its static share of the cornering force
+                            (0 = off); 1.06 */
 } robot_params;
 
 robot_params robot_default_params(void);

@@ -137,6 +137,44 @@ static void corner_speed_formula(void) {
   grip_track_destroy(t);
 }
 
+/* axle_balance: a car whose downforce acts on its rear axle only. In a steady turn the front
+ * axle carries its static share of m·a_y on its static load alone, so it holds
+ * a_y = axle_balance·μ·g (no load sensitivity here: μ is the same at every load), while μ on the
+ * whole car's load counts μ·(g + CA·v²/m). The plan's corner speed on the circle is the lower
+ * of sqrt(axle_balance·μ·g·r) and the whole car's sqrt(μ·g·r / (1 − r·CA·μ/m)); with the
+ * downforce shared as the weight is, or axle_balance 0, the whole car's. */
+static void axle_balance_caps_the_front(void) {
+  const double R = 100.0;
+  grip_track *t = support_circle_track(R);
+  for (int shared = 0; shared < 2; ++shared)
+    for (int off = 0; off < 2; ++off) {
+      grip_vehicle_def car = grip_default_vehicle_def();
+      for (int a = 0; a < 2; ++a) car.axles[a].tyre.simple.load_sensitivity = 0.0;
+      double m = car.body.mass + car.fuel.mass, L = car.axles[0].x - car.axles[1].x;
+      double share_f = (car.body.center_of_mass.x - car.axles[1].x) / L;
+      /* −1.5 in all: on the rear only, or split front/rear as the weight is */
+      car.aero.lift_coefficient_front = shared ? -1.5 * share_f : 0.0;
+      car.aero.lift_coefficient_rear = shared ? -1.5 * (1.0 - share_f) : -1.5;
+      robot_params p = robot_default_params();
+      if (off) p.axle_balance = 0.0;
+      robot *bot = robot_create(t, &car, &p, RHO);
+      double ca = 0.5 * RHO * car.aero.frontal_area * 1.5, mu = robot_plan_mu(bot);
+      CHECK_NEAR(robot_plan_ca(bot), ca, 1e-9);
+      CHECK_NEAR(mu, p.mu_factor * car.axles[0].tyre.simple.lateral.mu, 1e-12);
+      double s, lat, k, vc, vp;
+      robot_line_sample(bot, 0, &s, &lat, &k, &vc, &vp);
+      double r = 1.0 / k;
+      double whole = sqrt(mu * G * r / (1.0 - r * ca * mu / m)), front = sqrt(p.axle_balance * mu * G * r);
+      double expect = shared || off ? whole : fmin(whole, front);
+      printf("  downforce %s, axle_balance %.2f: corner %.3f m/s (whole car %.3f, front axle %.3f)\n",
+             shared ? "shared as the weight" : "on the rear", p.axle_balance, vc, whole, front);
+      CHECK_REL(vc, expect, 1e-9);
+      if (!shared && !off) CHECK(front < 0.97 * whole); /* the case tests the cap (0.96 here) */
+      robot_destroy(bot);
+    }
+  grip_track_destroy(t);
+}
+
 /* Racing line on the default track: inside the bounds everywhere, smoother than the centre
  * line (Σκ² smaller), and wide-apex-wide: at the middle of the 60 m left-hander (distance
  * 230 + 60·π/4) the line is at the inside (left) bound and before the corner on the outside. */
@@ -464,6 +502,7 @@ int main(void) {
   RUN_TEST(params_file);
   RUN_TEST(corner_speed_formula);
   RUN_TEST(circle_plan_matches_formula);
+  RUN_TEST(axle_balance_caps_the_front);
   RUN_TEST(cornering_drag_matches_model);
   RUN_TEST(circle_steady_speed);
   RUN_TEST(racing_line_geometry);
