@@ -499,23 +499,6 @@ static double banked_corner_speed_mu(const robot *r, double curvature, double ba
   return v < r->top_speed ? v : r->top_speed;
 }
 
-/* The same with the friction at the corner's own speed, plan_mu(v)·friction: the speed v at
- * which v equals the formula's speed for that mu (bisection; the formula's speed falls as v
- * rises, because mu does). */
-static double corner_speed_whole_car(const robot *r, const line_sample *q) {
-  double ca_m = r->ca / r->mass;
-  double hi = banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, plan_mu(r, 0.0) * q->friction, ca_m);
-  if (r->axle_downforce[0] == 0.0 && r->axle_downforce[1] == 0.0) return hi;
-  double lo = 0.0;
-  for (int it = 0; it < 48; ++it) {
-    double v = 0.5 * (lo + hi);
-    if (v <= banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, plan_mu(r, v) * q->friction, ca_m))
-      lo = v;
-    else hi = v;
-  }
-  return lo;
-}
-
 /* m/s², an axle's own μ at speed v (its tyres' peak at its load, downforce included) as the
  * plan counts it, times axle_balance. */
 static double axle_plan_mu(const robot *r, int a, double v) {
@@ -523,22 +506,37 @@ static double axle_plan_mu(const robot *r, int a, double v) {
   return fmin(r->p.mu_factor * r->grip_scale * r->p.axle_balance * tyre_mu(&r->car.axles[a].tyre, fz), r->rollover_mu);
 }
 
-/* The corner speed one axle allows. In a steady turn each axle carries its static share s_a of
- * the car's inertial loads, the cornering force and the normal load alike (gravity, the
- * banking's and a crest's v² terms), but its downforce D_a·v² is its own: the banked formula
- * holds for the axle with μ_a and the aero term D_a / (s_a·m) in place of CA/m. car1-trb1 has
- * 52 % of its weight but a third of its downforce on the front axle: at 250 km/h on a flat road
- * its front holds 0.8 of what μ on the whole car's load counts. */
-static double corner_speed_axle(const robot *r, const line_sample *q, int a) {
-  double share = r->lateral_share[a];
-  if (!(share > 0.0)) return r->top_speed;
-  double ca_m = r->axle_downforce[a] / (share * r->mass);
-  double hi = banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, axle_plan_mu(r, a, 0.0) * q->friction, ca_m);
-  if (r->axle_downforce[a] == 0.0) return hi;
+/* The corner speed with the friction at the corner's own speed: the speed v at which v equals
+ * the formula's speed for μ(v)·friction (bisection; the formula's speed falls as v rises,
+ * because μ does). axle < 0: the whole car, plan_mu and CA/m. axle >= 0: that axle alone. In
+ * a steady turn each axle carries its static share s_a of the car's inertial loads, the
+ * cornering force and the normal load alike (gravity, the banking's and a crest's v² terms),
+ * but its downforce D_a·v² is its own: the banked formula holds for the axle with μ_a and the
+ * aero term D_a / (s_a·m) in place of CA/m. car1-trb1 has 52 % of its weight but a third of its
+ * downforce on the front axle: at 250 km/h on a flat road its front holds 0.8 of what μ on the
+ * whole car's load counts. */
+/* μ·friction at speed v for corner_speed_of: the whole car's (axle < 0) or one axle's. */
+static double corner_mu(const robot *r, const line_sample *q, int axle, double v) {
+  return (axle < 0 ? plan_mu(r, v) : axle_plan_mu(r, axle, v)) * q->friction;
+}
+
+static double corner_speed_of(const robot *r, const line_sample *q, int axle) {
+  double ca_m;
+  bool constant_mu; /* no downforce: μ does not depend on v */
+  if (axle < 0) {
+    ca_m = r->ca / r->mass;
+    constant_mu = r->axle_downforce[0] == 0.0 && r->axle_downforce[1] == 0.0;
+  } else {
+    if (!(r->lateral_share[axle] > 0.0)) return r->top_speed;
+    ca_m = r->axle_downforce[axle] / (r->lateral_share[axle] * r->mass);
+    constant_mu = r->axle_downforce[axle] == 0.0;
+  }
+  double hi = banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, corner_mu(r, q, axle, 0.0), ca_m);
+  if (constant_mu) return hi;
   double lo = 0.0;
   for (int it = 0; it < 48; ++it) {
     double v = 0.5 * (lo + hi);
-    if (v <= banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, axle_plan_mu(r, a, v) * q->friction, ca_m))
+    if (v <= banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, corner_mu(r, q, axle, v), ca_m))
       lo = v;
     else hi = v;
   }
@@ -548,14 +546,14 @@ static double corner_speed_axle(const robot *r, const line_sample *q, int a) {
 /* The plan's corner speed: the whole car's, and with axle_balance > 0 on a two-axle car no more
  * than each axle's own. */
 static double banked_corner_speed(const robot *r, const line_sample *q) {
-  double v = corner_speed_whole_car(r, q);
+  double v = corner_speed_of(r, q, -1);
   if (r->p.axle_balance > 0.0 && !r->axle_loads_general)
     for (int a = 0; a < 2; ++a) {
       /* An axle with at least the car's downforce per unit of its share, and at least the
        * car's μ (axle_balance >= 1; the car's is the lower axle's), allows at least the car's
        * speed: the formula's speed rises with μ and with the aero term. */
       if (r->p.axle_balance >= 1.0 && r->axle_downforce[a] >= r->ca * r->lateral_share[a]) continue;
-      v = fmin(v, corner_speed_axle(r, q, a));
+      v = fmin(v, corner_speed_of(r, q, a));
     }
   return v;
 }
