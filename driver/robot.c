@@ -89,6 +89,10 @@ struct robot {
   robot_params p;
   const grip_track *track;
   grip_vehicle_def car;
+  /* Each axle's tyre without its slide gain, and the gain's factor at the Magic Formula's peak
+   * slip (1 without one): tyre_mu from these costs one load law, not a search for the peak. */
+  grip_tyre_def plain_tyre[GRIP_MAX_AXLES];
+  double peak_value[GRIP_MAX_AXLES];
   double length;   /* track length */
   double step;     /* sample spacing */
   int n;
@@ -178,7 +182,7 @@ robot_params robot_default_params(void) {
                         .crest_reach = 60.0,
                         .flat_out_speed = 1.02,
                         .downshift_hold = 1.5,
-                        .axle_balance = 1.06};
+                        .axle_balance = 1.03};
 }
 
 typedef struct param_entry {
@@ -291,11 +295,35 @@ static double wrap_angle(double a) {
   return a;
 }
 
-/* Peak lateral friction of the tyre at load fz (load sensitivity included). */
-static double tyre_mu(const grip_tyre_def *t, double fz) {
+/* Peak lateral friction of the tyre at load fz (load sensitivity included), without a slide
+ * gain: the Magic Formula's D/Fz. */
+static double plain_tyre_mu(const grip_tyre_def *t, double fz) {
   double mu;
   grip_tyre_peak_mu(t, fz, NULL, &mu);
   return mu;
+}
+
+/* What a slide gain adds to the cornering force a tyre can hold: the largest force across the
+ * car's path, F(α)·cos α, with the gain over without it (scanned in 1 mrad steps up to 1.2 rad).
+ * TORCS's skid factor 0.3 on car1-trb1's curve: 1.041 at 15° against 0.975 at 11°, 1.068. 1
+ * without a gain. */
+static double cornering_gain(const grip_simple_mf_curve *k) {
+  if (k->slide_gain == 0.0) return 1.0;
+  grip_simple_mf_curve plain = *k;
+  plain.slide_gain = 0.0;
+  double with = 0.0, without = 0.0;
+  for (int i = 1; i <= 1200; ++i) {
+    double alpha = 1e-3 * i, c = cos(alpha);
+    with = fmax(with, grip_magic_formula(k, alpha, NULL) * c);
+    without = fmax(without, grip_magic_formula(&plain, alpha, NULL) * c);
+  }
+  return without > 0.0 ? with / without : 1.0;
+}
+
+/* Peak lateral friction of axle a's tyre at load fz, as the plan counts it: the plain μ times
+ * what the slide gain adds to cornering (cornering_gain, found once at robot_create). */
+static double tyre_mu(const robot *r, int a, double fz) {
+  return plain_tyre_mu(&r->plain_tyre[a], fz) * r->peak_value[a];
 }
 
 /* Maximum wheel force from the engine at road speed v over the gears (rev limit respected),
@@ -344,13 +372,19 @@ static void make_slip_tables(robot *r, const grip_vehicle_def *car) {
     r->lateral_share[a] = total > 0.0 ? r->axle_weights[a] / total : 0.0;
     double f[SCAN + 1], peak = 0.0;
     int top = SCAN;
-    for (int i = 0; i <= SCAN; ++i) {
+    /* A simple-MF tyre with a slide gain (TORCS's skid factor) keeps gaining force past the
+     * Magic Formula's peak slip: its peak is counted there, as the plan's μ counts it. */
+    int last = SCAN;
+    if (t->model == GRIP_TYRE_SIMPLE_MF && t->simple.lateral.slide_gain != 0.0)
+      last = (int)fmin(SCAN, ceil(grip_magic_formula_peak_slip(&t->simple.lateral) / 1e-3));
+    for (int i = 0; i <= last; ++i) {
       f[i] = lateral_force_ratio(t, fz, 1e-3 * i);
       if (f[i] > peak) peak = f[i];
       else if (f[i] < peak) { /* past the peak */
         top = i - 1;
         break;
       }
+      top = i;
     }
     for (int k = 0, i = 1; k <= USE_STEPS; ++k) {
       double want = peak * k / USE_STEPS;
@@ -377,7 +411,7 @@ static double cornering_drag(const robot *r, double a_lat, double a_plan, double
     double down = (a == 0 ? r->axle_downforce[0] : 0.0) + (a == last ? r->axle_downforce[1] : 0.0);
     double load = r->axle_weights[a] + down * v * v;
     int wheels = r->layout.axle_wheels[a] > 0 ? r->layout.axle_wheels[a] : 1;
-    double peak = tyre_mu(&r->car.axles[a].tyre, load / wheels) * load;
+    double peak = tyre_mu(r, a, load / wheels) * load;
     use[a] = peak > 0.0 ? r->lateral_share[a] / peak : 0.0;
     demand += r->lateral_share[a];
     capacity += peak;
@@ -432,7 +466,7 @@ static double plan_mu(const robot *r, double v) {
   if (!r->axle_loads_general) {
     for (int a = 0; a < 2; ++a) {
       double fz = 0.5 * (r->axle_weight[a] + r->axle_downforce[a] * v * v);
-      mu = fmin(mu, tyre_mu(&r->car.axles[a].tyre, fz));
+      mu = fmin(mu, tyre_mu(r, a, fz));
     }
   } else {
     /* Any axle count: the body lift acts on the first and the last axle (src/vehicle.c). A
@@ -446,7 +480,7 @@ static double plan_mu(const robot *r, double v) {
     for (int a = 0; a <= last; ++a) {
       double down = (a == 0 ? r->axle_downforce[0] : 0.0) + (a == last ? r->axle_downforce[1] : 0.0);
       double fz = (r->axle_weights[a] + down * v * v) / r->layout.axle_wheels[a];
-      ay = fmin(ay, tyre_mu(&r->car.axles[a].tyre, fz));
+      ay = fmin(ay, tyre_mu(r, a, fz));
     }
     for (int pass = 0; pass < 4; ++pass) {
       mu = INFINITY;
@@ -455,11 +489,11 @@ static double plan_mu(const robot *r, double v) {
         double down = (a == 0 ? r->axle_downforce[0] : 0.0) + (a == last ? r->axle_downforce[1] : 0.0);
         double load = r->axle_weights[a] + down * v * v;
         if (r->layout.axle_wheels[a] == 1 || !(load > 0.0)) {
-          mu = fmin(mu, tyre_mu(&ax->tyre, load));
+          mu = fmin(mu, tyre_mu(r, a, load));
           continue;
         }
         double w = 0.5 * load, d = fmin(w, load * ay * r->cg_height / (2.0 * ax->half_track));
-        double cap = tyre_mu(&ax->tyre, w + d) * (w + d) + (w - d > 0.0 ? tyre_mu(&ax->tyre, w - d) * (w - d) : 0.0);
+        double cap = tyre_mu(r, a, w + d) * (w + d) + (w - d > 0.0 ? tyre_mu(r, a, w - d) * (w - d) : 0.0);
         mu = fmin(mu, cap / load);
       }
       ay = mu;
@@ -499,46 +533,44 @@ static double banked_corner_speed_mu(const robot *r, double curvature, double ba
   return v < r->top_speed ? v : r->top_speed;
 }
 
-/* The same with the friction at the corner's own speed, plan_mu(v)·friction: the speed v at
- * which v equals the formula's speed for that mu (bisection; the formula's speed falls as v
- * rises, because mu does). */
-static double corner_speed_whole_car(const robot *r, const line_sample *q) {
-  double ca_m = r->ca / r->mass;
-  double hi = banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, plan_mu(r, 0.0) * q->friction, ca_m);
-  if (r->axle_downforce[0] == 0.0 && r->axle_downforce[1] == 0.0) return hi;
-  double lo = 0.0;
-  for (int it = 0; it < 48; ++it) {
-    double v = 0.5 * (lo + hi);
-    if (v <= banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, plan_mu(r, v) * q->friction, ca_m))
-      lo = v;
-    else hi = v;
-  }
-  return lo;
-}
-
 /* m/s², an axle's own μ at speed v (its tyres' peak at its load, downforce included) as the
  * plan counts it, times axle_balance. */
 static double axle_plan_mu(const robot *r, int a, double v) {
   double fz = 0.5 * (r->axle_weight[a] + r->axle_downforce[a] * v * v);
-  return fmin(r->p.mu_factor * r->grip_scale * r->p.axle_balance * tyre_mu(&r->car.axles[a].tyre, fz), r->rollover_mu);
+  return fmin(r->p.mu_factor * r->grip_scale * r->p.axle_balance * tyre_mu(r, a, fz), r->rollover_mu);
 }
 
-/* The corner speed one axle allows. In a steady turn each axle carries its static share s_a of
- * the car's inertial loads, the cornering force and the normal load alike (gravity, the
- * banking's and a crest's v² terms), but its downforce D_a·v² is its own: the banked formula
- * holds for the axle with μ_a and the aero term D_a / (s_a·m) in place of CA/m. car1-trb1 has
- * 52 % of its weight but a third of its downforce on the front axle: at 250 km/h on a flat road
- * its front holds 0.8 of what μ on the whole car's load counts. */
-static double corner_speed_axle(const robot *r, const line_sample *q, int a) {
-  double share = r->lateral_share[a];
-  if (!(share > 0.0)) return r->top_speed;
-  double ca_m = r->axle_downforce[a] / (share * r->mass);
-  double hi = banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, axle_plan_mu(r, a, 0.0) * q->friction, ca_m);
-  if (r->axle_downforce[a] == 0.0) return hi;
+/* The corner speed with the friction at the corner's own speed: the speed v at which v equals
+ * the formula's speed for μ(v)·friction (bisection; the formula's speed falls as v rises,
+ * because μ does). axle < 0: the whole car, plan_mu and CA/m. axle >= 0: that axle alone. In
+ * a steady turn each axle carries its static share s_a of the car's inertial loads, the
+ * cornering force and the normal load alike (gravity, the banking's and a crest's v² terms),
+ * but its downforce D_a·v² is its own: the banked formula holds for the axle with μ_a and the
+ * aero term D_a / (s_a·m) in place of CA/m. car1-trb1 has 52 % of its weight but a third of its
+ * downforce on the front axle: at 250 km/h on a flat road its front holds 0.8 of what μ on the
+ * whole car's load counts. */
+/* μ·friction at speed v for corner_speed_of: the whole car's (axle < 0) or one axle's. */
+static double corner_mu(const robot *r, const line_sample *q, int axle, double v) {
+  return (axle < 0 ? plan_mu(r, v) : axle_plan_mu(r, axle, v)) * q->friction;
+}
+
+static double corner_speed_of(const robot *r, const line_sample *q, int axle) {
+  double ca_m;
+  bool constant_mu; /* no downforce: μ does not depend on v */
+  if (axle < 0) {
+    ca_m = r->ca / r->mass;
+    constant_mu = r->axle_downforce[0] == 0.0 && r->axle_downforce[1] == 0.0;
+  } else {
+    if (!(r->lateral_share[axle] > 0.0)) return r->top_speed;
+    ca_m = r->axle_downforce[axle] / (r->lateral_share[axle] * r->mass);
+    constant_mu = r->axle_downforce[axle] == 0.0;
+  }
+  double hi = banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, corner_mu(r, q, axle, 0.0), ca_m);
+  if (constant_mu) return hi;
   double lo = 0.0;
   for (int it = 0; it < 48; ++it) {
     double v = 0.5 * (lo + hi);
-    if (v <= banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, axle_plan_mu(r, a, v) * q->friction, ca_m))
+    if (v <= banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, corner_mu(r, q, axle, v), ca_m))
       lo = v;
     else hi = v;
   }
@@ -548,14 +580,14 @@ static double corner_speed_axle(const robot *r, const line_sample *q, int a) {
 /* The plan's corner speed: the whole car's, and with axle_balance > 0 on a two-axle car no more
  * than each axle's own. */
 static double banked_corner_speed(const robot *r, const line_sample *q) {
-  double v = corner_speed_whole_car(r, q);
+  double v = corner_speed_of(r, q, -1);
   if (r->p.axle_balance > 0.0 && !r->axle_loads_general)
     for (int a = 0; a < 2; ++a) {
       /* An axle with at least the car's downforce per unit of its share, and at least the
        * car's μ (axle_balance >= 1; the car's is the lower axle's), allows at least the car's
        * speed: the formula's speed rises with μ and with the aero term. */
       if (r->p.axle_balance >= 1.0 && r->axle_downforce[a] >= r->ca * r->lateral_share[a]) continue;
-      v = fmin(v, corner_speed_axle(r, q, a));
+      v = fmin(v, corner_speed_of(r, q, a));
     }
   return v;
 }
@@ -1110,6 +1142,14 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
   r->p = params ? *params : robot_default_params();
   r->track = track;
   r->car = *car;
+  for (int a = 0; a < GRIP_MAX_AXLES; ++a) {
+    r->plain_tyre[a] = car->axles[a].tyre;
+    r->plain_tyre[a].simple.longitudinal.slide_gain = 0.0;
+    r->plain_tyre[a].simple.lateral.slide_gain = 0.0;
+    r->peak_value[a] = car->axles[a].tyre.model == GRIP_TYRE_SIMPLE_MF
+                           ? cornering_gain(&car->axles[a].tyre.simple.lateral)
+                           : 1.0;
+  }
   r->length = grip_track_length(track);
   r->n = (int)ceil(r->length / r->p.line_step);
   if (r->n < 8) r->n = 8;
@@ -1165,17 +1205,17 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
   r->understeer = 0.0;
   if (fa->tyre.model == GRIP_TYRE_SIMPLE_MF && ra->tyre.model == GRIP_TYRE_SIMPLE_MF) {
     const grip_simple_mf_curve *cf = &fa->tyre.simple.lateral, *cr = &ra->tyre.simple.lateral;
-    double stiff_f = 2.0 * cf->b * cf->c * tyre_mu(&fa->tyre, 0.5 * wf) * 0.5 * wf;
-    double stiff_r = 2.0 * cr->b * cr->c * tyre_mu(&ra->tyre, 0.5 * wr) * 0.5 * wr;
+    double stiff_f = 2.0 * cf->b * cf->c * plain_tyre_mu(&r->plain_tyre[0], 0.5 * wf) * 0.5 * wf;
+    double stiff_r = 2.0 * cr->b * cr->c * plain_tyre_mu(&r->plain_tyre[car->axle_count - 1], 0.5 * wr) * 0.5 * wr;
     if (r->axle_loads_general) { /* per axle, its wheels' B·C·D; the rear: every other axle */
       int nf = r->layout.axle_wheels[0];
-      stiff_f = nf * cf->b * cf->c * tyre_mu(&fa->tyre, wf / nf) * (wf / nf);
+      stiff_f = nf * cf->b * cf->c * plain_tyre_mu(&r->plain_tyre[0], wf / nf) * (wf / nf);
       stiff_r = 0.0;
       for (int a = 1; a < car->axle_count; ++a) {
         const grip_tyre_def *t = &car->axles[a].tyre;
         int n = r->layout.axle_wheels[a];
         double fz = r->axle_weights[a] / n;
-        if (t->model == GRIP_TYRE_SIMPLE_MF) stiff_r += n * t->simple.lateral.b * t->simple.lateral.c * tyre_mu(t, fz) * fz;
+        if (t->model == GRIP_TYRE_SIMPLE_MF) stiff_r += n * t->simple.lateral.b * t->simple.lateral.c * plain_tyre_mu(&r->plain_tyre[a], fz) * fz;
       }
     }
     r->understeer = (wf / G) / stiff_f - (wr / G) / stiff_r;

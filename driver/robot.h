@@ -63,7 +63,7 @@ typedef struct robot_params {
   double axle_balance;   /* × each axle's own limit: the plan's friction is at most this × the
                             lateral acceleration the weaker axle holds on its own load and
                             downforce when it carries its static share of the cornering force
-                            (0 = off); 1.06 */
+                            (0 = off); 1.03 */
 } robot_params;
 
 robot_params robot_default_params(void);

@@ -278,6 +278,11 @@ static int has_section(tparams *p, const char *sect) {
 #define TORCS_WING_AIR_DENSITY 1.23 /* kg/m³: the density in TORCS's wing model */
 #define TORCS_GRAVITY 9.80665         /* m/s²: TORCS's G, which sets its static wheel loads */
 #define TORCS_FUEL_CHARGE 0.75        /* share of the combustion torque simuv2 charges as fuel (engine.cpp) */
+/* simuv2 multiplies each tyre's Magic-Formula force by 1 + s·k, s = min(|slip|, 1.5) (wheel.cpp),
+ * with k the skid factor of the driver's skill level (categories.cpp: rookie 0.40, amateur 0.35,
+ * semi-pro 0.30, pro 0). A robot whose description names no level races at semi-pro
+ * (raceinit.cpp), as bt, berniw, inferno and olethros do: their car1-trb1 has k = 0.3. */
+#define TORCS_ROBOT_SKID_FACTOR 0.3
 
 #define NUM(sect, name, def, out)                   \
   do {                                              \
@@ -401,13 +406,14 @@ static int map_car(tparams *p, grip_car *car) {
     ax->wheel_inertia = inertia;
     /* TORCS's tyre: F/(mu·Fz) = sin(C·atan(B·s·(1−E) + E·atan(B·s))), C = 2 − asin(dynamic
      * friction)·2/π, B = stiffness / C, E = elasticity factor — the simple Magic Formula with the
-     * same B, C, E. Its friction (load sensitivity, camber) is set once the loads are known. */
+     * same B, C, E, times 1 + s·TORCS_ROBOT_SKID_FACTOR (the slide gain). Its friction (load
+     * sensitivity, camber) is set once the loads are known. */
     if (dyn > 1.0) dyn = 1.0;
     if (dyn < 0.1) dyn = 0.1;
     if (elast > 1.0) elast = 1.0;
     double c = 2.0 - asin(dyn) * 2.0 / PI_;
     raw->mu = mu;
-    grip_simple_mf_curve curve = {.b = stiff / c, .c = c, .mu = mu, .e = elast};
+    grip_simple_mf_curve curve = {.b = stiff / c, .c = c, .mu = mu, .e = elast, .slide_gain = TORCS_ROBOT_SKID_FACTOR};
     ax->tyre.simple.longitudinal = curve;
     ax->tyre.simple.lateral = curve;
     ax->tyre.rolling_resistance = rr / 0.012;

@@ -26,7 +26,8 @@ grip_tyre_def grip_default_tyre_def(void) {
                          .low_speed_damping = 3000.0, .low_speed = 2.0, .rolling_resistance = 1.0};
 }
 
-double grip_magic_formula(const grip_simple_mf_curve *k, double x, double *slope) {
+/* The Magic Formula alone, D = 1, and its slope. */
+static double base_magic_formula(const grip_simple_mf_curve *k, double x, double *slope) {
   double bx = k->b * x;
   double atan_bx = fast_atan(bx);
   double phi = bx - k->e * (bx - atan_bx);
@@ -42,26 +43,40 @@ double grip_magic_formula(const grip_simple_mf_curve *k, double x, double *slope
   return s;
 }
 
+double grip_magic_formula(const grip_simple_mf_curve *k, double x, double *slope) {
+  double f = base_magic_formula(k, x, slope);
+  if (k->slide_gain == 0.0) return f; /* bit for bit the plain Magic Formula */
+  /* F·(1 + g·min(|x|, cap)); F is odd in x, so d/dx = F'·(1 + g·|x|) + F·g·sign(x) below the cap */
+  double ax = fabs(x), gain = 1.0 + k->slide_gain * fmin(ax, GRIP_SLIDE_GAIN_MAX_SLIP);
+  if (slope) *slope = *slope * gain + (ax < GRIP_SLIDE_GAIN_MAX_SLIP ? k->slide_gain * signd(x) * f : 0.0);
+  return f * gain;
+}
+
 double grip_magic_formula_peak_slip(const grip_simple_mf_curve *k) {
   /* The slope falls through zero at the peak; bisect on its sign over (0, 10/B·...]. */
   double lo = 0.0, hi = 0.0, slope = 0.0;
   double step = 0.05 / (k->b > 1e-6 ? k->b : 1e-6);
   for (int i = 1; i < 4000; ++i) {
     hi = step * i;
-    grip_magic_formula(k, hi, &slope);
+    base_magic_formula(k, hi, &slope);
     if (slope <= 0.0) break;
     lo = hi;
   }
   if (slope > 0.0) return hi; /* monotonic curve (C <= 1): no interior peak */
   for (int i = 0; i < 60; ++i) {
     double mid = 0.5 * (lo + hi);
-    grip_magic_formula(k, mid, &slope);
+    base_magic_formula(k, mid, &slope);
     if (slope > 0.0)
       lo = mid;
     else
       hi = mid;
   }
   return 0.5 * (lo + hi);
+}
+
+double grip_magic_formula_peak_value(const grip_simple_mf_curve *k) {
+  if (k->slide_gain == 0.0) return 1.0;
+  return grip_magic_formula(k, grip_magic_formula_peak_slip(k), NULL);
 }
 
 void grip_tyre_peak_mu(const grip_tyre_def *tyre, double fz, double *mu_x, double *mu_y) {
@@ -72,8 +87,10 @@ void grip_tyre_peak_mu(const grip_tyre_def *tyre, double fz, double *mu_x, doubl
     x = o.mux;
     y = o.muy;
   } else {
-    x = grip_simple_mf_loaded_mu(&tyre->simple, tyre->simple.longitudinal.mu, fz);
-    y = grip_simple_mf_loaded_mu(&tyre->simple, tyre->simple.lateral.mu, fz);
+    x = grip_simple_mf_loaded_mu(&tyre->simple, tyre->simple.longitudinal.mu, fz) *
+        grip_magic_formula_peak_value(&tyre->simple.longitudinal);
+    y = grip_simple_mf_loaded_mu(&tyre->simple, tyre->simple.lateral.mu, fz) *
+        grip_magic_formula_peak_value(&tyre->simple.lateral);
   }
   if (mu_x) *mu_x = x;
   if (mu_y) *mu_y = y;

@@ -401,6 +401,7 @@ grip_result grip_vehicle_def_validate(const grip_vehicle_def *d, char *message, 
       /* A tyre with no friction cannot move, steer or stop the car. */
       in_range(&c, curves[k]->mu, 0.05, 10, "tyre.simple.mu");
       in_range(&c, curves[k]->e, -10, 1, "tyre.simple.e");
+      in_range(&c, curves[k]->slide_gain, 0, 2, "tyre.simple.slide_gain");
     }
     in_range(&c, t->simple.nominal_load, 10, 1e6, "tyre.simple.nominal_load");
     in_range(&c, t->simple.load_sensitivity, 0, 5, "tyre.simple.load_sensitivity");

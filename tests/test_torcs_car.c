@@ -258,6 +258,25 @@ static void test_real_car1_trb1(void) {
    * this class does 0-100 in 3-5 s; top speed 250-330 km/h. */
   CHECK(a.t_0_100_s > 2.5 && a.t_0_100_s < 6.0);
   CHECK(a.top_speed_kmh > 250 && a.top_speed_kmh < 330);
+  /* The tyre force against simuv2's wheel.cpp for a robot (semi-pro: skid factor 0.3), its
+   * front tyre (stiffness 20, dynamic friction 0.8, elasticity 0.7, mu 1.6, camber −4°) at its
+   * operating load, where TORCS's load factor is 1: F = Fz·mu·(1 + 0.05·sin(18·4°))·
+   * sin(C·atan(B·s·(1 − E) + E·atan(B·s)))·(1 + 0.3·s), C = 2 − asin(0.8)·2/π, B = 20/C, with
+   * s the slip ratio (a pure longitudinal slip is the same number in both). */
+  const grip_simple_mf_def *front = &car.def.axles[0].tyre.simple;
+  CHECK_NEAR(front->longitudinal.slide_gain, 0.3, 0);
+  CHECK_NEAR(front->lateral.slide_gain, 0.3, 0);
+  double c = 2.0 - asin(0.8) * 2.0 / 3.14159265358979323846, b = 20.0 / c;
+  double mu = 1.6 * (1.0 + 0.05 * sin(18.0 * 4.0 * 3.14159265358979323846 / 180.0));
+  const double slips[] = {0.05, 0.263, 0.5, 1.0};
+  for (size_t i = 0; i < sizeof slips / sizeof slips[0]; ++i) {
+    double sx = slips[i], bs = b * sx;
+    double torcs = front->nominal_load * mu * sin(c * atan(bs * (1.0 - 0.7) + 0.7 * atan(bs))) * (1.0 + 0.3 * sx);
+    grip_tyre_input in = {.fz = front->nominal_load, .kappa = sx, .vx = 30.0, .friction_scale = 1.0};
+    grip_tyre_output out;
+    grip_simple_mf_evaluate(front, &in, &out);
+    CHECK_REL(out.fx, torcs, 1e-6);
+  }
 }
 
 /* The range checks accept every car of Debian's torcs-data (each loads and can move). */

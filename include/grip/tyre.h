@@ -20,7 +20,16 @@ typedef struct grip_simple_mf_curve {
   double c;  /* shape factor, dry tarmac ~1.9 */
   double mu; /* peak friction coefficient D/Fz at the nominal load, road tyre ~1.0 */
   double e;  /* curvature factor, dry tarmac ~0.97 */
+  /* 1 per unit slip: the force is the Magic Formula's times 1 + slide_gain·min(|x|,
+   * GRIP_SLIDE_GAIN_MAX_SLIP), so that a sliding tyre keeps more of its force (TORCS's skill-level
+   * skid factor: 0.3 for its robots, see docs/car-format.md); 0 for a real tyre. The peak slip
+   * (grip_magic_formula_peak_slip) stays the Magic Formula's own. */
+  double slide_gain;
 } grip_simple_mf_curve;
+
+/* Slip (slip ratio, or slip angle in rad) beyond which slide_gain adds no more (TORCS's cap on
+ * its combined slip). */
+#define GRIP_SLIDE_GAIN_MAX_SLIP 1.5
 
 /* The simple Magic-Formula tyre (design notes §4), with load sensitivity and combined slip. */
 typedef struct grip_simple_mf_def {
@@ -138,12 +147,18 @@ typedef struct grip_tyre_output {
 GRIP_API void grip_simple_mf_evaluate(const grip_simple_mf_def *def, const grip_tyre_input *in,
                              grip_tyre_output *out);
 
-/* Pure-slip Magic Formula F(x) = D·sin(C·atan(B·x − E·(B·x − atan(B·x)))) with D = 1, and its
- * slope dF/dx. */
+/* Pure-slip Magic Formula F(x) = D·sin(C·atan(B·x − E·(B·x − atan(B·x)))) with D = 1, times
+ * 1 + slide_gain·min(|x|, GRIP_SLIDE_GAIN_MAX_SLIP), and its slope dF/dx. */
 GRIP_API double grip_magic_formula(const grip_simple_mf_curve *curve, double x, double *slope);
 
-/* The slip x > 0 at which the pure-slip curve peaks (solved numerically). */
+/* The slip x > 0 at which the Magic Formula itself peaks (solved numerically; slide_gain left
+ * out: with it a TORCS tyre's force keeps rising to the gain's cap, and the peak slip is what
+ * the combined slip is normalised by and what a driver aims at). */
 GRIP_API double grip_magic_formula_peak_slip(const grip_simple_mf_curve *curve);
+
+/* F(x) of grip_magic_formula at the curve's peak slip: 1 + slide_gain·x_peak (1 without a
+ * slide gain). The peak friction a tyre of this curve offers is mu times this. */
+GRIP_API double grip_magic_formula_peak_value(const grip_simple_mf_curve *curve);
 
 /* Peak friction coefficients of a tyre at load fz (N) on a dry road, upright: the simple
  * model's mu with its load sensitivity (never below 10 % of mu, as the model applies it), or

@@ -1,0 +1,107 @@
+/* The simple Magic-Formula tyre's slide gain (grip_simple_mf_curve.slide_gain) against the
+ * formula written out with libm: F(x) = sin(C·atan(B·x − E·(B·x − atan(B·x))))·(1 + g·min(|x|,
+ * 1.5)), the peak slip of the Magic Formula alone, and what the tyre model and the definition
+ * check make of it. */
+#include <string.h>
+
+#include "grip/grip.h"
+#include "test.h"
+
+/* TORCS's car1-trb1 curve (stiffness 20, dynamic friction 0.8, elasticity 0.7) and the skid
+ * factor TORCS gives its robots. */
+static const grip_simple_mf_curve TRB1 = {.b = 14.187762687605225, .c = 1.409665529398267, .mu = 1.0,
+                                          .e = 0.7, .slide_gain = 0.3};
+
+static double written_out(const grip_simple_mf_curve *k, double x) {
+  double bx = k->b * x;
+  double f = sin(k->c * atan(bx - k->e * (bx - atan(bx))));
+  double s = fabs(x) < 1.5 ? fabs(x) : 1.5;
+  return f * (1.0 + k->slide_gain * s);
+}
+
+static void curve_matches_formula(void) {
+  const double xs[] = {-1.7, -1.0, -0.3, -0.02, 0.0, 0.01, 0.1, 0.263, 0.5, 0.9, 1.2, 1.49, 1.51, 2.0};
+  for (size_t i = 0; i < sizeof xs / sizeof xs[0]; ++i) {
+    double x = xs[i], slope;
+    double f = grip_magic_formula(&TRB1, x, &slope);
+    CHECK_NEAR(f, written_out(&TRB1, x), 1e-9);
+    /* the slope against a central difference (away from the cap's kink at |x| = 1.5) */
+    if (fabs(fabs(x) - 1.5) > 1e-3) {
+      double h = 1e-6, fd = (written_out(&TRB1, x + h) - written_out(&TRB1, x - h)) / (2.0 * h);
+      CHECK_NEAR(slope, fd, 1e-5 * fmax(1.0, fabs(fd)));
+    }
+  }
+  /* Beyond the peak the force keeps rising with the gain (TORCS's tyre: 1.079 at its peak slip
+   * 0.263, 1.125 at 0.5, 1.21 at 1.0), where the plain curve falls. */
+  CHECK(grip_magic_formula(&TRB1, 1.0, NULL) > grip_magic_formula(&TRB1, 0.5, NULL));
+  grip_simple_mf_curve plain = TRB1;
+  plain.slide_gain = 0.0;
+  CHECK(grip_magic_formula(&plain, 1.0, NULL) < grip_magic_formula(&plain, 0.5, NULL));
+  CHECK_NEAR(grip_magic_formula(&TRB1, 1.0, NULL), 1.2068, 1e-4);
+}
+
+static void peak_is_the_magic_formulas(void) {
+  grip_simple_mf_curve plain = TRB1;
+  plain.slide_gain = 0.0;
+  double xp = grip_magic_formula_peak_slip(&plain);
+  /* C·atan(phi) = π/2 at the peak: phi = tan(π/(2C)) */
+  double bx = xp * TRB1.b;
+  CHECK_NEAR(bx - TRB1.e * (bx - atan(bx)), tan(3.14159265358979323846 / (2.0 * TRB1.c)), 1e-9);
+  CHECK(grip_magic_formula_peak_slip(&TRB1) == xp);
+  CHECK_NEAR(grip_magic_formula_peak_value(&plain), 1.0, 0.0);
+  CHECK_NEAR(grip_magic_formula_peak_value(&TRB1), 1.0 + 0.3 * xp, 1e-12);
+  printf("  peak slip %.4f, force there %.4f of the Magic Formula's\n", xp, grip_magic_formula_peak_value(&TRB1));
+
+  /* grip_tyre_peak_mu: the loaded μ times that factor (nominal load: the load law's 1) */
+  grip_tyre_def t = grip_default_tyre_def();
+  t.simple.lateral = TRB1;
+  t.simple.longitudinal = TRB1;
+  t.simple.lateral.mu = t.simple.longitudinal.mu = 1.6;
+  t.simple.load_sensitivity = 0.15;
+  double mx, my;
+  grip_tyre_peak_mu(&t, t.simple.nominal_load, &mx, &my);
+  CHECK_NEAR(my, 1.6 * (1.0 + 0.3 * xp), 1e-12);
+  CHECK_NEAR(mx, my, 0.0);
+}
+
+/* The tyre model: a pure longitudinal slip is the curve's own argument (the normalised slip
+ * times the peak slip), so Fx = μ·Fz·F(κ) exactly as written out; and pure lateral slip α
+ * gives μ·Fz·F(α). */
+static void tyre_forces(void) {
+  grip_simple_mf_def d = grip_default_simple_mf_def();
+  d.longitudinal = d.lateral = TRB1;
+  d.longitudinal.mu = d.lateral.mu = 1.6;
+  const double kappas[] = {0.05, 0.263, 0.6, 0.95};
+  for (size_t i = 0; i < sizeof kappas / sizeof kappas[0]; ++i) {
+    grip_tyre_input in = {.fz = d.nominal_load, .kappa = kappas[i], .alpha = 0.0, .vx = 20.0, .friction_scale = 1.0};
+    grip_tyre_output out;
+    grip_simple_mf_evaluate(&d, &in, &out);
+    CHECK_REL(out.fx, 1.6 * d.nominal_load * written_out(&TRB1, kappas[i]), 1e-9);
+    CHECK_NEAR(out.fy, 0.0, 1e-9);
+    grip_tyre_input lat = {.fz = d.nominal_load, .kappa = 0.0, .alpha = kappas[i], .vx = 20.0, .friction_scale = 1.0};
+    grip_simple_mf_evaluate(&d, &lat, &out);
+    CHECK_REL(-out.fy, 1.6 * d.nominal_load * written_out(&TRB1, kappas[i]), 1e-9);
+  }
+}
+
+/* The definition check: slide_gain in [0, 2]. */
+static void validation(void) {
+  const double gains[] = {-0.1, 0.0, 0.3, 2.0, 2.5, NAN};
+  const bool ok[] = {false, true, true, true, false, false};
+  for (size_t i = 0; i < sizeof gains / sizeof gains[0]; ++i) {
+    grip_vehicle_def car = grip_default_vehicle_def();
+    car.axles[1].tyre.simple.lateral.slide_gain = gains[i];
+    char msg[256] = "";
+    grip_result r = grip_vehicle_def_validate(&car, msg, sizeof msg);
+    CHECK((r == GRIP_OK) == ok[i]);
+    if (!ok[i]) CHECK(strstr(msg, "slide_gain") != NULL);
+  }
+}
+
+int main(void) {
+  RUN_TEST(curve_matches_formula);
+  RUN_TEST(peak_is_the_magic_formulas);
+  RUN_TEST(tyre_forces);
+  RUN_TEST(validation);
+  return TEST_RESULT();
+}
