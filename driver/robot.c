@@ -89,10 +89,10 @@ struct robot {
   robot_params p;
   const grip_track *track;
   grip_vehicle_def car;
-  /* Each axle's tyre without its slide gain, and the gain's factor at the Magic Formula's peak
-   * slip (1 without one): tyre_mu from these costs one load law, not a search for the peak. */
+  /* Each axle's tyre without its slide gain, and what the gain adds to cornering
+   * (cornering_gain; 1 without one): tyre_mu from these costs one load law, not a scan. */
   grip_tyre_def plain_tyre[GRIP_MAX_AXLES];
-  double peak_value[GRIP_MAX_AXLES];
+  double slide_factor[GRIP_MAX_AXLES];
   double length;   /* track length */
   double step;     /* sample spacing */
   int n;
@@ -323,7 +323,7 @@ static double cornering_gain(const grip_simple_mf_curve *k) {
 /* Peak lateral friction of axle a's tyre at load fz, as the plan counts it: the plain μ times
  * what the slide gain adds to cornering (cornering_gain, found once at robot_create). */
 static double tyre_mu(const robot *r, int a, double fz) {
-  return plain_tyre_mu(&r->plain_tyre[a], fz) * r->peak_value[a];
+  return plain_tyre_mu(&r->plain_tyre[a], fz) * r->slide_factor[a];
 }
 
 /* Maximum wheel force from the engine at road speed v over the gears (rev limit respected),
@@ -533,11 +533,16 @@ static double banked_corner_speed_mu(const robot *r, double curvature, double ba
   return v < r->top_speed ? v : r->top_speed;
 }
 
-/* m/s², an axle's own μ at speed v (its tyres' peak at its load, downforce included) as the
- * plan counts it, times axle_balance. */
+/* An axle's own μ at speed v (its tyres' peak at its load, downforce included) as the plan
+ * counts it, times axle_balance. */
 static double axle_plan_mu(const robot *r, int a, double v) {
   double fz = 0.5 * (r->axle_weight[a] + r->axle_downforce[a] * v * v);
   return fmin(r->p.mu_factor * r->grip_scale * r->p.axle_balance * tyre_mu(r, a, fz), r->rollover_mu);
+}
+
+/* μ·friction at speed v for corner_speed_of: the whole car's (axle < 0) or one axle's. */
+static double corner_mu(const robot *r, const line_sample *q, int axle, double v) {
+  return (axle < 0 ? plan_mu(r, v) : axle_plan_mu(r, axle, v)) * q->friction;
 }
 
 /* The corner speed with the friction at the corner's own speed: the speed v at which v equals
@@ -549,11 +554,6 @@ static double axle_plan_mu(const robot *r, int a, double v) {
  * aero term D_a / (s_a·m) in place of CA/m. car1-trb1 has 52 % of its weight but a third of its
  * downforce on the front axle: at 250 km/h on a flat road its front holds 0.8 of what μ on the
  * whole car's load counts. */
-/* μ·friction at speed v for corner_speed_of: the whole car's (axle < 0) or one axle's. */
-static double corner_mu(const robot *r, const line_sample *q, int axle, double v) {
-  return (axle < 0 ? plan_mu(r, v) : axle_plan_mu(r, axle, v)) * q->friction;
-}
-
 static double corner_speed_of(const robot *r, const line_sample *q, int axle) {
   double ca_m;
   bool constant_mu; /* no downforce: μ does not depend on v */
@@ -1146,7 +1146,7 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
     r->plain_tyre[a] = car->axles[a].tyre;
     r->plain_tyre[a].simple.longitudinal.slide_gain = 0.0;
     r->plain_tyre[a].simple.lateral.slide_gain = 0.0;
-    r->peak_value[a] = car->axles[a].tyre.model == GRIP_TYRE_SIMPLE_MF
+    r->slide_factor[a] = car->axles[a].tyre.model == GRIP_TYRE_SIMPLE_MF
                            ? cornering_gain(&car->axles[a].tyre.simple.lateral)
                            : 1.0;
   }
