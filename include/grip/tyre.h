@@ -161,7 +161,8 @@ GRIP_API double grip_magic_formula_peak_slip(const grip_simple_mf_curve *curve);
 GRIP_API double grip_magic_formula_peak_value(const grip_simple_mf_curve *curve);
 
 /* Peak friction coefficients of a tyre at load fz (N) on a dry road, upright: the simple
- * model's mu with its load sensitivity (never below 10 % of mu, as the model applies it), or
+ * model's mu with its load sensitivity (never below 10 % of mu, as the model applies it), times
+ * grip_magic_formula_peak_value where the curve has a slide gain, or
  * the full Magic Formula's mu_x and mu_y at rated pressure. Either pointer may be NULL. */
 GRIP_API void grip_tyre_peak_mu(const grip_tyre_def *tyre, double fz, double *mu_x, double *mu_y);
 
