@@ -603,7 +603,6 @@ static int map_car(tparams *p, grip_car *car) {
   NUM("Gearbox/gears/r", "ratio", -g->reverse_ratio, &rev);
   g->reverse_ratio = fabs(rev);
   int gears = 0;
-  double eff_sum = 0;
   for (int i = 1; i <= GRIP_MAX_GEARS + 1; ++i) {
     char sect[64];
     snprintf(sect, sizeof sect, "Gearbox/gears/%d", i);
@@ -613,14 +612,12 @@ static int map_car(tparams *p, grip_car *car) {
       grip_load_error_set(p->err, t->file, t->line, "Gearbox/gears", "more than %d gears", GRIP_MAX_GEARS);
       return -1;
     }
-    double eff;
+    double eff; /* range-checked; simuv2 applies it to inertia only (below) */
     NUM(sect, "ratio", 1.0, &g->ratios[gears]);
     NUM(sect, "efficiency", 1.0, &eff);
-    eff_sum += eff;
     gears++;
   }
   if (gears) g->forward_gears = gears;
-  double gear_eff = gears ? eff_sum / gears : 1.0;
 
   /* Drivetrain and differentials. */
   const char *type = str(p, "Drivetrain", "type", "RWD");
@@ -636,16 +633,16 @@ static int map_car(tparams *p, grip_car *car) {
   if (map_diff(p, "Front Differential", &d->drivetrain.front, &rf, &ef)) return -1;
   if (map_diff(p, "Rear Differential", &d->drivetrain.rear, &rr_, &er)) return -1;
   if (map_diff(p, "Central Differential", &d->drivetrain.centre, &rc, &ec)) return -1;
-  if (d->drivetrain.layout == GRIP_DRIVE_RWD) {
-    g->final_drive = rr_;
-    g->efficiency = gear_eff * er;
-  } else if (d->drivetrain.layout == GRIP_DRIVE_FWD) {
-    g->final_drive = rf;
-    g->efficiency = gear_eff * ef;
-  } else {
-    g->final_drive = rc * 0.5 * (rf + rr_);
-    g->efficiency = gear_eff * ec * 0.5 * (ef + er);
-  }
+  if (d->drivetrain.layout == GRIP_DRIVE_RWD) g->final_drive = rr_;
+  else if (d->drivetrain.layout == GRIP_DRIVE_FWD) g->final_drive = rf;
+  else g->final_drive = rc * 0.5 * (rf + rr_);
+  /* simuv2 drives the differential with the engine torque × the overall ratio × the clutch's
+   * transfer (transmission.cpp), and the differential passes it on whole (differential.cpp):
+   * the gears' and the differentials' efficiencies only divide the inertia reflected through
+   * them. A TORCS car's transmission is lossless; car1-trb1's 0.92 (its mean gear efficiency
+   * × its differential's) had it reach 297 km/h on c-speedway's straights where TORCS's robots
+   * reach 300. */
+  g->efficiency = 1.0;
 
   /* Brakes: each wheel's torque at full pedal is pressure·share·piston area·mu·disc radius. */
   double rep, pmax;

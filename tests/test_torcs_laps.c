@@ -1,13 +1,12 @@
 /* grip's robot in grip's physics against the TORCS robots' best laps with TORCS's car1-trb1
  * (reference/torcs/laps-car1-trb1.txt, TORCS 1.3.7): the same car and tracks imported, 3 laps
- * alone, best lap within 3 % of the best TORCS robot, never off the road.
+ * alone, never off the road, and (issue 13) no more than 1 % slower than the best TORCS robot
+ * on every road track and oval; faster is allowed, to a sanity bound of 10 %.
  *
  * Michigan is run twice. TORCS's robots plan corners with the flat-road formula
  * v = sqrt(mu·g·r / (1 − r·CA·mu/m)) (robot tutorial), grip's robot by default with the
- * banking; the oval's 7.7° turns then let it lap faster than the reference. With
- * plan_banking = 0 it drives as they do and must land within 3 %; with the banking it must be
- * faster. Then every installed track against the robot's own plan (below). Needs Debian's
- * torcs-data; skips visibly without it. */
+ * banking; the oval's 7.7° turns then let it lap faster still. Then every installed track
+ * against the robot's own plan (below). Needs Debian's torcs-data; skips visibly without it. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +79,7 @@ static void check_track(const char *track, const robot_params *params, const cha
   printf("  %-10s %-14s best %.2f s, TORCS %.2f s (%+.1f %%), off the road %.2f s\n", track, how, best, ref,
          100.0 * (best / ref - 1.0), off);
   CHECK(isfinite(ref));
-  CHECK_REL(best, ref, 0.03);
+  CHECK(best <= 1.01 * ref && best >= 0.90 * ref);
   CHECK_NEAR(off, 0.0, 0.0);
 }
 
@@ -112,13 +111,14 @@ int main(void) {
 
   /* Every installed TORCS track (38 in torcs-data 1.3.7, both track versions): 3 laps alone,
    * no retirement, never at a wall, and the best lap within 2 % of the robot's own predicted
-   * lap (2.5 % on dirt, below). Measured with TORCS's skid factor in the tyres: -1.4 % (forza,
-   * ruudskogen, wheel-2) .. +0.9 % (eroad) on the road tracks and ovals. Never off the road: spring's long right-hander over a crest took the car
+   * lap (2.5 % on dirt, below). Measured with TORCS's skid factor and lossless transmission:
+   * -1.4 % (forza, ruudskogen, wheel-2) .. +1.7 % (g-speedway) on the road tracks and ovals.
+   * Never off the road: spring's long right-hander over a crest took the car
    * 2-4 m outside its line onto the verge (0.2-0.6 s a race at dt 0.01-0.002) until the plan
    * counted each axle's own limit (axle_balance, docs/driver.md). */
   static const char *const categories[] = {"road", "oval", "dirt"};
   static const char *const v3[] = {"a-speedway", "e-track-5", "dirt-4", "dirt-5", "dirt-6", "mixed-1", "mixed-2"};
-  int raced = 0, raced_v3 = 0;
+  int raced = 0, raced_v3 = 0, compared = 0;
   for (size_t c = 0; c < sizeof categories / sizeof categories[0]; ++c) {
     char dir[256];
     snprintf(dir, sizeof dir, "%s/%s", GRIP_TORCS_TRACK_DIR, categories[c]);
@@ -145,6 +145,13 @@ int main(void) {
              r->best_lap_s, r->plan_lap_s, 100.0 * (r->best_lap_s / r->plan_lap_s - 1.0), r->off_track_s,
              r->wall_contact_s);
       CHECK(r->finished && r->laps == 3 && r->reason == RACE_RETIRE_NONE);
+      /* road tracks and ovals: no more than 1 % slower than TORCS's best robot (measured: at most
+       * +0.6 %, alpine-1) */
+      double torcs = reference_best(names[k]);
+      if (c < 2 && isfinite(torcs)) {
+        CHECK(r->best_lap_s <= 1.01 * torcs);
+        ++compared;
+      }
       /* Issue 13 asks the dirt tracks only to be completed; their plan is held to 2.5 % (mixed-1's
        * best lap is 2.05-2.13 % behind its plan at dt 0.01-0.002 since the tyre's slide gain). */
       CHECK_REL(r->best_lap_s, r->plan_lap_s, c == 2 ? 0.025 : 0.02);
@@ -159,6 +166,7 @@ int main(void) {
   printf("  %d tracks raced\n", raced);
   CHECK(raced == 38);
   CHECK(raced_v3 == 7);
+  CHECK(compared == 30); /* every road track and oval has a TORCS reference */
 
   /* Spring's right-hander at the smaller steps too, where the car left the road for longer
    * (0.5 s at dt 0.005, 0.6 s at 0.002). */
