@@ -461,13 +461,16 @@ static void best_gears(const grip_vehicle_def *c, double v, double up_fraction, 
 /* The plan's friction at speed v: mu_factor × the lower axle's tyre mu at its wheel load with
  * the downforce of that speed (load-sensitive tyres lose mu as downforce loads them; at rest
  * this is robot_plan_mu). */
+/* A two-axle car's axle a: its tyres' peak μ at its wheel load at speed v (static load plus its
+ * downforce). */
+static double axle_tyre_mu(const robot *r, int a, double v) {
+  return tyre_mu(r, a, 0.5 * (r->axle_weight[a] + r->axle_downforce[a] * v * v));
+}
+
 static double plan_mu(const robot *r, double v) {
   double mu = INFINITY;
   if (!r->axle_loads_general) {
-    for (int a = 0; a < 2; ++a) {
-      double fz = 0.5 * (r->axle_weight[a] + r->axle_downforce[a] * v * v);
-      mu = fmin(mu, tyre_mu(r, a, fz));
-    }
+    for (int a = 0; a < 2; ++a) mu = fmin(mu, axle_tyre_mu(r, a, v));
   } else {
     /* Any axle count: the body lift acts on the first and the last axle (src/vehicle.c). A
      * truck's high centre of gravity moves much of an axle's load to its outer wheel in a
@@ -536,8 +539,7 @@ static double banked_corner_speed_mu(const robot *r, double curvature, double ba
 /* An axle's own μ at speed v (its tyres' peak at its load, downforce included) as the plan
  * counts it, times axle_balance. */
 static double axle_plan_mu(const robot *r, int a, double v) {
-  double fz = 0.5 * (r->axle_weight[a] + r->axle_downforce[a] * v * v);
-  return fmin(r->p.mu_factor * r->grip_scale * r->p.axle_balance * tyre_mu(r, a, fz), r->rollover_mu);
+  return fmin(r->p.mu_factor * r->grip_scale * r->p.axle_balance * axle_tyre_mu(r, a, v), r->rollover_mu);
 }
 
 /* μ·friction at speed v for corner_speed_of: the whole car's (axle < 0) or one axle's. */
@@ -1142,7 +1144,7 @@ robot *robot_create(const grip_track *track, const grip_vehicle_def *car, const 
   r->p = params ? *params : robot_default_params();
   r->track = track;
   r->car = *car;
-  for (int a = 0; a < GRIP_MAX_AXLES; ++a) {
+  for (int a = 0; a < car->axle_count && a < GRIP_MAX_AXLES; ++a) {
     r->plain_tyre[a] = car->axles[a].tyre;
     r->plain_tyre[a].simple.longitudinal.slide_gain = 0.0;
     r->plain_tyre[a].simple.lateral.slide_gain = 0.0;

@@ -60,10 +60,9 @@ typedef struct robot_params {
                             shortened as long as it still allows this speed (0 = off); 1.02 */
   double downshift_hold; /* s: no downshift into a gear the plan's speed would take past its
                             upshift point within this time (0 = off); 1.5 */
-  double axle_balance;   /* × each axle's own limit: the plan's friction is at most this × the
-                            lateral acceleration the weaker axle holds on its own load and
-                            downforce when it carries its static share of the cornering force
-                            (0 = off); 1.03 */
+  double axle_balance;   /* × an axle's μ: a two-axle car's corner speed is at most each axle's
+                            own, that axle carrying its static share of the cornering force on
+                            its own load and downforce with this × its μ (0 = off); 1.03 */
 } robot_params;
 
 robot_params robot_default_params(void);

@@ -289,7 +289,7 @@ static int has_section(tparams *p, const char *sect) {
     if (num(p, sect, name, def, out)) return -1;    \
   } while (0)
 
-static int map_diff(tparams *p, const char *sect, grip_diff_def *d, double *ratio, double *eff) {
+static int map_diff(tparams *p, const char *sect, grip_diff_def *d, double *ratio) {
   const char *type = str(p, sect, "type", NULL);
   if (type) {
     if (same_text(type, "SPOOL")) d->type = GRIP_DIFF_LOCKED;
@@ -307,7 +307,8 @@ static int map_diff(tparams *p, const char *sect, grip_diff_def *d, double *rati
     }
   }
   NUM(sect, "ratio", *ratio, ratio);
-  NUM(sect, "efficiency", *eff, eff);
+  double eff; /* range-checked; simuv2 applies it to inertia only (map_car) */
+  NUM(sect, "efficiency", 1.0, &eff);
   double lo, hi;
   NUM(sect, "min torque bias", NAN, &lo);
   NUM(sect, "max torque bias", NAN, &hi);
@@ -629,10 +630,10 @@ static int map_car(tparams *p, grip_car *car) {
     grip_load_error_set(p->err, t->file, t->line, "Drivetrain/type", "'%s' is not RWD, FWD or 4WD", type);
     return -1;
   }
-  double rf = g->final_drive, rr_ = g->final_drive, rc = 1.0, ef = 1.0, er = 1.0, ec = 1.0;
-  if (map_diff(p, "Front Differential", &d->drivetrain.front, &rf, &ef)) return -1;
-  if (map_diff(p, "Rear Differential", &d->drivetrain.rear, &rr_, &er)) return -1;
-  if (map_diff(p, "Central Differential", &d->drivetrain.centre, &rc, &ec)) return -1;
+  double rf = g->final_drive, rr_ = g->final_drive, rc = 1.0;
+  if (map_diff(p, "Front Differential", &d->drivetrain.front, &rf)) return -1;
+  if (map_diff(p, "Rear Differential", &d->drivetrain.rear, &rr_)) return -1;
+  if (map_diff(p, "Central Differential", &d->drivetrain.centre, &rc)) return -1;
   if (d->drivetrain.layout == GRIP_DRIVE_RWD) g->final_drive = rr_;
   else if (d->drivetrain.layout == GRIP_DRIVE_FWD) g->final_drive = rf;
   else g->final_drive = rc * 0.5 * (rf + rr_);
