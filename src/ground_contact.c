@@ -40,7 +40,7 @@ typedef struct ground_plane {
   grip_vec3 velocity; /* m/s, world: the ground's own velocity there (a moving ground; else 0) */
 } ground_plane;
 
-/* The 12 box points, CG-relative in the body frame. */
+/* The 12 box points, CG-relative in the body frame: bottom (even indices) and top (odd) in turn. */
 static void box_points(const vehicle *v, grip_vec3 out[GROUND_POINTS]) {
   grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = v3_sub(v->def->body.box_center, v->com_design);
   int n = 0;
@@ -51,48 +51,70 @@ static void box_points(const vehicle *v, grip_vec3 out[GROUND_POINTS]) {
   }
 }
 
-/* Height of a world point above the contact plane of the wheel nearest to it (horizontally). */
-static double clearance_over_wheels(const vehicle *v, grip_vec3 p) {
-  double best = INFINITY, clearance = INFINITY;
+/* The in-contact wheels' contact planes, gathered for the per-point gate below. */
+typedef struct wheel_planes {
+  int count;
+  grip_vec3 point[GRIP_MAX_WHEELS], normal[GRIP_MAX_WHEELS];
+} wheel_planes;
+
+static void gather_wheel_planes(const vehicle *v, wheel_planes *wp) {
+  wp->count = 0;
   for (int i = 0; i < v->wheel_count; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
-    double dx = p.x - w->contact_point.x, dy = p.y - w->contact_point.y;
-    double d2 = dx * dx + dy * dy;
-    if (d2 < best) {
-      best = d2;
-      clearance = v3_dot(v3_sub(p, w->contact_point), w->contact_normal);
-    }
+    wp->point[wp->count] = w->contact_point;
+    wp->normal[wp->count++] = w->contact_normal;
   }
-  return clearance;
 }
 
-/* A lower bound of clearance_over_wheels over all twelve box points: with the body rotation R,
- * a point's clearance over a wheel's plane (c, n) is (pos − c)·n + local·(Rᵀn), and over the box
- * points local = o + (sx·hx, sy·hy, sz·hz) the last term is at least o·m − |hx·mx| − |hy·my| −
- * |hz·mz| with m = Rᵀn. The nearest wheel's clearance is never below the least over all wheels. */
-static double least_clearance_over_wheels(const vehicle *v, const mat3 *rot) {
+/* Each point's height above the contact plane of the wheel nearest to it (horizontally; the
+ * first such wheel on a tie), INFINITY without a wheel in contact. Wheels outer, points inner
+ * and the nearest taken without branches: the 12 × 4 comparisons are unpredictable, and this
+ * gate runs whenever a low car's box comes within the gate of the wheels' planes. */
+static void clearance_over_wheels(const wheel_planes *wp, int n, const double px[], const double py[],
+                                  const double pz[], double clearance[]) {
+  double best[GROUND_POINTS];
+  for (int j = 0; j < n; ++j) best[j] = clearance[j] = INFINITY;
+  for (int k = 0; k < wp->count; ++k) {
+    grip_vec3 c = wp->point[k], nrm = wp->normal[k];
+    for (int j = 0; j < n; ++j) {
+      double dx = px[j] - c.x, dy = py[j] - c.y;
+      double d2 = dx * dx + dy * dy;
+      double h = dx * nrm.x + dy * nrm.y + (pz[j] - c.z) * nrm.z; /* v3_dot(p − c, n) */
+      bool nearer = d2 < best[j];
+      best[j] = nearer ? d2 : best[j];
+      clearance[j] = nearer ? h : clearance[j];
+    }
+  }
+}
+
+/* Lower bounds of clearance_over_wheels over the box's bottom points (bound[0], local z = o.z −
+ * hz) and its top points (bound[1], o.z + hz): with the body rotation R, a point's clearance over
+ * a wheel's plane (c, n) is (pos − c)·n + local·(Rᵀn), and over the points local = o + (sx·hx,
+ * sy·hy, sz·hz) of one layer the last term is at least o·m − |hx·mx| − |hy·my| + sz·hz·mz with
+ * m = Rᵀn. The nearest wheel's clearance is never below the least over all wheels. A car
+ * standing on its wheels has its top points a box height above the bottom ones, so only the
+ * bottom layer is ever near the gate. */
+static void layer_clearance_bounds(const vehicle *v, const mat3 *rot, double bound[2]) {
   grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = v3_sub(v->def->body.box_center, v->com_design);
-  double least = INFINITY;
+  bound[0] = bound[1] = INFINITY;
   /* The box's part depends on the normal only: wheels on one plane (flat ground) share it. */
   grip_vec3 last_normal = v3(NAN, NAN, NAN);
-  double box_part = 0.0, ex = 0.0, ey = 0.0, ez = 0.0;
+  double box_part = 0.0, ez = 0.0;
   for (int i = 0; i < v->wheel_count; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
     grip_vec3 n = w->contact_normal;
     if (memcmp(&n, &last_normal, sizeof n) != 0) {
       grip_vec3 m = mat3_mul_transposed(rot, n);
-      box_part = v3_dot(o, m);
-      ex = fabs(h.x * m.x);
-      ey = fabs(h.y * m.y);
-      ez = fabs(h.z * m.z);
+      box_part = v3_dot(o, m) - fabs(h.x * m.x) - fabs(h.y * m.y);
+      ez = h.z * m.z;
       last_normal = n;
     }
-    double c = v3_dot(v3_sub(v->position, w->contact_point), n) + box_part - ex - ey - ez;
-    least = mind(least, c);
+    double c = v3_dot(v3_sub(v->position, w->contact_point), n) + box_part;
+    bound[0] = mind(bound[0], c - ez);
+    bound[1] = mind(bound[1], c + ez);
   }
-  return least;
 }
 
 static bool standing_on_wheels(const vehicle *v, const mat3 *rot) {
@@ -125,25 +147,57 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
   const grip_ground *ground = &world->ground;
   mat3 r1 = *rot; /* of v->rotation */
   *first = 1.0;
-  /* Margin for rounding: the bound and the per-point clearances are summed in different orders. */
-  if (gated && least_clearance_over_wheels(v, &r1) > CLEARANCE_GATE + 1e-6) return 0;
+  /* The gate first: a car standing on its wheels usually has no point near the ground, and then
+   * neither the start pose nor the rays are needed. A layer of points whose bound clears the
+   * gate (margin for rounding: the bound and the per-point clearances are summed in different
+   * orders) has no point to cast. */
+  bool layer_near[2] = {true, true};
+  if (gated) {
+    double bound[2];
+    layer_clearance_bounds(v, &r1, bound);
+    layer_near[0] = !(bound[0] > CLEARANCE_GATE + 1e-6);
+    layer_near[1] = !(bound[1] > CLEARANCE_GATE + 1e-6);
+    if (!layer_near[0] && !layer_near[1]) return 0;
+  }
   grip_vec3 local[GROUND_POINTS], end[GROUND_POINTS];
   box_points(v, local);
-  /* The gate first: a car standing on its wheels usually has no point near the ground, and then
-   * neither the start pose nor the rays are needed. */
-  bool cast[GROUND_POINTS];
-  int casts = 0;
+  /* Each end point's height (the body's top below needs them all); the whole point in the near
+   * layers, also in columns for the gate. Each coordinate as mat3_mul computes it. */
+  double ex[GROUND_POINTS], ey[GROUND_POINTS], ez[GROUND_POINTS], clearance[GROUND_POINTS];
+  int near_point[GROUND_POINTS], near = 0;
   for (int i = 0; i < GROUND_POINTS; ++i) {
+    if (!layer_near[i % 2]) { /* box_points alternates bottom and top */
+      end[i].z = v->position.z + v3_dot(r1.r2, local[i]);
+      continue;
+    }
     end[i] = v3_add(v->position, mat3_mul(&r1, local[i]));
-    cast[i] = !gated || !(clearance_over_wheels(v, end[i]) > CLEARANCE_GATE);
-    casts += cast[i];
+    near_point[near] = i;
+    ex[near] = end[i].x;
+    ey[near] = end[i].y;
+    ez[near++] = end[i].z;
+  }
+  bool cast[GROUND_POINTS] = {false};
+  int casts = 0;
+  if (gated) {
+    wheel_planes wp;
+    gather_wheel_planes(v, &wp);
+    clearance_over_wheels(&wp, near, ex, ey, ez, clearance);
+    for (int j = 0; j < near; ++j) {
+      cast[near_point[j]] = !(clearance[j] > CLEARANCE_GATE);
+      casts += cast[near_point[j]];
+    }
+  } else {
+    for (int i = 0; i < GROUND_POINTS; ++i) cast[i] = true;
+    casts = GROUND_POINTS;
   }
   if (casts == 0) return 0;
   mat3 r0 = mat3_from_quat(start_rotation);
   grip_vec3 start[GROUND_POINTS];
   double top = -INFINITY; /* the body's highest point over the step */
   for (int i = 0; i < GROUND_POINTS; ++i) {
-    start[i] = v3_add(start_position, mat3_mul(&r0, local[i]));
+    /* all heights for the top; the whole point only where a ray is cast (as mat3_mul) */
+    if (cast[i]) start[i] = v3_add(start_position, mat3_mul(&r0, local[i]));
+    else start[i].z = start_position.z + v3_dot(r0.r2, local[i]);
     top = maxd(top, maxd(end[i].z, start[i].z));
   }
   top += GROUND_TOUCH;

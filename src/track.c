@@ -962,6 +962,17 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
    * wheel's ray, tilted by the body's pitch and roll (~1 %), moves ~1 cm in the first pass and
    * ~1e-7 m in the second: two locates instead of four. A vertical ray needs one. */
   grip_vec3 p = origin;
+  /* A wheel that stood on the ground at the last step starts where the ray meets that tangent
+   * plane: the wheel has moved ~0.1 m since, over which the plane departs from the surface by
+   * its curvature (~1e-5 m), so the first pass moves the point by ~1e-7 m (the ray's tilt times
+   * that) and settles: one locate instead of two. */
+  if (query && query->has_last_hit) {
+    double into = v3_dot(query->last_normal, direction);
+    if (into < -1e-3) {
+      double d = v3_dot(query->last_normal, v3_sub(query->last_point, origin)) / into;
+      if (d >= 0.0 && d <= max_distance) p = v3_mad(origin, direction, d);
+    }
+  }
   located at; /* filled in place (no copies of the location) */
   const grip_track_location *loc = &at.loc;
   double dist = 0.0, at_x = NAN, at_y = NAN; /* where loc was found */

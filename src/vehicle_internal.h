@@ -191,6 +191,8 @@ typedef struct vehicle_type {
   /* Full MF parameters per axle (NULL for the simple model); def's tyre.mf points here. */
   const grip_mf_params *mf[GRIP_MAX_AXLES];
   grip_mf_params mf_params[GRIP_MAX_AXLES];
+  /* sin and cos of each wing's angle (def.aero.wings), for its force every step */
+  double wing_sin[GRIP_MAX_WINGS], wing_cos[GRIP_MAX_WINGS];
   /* registry bookkeeping (vehicle_type.c) */
   uint64_t key_hash;
   int refs;
@@ -206,6 +208,8 @@ typedef struct wheel_runtime {
   double prev_compression;
   double levelling;     /* m, self-levelling: the spring's zero lowered by it (0 without) */
   bool was_in_contact;
+  bool hit_known;       /* contact_point and contact_normal are a ground hit from the last step
+                           (grip_ground_query.has_last_hit); false once the vehicle is placed */
 
   /* per-step values (outputs and state getters) */
   bool in_contact;
@@ -379,13 +383,20 @@ void grip_drivetrain_type_init(vehicle_type *t);
 static inline grip_ground_query grip_vehicle_ground_query(vehicle *v, int wheel) {
   int n = v->wheel_count;
   int slot = wheel >= 0 && wheel < n ? wheel : n;
-  return (grip_ground_query){.user_data = v->def->user_data, .wheel = slot < n ? wheel : GRIP_GROUND_QUERY_BODY,
+  grip_ground_query query = {.user_data = v->def->user_data, .wheel = slot < n ? wheel : GRIP_GROUND_QUERY_BODY,
                              .hint = &v->ground_hint[slot]};
+  if (slot < n && v->wheels[slot].hit_known) {
+    query.has_last_hit = true;
+    query.last_point = v->wheels[slot].contact_point;
+    query.last_normal = v->wheels[slot].contact_normal;
+  }
+  return query;
 }
 
 /* Forgets what the ground kept for v (a new vehicle, or one put elsewhere). */
 static inline void grip_vehicle_forget_ground(vehicle *v) {
   for (int i = 0; i <= v->wheel_count; ++i) v->ground_hint[i] = -1;
+  for (int i = 0; i < v->wheel_count; ++i) v->wheels[i].hit_known = false;
 }
 
 #endif

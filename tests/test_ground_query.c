@@ -13,6 +13,7 @@
 #include "grip/track.h"
 #include "task_pool.h"
 #include "test.h"
+#include "track_file.h"
 
 #define PI 3.14159265358979323846
 #define LOOP_RADIUS 80.0              /* m, centre-line radius of the two 270° loops */
@@ -50,7 +51,8 @@ static grip_track *figure_eight(void) {
  * and for the chassis (index 4). Only the car's own thread writes them. */
 typedef struct car_log {
   long queries[GRIP_WHEEL_COUNT + 1];
-  long hinted; /* queries that came with a hint */
+  long hinted;                            /* queries that came with a hint */
+  long with_last_hit[GRIP_WHEEL_COUNT + 1]; /* queries that came with the last step's hit */
 } car_log;
 
 typedef struct logging_ground {
@@ -62,8 +64,10 @@ typedef struct logging_ground {
 static void log_query(const grip_ground_query *q) {
   if (!q || !q->user_data) return;
   car_log *log = q->user_data;
-  log->queries[q->wheel == GRIP_GROUND_QUERY_BODY ? GRIP_WHEEL_COUNT : q->wheel]++;
+  int slot = q->wheel == GRIP_GROUND_QUERY_BODY ? GRIP_WHEEL_COUNT : q->wheel;
+  log->queries[slot]++;
   log->hinted += q->hint != NULL;
+  log->with_last_hit[slot] += q->has_last_hit;
 }
 
 static bool logging_raycast(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
@@ -184,6 +188,10 @@ static void hint_per_wheel_is_order_and_thread_independent(void) {
     long total = 0;
     for (int w = 0; w <= GRIP_WHEEL_COUNT; ++w) total += base.log[car].queries[w];
     CHECK(base.log[car].hinted == total);
+    /* every wheel query but the first carried the last step's hit (the wheels never left the
+     * ground); the chassis's never do */
+    for (int w = 0; w < GRIP_WHEEL_COUNT; ++w) CHECK(base.log[car].with_last_hit[w] == base.log[car].queries[w] - 1);
+    CHECK(base.log[car].with_last_hit[GRIP_WHEEL_COUNT] == 0);
   }
   printf("  lower car z %.3f..%.3f m, upper car z %.3f..%.3f m; %ld wheel-0 and %ld chassis queries\n",
          base.min_z[0], base.max_z[0], base.min_z[1], base.max_z[1], base.log[0].queries[0],
@@ -238,10 +246,159 @@ static void grounds_take_no_vehicle(void) {
   grip_track_destroy(track);
 }
 
+
+/* Ground with a log of the last query each wheel made (a world's queries for one vehicle). */
+typedef struct last_query_ground {
+  grip_track_ground_context track;
+  grip_ground_query last[GRIP_WHEEL_COUNT];
+} last_query_ground;
+
+static bool last_query_raycast(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
+                               double max_distance, grip_ground_hit *hit) {
+  last_query_ground *g = context;
+  if (query->wheel >= 0 && query->wheel < GRIP_WHEEL_COUNT) g->last[query->wheel] = *query;
+  return grip_track_raycast(&g->track, query, origin, direction, max_distance, hit);
+}
+
+/* The vehicle hands each wheel's ray the hit of the step before: the contact point and normal
+ * its state reported then; none after it is placed, none from a wheel in the air. */
+static void wheels_pass_their_last_hit(void) {
+  grip_track *track = figure_eight();
+  if (!track) return;
+  last_query_ground ground = {.track = {track}};
+  grip_world_def wd = grip_default_world_def();
+  wd.ground = (grip_ground){last_query_raycast, &ground};
+  grip_world *world = grip_create_world(&wd);
+  grip_vehicle_def def = grip_default_vehicle_def();
+  grip_vehicle_id id = grip_create_vehicle(world, &def);
+  double s = sqrt(0.5);
+  CHECK(grip_vehicle_place(world, id, -LEAD * s, -LEAD * s, 0.25 * PI) == GRIP_OK);
+  CHECK(grip_world_step(world, 0.002) == GRIP_OK);
+  for (int w = 0; w < GRIP_WHEEL_COUNT; ++w) CHECK(!ground.last[w].has_last_hit);
+  for (int k = 0; k < 50; ++k) {
+    grip_vehicle_state before;
+    CHECK(grip_vehicle_get_state(world, id, &before) == GRIP_OK);
+    CHECK(grip_world_step(world, 0.002) == GRIP_OK);
+    for (int w = 0; w < GRIP_WHEEL_COUNT; ++w) {
+      const grip_ground_query *q = &ground.last[w];
+      CHECK(q->has_last_hit == before.wheels[w].in_contact);
+      if (!q->has_last_hit) continue;
+      CHECK(memcmp(&q->last_point, &before.wheels[w].contact_point, sizeof q->last_point) == 0);
+      CHECK(memcmp(&q->last_normal, &before.wheels[w].contact_normal, sizeof q->last_normal) == 0);
+    }
+  }
+  /* placed again: the first step's rays start afresh */
+  CHECK(grip_vehicle_place(world, id, LEAD * s, LEAD * s, 0.25 * PI) == GRIP_OK);
+  CHECK(grip_world_step(world, 0.002) == GRIP_OK);
+  for (int w = 0; w < GRIP_WHEEL_COUNT; ++w) CHECK(!ground.last[w].has_last_hit);
+  /* dropped from 2 m: the wheels hang in the air, and their rays carry no hit */
+  CHECK(grip_vehicle_set_pose(world, id, (grip_pose){{LEAD * s, LEAD * s, 2.0}, {1.0, 0.0, 0.0, 0.0}}) == GRIP_OK);
+  for (int k = 0; k < 3; ++k) CHECK(grip_world_step(world, 0.002) == GRIP_OK);
+  for (int w = 0; w < GRIP_WHEEL_COUNT; ++w) CHECK(!ground.last[w].has_last_hit);
+  grip_destroy_world(world);
+  grip_track_destroy(track);
+}
+
+/* The last hit only changes where the track's ray search starts, never what it finds: on the
+ * built-in track, the figure-eight and a TORCS track with banking and crests (e-track-4, when
+ * installed), rays from 0.3–0.9 m above the road, the kerbs and the run-off, tilted up to
+ * 0.15 rad every way, meet the ground within 1e-9 m of the hit found without a guess, and its
+ * normal within 1e-8 (the normal is the plane's where the search settled, within 1 µm of the
+ * hit: the surface's curvature, < 0.01 /m, times that), whatever the guess: the hit of a ray 0–0.3 m away (last step's, for a car at up to 150 m/s at dt
+ * 0.002), a plane 0.3 m below leaning 0.2 rad, a plane above the ray's origin, and a plane the
+ * ray runs along. */
+static int check_guesses_on(const grip_track *t, const char *name) {
+  grip_track_ground_context ctx;
+  grip_ground g = grip_track_ground(&ctx, t);
+  grip_track_stats st = grip_track_get_stats(t);
+  unsigned long long rng = 0x9e3779b97f4a7c15ull;
+  int rays = 0, hits = 0;
+  double worst = 0.0, worst_normal = 0.0;
+  for (int k = 0; k < 4000; ++k) {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    double u1 = (double)(rng >> 11) / 9007199254740992.0;
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    double u2 = (double)(rng >> 11) / 9007199254740992.0;
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    double u3 = (double)(rng >> 11) / 9007199254740992.0;
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    double u4 = (double)(rng >> 11) / 9007199254740992.0;
+    grip_track_point p = grip_track_point_at(t, st.length * u1);
+    double lateral = (2.0 * u2 - 1.0) * (0.5 * p.width + 3.0);
+    double x = p.position.x - lateral * sin(p.heading), y = p.position.y + lateral * cos(p.heading);
+    int hint = -1;
+    grip_track_location under = grip_track_locate(t, x, y, -1);
+    double tilt = 0.15 * u3, azimuth = 2.0 * PI * u4;
+    grip_vec3 dir = {sin(tilt) * cos(azimuth), sin(tilt) * sin(azimuth), -cos(tilt)};
+    grip_vec3 origin = {x, y, under.z + 0.3 + 0.6 * u3};
+    grip_ground_query plain = {.user_data = NULL, .wheel = 0, .hint = &hint};
+    grip_ground_hit h0, h1, last;
+    bool found = g.raycast(g.context, &plain, origin, dir, 2.0, &h0);
+    int start_hint = hint;
+    /* last step's hit: the same ray from up to 0.3 m away */
+    grip_vec3 moved = {origin.x + 0.3 * (u1 - 0.5), origin.y + 0.3 * (u2 - 0.5), origin.z};
+    int moved_hint = start_hint;
+    grip_ground_query q_moved = {.user_data = NULL, .wheel = 0, .hint = &moved_hint};
+    bool have_last = g.raycast(g.context, &q_moved, moved, dir, 2.0, &last);
+    grip_vec3 lean = {sin(0.2) * cos(azimuth + 1.0), sin(0.2) * sin(azimuth + 1.0), cos(0.2)};
+    const struct {
+      grip_vec3 point, normal;
+    } guesses[] = {
+        {last.point, last.normal},
+        {{x, y, under.z - 0.3}, lean},
+        {{x, y, origin.z + 1.0}, {0.0, 0.0, 1.0}},
+        {origin, {cos(tilt) * cos(azimuth), cos(tilt) * sin(azimuth), sin(tilt)}}, /* ⟂ the ray */
+    };
+    for (size_t i = have_last ? 0 : 1; i < sizeof guesses / sizeof guesses[0]; ++i) {
+      int h = start_hint;
+      grip_ground_query q = {.user_data = NULL, .wheel = 0, .hint = &h, .has_last_hit = true,
+                             .last_point = guesses[i].point, .last_normal = guesses[i].normal};
+      bool found1 = g.raycast(g.context, &q, origin, dir, 2.0, &h1);
+      ++rays;
+      CHECK(found1 == found);
+      if (!found || !found1) continue;
+      ++hits;
+      double e = fmax(fmax(fabs(h1.point.x - h0.point.x), fabs(h1.point.y - h0.point.y)),
+                      fmax(fabs(h1.point.z - h0.point.z), fabs(h1.distance - h0.distance)));
+      double en = fmax(fabs(h1.normal.x - h0.normal.x), fmax(fabs(h1.normal.y - h0.normal.y), fabs(h1.normal.z - h0.normal.z)));
+      worst = fmax(worst, e);
+      worst_normal = fmax(worst_normal, en);
+      CHECK(e <= 1e-9);
+      CHECK(en <= 1e-8);
+      CHECK(h1.surface.friction == h0.surface.friction);
+    }
+  }
+  printf("  %s: %d rays with a guess, %d hits, largest change of the point %.2g m, of the normal %.2g\n", name, rays,
+         hits, worst, worst_normal);
+  CHECK(hits > rays / 2);
+  return hits;
+}
+
+static void last_hit_changes_no_hit(void) {
+  grip_track *t = figure_eight();
+  if (t) check_guesses_on(t, "figure-eight");
+  grip_track_destroy(t);
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  t = NULL;
+  CHECK(grip_track_open("default", &t, NULL, 0, &err) == 0);
+  if (t) check_guesses_on(t, "built-in track");
+  grip_track_destroy(t);
+  t = NULL;
+  if (grip_track_open("torcs:e-track-4", &t, NULL, 0, &err) == 0) {
+    check_guesses_on(t, "e-track-4");
+    grip_track_destroy(t);
+  } else {
+    printf("  e-track-4 not installed: %s\n", err.message);
+  }
+}
+
 int main(void) {
   RUN_TEST(figure_eight_geometry);
   RUN_TEST(grounds_take_no_vehicle);
   RUN_TEST(hint_per_wheel_is_order_and_thread_independent);
   RUN_TEST(a_shared_hint_would_depend_on_order);
+  RUN_TEST(wheels_pass_their_last_hit);
+  RUN_TEST(last_hit_changes_no_hit);
   return TEST_RESULT();
 }

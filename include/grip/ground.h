@@ -56,6 +56,14 @@ typedef struct grip_ground_query {
   int *hint;       /* the ground's own int for this vehicle and wheel: -1 when the vehicle is
                       created or placed (grip_vehicle_set_pose), then whatever the ground wrote;
                       NULL when no vehicle asks */
+  /* Where this wheel's ray met the ground at the last step: a starting guess for a ground that
+   * finds its hit by iteration (the track starts from this tangent plane and usually settles in
+   * one pass instead of two; the plane and the heightfield ignore it). The hit must not depend
+   * on it beyond the ground's own tolerance. has_last_hit is false for the chassis's queries, for
+   * a wheel that was in the air, and after the vehicle is created or placed. */
+  bool has_last_hit;
+  grip_vec3 last_point;  /* m, world frame: the last hit's point */
+  grip_vec3 last_normal; /* unit, world frame: the ground's normal there */
 } grip_ground_query;
 
 /* grip_ground_query.wheel for queries made for the chassis rather than a wheel. */
