@@ -657,60 +657,64 @@ static grip_vec3 unit_normal(const plane_terms *pt) {
 static void finish(const grip_track *track, int i, double u, double t, const seg_frame *fr, const section *cs,
                    grip_track_location *out, plane_terms *plane) {
   const track_seg *g = &track->seg[i];
-  grip_track_location loc;
+  grip_track_location *loc = out; /* filled in place: no copy of the location or the section */
   u = clampd(u, 0.0, g->len);
   double kappa = fr->kappa;
-  const section c = cs ? *cs : seg_section(g, u);
+  section own;
+  if (!cs) {
+    own = seg_section(g, u);
+    cs = &own;
+  }
+  const section *c = cs;
   int side = t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
-  double sgn = t >= 0.0 ? 1.0 : -1.0, at = fabs(t), hw = 0.5 * c.w;
+  double sgn = t >= 0.0 ? 1.0 : -1.0, at = fabs(t), hw = 0.5 * c->w;
   const grip_track_side_def *sd = &g->def.side[side];
 
-  loc.segment = i;
-  loc.distance = wrap_distance(track, g->s0 + u);
-  loc.lateral = t;
+  loc->segment = i;
+  loc->distance = wrap_distance(track, g->s0 + u);
+  loc->lateral = t;
   if (at <= hw) {
-    loc.zone = GRIP_TRACK_ZONE_ROAD;
-    loc.surface = g->def.surface;
+    loc->zone = GRIP_TRACK_ZONE_ROAD;
+    loc->surface = g->def.surface;
   } else if (at <= hw + sd->kerb_width) {
-    loc.zone = GRIP_TRACK_ZONE_KERB;
-    loc.surface = sd->kerb_surface;
-  } else if (at <= c.reach[side]) {
-    loc.zone = GRIP_TRACK_ZONE_RUNOFF;
-    loc.surface = sd->runoff_surface;
+    loc->zone = GRIP_TRACK_ZONE_KERB;
+    loc->surface = sd->kerb_surface;
+  } else if (at <= c->reach[side]) {
+    loc->zone = GRIP_TRACK_ZONE_RUNOFF;
+    loc->surface = sd->runoff_surface;
   } else {
-    loc.zone = GRIP_TRACK_ZONE_OUTSIDE;
-    loc.surface = c.reach[side] > hw + sd->kerb_width
+    loc->zone = GRIP_TRACK_ZONE_OUTSIDE;
+    loc->surface = c->reach[side] > hw + sd->kerb_width
                       ? sd->runoff_surface
                       : (sd->kerb_width > 0.0 ? sd->kerb_surface : g->def.surface);
   }
-  loc.on_track = loc.zone != GRIP_TRACK_ZONE_OUTSIDE;
+  loc->on_track = loc->zone != GRIP_TRACK_ZONE_OUTSIDE;
 
   /* height z(u, t) and its partial derivatives */
-  double tc = loc.on_track ? t : sgn * c.reach[side];
+  double tc = loc->on_track ? t : sgn * c->reach[side];
   double z, dzdu, dzdt;
   if (at <= hw || sd->banked) {
-    z = c.zc + tc * c.g;
-    dzdu = c.dzc + tc * c.dg;
-    dzdt = c.g;
+    z = c->zc + tc * c->g;
+    dzdu = c->dzc + tc * c->dg;
+    dzdt = c->g;
   } else {
-    z = c.zc + sgn * hw * c.g;
-    dzdu = c.dzc + sgn * (0.5 * c.dw * c.g + hw * c.dg);
+    z = c->zc + sgn * hw * c->g;
+    dzdu = c->dzc + sgn * (0.5 * c->dw * c->g + hw * c->dg);
     dzdt = 0.0;
   }
-  loc.z = z;
+  loc->z = z;
   /* the (u, t) grid: dP/du = T·(1 - kappa·t), dP/dt = N */
   double stretch = 1.0 - kappa * t;
   if (stretch < 0.05) stretch = 0.05;
-  plane_terms pt = {dzdu, dzdt, stretch, fr->c, fr->s, loc.on_track};
+  plane_terms pt = {dzdu, dzdt, stretch, fr->c, fr->s, loc->on_track};
   if (!plane) {
-    loc.normal = unit_normal(&pt);
+    loc->normal = unit_normal(&pt);
   } else {
     *plane = pt;
-    loc.normal = !loc.on_track ? v3(0.0, 0.0, 1.0)
+    loc->normal = !loc->on_track ? v3(0.0, 0.0, 1.0)
                                : v3(-(dzdu * pt.tx - dzdt * stretch * pt.ty), -(dzdu * pt.ty + dzdt * stretch * pt.tx),
                                     stretch);
   }
-  *out = loc;
 }
 
 /* How far outside [0, len] a local distance lies (0 inside). */
