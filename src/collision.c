@@ -62,7 +62,18 @@ bool grip_collision_reserve(collision_world *c, int capacity) {
   return true;
 }
 
+bool grip_collision_set_workers(collision_world *c, int workers) {
+  if (workers < 1) workers = 1;
+  worker_points *w = calloc((size_t)workers, sizeof *w);
+  if (!w) return false;
+  free(c->wall_points);
+  c->wall_points = w;
+  c->workers = workers;
+  return true;
+}
+
 void grip_collision_free(collision_world *c) {
+  free(c->wall_points);
   free(c->start_position);
   free(c->start_rotation);
   free(c->end_velocity);
@@ -80,7 +91,7 @@ size_t grip_collision_bytes(const collision_world *c) {
   size_t per_slot = sizeof *c->start_position + sizeof *c->start_rotation + sizeof *c->end_velocity +
                     sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->box_min + 3 * sizeof *c->box_max +
                     sizeof *c->active + 2 * sizeof *c->hitched + sizeof *c->last_box;
-  return (size_t)c->capacity * per_slot;
+  return (size_t)c->capacity * per_slot + (size_t)c->workers * sizeof *c->wall_points;
 }
 
 void grip_collision_reset_slot(collision_world *c, int slot) {
@@ -141,8 +152,9 @@ void grip_collision_begin_slot(collision_world *c, int slot, const vehicle *v) {
 }
 
 static void swept_bounds(collision_world *c, int slot, const vehicle *v, double *lo, double *hi);
+static int wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_def *def, double dt);
 
-void grip_collision_end_slot(collision_world *c, int slot, const vehicle *v) {
+int grip_collision_end_slot(collision_world *c, int slot, vehicle *v, const grip_world_def *def, double dt) {
   c->end_velocity[slot] = v->velocity;
   c->contacts[slot].ground_count = v->ground_points;
   c->contacts[slot].ground_impulse = v->ground_impulse;
@@ -152,6 +164,11 @@ void grip_collision_end_slot(collision_world *c, int slot, const vehicle *v) {
    * slots would otherwise pass the line back and forth at every vehicle. */
   if (c->active[slot] != active) c->active[slot] = active;
   if (c->active[slot] && c->pairs_possible) swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
+  return c->active[slot] && def->barrier.query ? wall_pass(c, v, slot, def, dt) : 0;
+}
+
+void grip_collision_begin_step(collision_world *c) {
+  for (int w = 0; w < c->workers; ++w) c->wall_points[w].points = 0;
 }
 
 
@@ -159,11 +176,11 @@ static void record(collision_world *c, int slot, const vehicle *v, int points, s
                    grip_vehicle_id other) {
   grip_vehicle_contacts *k = &c->contacts[slot];
   k->count += points;
-  c->step_points += points;
   if (other.index == 0) {
-    k->wall_count += points;
+    k->wall_count += points; /* the worker's count: grip_collision_end_slot's caller */
   } else {
     k->vehicle_count += points;
+    c->step_points += points;
     c->step_vehicle_points += points;
   }
   k->impulse += r.impulse;
@@ -439,7 +456,8 @@ static double wall_depth(const grip_barrier *bar, vehicle *v, grip_vec3 *normal)
   return deepest;
 }
 
-static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_def *def, double dt) {
+/* The vehicle against the walls over its step; returns the contact points recorded. */
+static int wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_def *def, double dt) {
   const grip_barrier *bar = &def->barrier;
   grip_vec3 p0 = c->start_position[slot];
   double reach = v3_length(box_offset(v)) + 0.5 * v3_length(v->def->body.dimensions);
@@ -447,7 +465,7 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
   grip_barrier_hit h;
   grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
   if (!bar->query(bar->context, &query, v->position.x, v->position.y, &h) || !(h.distance <= reach + travel + 0.1))
-    return;
+    return 0;
 
   /* Swept test: each point's signed distance, linear along its path over the step. */
   mat3 r0 = mat3_from_quat(c->start_rotation[slot]), r1 = mat3_from_quat(v->rotation);
@@ -466,7 +484,7 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
       if (s < first) first = s;
     }
   }
-  if (!near) return;
+  if (!near) return 0;
   double rest = 0.0;
   /* The pose changes from here on: the broad phase's bounds are taken again at the end. */
   if (first < 1.0) {
@@ -498,6 +516,7 @@ static void wall_pass(collision_world *c, vehicle *v, int slot, const grip_world
     v->position = v3_mad(v->position, normal, depth - WALL_SLOP);
   }
   if (c->pairs_possible) swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
+  return n;
 }
 
 /* --- vehicle pairs ----------------------------------------------------------------------- */
@@ -680,10 +699,9 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
 
 void grip_collision_step(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
   bool walls = def->barrier.query != NULL;
+  /* The walls were met in the vehicles' own steps: their points, as the workers counted them. */
   c->step_points = c->step_vehicle_points = 0;
-  if (walls)
-    for (int i = 0; i < used; ++i)
-      if (c->active[i]) wall_pass(c, &vs[i], i, def, dt);
+  for (int w = 0; w < c->workers; ++w) c->step_points += c->wall_points[w].points;
   vehicle_pairs(c, vs, used, def, dt);
   /* What follows reads every slot's record, which the threads that stepped the vehicles wrote
    * (a cache line per slot from another core): only when this pass recorded a contact. */

@@ -1,10 +1,18 @@
 /* Collisions between vehicles' chassis boxes and against the world's walls (docs/physics.md,
- * "Collisions"). Runs after every vehicle has been stepped, on one thread, in a fixed order.
- * Not public. */
+ * "Collisions"). A vehicle meets the walls on the thread that steps it, right after its step
+ * (collision_end_slot): that touches only the vehicle and its own slot. The pairs of vehicles
+ * are found and resolved after every vehicle has been stepped, on one thread, in a fixed
+ * order. Not public. */
 #ifndef GRIP_COLLISION_H
 #define GRIP_COLLISION_H
 
 #include "vehicle_internal.h"
+
+/* One worker's count of wall contact points in a step, alone in its cache line. */
+typedef struct worker_points {
+  int points;
+  char pad[64 - sizeof(int)];
+} worker_points;
 
 /* Per-slot arrays, sized with the world's vehicle capacity (grown only when a vehicle is
  * created). */
@@ -25,7 +33,14 @@ typedef struct collision_world {
   int step_points, step_vehicle_points; /* contact points recorded in this step's pass, all and
                                            car-car: without any, the passes after the pairs
                                            need not read every slot's record */
+  worker_points *wall_points; /* per worker of the world's task system: the wall contact points
+                                 its share of the vehicles met in this step */
+  int workers;
 } collision_world;
+
+/* One wall-point count per worker (grip_world_def.worker_count, at least 1). False: out of
+ * memory. */
+bool grip_collision_set_workers(collision_world *c, int workers);
 
 /* Grows the arrays to hold capacity slots, keeping their contents. False: out of memory (the
  * old arrays stay valid). */
@@ -45,12 +60,18 @@ void grip_collision_reset_slot(collision_world *c, int slot);
  * its cache): collision_begin_slot before it remembers the pose and clears the per-step counts;
  * collision_end_slot after it keeps what the collision pass needs of the vehicle in the
  * compact per-slot arrays (velocity, ground counts, whether it takes part, its swept bounding
- * box), so that the pass over all slots reads those instead of every vehicle's cache lines.
- * Both are called for every slot below the world's used count, alive or not. */
+ * box), so that the pass over all slots reads those instead of every vehicle's cache lines,
+ * and resolves the vehicle's contacts with the walls (def's barrier); it returns the wall
+ * contact points it recorded, for the worker's count. Both are called for every slot below the
+ * world's used count, alive or not. */
 void grip_collision_begin_slot(collision_world *c, int slot, const vehicle *v);
-void grip_collision_end_slot(collision_world *c, int slot, const vehicle *v);
+int grip_collision_end_slot(collision_world *c, int slot, vehicle *v, const grip_world_def *def, double dt);
 
-/* After every slot's collision_end_slot: finds and resolves wall and vehicle contacts. */
+/* Before the vehicles' phase of a step: clears the workers' wall counts. */
+void grip_collision_begin_step(collision_world *c);
+
+/* After every slot's collision_end_slot: finds and resolves the vehicles' contacts with one
+ * another. */
 void grip_collision_step(collision_world *c, vehicle *vehicles, int used, const grip_world_def *def, double dt);
 
 #endif

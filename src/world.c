@@ -61,7 +61,8 @@ grip_world *grip_create_world(const grip_world_def *def) {
   if (!w->def.ground.raycast) w->def.ground = grip_plane_ground(&w->default_plane);
   w->capacity = def->vehicle_capacity > 0 ? def->vehicle_capacity : 16;
   w->vehicles = calloc((size_t)w->capacity, sizeof *w->vehicles);
-  if (!w->vehicles || !grip_collision_reserve(&w->collision, w->capacity)) {
+  if (!w->vehicles || !grip_collision_reserve(&w->collision, w->capacity) ||
+      !grip_collision_set_workers(&w->collision, w->def.enqueue_task ? w->def.worker_count : 1)) {
     grip_collision_free(&w->collision);
     free(w->vehicles);
     free(w);
@@ -208,19 +209,22 @@ typedef struct step_task {
 } step_task;
 
 static void step_range(int start, int end, int worker, void *context) {
-  (void)worker;
   /* Read once: the task lives on the calling thread's stack, in cache lines that thread keeps
    * writing while it steps its own share. */
   const step_task t = *(const step_task *)context;
   grip_world *world = t.world;
   collision_world *c = &world->collision;
   vehicle *vehicles = world->vehicles;
+  int wall_points = 0;
   for (int i = start; i < end; ++i) {
     vehicle *v = &vehicles[i];
     grip_collision_begin_slot(c, i, v);
     if (v->alive) grip_vehicle_step(v, &world->def, t.dt);
-    grip_collision_end_slot(c, i, v);
+    wall_points += grip_collision_end_slot(c, i, v, &world->def, t.dt);
   }
+  /* Each worker adds to its own count (a task system that breaks the worker contract by giving
+   * an index beyond worker_count shares the first). Written only with contacts to count. */
+  if (wall_points > 0) c->wall_points[worker >= 0 && worker < c->workers ? worker : 0].points += wall_points;
 }
 
 static void record_profile(grip_world *world, double t0, double t1, double t2);
@@ -229,6 +233,7 @@ grip_result grip_world_step(grip_world *world, double dt) {
   if (!world || !(dt >= 1e-4 && dt <= 0.02)) return GRIP_INVALID_ARGUMENT;
   step_task task = {world, dt};
   world->collision.pairs_possible = world->alive >= 2;
+  grip_collision_begin_step(&world->collision);
   double t0 = world->profiling ? grip_timer_now() : 0.0;
   if (world->def.enqueue_task && world->def.finish_task && world->used > 1) {
     void *handle = world->def.enqueue_task(step_range, world->used, 1, &task, world->def.task_context);

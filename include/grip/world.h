@@ -31,7 +31,9 @@ typedef struct grip_world_def {
   grip_ground ground;  /* what wheels stand on; default: flat plane z = 0, dry asphalt */
   int vehicle_capacity; /* vehicles allocated up front; the world grows beyond it on create */
   /* Optional task system to step vehicles on several threads (as in Box2D v3). NULL: one
-   * thread. worker_count must then be the number of workers the callback uses. */
+   * thread. worker_count must then be the number of workers the callback uses: the task's
+   * worker index stays below it, and no two threads run with one index at once (each worker
+   * keeps its own count of the walls its vehicles struck). */
   grip_enqueue_task_fn *enqueue_task;
   grip_finish_task_fn *finish_task;
   void *task_context;
@@ -142,9 +144,10 @@ GRIP_API uint64_t grip_world_state_hash(const grip_world *world);
 typedef struct grip_profile {
   double step;        /* s, the last grip_world_step, whole; ~4e-5 for 100 cars on a plane */
   double vehicles;    /* s, of which stepping the vehicles (drivetrain, ground raycasts,
-                         suspension, tyres, chassis), on every worker; ~99 % of step on a plane */
-  double collisions;  /* s, of which walls and car-to-car contacts (broad phase, resolution);
-                         ~1e-7 for 20 cars apart, more in a crowd */
+                         suspension, tyres, chassis, and each car against the walls), on every
+                         worker; ~99 % of step on a plane */
+  double collisions;  /* s, of which car-to-car contacts (broad phase, resolution) and the
+                         corrections after them; ~1e-7 for 20 cars apart, more in a crowd */
   int vehicles_stepped;  /* vehicles alive in the last step */
   int wall_contacts;     /* contact points against walls in the last step */
   int vehicle_contacts;  /* contact points between vehicles in the last step (each pair's
