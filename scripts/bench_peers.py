@@ -13,9 +13,11 @@ Bullet / grip. Threads: each round runs `grip bench --vehicles N --threads 1` an
 one after the other for every N, and prints wall ns per vehicle-step and the speed-up, then
 two `--threads 1` runs side by side: their summed throughput against one run alone is what the
 machine can give two threads at that moment (2.0 on two idle cores; a shared VM gives less). The
-last lines give the medians over the rounds. On a machine shared with other jobs, CPU time is
-the steadier figure for the peer ratio; a thread speed-up needs an idle second core, so the
-load average is printed with each round.
+last lines give the medians over the rounds, and the ratios of the fastest runs (the minima:
+on a virtual machine whose host takes the core away now and then, a run can only be slowed,
+never sped up, so the fastest runs are the least disturbed). On a machine shared with other
+jobs, CPU time is the steadier figure for the peer ratio; a thread speed-up needs an idle
+second core, so the load average is printed with each round.
 """
 import argparse, json, os, statistics, subprocess, sys
 
@@ -99,10 +101,16 @@ def main():
         print("median of %d: grip %.0f ns (CPU %.0f), Bullet %.0f ns (CPU %.0f): Bullet / grip %.2f (CPU %.2f)" % (
             len(p), med(x["grip_ns"] for x in p), med(x["grip_cpu_ns"] for x in p), med(x["bullet_ns"] for x in p),
             med(x["bullet_cpu_ns"] for x in p), med(x["ratio_wall"] for x in p), med(x["ratio_cpu"] for x in p)))
+        print("fastest of %d: grip %.0f ns CPU, Bullet %.0f ns CPU: Bullet / grip %.2f" % (
+            len(p), min(x["grip_cpu_ns"] for x in p), min(x["bullet_cpu_ns"] for x in p),
+            min(x["bullet_cpu_ns"] for x in p) / min(x["grip_cpu_ns"] for x in p)))
     for n in nv:
         t = [x for x in out["threads"] if x["vehicles"] == n]
         print("median of %d: %d vehicles: two threads %.2fx one; the machine's capacity (two one-thread runs "
               "side by side) %.2fx" % (len(t), n, med(x["speedup"] for x in t), med(x["capacity"] for x in t)))
+        print("fastest of %d: %d vehicles: one thread %.0f ns, two %.0f ns: %.2fx" % (
+            len(t), n, min(x["one_ns"] for x in t), min(x["two_ns"] for x in t),
+            min(x["one_ns"] for x in t) / min(x["two_ns"] for x in t)))
     if a.json:
         json.dump(out, open(a.json, "w"), indent=1)
 
