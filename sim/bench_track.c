@@ -162,9 +162,12 @@ int sim_bench_track(const grip_track *track, const grip_vehicle_def *car, int ve
   double start = now_seconds();
   follow_task task = {world, track, car, ids, lane, hint, profile, profile_count};
   for (long k = 0; k < steps; ++k) {
-    void *handle = pool ? wd.enqueue_task(follow_range, vehicles, 1, &task, wd.task_context) : NULL;
-    if (handle) wd.finish_task(handle, wd.task_context);
-    else if (!pool) follow_range(0, vehicles, 0, &task);
+    if (pool) {
+      void *handle = wd.enqueue_task(follow_range, vehicles, 1, &task, wd.task_context);
+      if (handle) wd.finish_task(handle, wd.task_context); /* NULL: it ran them itself */
+    } else {
+      follow_range(0, vehicles, 0, &task);
+    }
     grip_world_step(world, dt);
     for (int i = 0; i < vehicles; ++i) contacts += grip_vehicle_contact_count(world, ids[i]) > 0;
   }

@@ -655,9 +655,9 @@ static grip_vec3 unit_normal(const plane_terms *pt) {
  * gradient, 1): the same plane without the division, square root and division of the unit
  * normal, which *plane then gives (unit_normal) where it is needed. */
 static void finish(const grip_track *track, int i, double u, double t, const seg_frame *fr, const section *cs,
-                   grip_track_location *out, plane_terms *plane) {
+                   grip_track_location *loc, plane_terms *plane) {
+  /* *loc is filled in place and the section read through cs: no copy of either. */
   const track_seg *g = &track->seg[i];
-  grip_track_location *loc = out; /* filled in place: no copy of the location or the section */
   u = clampd(u, 0.0, g->len);
   double kappa = fr->kappa;
   section own;
@@ -972,6 +972,8 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
    * that) and settles: one locate instead of two. */
   if (query && query->has_last_hit) {
     double into = v3_dot(query->last_normal, direction);
+    /* A plane the ray meets at a grazing angle (cos < 1e-3, within 0.06° of parallel: a wall,
+     * not ground) puts its intersection anywhere: no guess then. */
     if (into < -1e-3) {
       double d = v3_dot(query->last_normal, v3_sub(query->last_point, origin)) / into;
       if (d >= 0.0 && d <= max_distance) p = v3_mad(origin, direction, d);

@@ -304,10 +304,17 @@ static void wheels_pass_their_last_hit(void) {
  * installed), rays from 0.3–0.9 m above the road, the kerbs and the run-off, tilted up to
  * 0.15 rad every way, meet the ground within 1e-9 m of the hit found without a guess, and its
  * normal within 1e-8 (the normal is the plane's where the search settled, within 1 µm of the
- * hit: the surface's curvature, < 0.01 /m, times that), whatever the guess: the hit of a ray 0–0.3 m away (last step's, for a car at up to 150 m/s at dt
- * 0.002), a plane 0.3 m below leaning 0.2 rad, a plane above the ray's origin, and a plane the
- * ray runs along. */
-static int check_guesses_on(const grip_track *t, const char *name) {
+ * hit: the surface's curvature, < 0.01 /m, times that), whatever the guess: the hit of a ray
+ * 0–0.3 m away (last step's, for a car at up to 150 m/s at dt 0.002), a plane 0.3 m below
+ * leaning 0.2 rad, a plane above the ray's origin, and a plane the ray runs along. */
+static double uniform(unsigned long long *state) { /* xorshift64, uniform in [0, 1) */
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return (double)(*state >> 11) / 9007199254740992.0;
+}
+
+static void check_guesses_on(const grip_track *t, const char *name) {
   grip_track_ground_context ctx;
   grip_ground g = grip_track_ground(&ctx, t);
   grip_track_stats st = grip_track_get_stats(t);
@@ -315,14 +322,7 @@ static int check_guesses_on(const grip_track *t, const char *name) {
   int rays = 0, hits = 0;
   double worst = 0.0, worst_normal = 0.0;
   for (int k = 0; k < 4000; ++k) {
-    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-    double u1 = (double)(rng >> 11) / 9007199254740992.0;
-    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-    double u2 = (double)(rng >> 11) / 9007199254740992.0;
-    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-    double u3 = (double)(rng >> 11) / 9007199254740992.0;
-    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-    double u4 = (double)(rng >> 11) / 9007199254740992.0;
+    double u1 = uniform(&rng), u2 = uniform(&rng), u3 = uniform(&rng), u4 = uniform(&rng);
     grip_track_point p = grip_track_point_at(t, st.length * u1);
     double lateral = (2.0 * u2 - 1.0) * (0.5 * p.width + 3.0);
     double x = p.position.x - lateral * sin(p.heading), y = p.position.y + lateral * cos(p.heading);
@@ -332,7 +332,7 @@ static int check_guesses_on(const grip_track *t, const char *name) {
     grip_vec3 dir = {sin(tilt) * cos(azimuth), sin(tilt) * sin(azimuth), -cos(tilt)};
     grip_vec3 origin = {x, y, under.z + 0.3 + 0.6 * u3};
     grip_ground_query plain = {.user_data = NULL, .wheel = 0, .hint = &hint};
-    grip_ground_hit h0, h1, last;
+    grip_ground_hit h0, h1, last = {0};
     bool found = g.raycast(g.context, &plain, origin, dir, 2.0, &h0);
     int start_hint = hint;
     /* last step's hit: the same ray from up to 0.3 m away */
@@ -371,7 +371,6 @@ static int check_guesses_on(const grip_track *t, const char *name) {
   printf("  %s: %d rays with a guess, %d hits, largest change of the point %.2g m, of the normal %.2g\n", name, rays,
          hits, worst, worst_normal);
   CHECK(hits > rays / 2);
-  return hits;
 }
 
 static void last_hit_changes_no_hit(void) {

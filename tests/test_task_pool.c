@@ -14,6 +14,7 @@
 #include "test.h"
 
 #define MAX_ITEMS 5000
+#define PI 3.14159265358979323846
 
 typedef struct counts {
   atomic_int hits[MAX_ITEMS];
@@ -58,11 +59,17 @@ static void every_item_once(void) {
   }
 }
 
+/* A world from wd stepped on `threads` threads (*pool: NULL for one, else destroy it after the
+ * world). */
+static grip_world *world_on_threads(grip_world_def wd, int threads, task_pool **pool) {
+  *pool = threads > 1 ? task_pool_create(threads) : NULL;
+  if (*pool) task_pool_attach(*pool, &wd);
+  return grip_create_world(&wd);
+}
+
 static uint64_t run_world(int vehicles, int threads) {
-  grip_world_def wd = grip_default_world_def();
-  task_pool *pool = threads > 1 ? task_pool_create(threads) : NULL;
-  if (pool) task_pool_attach(pool, &wd);
-  grip_world *world = grip_create_world(&wd);
+  task_pool *pool;
+  grip_world *world = world_on_threads(grip_default_world_def(), threads, &pool);
   grip_vehicle_def car = grip_default_vehicle_def();
   for (int i = 0; i < vehicles; ++i) {
     grip_vehicle_id id = grip_create_vehicle(world, &car);
@@ -105,15 +112,14 @@ static uint64_t run_walls(int vehicles, int threads, int *wall_steps, int *misma
   grip_world_def wd = grip_default_world_def();
   wd.ground = grip_track_ground(&ctx, track);
   wd.barrier = grip_track_barriers(&ctx, track);
-  task_pool *pool = threads > 1 ? task_pool_create(threads) : NULL;
-  if (pool) task_pool_attach(pool, &wd);
-  grip_world *world = grip_create_world(&wd);
+  task_pool *pool;
+  grip_world *world = world_on_threads(wd, threads, &pool);
   grip_world_enable_profile(world, true);
   grip_vehicle_def car = grip_default_vehicle_def();
   grip_vehicle_id *ids = calloc((size_t)vehicles, sizeof *ids);
   for (int i = 0; i < vehicles; ++i) {
     ids[i] = grip_create_vehicle(world, &car);
-    double side = i % 2 ? 1.0 : -1.0, heading = side * 0.5235987755982988, speed = 15.0 + 2.5 * (i % 7);
+    double side = i % 2 ? 1.0 : -1.0, heading = side * PI / 6.0, speed = 15.0 + 2.5 * (i % 7);
     grip_vehicle_place(world, ids[i], 50.0 + 12.0 * (i / 2), side * (1.0 + (i % 5)), heading);
     grip_vehicle_set_velocity(world, ids[i], (grip_vec3){speed * cos(heading), speed * sin(heading), 0.0});
   }
