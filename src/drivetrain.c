@@ -168,9 +168,7 @@ static double driveline_omega(const vehicle *v) {
   /* Speed at the gearbox output implied by the driven wheels: the root differential's input
    * speed, from the wheels up (omega_in = s·omega_0 + (1 − s)·omega_1). */
   const vehicle_type *t = v->type;
-  /* zeroed: a differential reads only those below it in the tree, set before it, but the compiler
-   * cannot see that (with profile feedback GCC warns); a car without a driveline gets 0 */
-  double spin[GRIP_MAX_WHEELS], speed[GRIP_MAX_DIFFS] = {0.0};
+  double spin[GRIP_MAX_WHEELS], speed[GRIP_MAX_DIFFS];
   for (int i = 0; i < v->wheel_count; ++i) spin[i] = v->wheels[i].spin;
   for (int k = t->diff_count - 1; k >= 0; --k) {
     const drive_node *d = &t->drive[k];
@@ -369,7 +367,7 @@ STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n) {
   if (!t->any_lsd) return changed;
   /* Speeds of the differentials' input shafts, from the wheels up (power balance:
    * omega_in = s·omega_0 + (1 − s)·omega_1), needed only while an LSD slips. */
-  double speed[GRIP_MAX_DIFFS] = {0.0}; /* zeroed as in driveline_omega */
+  double speed[GRIP_MAX_DIFFS];
   bool slipping = false;
   for (int k = 0; k < t->diff_count; ++k)
     slipping = slipping || (t->drive[k].def.type == GRIP_DIFF_LIMITED_SLIP && v->diffs[k].mode == DIFF_MODE_SLIPPING);
