@@ -663,7 +663,7 @@ static grip_vec3 unit_normal(const plane_terms *pt) {
  * gradient, 1): the same plane without the division, square root and division of the unit
  * normal (the ray normalises the one it reports). */
 QUERY_INLINE void finish(const grip_track *track, int i, double u, double t, const seg_frame *fr, const section *cs,
-                   grip_track_location *loc, bool scaled) {
+                         grip_track_location *loc, bool scaled) {
   /* *loc is filled in place and the section read through cs: no copy of either. */
   const track_seg *g = &track->seg[i];
   u = clampd(u, 0.0, g->len);
@@ -882,7 +882,7 @@ grip_track_location grip_track_locate(const grip_track *track, double x, double 
 /* The barrier on one side at local distance u of segment g, from the centre line's frame and
  * the cross-section there, as seen from lateral offset `lateral`. */
 QUERY_INLINE grip_track_barrier barrier_from(const track_seg *g, const seg_frame *fr, const section *c, double u,
-                                       double lateral, int side) {
+                                             double lateral, int side) {
   grip_track_barrier b;
   int sd = side == GRIP_TRACK_SIDE_LEFT ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
   double sgn = sd == GRIP_TRACK_SIDE_LEFT ? 1.0 : -1.0;
