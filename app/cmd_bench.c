@@ -51,7 +51,7 @@ int cmd_bench(int argc, char **argv) {
   int vehicles = 100;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   int threads = cores >= 1 && cores <= 64 ? (int)cores : 1;
-  bool json = false;
+  bool json = false, separate = false;
   const char *track_spec = NULL;
   static grip_car loaded;
   const cli_option own[] = {
@@ -59,15 +59,25 @@ int cmd_bench(int argc, char **argv) {
       {"--seconds", CLI_DOUBLE, &seconds, 0.01, 3600.0, "simulated time, s (default 10)"},
       {"--threads", CLI_INT, &threads, 1, 64, "worker threads (default: all cores)"},
       {"--track", CLI_STRING, &track_spec, 0, 0, "race-like load on this track (default, FILE.track, TORCS .xml, torcs:NAME): lane followers, ground, walls, collisions"},
+      {"--separate-worlds", CLI_FLAG, &separate, 0, 0, "the cars split into one world per thread, no task pool: the most the threads can give here"},
   };
   int rc = report_parse(argc, argv, own, CLI_COUNT(own), &dt, &json, &loaded);
   if (rc >= 0) return rc;
   const grip_vehicle_def *car = &loaded.def;
+  if (separate && (track_spec || vehicles < threads)) {
+    fprintf(stderr, "grip bench: --separate-worlds is for the plane, with at least one car per thread\n");
+    return CLI_USAGE_ERROR;
+  }
   if (track_spec) return bench_on_track(track_spec, car, vehicles, seconds, dt, threads, json);
-  bench_result r = sim_bench(car, vehicles, seconds, dt, 0.05, threads);
+  bench_result r = separate ? sim_bench_separate(car, vehicles, seconds, dt, 0.05, threads)
+                            : sim_bench(car, vehicles, seconds, dt, 0.05, threads);
+  if (!(r.steps > 0)) {
+    fprintf(stderr, "grip bench: out of memory or threads\n");
+    return 1;
+  }
   report rep;
-  report_begin(&rep, json, "bench: %d x %s, %.1f s at dt %g s (%lld steps), %d thread(s)", vehicles, car->name,
-               seconds, dt, r.steps, threads);
+  report_begin(&rep, json, "bench: %d x %s, %.1f s at dt %g s (%lld steps), %d thread(s)%s", vehicles, car->name,
+               seconds, dt, r.steps, threads, separate ? " on separate worlds" : "");
   report_int(&rep, "vehicles", r.vehicles, NULL, NULL);
   report_int(&rep, "steps", r.steps, NULL, NULL);
   report_number(&rep, "ns_per_vehicle_step", r.ns_per_vehicle_step, "vehicle-step", "%8.1f ns");
@@ -76,6 +86,7 @@ int cmd_bench(int argc, char **argv) {
   report_number(&rep, "bytes_per_vehicle", r.bytes_per_vehicle, "bytes/vehicle", "%8.0f B");
   report_number(&rep, "shared_bytes", r.shared_bytes, "shared/type", "%8.0f B");
   report_int(&rep, "threads", threads, NULL, NULL);
+  report_int(&rep, "separate_worlds", separate ? threads : 0, NULL, NULL);
   report_number(&rep, "dt_s", dt, NULL, NULL);
   char hash[20];
   snprintf(hash, sizeof hash, "%016" PRIx64, r.state_hash);

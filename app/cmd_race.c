@@ -130,7 +130,7 @@ int cmd_race(int argc, char **argv) {
   const char *track_spec = "default", *car_spec = "builtin", *telemetry = NULL, *robot_file = NULL;
   const char *scene_file = NULL, *const track_default = track_spec, *const car_default = car_spec;
   int laps = 3, cars = 0;
-  double dt = 0.01, rate = 10.0, time_cap = 0.0;
+  double dt = 0.01, rate = 10.0, time_cap = 0.0, robot_rate = NAN;
   bool json = false, quiet = false, no_fuel = false;
   const char *tyre_state = NULL;
   double tyre_temp_c = NAN, tyre_pressure_kpa = NAN;
@@ -143,6 +143,8 @@ int cmd_race(int argc, char **argv) {
       {"--scene", CLI_STRING, &scene_file, 0, 0, "track scene file: its track and cars replace --track, --car, --cars (docs/scene.md)"},
       CLI_OPTION_DT(dt, "0.01"),
       {"--robot", CLI_STRING, &robot_file, 0, 0, "robot parameters, key = value file (docs/driver.md)"},
+      {"--robot-rate", CLI_DOUBLE, &robot_rate, 1.0, 10000.0,
+       "Hz, how often the robots decide (TORCS: 50), their inputs held between (default: every step)"},
       {"--telemetry", CLI_STRING, &telemetry, 0, 0, "write telemetry CSV to FILE"},
       {"--telemetry-rate", CLI_DOUBLE, &rate, 0.1, 10000.0, "telemetry rows per s per car (default 10)"},
       {"--time-cap", CLI_DOUBLE, &time_cap, 1.0, 1e7, "s, end the race here with the cars still running (default 300 per lap + 60)"},
@@ -206,6 +208,7 @@ int cmd_race(int argc, char **argv) {
     race_scene_close(scene);
     return 1;
   }
+  if (!isnan(robot_rate)) cfg.params.control_rate = robot_rate; /* over the --robot file's */
   grip_track *track = NULL;
   grip_track_pit pit = {0};
   char track_name[128] = "";

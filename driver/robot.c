@@ -143,6 +143,10 @@ struct robot {
   bool located; /* status holds the location of the state at located_time/x/y */
   double located_time, located_x, located_y;
   robot_route route; /* count 0: none */
+  /* params.control_rate > 0: the last decision's inputs, and the time given since it */
+  bool decided;
+  double since_decision; /* s */
+  grip_vehicle_input decision;
 };
 
 /* --- parameters ----------------------------------------------------------------------- */
@@ -182,7 +186,8 @@ robot_params robot_default_params(void) {
                         .crest_reach = 60.0,
                         .flat_out_speed = 1.02,
                         .downshift_hold = 1.5,
-                        .axle_balance = 1.03};
+                        .axle_balance = 1.03,
+                        .control_rate = 0.0};
 }
 
 typedef struct param_entry {
@@ -210,7 +215,7 @@ static const param_entry param_table[] = {
     PARAM(crest_base, 0.0, 50.0),    PARAM(crest_load, 0.0, 0.9),
     PARAM(crest_radius, 0.0, 1e4),   PARAM(crest_reach, 0.0, 1e3),
     PARAM(flat_out_speed, 0.0, 2.0), PARAM(downshift_hold, 0.0, 10.0),
-    PARAM(axle_balance, 0.0, 10.0),
+    PARAM(axle_balance, 0.0, 10.0),  PARAM(control_rate, 0.0, 1e4),
 };
 #undef PARAM
 
@@ -1563,8 +1568,24 @@ static double plan_target(const robot *r, double s) {
   return v >= 0.999 * r->top_speed ? TOP_SPEED_TARGET * r->top_speed : v;
 }
 
+static grip_vehicle_input decide(robot *r, const grip_vehicle_state *st, const robot_car_view *others,
+                                 int other_count, double dt);
+
 grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const robot_car_view *others,
                                int other_count, double dt) {
+  if (!(r->p.control_rate > 0.0)) return decide(r, st, others, other_count, dt);
+  /* At a fixed rate: the sum of the steps since the last decision, compared with the period to
+   * within half a step (ten steps of 0.002 s add up to 0.019999999999999997 s). */
+  r->since_decision += dt;
+  if (r->decided && r->since_decision + 0.5 * dt < 1.0 / r->p.control_rate) return r->decision;
+  r->decision = decide(r, st, others, other_count, r->since_decision);
+  r->decided = true;
+  r->since_decision = 0.0;
+  return r->decision;
+}
+
+static grip_vehicle_input decide(robot *r, const grip_vehicle_state *st, const robot_car_view *others,
+                                 int other_count, double dt) {
   grip_vehicle_input in = grip_default_vehicle_input();
   in.automatic = true;
   in.gear = 1;

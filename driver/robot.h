@@ -63,6 +63,10 @@ typedef struct robot_params {
   double axle_balance;   /* × an axle's μ: a two-axle car's corner speed is at most each axle's
                             own, that axle carrying its static share of the cornering force on
                             its own load and downforce with this × its μ (0 = off); 1.03 */
+  double control_rate;   /* Hz: how often the robot decides. Between two decisions robot_drive
+                            returns the last one's inputs and reads nothing; a decision
+                            integrates its controllers over the time since the one before.
+                            TORCS calls its robots at 50 Hz. 0: every call; 0 */
 } robot_params;
 
 robot_params robot_default_params(void);
@@ -144,7 +148,10 @@ void robot_set_route(robot *r, const robot_route *route);
  * GRIP_WHEEL_COUNT wheels, all of a four-wheel car's. */
 void robot_set_wheels(robot *r, const grip_wheel_state *wheels, int count);
 
-/* One control step: the car's state and the other cars; returns the inputs to set. */
+/* One control step: the car's state and the other cars; returns the inputs to set. With
+ * params.control_rate > 0 the robot decides on its first call and then whenever the time passed
+ * since its last decision (the sum of the dt given) has reached 1/control_rate, to within half a
+ * step; the calls between return the last decision's inputs unchanged. */
 grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *state, const robot_car_view *others,
                                int other_count, double dt);
 

@@ -11,6 +11,8 @@ Peer: each round runs `grip bench --vehicles N --threads 1 --seconds S --json` a
 one after the other, and prints both ns per vehicle-step, wall and process CPU, and the ratio
 Bullet / grip. Threads: each round runs `grip bench --vehicles N --threads 1` and `--threads 2`
 one after the other for every N, and prints wall ns per vehicle-step and the speed-up, then
+`--threads 2 --separate-worlds` (the cars in two worlds stepped by one thread each, nothing
+shared: the most two threads of one process get on this machine), then
 two `--threads 1` runs side by side: their summed throughput against one run alone is what the
 machine can give two threads at that moment (2.0 on two idle cores; a shared VM gives less). The
 last lines give the medians over the rounds, and the ratios of the fastest runs (the minima:
@@ -81,6 +83,9 @@ def main():
                              str(a.threads_seconds), "--json"]
             for k in (1, 2):
                 r[k] = run_json(cmd(k))
+            # The ceiling for two threads of one process: the cars in two separate worlds, one per
+            # thread, nothing shared or waited for per step.
+            sep = run_json(cmd(2) + ["--separate-worlds"])
             # The machine's own parallel capacity at that moment: two one-thread runs side by side
             # (throughput of both against one run alone; 2.0 on two idle cores).
             pair = [subprocess.Popen(cmd(1), stdout=subprocess.PIPE, text=True) for _ in range(2)]
@@ -88,13 +93,16 @@ def main():
             capacity = sum(r[1]["ns_per_vehicle_step"] / x["ns_per_vehicle_step"] for x in side)
             row = {"round": rnd, "load": load(), "vehicles": n, "one_ns": r[1]["ns_per_vehicle_step"],
                    "two_ns": r[2]["ns_per_vehicle_step"], "one_cpu_ns": r[1]["cpu_ns_per_vehicle_step"],
-                   "two_cpu_ns": r[2]["cpu_ns_per_vehicle_step"], "capacity": capacity}
+                   "two_cpu_ns": r[2]["cpu_ns_per_vehicle_step"], "capacity": capacity,
+                   "separate_ns": sep["ns_per_vehicle_step"]}
+            row["separate"] = row["one_ns"] / row["separate_ns"]
             row["speedup"] = row["one_ns"] / row["two_ns"]
             out["threads"].append(row)
             print("round %d (load %.1f): %d vehicles, %g s: one thread %.0f ns, two %.0f ns: %.2fx "
-                  "(CPU per vehicle-step %.0f / %.0f ns); two one-thread runs side by side: %.2fx one" % (
+                  "(CPU per vehicle-step %.0f / %.0f ns); two separate worlds on two threads: %.2fx; "
+                  "two one-thread runs side by side: %.2fx one" % (
                       rnd, row["load"], n, a.threads_seconds, row["one_ns"], row["two_ns"], row["speedup"],
-                      row["one_cpu_ns"], row["two_cpu_ns"], capacity), flush=True)
+                      row["one_cpu_ns"], row["two_cpu_ns"], row["separate"], capacity), flush=True)
     med = statistics.median
     if out["peer"]:
         p = out["peer"]
@@ -106,11 +114,14 @@ def main():
             min(x["bullet_cpu_ns"] for x in p) / min(x["grip_cpu_ns"] for x in p)))
     for n in nv:
         t = [x for x in out["threads"] if x["vehicles"] == n]
-        print("median of %d: %d vehicles: two threads %.2fx one; the machine's capacity (two one-thread runs "
-              "side by side) %.2fx" % (len(t), n, med(x["speedup"] for x in t), med(x["capacity"] for x in t)))
-        print("fastest of %d: %d vehicles: one thread %.0f ns, two %.0f ns: %.2fx" % (
-            len(t), n, min(x["one_ns"] for x in t), min(x["two_ns"] for x in t),
-            min(x["one_ns"] for x in t) / min(x["two_ns"] for x in t)))
+        print("median of %d: %d vehicles: two threads %.2fx one; two separate worlds %.2fx; the machine's "
+              "capacity (two one-thread runs side by side) %.2fx" % (len(t), n, med(x["speedup"] for x in t),
+                                                                    med(x["separate"] for x in t),
+                                                                    med(x["capacity"] for x in t)))
+        print("fastest of %d: %d vehicles: one thread %.0f ns, two %.0f ns: %.2fx; two separate worlds %.0f ns: "
+              "%.2fx" % (len(t), n, min(x["one_ns"] for x in t), min(x["two_ns"] for x in t),
+                         min(x["one_ns"] for x in t) / min(x["two_ns"] for x in t),
+                         min(x["separate_ns"] for x in t), min(x["one_ns"] for x in t) / min(x["separate_ns"] for x in t)))
     if a.json:
         json.dump(out, open(a.json, "w"), indent=1)
 

@@ -2,6 +2,8 @@
 #include "manoeuvre.h"
 
 #include "task_pool.h"
+#include <pthread.h>
+#include <stdatomic.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -169,43 +171,111 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds, double dt,
-                       double steer_rad, int threads) {
-  bench_result r = {vehicles, 0, NAN, NAN, NAN, NAN, NAN, 0};
-  grip_world_def wd = grip_default_world_def();
+/* The bench's world: n cars on flat ground, full throttle, front wheels steered by steer_rad,
+ * 30 m apart (their circles, radius ~55 m at 0.05 rad, may cross; there are no car-car contacts
+ * in this benchmark). NULL without memory. */
+static grip_world *bench_world(const grip_vehicle_def *car, int vehicles, double steer_rad, grip_world_def wd) {
   wd.vehicle_capacity = vehicles;
-  task_pool *pool = threads > 1 ? task_pool_create(threads) : NULL;
-  if (pool) task_pool_attach(pool, &wd);
   grip_world *world = grip_create_world(&wd);
-  if (!world) {
-    task_pool_destroy(pool);
-    return r;
-  }
+  if (!world) return NULL;
   grip_vehicle_input in = grip_default_vehicle_input();
   in.throttle = 1.0;
   in.steering = steer_rad * car->steering.ratio / car->steering.max_wheel_angle;
   if (in.steering > 1.0) in.steering = 1.0;
   for (int i = 0; i < vehicles; ++i) {
     grip_vehicle_id id = grip_create_vehicle(world, car);
-    /* 30 m apart: the cars' circles (radius ~55 m at 0.05 rad) may cross; there are no car-car
-     * contacts in this benchmark. */
     grip_vehicle_place(world, id, 0.0, 30.0 * i, 0.0);
     grip_vehicle_set_input(world, id, &in);
+  }
+  return world;
+}
+
+static void bench_finish(bench_result *r, grip_world *const *worlds, int count, long steps, double seconds,
+                         double elapsed, double cpu) {
+  r->steps = steps;
+  r->ns_per_vehicle_step = elapsed * 1e9 / ((double)steps * r->vehicles);
+  r->cpu_ns_per_vehicle_step = cpu * 1e9 / ((double)steps * r->vehicles);
+  r->realtime_factor = seconds / elapsed;
+  size_t bytes = 0, shared = 0;
+  for (int k = 0; k < count; ++k) {
+    size_t s = 0;
+    bytes += grip_world_memory(worlds[k], &s);
+    shared += s;
+  }
+  r->bytes_per_vehicle = (double)bytes / r->vehicles;
+  r->shared_bytes = (double)shared;
+  r->state_hash = grip_world_state_hash(worlds[0]);
+}
+
+bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds, double dt,
+                       double steer_rad, int threads) {
+  bench_result r = {vehicles, 0, NAN, NAN, NAN, NAN, NAN, 0};
+  grip_world_def wd = grip_default_world_def();
+  task_pool *pool = threads > 1 ? task_pool_create(threads) : NULL;
+  if (pool) task_pool_attach(pool, &wd);
+  grip_world *world = bench_world(car, vehicles, steer_rad, wd);
+  if (!world) {
+    task_pool_destroy(pool);
+    return r;
   }
   long steps = lround(seconds / dt);
   double start = now_seconds(), cpu_start = cpu_seconds();
   for (long k = 0; k < steps; ++k) grip_world_step(world, dt);
-  double elapsed = now_seconds() - start, cpu = cpu_seconds() - cpu_start;
-  r.cpu_ns_per_vehicle_step = cpu * 1e9 / ((double)steps * vehicles);
-  r.steps = steps;
-  r.ns_per_vehicle_step = elapsed * 1e9 / ((double)steps * vehicles);
-  r.realtime_factor = seconds / elapsed;
-  size_t shared = 0;
-  r.bytes_per_vehicle = (double)grip_world_memory(world, &shared) / vehicles;
-  r.shared_bytes = (double)shared;
-  r.state_hash = grip_world_state_hash(world);
+  bench_finish(&r, &world, 1, steps, seconds, now_seconds() - start, cpu_seconds() - cpu_start);
   grip_destroy_world(world);
   task_pool_destroy(pool);
+  return r;
+}
+
+/* One separate world and its thread (sim_bench_separate). */
+typedef struct separate_world {
+  grip_world *world;
+  long steps;
+  double dt;
+  atomic_int *go; /* set once every thread has started */
+} separate_world;
+
+static void *step_separate(void *arg) {
+  separate_world *w = arg;
+  while (!atomic_load(w->go)) {
+  }
+  for (long k = 0; k < w->steps; ++k) grip_world_step(w->world, w->dt);
+  return NULL;
+}
+
+bench_result sim_bench_separate(const grip_vehicle_def *car, int vehicles, double seconds, double dt,
+                                double steer_rad, int threads) {
+  bench_result r = {vehicles, 0, NAN, NAN, NAN, NAN, NAN, 0};
+  if (threads < 1 || threads > 64 || vehicles < threads) return r;
+  separate_world w[64];
+  grip_world *worlds[64];
+  pthread_t thread[64];
+  atomic_int go;
+  atomic_init(&go, 0);
+  long steps = lround(seconds / dt);
+  int made = 0;
+  for (; made < threads; ++made) {
+    /* world k holds the k-th share of the cars, as a task pool would split one world */
+    int n = vehicles / threads + (made < vehicles % threads ? 1 : 0);
+    w[made] = (separate_world){bench_world(car, n, steer_rad, grip_default_world_def()), steps, dt, &go};
+    worlds[made] = w[made].world;
+    if (!w[made].world) break;
+  }
+  int started = 1;
+  if (made == threads)
+    for (; started < threads; ++started)
+      if (pthread_create(&thread[started], NULL, step_separate, &w[started]) != 0) break;
+  if (made == threads && started == threads) {
+    double start = now_seconds(), cpu_start = cpu_seconds();
+    atomic_store(&go, 1);
+    step_separate(&w[0]);
+    for (int k = 1; k < threads; ++k) pthread_join(thread[k], NULL);
+    bench_finish(&r, worlds, threads, steps, seconds, now_seconds() - start, cpu_seconds() - cpu_start);
+  } else {
+    atomic_store(&go, 1);
+    for (int k = 1; k < started; ++k) pthread_join(thread[k], NULL);
+  }
+  for (int k = 0; k < made; ++k) grip_destroy_world(w[k].world);
   return r;
 }
 

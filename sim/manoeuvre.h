@@ -55,6 +55,12 @@ typedef struct bench_result {
 
 bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds, double dt,
                        double steer_rad, int threads);
+/* The same cars split into `threads` separate worlds (the first ones one car more when they do
+ * not divide evenly), each stepped by its own thread with no task pool and nothing shared per
+ * step: what `threads` threads can give on this machine at most, for sim_bench's thread scaling
+ * to be read against. state_hash is the first world's (equal to sim_bench's for its cars). */
+bench_result sim_bench_separate(const grip_vehicle_def *car, int vehicles, double seconds, double dt,
+                                double steer_rad, int threads);
 
 /* Runs a car with constant inputs for `seconds` (helper for tests). */
 grip_world *sim_world_with_car(const grip_vehicle_def *car, grip_vehicle_id *id);

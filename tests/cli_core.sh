@@ -23,6 +23,17 @@ j40=$("$grip" bench --vehicles 40 --seconds 0.02 --json)
 num() { /usr/bin/python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
 check "bench shared per type" '[ "$(num "$j" shared_bytes)" = "$(num "$j40" shared_bytes)" ]'
 check "bench bytes per car fall" '/usr/bin/python3 -c "import sys; a,b=map(float,sys.argv[1:]); sys.exit(0 if b < a else 1)" "$(num "$j" bytes_per_vehicle)" "$(num "$j40" bytes_per_vehicle)"'
+# --separate-worlds: 7 cars split 4 + 3 into two worlds on two threads; the first world ends in the
+# state a 4-car bench reaches alone (nothing passes between the worlds); usage errors on a track
+# and with fewer cars than threads.
+js=$("$grip" bench --vehicles 7 --threads 2 --separate-worlds --seconds 0.2 --json)
+j4=$("$grip" bench --vehicles 4 --threads 1 --seconds 0.2 --json)
+check "bench --separate-worlds keys" 'has_keys "$js" ns_per_vehicle_step cpu_ns_per_vehicle_step separate_worlds state_hash && grep -q "\"separate_worlds\":2" <<<"$js" && grep -q "\"vehicles\":7" <<<"$js"'
+check "bench --separate-worlds: the first world as alone" '[ "$(num "$js" state_hash)" = "$(num "$j4" state_hash)" ]'
+"$grip" bench --vehicles 1 --threads 2 --separate-worlds --seconds 0.1 >/dev/null 2>&1; rc=$?
+check "bench --separate-worlds: fewer cars than threads, exit 2" '[ $rc -eq 2 ]'
+"$grip" bench --track default --separate-worlds --seconds 0.1 >/dev/null 2>&1; rc=$?
+check "bench --separate-worlds: not on a track, exit 2" '[ $rc -eq 2 ]'
 # on a track: 8 cars in 3 lanes 435 m apart follow their lanes for 20 s without touching a wall
 # or each other, at a mean speed between 30 and 144 km/h (the followers' 40 m/s cap)
 j=$("$grip" bench --track default --vehicles 8 --seconds 20 --dt 0.01 --threads 1 --json)

@@ -51,6 +51,18 @@ check "/usr/bin/python3 -c 'import json,sys; t=json.load(open(\"p.json\"))[\"car
 "$GRIP" race --laps 0 >/dev/null 2>&1; check "[ $? -eq 2 ]"
 "$GRIP" race --bogus >/dev/null 2>&1; check "[ $? -eq 2 ]"
 "$GRIP" race --track nonexistent.track >/dev/null 2>&1; check "[ $? -eq 1 ]"
+# --robot-rate: robots deciding at 50 Hz at dt 0.002 (every 10th step) lap the built-in track
+# within 1 % of deciding every step, and --robot-rate overrides a --robot file's control_rate
+# (the same race, byte for byte); 0 Hz is out of range (a usage error).
+"$GRIP" race --laps 2 --dt 0.002 --json > every.json; check "[ $? -eq 0 ]"
+"$GRIP" race --laps 2 --dt 0.002 --robot-rate 50 --json > rate50.json; check "[ $? -eq 0 ]"
+check "/usr/bin/python3 -c 'import json; a=json.load(open(\"every.json\"))[\"cars\"][0]; b=json.load(open(\"rate50.json\"))[\"cars\"][0]; \
+  import sys; sys.exit(0 if b[\"finished\"] and b[\"off_track_s\"]==0 and abs(b[\"best_lap_s\"]/a[\"best_lap_s\"]-1)<0.01 and b[\"best_lap_s\"]!=a[\"best_lap_s\"] else 1)'"
+printf 'control_rate = 10\n' > slow.robot
+"$GRIP" race --laps 1 --dt 0.002 --robot slow.robot --robot-rate 50 --telemetry r1.csv --json > /dev/null; check "[ $? -eq 0 ]"
+"$GRIP" race --laps 1 --dt 0.002 --robot-rate 50 --telemetry r2.csv --json > /dev/null; check "[ $? -eq 0 ]"
+check "cmp -s r1.csv r2.csv"
+"$GRIP" race --laps 1 --robot-rate 0 >/dev/null 2>&1; check "[ $? -eq 2 ]"
 printf 'mu_factor = 0.8\nlook_ahead = 3\n' > bad.robot
 err=$("$GRIP" race --robot bad.robot 2>&1); check "[ $? -eq 1 ]"
 check "echo '$err' | grep -q 'bad.robot:2: look_ahead: unknown parameter'"

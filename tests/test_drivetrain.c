@@ -162,6 +162,47 @@ static void engine_curve(void) {
   CHECK(grip_engine_curve_from_params(&e, &p, 1) == GRIP_INVALID_ARGUMENT);
 }
 
+/* The curve is linear between its points and flat beyond its ends: against that interpolation
+ * written out here (a scan for the piece), for curves of 2 to 32 unevenly spaced points, at
+ * every point, just either side of it, at the middle of every piece and beyond both ends. */
+static void engine_curve_pieces(void) {
+  grip_engine_def e = grip_default_vehicle_def().engine;
+  int checked = 0, exact = 0;
+  for (int n = 2; n <= GRIP_MAX_CURVE_POINTS; ++n) {
+    e.curve_points = n;
+    for (int i = 0; i < n; ++i) {
+      e.curve_rpm[i] = 800.0 + 250.0 * i + 37.0 * (i * i % 7); /* increasing, uneven */
+      e.curve_torque[i] = 100.0 + 60.0 * sin(0.9 * i);
+    }
+    for (int i = -1; i <= n; ++i)
+      for (int k = 0; k < 4; ++k) {
+        double rpm = i < 0 ? 500.0 : i == n ? e.curve_rpm[n - 1] + 900.0 : e.curve_rpm[i];
+        if (i >= 0 && i < n) {
+          if (k == 1) rpm = nextafter(rpm, -INFINITY);
+          if (k == 2) rpm = nextafter(rpm, INFINITY);
+          if (k == 3 && i + 1 < n) rpm = 0.5 * (e.curve_rpm[i] + e.curve_rpm[i + 1]);
+        }
+        double want;
+        if (rpm <= e.curve_rpm[0]) {
+          want = e.curve_torque[0];
+        } else if (rpm >= e.curve_rpm[n - 1]) {
+          want = e.curve_torque[n - 1];
+        } else {
+          int j = 1;
+          while (!(rpm <= e.curve_rpm[j])) ++j; /* the piece [j − 1, j] holding rpm */
+          double t = (rpm - e.curve_rpm[j - 1]) / (e.curve_rpm[j] - e.curve_rpm[j - 1]);
+          want = e.curve_torque[j - 1] + t * (e.curve_torque[j] - e.curve_torque[j - 1]);
+        }
+        double got = grip_engine_curve_torque(&e, rpm);
+        ++checked;
+        exact += got == want;
+      }
+  }
+  printf("  %d look-ups, %d equal to the interpolation bit for bit\n", checked, exact);
+  CHECK(checked > 2000);
+  CHECK(exact == checked);
+}
+
 /* Idle: in neutral with no throttle the governor holds the engine within 2 % of idle; at the
  * limiter it never exceeds the limit by more than one step's rise. */
 static void idle_and_limiter(void) {
@@ -194,6 +235,7 @@ int main(void) {
   RUN_TEST(hatchback_example_force);
   RUN_TEST(differential_equations);
   RUN_TEST(engine_curve);
+  RUN_TEST(engine_curve_pieces);
   RUN_TEST(idle_and_limiter);
   return TEST_RESULT();
 }

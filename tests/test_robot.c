@@ -352,6 +352,76 @@ static void tiny_tracks(void) {
   }
 }
 
+/* params.control_rate: a robot deciding at a fixed rate, its inputs held between decisions.
+ * On a 150 m circle, from standstill, for every step size of the range and four rates: the
+ * robot decides on calls 0, n, 2n, … with n = 1/(rate·dt) rounded (the decision reads the car:
+ * its located distance moves only then, and only then may the inputs change); each decision is
+ * the one a plain robot (control_rate 0) makes when it is called at those instants only with
+ * the summed steps as its dt; and a rate of at least 1/dt is every call, bit for bit. */
+static void control_rate_decides_on_schedule(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  grip_track *t = support_circle_track(150.0);
+  CHECK(t != NULL);
+  if (!t) return;
+  const double dts[] = {0.001, 0.002, 0.005, 0.01};
+  const double rates[] = {50.0, 30.0, 100.0, 2000.0};
+  int decisions_checked = 0;
+  for (size_t a = 0; a < sizeof dts / sizeof dts[0]; ++a)
+    for (size_t b = 0; b < sizeof rates / sizeof rates[0]; ++b) {
+      double dt = dts[a], rate = rates[b];
+      long n = lround(1.0 / (rate * dt));
+      if (n < 1) n = 1;
+      robot_params held = robot_default_params(), plain = robot_default_params();
+      held.control_rate = rate;
+      grip_track_ground_context gctx;
+      grip_world_def wd = grip_default_world_def();
+      wd.ground = grip_track_ground(&gctx, t);
+      grip_world *world = grip_create_world(&wd);
+      grip_vehicle_id id = grip_create_vehicle(world, &car);
+      grip_vehicle_place(world, id, 0.0, 0.0, 0.0);
+      robot *bot = robot_create(t, &car, &held, RHO), *ref = robot_create(t, &car, &plain, RHO);
+      grip_vehicle_input last = {0};
+      double last_distance = -1.0, summed = 0.0;
+      bool on_schedule = true, held_same = true, same_as_plain = true;
+      long steps = lround(3.0 / dt);
+      for (long i = 0; i < steps; ++i) {
+        grip_vehicle_state st;
+        grip_vehicle_get_state(world, id, &st);
+        grip_vehicle_input in = robot_drive(bot, &st, NULL, 0, dt);
+        double distance = robot_get_status(bot).distance;
+        summed += dt; /* the steps since the last decision, added in the same order */
+        if (i % n == 0) {
+          /* the plain robot called only now, with the time since its last call */
+          grip_vehicle_input want = robot_drive(ref, &st, NULL, 0, summed);
+          summed = 0.0;
+          same_as_plain = same_as_plain && memcmp(&in, &want, sizeof in) == 0;
+          /* a moving car is somewhere else at each decision (at rest it may not be) */
+          on_schedule = on_schedule && (i == 0 || st.speed < 0.5 || distance != last_distance);
+          ++decisions_checked;
+        } else {
+          on_schedule = on_schedule && distance == last_distance;
+          held_same = held_same && memcmp(&in, &last, sizeof in) == 0;
+        }
+        last = in;
+        last_distance = distance;
+        grip_vehicle_set_input(world, id, &in);
+        grip_world_step(world, dt);
+      }
+      grip_vehicle_state st;
+      grip_vehicle_get_state(world, id, &st);
+      printf("  dt %.3f s, %4.0f Hz: a decision every %ld steps, %.1f m/s after 3 s\n", dt, rate, n, st.speed);
+      CHECK(on_schedule);
+      CHECK(held_same);
+      CHECK(same_as_plain);
+      CHECK(st.speed > 10.0); /* it drove off */
+      robot_destroy(bot);
+      robot_destroy(ref);
+      grip_destroy_world(world);
+    }
+  CHECK(decisions_checked > 1000);
+  grip_track_destroy(t);
+}
+
 /* The plan's cornering drag against the vehicle model's. Held on a circle at constant speed
  * (sim_steady_state), the tyres' lateral slip takes the power Σ F_y·v·sin α, so the engine
  * must push Σ |F_y|·sin|α| more than on a straight: that, per unit mass, is what the plan's
@@ -499,6 +569,7 @@ static void traffic(void) {
 
 int main(void) {
   RUN_TEST(tiny_tracks);
+  RUN_TEST(control_rate_decides_on_schedule);
   RUN_TEST(params_file);
   RUN_TEST(corner_speed_formula);
   RUN_TEST(circle_plan_matches_formula);
