@@ -310,6 +310,18 @@ static void params_file(void) {
  * straight, circles of 2, 5 and 8 m radius, all accepted by grip_track_build): the robot is
  * created, plans, and drives 200 steps without reading outside its arrays (ASan checks that in
  * the sanitizer build) and with finite inputs. */
+/* A world whose ground is track t (gctx must outlive it) with one car placed at the origin,
+ * heading +x (where the support tracks start). */
+static grip_world *world_on_track(const grip_track *t, grip_track_ground_context *gctx, const grip_vehicle_def *car,
+                                  grip_vehicle_id *id) {
+  grip_world_def wd = grip_default_world_def();
+  wd.ground = grip_track_ground(gctx, t);
+  grip_world *world = grip_create_world(&wd);
+  *id = grip_create_vehicle(world, car);
+  grip_vehicle_place(world, *id, 0.0, 0.0, 0.0);
+  return world;
+}
+
 static void tiny_tracks(void) {
   grip_vehicle_def car = grip_default_vehicle_def();
   const double radii[] = {2.0, 5.0, 8.0};
@@ -331,11 +343,8 @@ static void tiny_tracks(void) {
     CHECK(robot_line_count(bot) >= 1);
     CHECK(isfinite(robot_plan_lap_time(bot)));
     grip_track_ground_context gctx;
-    grip_world_def wd = grip_default_world_def();
-    wd.ground = grip_track_ground(&gctx, t);
-    grip_world *world = grip_create_world(&wd);
-    grip_vehicle_id id = grip_create_vehicle(world, &car);
-    grip_vehicle_place(world, id, 0.0, 0.0, 0.0);
+    grip_vehicle_id id;
+    grip_world *world = world_on_track(t, &gctx, &car, &id);
     bool finite = true;
     for (int i = 0; i < 200; ++i) {
       grip_vehicle_state st;
@@ -374,11 +383,8 @@ static void control_rate_decides_on_schedule(void) {
       robot_params held = robot_default_params(), plain = robot_default_params();
       held.control_rate = rate;
       grip_track_ground_context gctx;
-      grip_world_def wd = grip_default_world_def();
-      wd.ground = grip_track_ground(&gctx, t);
-      grip_world *world = grip_create_world(&wd);
-      grip_vehicle_id id = grip_create_vehicle(world, &car);
-      grip_vehicle_place(world, id, 0.0, 0.0, 0.0);
+      grip_vehicle_id id;
+      grip_world *world = world_on_track(t, &gctx, &car, &id);
       robot *bot = robot_create(t, &car, &held, RHO), *ref = robot_create(t, &car, &plain, RHO);
       grip_vehicle_input last = {0};
       double last_distance = -1.0, summed = 0.0;
