@@ -423,6 +423,9 @@ static int wall_points(const grip_barrier *bar, vehicle *v, grip_vec3 *out) {
   return n;
 }
 
+/* m: no point of the body box lies further from the CG. */
+static double box_reach(const vehicle *v) { return v->type->box_reach; }
+
 /* Barrier query for a world point: true when the point is below the wall's top. */
 static bool wall_query(const grip_barrier *bar, vehicle *v, grip_vec3 p, grip_barrier_hit *hit) {
   grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
@@ -436,7 +439,7 @@ static bool wall_query(const grip_barrier *bar, vehicle *v, grip_vec3 p, grip_ba
  * of mass than any box point reaches, + 0.1 m (the wall distance changes by at most the
  * distance moved, as in wall_pass's first test). */
 static double wall_depth(const grip_barrier *bar, vehicle *v, grip_vec3 *normal) {
-  double reach = v3_length(box_offset(v)) + 0.5 * v3_length(v->def->body.dimensions);
+  double reach = box_reach(v);
   grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
   grip_barrier_hit near;
   if (bar->query(bar->context, &query, v->position.x, v->position.y, &near) && near.distance > reach + 0.1)
@@ -460,7 +463,7 @@ static double wall_depth(const grip_barrier *bar, vehicle *v, grip_vec3 *normal)
 static int wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_def *def, double dt) {
   const grip_barrier *bar = &def->barrier;
   grip_vec3 p0 = c->start_position[slot];
-  double reach = v3_length(box_offset(v)) + 0.5 * v3_length(v->def->body.dimensions);
+  double reach = box_reach(v);
   double travel = v3_length(v3_sub(v->position, p0)) + v3_length(v->angular_velocity) * reach * dt;
   grip_barrier_hit h;
   grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
@@ -532,10 +535,6 @@ static bool pair_overlaps_at(const collision_world *c, int ia, const vehicle *a,
   grip_vec3 n;
   int id;
   return obb_overlap(&oa, &ob, &depth, &n, &id);
-}
-
-static double box_reach(const vehicle *v) {
-  return v3_length(box_offset(v)) + 0.5 * v3_length(v->def->body.dimensions);
 }
 
 static double smallest_dimension(const vehicle *v) {

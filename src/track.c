@@ -821,8 +821,13 @@ grip_track_location grip_track_locate_full(const grip_track *track, double x, do
   return at.loc;
 }
 
-/* scaled: the location's normal unnormalised (finish). */
-QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hint, located *out, bool scaled) {
+/* What a locate fills in its location: everything with a unit normal, or with the normal
+ * unnormalised (finish's scaled), or on the plan only: segment and lateral (the barrier query
+ * reads no more; the surface, zone, height and normal are not worked out). */
+enum { LOCATE_UNIT_NORMAL, LOCATE_SCALED_NORMAL, LOCATE_PLAN };
+
+QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hint, located *out, int what) {
+  bool scaled = what != LOCATE_UNIT_NORMAL;
   if (hint < 0 || hint >= track->count || !isfinite(x) || !isfinite(y)) {
     locate_full_at(track, x, y, out, scaled);
     return;
@@ -865,7 +870,12 @@ QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hin
     /* Inside the barriers, the barrier line itself included (1 µm: the barrier query puts its
      * wall-foot point there, and rounding must not send it to the full search). */
     if (fabs(t) <= out->sec.reach[t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT] + 1e-6) {
-      finish(track, i, u, t, &out->frame, &out->sec, &out->loc, scaled);
+      if (what == LOCATE_PLAN) {
+        out->loc.segment = i;
+        out->loc.lateral = t;
+      } else {
+        finish(track, i, u, t, &out->frame, &out->sec, &out->loc, scaled);
+      }
       return;
     }
     break;
@@ -875,7 +885,7 @@ QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hin
 
 grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint) {
   located at;
-  locate_at(track, x, y, hint, &at, false);
+  locate_at(track, x, y, hint, &at, LOCATE_UNIT_NORMAL);
   return at.loc;
 }
 
@@ -990,7 +1000,7 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
   double dist = 0.0, at_x = NAN, at_y = NAN; /* where loc was found */
   bool ok = false, settled = false;
   for (int pass = 0; pass < RAY_PASSES; ++pass) {
-    locate_at(track, p.x, p.y, hint, &at, true);
+    locate_at(track, p.x, p.y, hint, &at, LOCATE_SCALED_NORMAL);
     at_x = p.x;
     at_y = p.y;
     hint = loc->segment;
@@ -1014,7 +1024,7 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
   keep_hint(query, hint);
   if (!ok || dist < 0.0 || dist > max_distance) return false;
   /* report the surface under the final point */
-  if (!settled) locate_at(track, p.x, p.y, hint, &at, true);
+  if (!settled) locate_at(track, p.x, p.y, hint, &at, LOCATE_SCALED_NORMAL);
   hit->point = v3(p.x, p.y, p.z);
   /* loc->normal is the plane's normal scaled by the stretch (finish): normalised directly, one
    * division fewer than unit_normal (equal to it within rounding). */
@@ -1039,15 +1049,15 @@ bool grip_track_barrier_query(void *context, const grip_ground_query *query, dou
   const grip_track *track = ctx->track;
   if (!isfinite(x) || !isfinite(y)) return false;
   located at;
-  locate_at(track, x, y, query_hint(query), &at, true); /* the normal is not used */
-  grip_track_location loc = at.loc;
-  keep_hint(query, loc.segment);
+  locate_at(track, x, y, query_hint(query), &at, LOCATE_PLAN);
+  const grip_track_location *loc = &at.loc; /* its segment and lateral */
+  keep_hint(query, loc->segment);
   /* grip_track_barrier_at from the frame the locate found (no trigonometry) */
-  grip_track_barrier b = barrier_from(&track->seg[loc.segment], &at.frame, &at.sec, at.u, loc.lateral,
-                                      loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
+  grip_track_barrier b = barrier_from(&track->seg[loc->segment], &at.frame, &at.sec, at.u, loc->lateral,
+                                      loc->lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
   /* The wall's foot lies `distance` away against the inward normal; its height there is the
    * surface height at the barrier. */
-  int side = loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
+  int side = loc->lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
   double foot_z;
   if (at.sec.dreach[side] == 0.0) {
     /* A barrier parallel to the centre line (width, kerb and run-off constant here): its normal
@@ -1055,14 +1065,15 @@ bool grip_track_barrier_query(void *context, const grip_ground_query *query, dou
      * the barrier's lateral offset; its height from the point's cross-section, as finish gives
      * it there (the surface continues flat beyond a strip that is not banked), without a second
      * locate. */
-    const track_seg *g = &track->seg[loc.segment];
+    const track_seg *g = &track->seg[loc->segment];
     const section *c = &at.sec;
     double sgn = side == GRIP_TRACK_SIDE_LEFT ? 1.0 : -1.0, hw = 0.5 * c->w;
     foot_z = c->reach[side] <= hw || g->def.side[side].banked ? c->zc + sgn * c->reach[side] * c->g
                                                              : c->zc + sgn * hw * c->g;
   } else {
     located foot;
-    locate_at(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance, loc.segment, &foot, true);
+    locate_at(track, x - b.normal.x * b.distance, y - b.normal.y * b.distance, loc->segment, &foot,
+              LOCATE_SCALED_NORMAL);
     foot_z = foot.loc.z;
   }
   hit->distance = b.distance;
