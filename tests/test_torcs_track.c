@@ -300,11 +300,67 @@ static void test_broken(void) {
   CHECK(err.message[0] != '\0');
 }
 
+/* A small deterministic generator for the sample points (xorshift64). */
+static double unit_random(unsigned long long *state) {
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return (double)(*state >> 11) / 9007199254740992.0;
+}
+
+/* The world's barrier query (grip_track_barrier_query: the point located on the plan only, the
+ * barrier from the frame the locate found) against the public path: grip_track_locate, then
+ * grip_track_barrier_at on the point's side, the wall's top from a locate at its foot. Points
+ * over the whole track out to 40 m either side of the centre line (beyond the barriers too),
+ * asked without a hint and with the hint of their own segment. Returns the points checked. */
+static int check_barrier_queries(const grip_track *t, const char *name) {
+  grip_track_ground_context ctx;
+  grip_barrier bar = grip_track_barriers(&ctx, t);
+  unsigned long long rng = 0x9e3779b97f4a7c15ull;
+  double length = grip_track_length(t), worst_distance = 0.0, worst_normal = 0.0, worst_top = 0.0;
+  int checked = 0, segment_kept = 0;
+  for (int i = 0; i < 400; ++i) {
+    grip_track_point c = grip_track_point_at(t, unit_random(&rng) * length);
+    double lateral = (2.0 * unit_random(&rng) - 1.0) * 40.0;
+    double x = c.position.x - sin(c.heading) * lateral, y = c.position.y + cos(c.heading) * lateral;
+    int own = grip_track_locate(t, x, y, -1).segment;
+    for (int hinted = 0; hinted < 2; ++hinted) {
+      /* the same search as the query's: from the same hint (a walk from a hint may end on
+       * another segment whose barriers also hold the point, where the track runs close to
+       * itself) */
+      int hint = hinted ? own : -1;
+      grip_track_location loc = grip_track_locate(t, x, y, hint);
+      int side = loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
+      grip_track_barrier b = grip_track_barrier_at(t, &loc, side);
+      grip_track_location foot =
+          grip_track_locate(t, x - b.normal.x * b.distance, y - b.normal.y * b.distance, loc.segment);
+      grip_ground_query q = {.wheel = GRIP_GROUND_QUERY_BODY, .hint = &hint};
+      grip_barrier_hit h;
+      CHECK(bar.query(bar.context, &q, x, y, &h));
+      segment_kept += hint == loc.segment;
+      worst_distance = fmax(worst_distance, fabs(h.distance - b.distance));
+      worst_normal = fmax(worst_normal, fmax(fabs(h.normal.x - b.normal.x), fabs(h.normal.y - b.normal.y)));
+      worst_normal = fmax(worst_normal, fabs(h.normal.z));
+      worst_top = fmax(worst_top, fabs(h.top - (foot.z + b.height)));
+      ++checked;
+    }
+  }
+  /* The two paths differ only in how the frame is found (projection against trigonometry) */
+  CHECK(segment_kept == checked);
+  CHECK(worst_distance <= 1e-8);
+  CHECK(worst_normal <= 1e-9);
+  CHECK(worst_top <= 1e-8);
+  if (!(segment_kept == checked && worst_distance <= 1e-8 && worst_normal <= 1e-9 && worst_top <= 1e-8))
+    fprintf(stderr, "  %s: barrier query off by %.3g m, normal %.3g, top %.3g m; segment kept %d of %d\n", name,
+            worst_distance, worst_normal, worst_top, segment_kept, checked);
+  return checked;
+}
+
 /* The track checks accept every track of Debian's torcs-data, versions 3 and 4 (each opens,
- * builds and closes). */
+ * builds and closes), and on each the world's barrier query agrees with the located barrier. */
 static void test_every_installed_track(void) {
   static const char *const categories[] = {"road", "oval", "dirt"};
-  int opened = 0;
+  int opened = 0, queried = 0;
   for (size_t c = 0; c < sizeof categories / sizeof categories[0]; ++c) {
     char dir[512];
     snprintf(dir, sizeof dir, "%s/%s", GRIP_TORCS_TRACK_DIR, categories[c]);
@@ -320,6 +376,7 @@ static void test_every_installed_track(void) {
       grip_load_error_clear(&err);
       if (grip_track_open(spec, &t, NULL, 0, &err) == 0) {
         ++opened;
+        queried += check_barrier_queries(t, spec);
         grip_track_destroy(t);
       } else {
         fprintf(stderr, "  %s: %s\n", spec, err.message);
@@ -329,7 +386,7 @@ static void test_every_installed_track(void) {
     closedir(d);
   }
   CHECK(opened == 38);
-  printf("  %d TORCS tracks open\n", opened);
+  printf("  %d TORCS tracks open; %d barrier queries agree with the located barrier\n", opened, queried);
 }
 
 
