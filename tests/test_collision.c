@@ -619,6 +619,118 @@ static void struck_sideways_tyres_hold_friction(void) {
   }
 }
 
+/* --- a run-off that ends in a wall ---------------------------------------------------------- */
+
+/* A straight whose left run-off (20 m: the barrier 27 m from the centre line) ends against the
+ * track: over a 1 m taper (taper = true) or at once at a step, it narrows to 5 m (the barrier at
+ * 12 m) for the next straight. The barrier there is a wall across the run-off. */
+static grip_track *run_off_ending(bool taper) {
+  grip_track_segment_def seg[3];
+  for (int i = 0; i < 3; ++i) seg[i] = grip_default_track_segment_def();
+  seg[0].length = 200.0;
+  seg[0].side[GRIP_TRACK_SIDE_LEFT].runoff_width_start = seg[0].side[GRIP_TRACK_SIDE_LEFT].runoff_width_end = 20.0;
+  seg[1].length = 1.0;
+  seg[1].side[GRIP_TRACK_SIDE_LEFT].runoff_width_start = 20.0;
+  seg[1].side[GRIP_TRACK_SIDE_LEFT].runoff_width_end = 5.0;
+  seg[2].length = 200.0;
+  seg[2].side[GRIP_TRACK_SIDE_LEFT].runoff_width_start = seg[2].side[GRIP_TRACK_SIDE_LEFT].runoff_width_end = 5.0;
+  grip_track_def td = {taper ? seg : seg + 1, taper ? 3 : 2, {0, 0, 0}, 0.0};
+  if (!taper) { /* the first straight straight into the narrow one */
+    seg[1] = seg[0];
+    seg[1].length = 201.0;
+  }
+  grip_track *track = NULL;
+  CHECK(grip_track_build(&td, &track) == GRIP_OK);
+  return track;
+}
+
+/* m, how far (x, y) lies from the wall of run_off_ending (the free side positive): the barrier
+ * at y = 27 up to x = 200, then the taper to (201, 12) or the step's face at x = 201, then
+ * y = 12. Points on the left half only. */
+static double wall_distance(bool taper, double x, double y) {
+  double ax = 201.0, ay = 27.0, bx = 201.0, by = 12.0; /* the face */
+  if (taper) ax = 200.0;
+  double dx = bx - ax, dy = by - ay, f = fmin(1.0, fmax(0.0, ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)));
+  double to_face = hypot(x - ax - f * dx, y - ay - f * dy);
+  double to_first = hypot(fmax(0.0, x - ax), y - 27.0), to_second = hypot(fmin(0.0, x - bx), y - 12.0);
+  double d = fmin(to_face, fmin(to_first, to_second));
+  bool inside = x <= ax ? y <= 27.0 : (x >= bx ? y <= 12.0 : y <= 27.0 - 15.0 * (x - ax));
+  return inside ? d : -d;
+}
+
+/* The barrier query before the wall across the run-off reports it (analytic distances), and a
+ * car running along the run-off into it at 15 and 40 m/s, at dt 0.002–0.01, is stopped by it:
+ * no box corner more than 5 cm past it, never put back sideways (before, its nose went through
+ * and the car jumped 8 m sideways once its centre reached the narrow segment, at full speed). */
+static void run_off_ends_in_a_wall(void) {
+  for (int taper = 0; taper < 2; ++taper) {
+    grip_track *track = run_off_ending(taper);
+    if (!track) continue;
+    grip_track_ground_context ctx;
+    grip_barrier bar = grip_track_barriers(&ctx, track);
+    double worst = 0.0;
+    int points = 0;
+    for (double x = 187.0; x <= 200.0; x += 0.25)
+      for (double y = 0.5; y <= 26.5; y += 0.5) {
+        grip_barrier_hit h;
+        CHECK(bar.query(bar.context, NULL, x, y, &h));
+        worst = fmax(worst, fabs(h.distance - wall_distance(taper, x, y)));
+        ++points;
+      }
+    CHECK(worst < 1e-9);
+    printf("  %s: %d points before the wall, barrier query within %.2g m of the analytic distance\n",
+           taper ? "taper" : "step", points, worst);
+    const double speeds[] = {15.0, 40.0}, steps[] = {0.002, 0.005, 0.01};
+    for (int si = 0; si < 2; ++si)
+      for (int di = 0; di < 3; ++di) {
+        grip_world_def wd = grip_default_world_def();
+        grip_track_ground_context gctx;
+        wd.ground = grip_track_ground(&gctx, track);
+        wd.barrier = bar;
+        grip_world *world = grip_create_world(&wd);
+        grip_vehicle_def car = grip_default_vehicle_def();
+        grip_vehicle_id id = grip_create_vehicle(world, &car);
+        const grip_vehicle_def *d = grip_vehicle_get_def(world, id);
+        grip_vehicle_place(world, id, 180.0, 18.5, 0.0);
+        grip_vehicle_set_velocity(world, id, (grip_vec3){speeds[si], 0, 0});
+        double deepest = INFINITY, max_jump = 0.0, last_y = 18.5, max_x = 0.0;
+        bool finite = true;
+        for (int i = 0; i < (int)(2.0 / steps[di]); ++i) {
+          grip_world_step(world, steps[di]);
+          grip_vehicle_state s;
+          grip_vehicle_get_state(world, id, &s);
+          finite = finite && state_finite(&s);
+          for (int c = 0; c < 8; ++c) {
+            grip_vec3 p = {d->body.box_center.x + ((c & 1) ? 0.5 : -0.5) * d->body.dimensions.x,
+                           d->body.box_center.y + ((c & 2) ? 0.5 : -0.5) * d->body.dimensions.y,
+                           d->body.box_center.z + ((c & 4) ? 0.5 : -0.5) * d->body.dimensions.z};
+            grip_vec3 w = rotate(s.pose.rotation, p);
+            deepest = fmin(deepest, wall_distance(taper, s.pose.position.x + w.x, s.pose.position.y + w.y));
+          }
+          max_jump = fmax(max_jump, fabs(s.center_of_mass.y - last_y));
+          last_y = s.center_of_mass.y;
+          max_x = fmax(max_x, s.center_of_mass.x);
+        }
+        grip_vehicle_state s;
+        grip_vehicle_get_state(world, id, &s);
+        grip_vehicle_contacts k;
+        grip_vehicle_get_contacts(world, id, &k);
+        CHECK(finite);
+        CHECK(deepest > -0.05);
+        CHECK(max_jump < 0.2); /* a step's sideways travel: no jump */
+        CHECK(s.center_of_mass.x < 201.0 - 1.0); /* it stayed before the wall */
+        CHECK(s.linear_velocity.x < 0.5); /* stopped or bounced back */
+        CHECK(k.impacts >= 1 && k.last_impact_other.index == 0);
+        printf("  %s, %2.0f m/s, dt %.3f: deepest corner %+.3f m, sideways per step <= %.3f m, front of the CG at "
+               "x %.2f, then %.2f m/s, impact %.1f m/s\n",
+               taper ? "taper" : "step ", speeds[si], steps[di], deepest, max_jump, max_x, s.linear_velocity.x,
+               k.last_impact_speed);
+        grip_destroy_world(world);
+      }
+    grip_track_destroy(track);
+  }
+}
+
 int main(void) {
   RUN_TEST(wall_bounce_high_wall);
   RUN_TEST(wall_bounce_low_wall);
@@ -631,5 +743,6 @@ int main(void) {
   RUN_TEST(track_barrier);
   RUN_TEST(impacts_keep_cars_upright);
   RUN_TEST(struck_sideways_tyres_hold_friction);
+  RUN_TEST(run_off_ends_in_a_wall);
   return TEST_RESULT();
 }

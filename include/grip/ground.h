@@ -117,7 +117,10 @@ typedef struct grip_barrier_hit {
 
 /* Fills *hit for the wall nearest to (x, y) (m, world); false when there is none near. query
  * says who asks, as for grip_raycast_fn (grip asks for the chassis: wheel
- * GRIP_GROUND_QUERY_BODY). Must be thread-safe like grip_raycast_fn. */
+ * GRIP_GROUND_QUERY_BODY). Must be thread-safe like grip_raycast_fn. grip asks first at a car's
+ * centre of mass and looks no further when the distance exceeds what its box reaches (plus the
+ * step's travel and 0.1 m): the distance must not exceed the distance to any wall within that
+ * reach (docs/physics.md, "Walls"). */
 typedef bool grip_barrier_fn(void *context, const grip_ground_query *query, double x, double y,
                              grip_barrier_hit *hit);
 
