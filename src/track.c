@@ -1133,18 +1133,31 @@ static bool barrier_beyond(const grip_track *track, int i, const located *at, do
     double along = (step > 0 ? g->len - at->u : -at->u) * fmax(0.05, 1.0 - at->frame.kappa * lateral);
     double prev = step > 0 ? g->reach_end[side] : g->reach_start[side], prev_height = g->def.side[side].barrier_height;
     /* every piece from here on lies at least |along| away: none nearer once that reaches best */
-    for (int k = neighbour(track, i, step, track->closed);
-         k >= 0 && k != i && fabs(along) < BARRIER_LOOK && fabs(along) < best; k = neighbour(track, k, step, track->closed)) {
+    for (int k = neighbour(track, i, step, track->closed); k >= 0 && k != i && fabs(along) < BARRIER_LOOK &&
+                                                           fabs(along) < best;
+         k = neighbour(track, k, step, track->closed)) {
       const track_seg *n = &track->seg[k];
       double near_r = step > 0 ? n->reach_start[side] : n->reach_end[side];
       double far_r = step > 0 ? n->reach_end[side] : n->reach_start[side];
       double len = n->len * fmax(0.05, 1.0 - n->arc_kappa * lateral), h = n->def.side[side].barrier_height;
-      double sn, rn, d;
-      if (near_r != prev && (d = to_piece(p, along, prev, along, near_r, &sn, &rn)) < best) {
-        best = d, best_s = sn, best_r = rn, height = fmax(h, prev_height), found = true; /* the step's face */
+      double sn, rn;
+      /* the step's face between the two segments (none where the barrier runs on), then the
+       * segment's piece */
+      double face = near_r != prev ? to_piece(p, along, prev, along, near_r, &sn, &rn) : INFINITY;
+      if (face < best) {
+        best = face;
+        best_s = sn;
+        best_r = rn;
+        height = fmax(h, prev_height);
+        found = true;
       }
-      if ((d = to_piece(p, along, near_r, along + step * len, far_r, &sn, &rn)) < best) {
-        best = d, best_s = sn, best_r = rn, height = h, found = true;
+      double piece = to_piece(p, along, near_r, along + step * len, far_r, &sn, &rn);
+      if (piece < best) {
+        best = piece;
+        best_s = sn;
+        best_r = rn;
+        height = h;
+        found = true;
       }
       along += step * len;
       prev = far_r;

@@ -399,8 +399,9 @@ static int check_barrier_queries(const grip_track *t, const char *name, int *bey
   CHECK(worst_top <= 1e-8);
   if (!(segment_kept == checked && further <= 1e-8 && worst_distance <= 1e-8 && worst_normal <= 1e-9 &&
         worst_top <= 1e-8))
-    fprintf(stderr, "  %s: barrier query off by %.3g m (further %.3g m), normal %.3g, top %.3g m; segment kept %d of %d\n",
-            name, worst_distance, further, worst_normal, worst_top, segment_kept, checked);
+    fprintf(stderr,
+            "  %s: barrier query off by %.3g m (further %.3g m), normal %.3g, top %.3g m; segment kept %d of %d\n", name,
+            worst_distance, further, worst_normal, worst_top, segment_kept, checked);
   return checked;
 }
 
@@ -417,7 +418,8 @@ static int check_walls_in_reach(const grip_track *t, const char *name, double *c
   unsigned long long rng = 0x2545f4914f6cdd1dull;
   int count = grip_track_segment_count(t), pairs = 0, at_wall = 0;
   for (int i = 0; i < 20000; ++i) {
-    double s = grip_track_segment_start(t, (int)(unit_random(&rng) * count) % count) + (2.0 * unit_random(&rng) - 1.0) * 3.0;
+    int end = (int)(unit_random(&rng) * count) % count;
+    double s = grip_track_segment_start(t, end) + (2.0 * unit_random(&rng) - 1.0) * 3.0;
     grip_track_point c = grip_track_point_at(t, s);
     double lateral = (2.0 * unit_random(&rng) - 1.0) * 30.0;
     double x = c.position.x - sin(c.heading) * lateral, y = c.position.y + cos(c.heading) * lateral;
@@ -426,7 +428,8 @@ static int check_walls_in_reach(const grip_track *t, const char *name, double *c
     grip_barrier_hit h0, h1;
     if (!bar.query(bar.context, &q, x, y, &h0) || !(h0.distance > 3.1)) continue;
     /* mostly along the track, where the segment ends are */
-    double r = 3.0 * unit_random(&rng), a = c.heading + (unit_random(&rng) < 0.5 ? 0.0 : PI) + (unit_random(&rng) - 0.5);
+    double r = 3.0 * unit_random(&rng), way = unit_random(&rng) < 0.5 ? 0.0 : PI;
+    double a = c.heading + way + (unit_random(&rng) - 0.5);
     hint = own;
     CHECK(bar.query(bar.context, &q, x + r * cos(a), y + r * sin(a), &h1));
     *closest = fmin(*closest, h1.distance);
@@ -434,7 +437,8 @@ static int check_walls_in_reach(const grip_track *t, const char *name, double *c
     ++pairs;
   }
   CHECK(at_wall == 0);
-  if (at_wall) fprintf(stderr, "  %s: %d of %d points within 3 m of a point 3.1 m clear were at a wall\n", name, at_wall, pairs);
+  if (at_wall)
+    fprintf(stderr, "  %s: %d of %d points within 3 m of a point 3.1 m clear were at a wall\n", name, at_wall, pairs);
   return pairs;
 }
 
