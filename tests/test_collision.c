@@ -33,16 +33,21 @@ static grip_vec3 rotate(grip_quat q, grip_vec3 v) {
                      v.z + q.w * t.z + (u.x * t.y - u.y * t.x)};
 }
 
+/* m, world: corner c (0..7) of the body box of a vehicle of definition d in state s. */
+static grip_vec3 box_corner(const grip_vehicle_def *d, const grip_vehicle_state *s, int c) {
+  grip_vec3 p = {d->body.box_center.x + ((c & 1) ? 0.5 : -0.5) * d->body.dimensions.x,
+                 d->body.box_center.y + ((c & 2) ? 0.5 : -0.5) * d->body.dimensions.y,
+                 d->body.box_center.z + ((c & 4) ? 0.5 : -0.5) * d->body.dimensions.z};
+  grip_vec3 w = rotate(s->pose.rotation, p);
+  return (grip_vec3){s->pose.position.x + w.x, s->pose.position.y + w.y, s->pose.position.z + w.z};
+}
+
 /* Largest x of the chassis box's corners below z_top. */
 static double box_front_x(const grip_vehicle_def *d, const grip_vehicle_state *s, double z_top) {
   double best = -INFINITY;
   for (int i = 0; i < 8; ++i) {
-    grip_vec3 c = {d->body.box_center.x + ((i & 1) ? 0.5 : -0.5) * d->body.dimensions.x,
-                   d->body.box_center.y + ((i & 2) ? 0.5 : -0.5) * d->body.dimensions.y,
-                   d->body.box_center.z + ((i & 4) ? 0.5 : -0.5) * d->body.dimensions.z};
-    grip_vec3 w = rotate(s->pose.rotation, c);
-    double x = s->pose.position.x + w.x, z = s->pose.position.z + w.z;
-    if (z < z_top && x > best) best = x;
+    grip_vec3 c = box_corner(d, s, i);
+    if (c.z < z_top && c.x > best) best = c.x;
   }
   return best;
 }
@@ -427,11 +432,8 @@ static void track_barrier(void) {
     grip_vehicle_get_state(world, id, &s);
     finite = finite && state_finite(&s);
     for (int c = 0; c < 8; ++c) {
-      grip_vec3 p = {d->body.box_center.x + ((c & 1) ? 0.5 : -0.5) * d->body.dimensions.x,
-                     d->body.box_center.y + ((c & 2) ? 0.5 : -0.5) * d->body.dimensions.y,
-                     d->body.box_center.z + ((c & 4) ? 0.5 : -0.5) * d->body.dimensions.z};
-      grip_vec3 w = rotate(s.pose.rotation, p);
-      if (s.pose.position.z + w.z < 1.0) worst = fmax(worst, s.pose.position.y + w.y - 15.0);
+      grip_vec3 w = box_corner(d, &s, c);
+      if (w.z < 1.0) worst = fmax(worst, w.y - 15.0);
     }
     vy_min = fmin(vy_min, s.linear_velocity.y);
   }
@@ -701,11 +703,8 @@ static void run_off_ends_in_a_wall(void) {
           grip_vehicle_get_state(world, id, &s);
           finite = finite && state_finite(&s);
           for (int c = 0; c < 8; ++c) {
-            grip_vec3 p = {d->body.box_center.x + ((c & 1) ? 0.5 : -0.5) * d->body.dimensions.x,
-                           d->body.box_center.y + ((c & 2) ? 0.5 : -0.5) * d->body.dimensions.y,
-                           d->body.box_center.z + ((c & 4) ? 0.5 : -0.5) * d->body.dimensions.z};
-            grip_vec3 w = rotate(s.pose.rotation, p);
-            deepest = fmin(deepest, wall_distance(taper, s.pose.position.x + w.x, s.pose.position.y + w.y));
+            grip_vec3 w = box_corner(d, &s, c);
+            deepest = fmin(deepest, wall_distance(taper, w.x, w.y));
           }
           max_jump = fmax(max_jump, fabs(s.center_of_mass.y - last_y));
           last_y = s.center_of_mass.y;
