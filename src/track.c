@@ -1194,6 +1194,20 @@ bool grip_track_barrier_query(void *context, const grip_ground_query *query, dou
   bool beyond = (b.distance >= 0.0 ? own->narrows_ahead[side] || own->narrows_behind[side]
                                    : own->widens_ahead[side] || own->widens_behind[side]) &&
                 barrier_beyond(track, loc->segment, &at, loc->lateral, side, &b);
+  /* The wall on the other side of the centre line, where it may be the nearer one: that side's
+   * barrier lies at least (reach + |lateral|)·|n·N| away, and |n·N| >= 0.9 unless it slants by
+   * more than 25° (|d reach/du| > 0.47). A car on the wide side of a track whose other side is
+   * narrow (within a box's reach of the centre line) meets that side's wall. */
+  int other = 1 - side;
+  if (b.distance >= 0.0 && ((at.sec.reach[other] + fabs(loc->lateral)) * 0.9 < b.distance ||
+                            fabs(at.sec.dreach[other]) > 0.47)) {
+    grip_track_barrier o = barrier_from(own, &at.frame, &at.sec, at.u, loc->lateral, other);
+    if (o.distance >= 0.0 && o.distance < b.distance) {
+      b = o;
+      side = other;
+      beyond = false;
+    }
+  }
   /* The wall's foot lies `distance` away against the inward normal; its height there is the
    * surface height at the barrier. */
   double foot_z;

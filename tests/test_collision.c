@@ -646,9 +646,9 @@ static grip_track *run_off_ending(bool taper) {
   return track;
 }
 
-/* m, how far (x, y) lies from the wall of run_off_ending (the free side positive): the barrier
- * at y = 27 up to x = 200, then the taper to (201, 12) or the step's face at x = 201, then
- * y = 12. Points on the left half only. */
+/* m, how far (x, y) lies from the walls of run_off_ending (the free side positive): on the left
+ * the barrier at y = 27 up to x = 200, then the taper to (201, 12) or the step's face at x = 201,
+ * then y = 12; on the right the barrier at y = −15. Points on the left half only. */
 static double wall_distance(bool taper, double x, double y) {
   double ax = 201.0, ay = 27.0, bx = 201.0, by = 12.0; /* the face */
   if (taper) ax = 200.0;
@@ -657,7 +657,7 @@ static double wall_distance(bool taper, double x, double y) {
   double to_first = hypot(fmax(0.0, x - ax), y - 27.0), to_second = hypot(fmin(0.0, x - bx), y - 12.0);
   double d = fmin(to_face, fmin(to_first, to_second));
   bool inside = x <= ax ? y <= 27.0 : (x >= bx ? y <= 12.0 : y <= 27.0 - 15.0 * (x - ax));
-  return inside ? d : -d;
+  return inside ? fmin(d, y + 15.0) : -d; /* the right-hand barrier stands 15 m right */
 }
 
 /* The barrier query before the wall across the run-off reports it (analytic distances), and a
@@ -730,6 +730,65 @@ static void run_off_ends_in_a_wall(void) {
   }
 }
 
+/* A 3 m road with its left barrier at the road's edge (1.5 m from the centre line) and a 20 m
+ * run-off on the right: from the right half of the road the nearer wall is the left one, which
+ * the query reports (analytic), and a car driven across the road into it from the right half, at
+ * 6 and 15 m/s and dt 0.002–0.01, is stopped by it (before, the query gave the right-hand wall,
+ * the first test on the centre of mass's distance skipped the car, and its nose went into the
+ * wall until its centre crossed the centre line). */
+static void narrow_side_wall(void) {
+  grip_track_segment_def seg = grip_default_track_segment_def();
+  seg.length = 400.0;
+  seg.width_start = seg.width_end = 3.0;
+  for (int k = 0; k < 2; ++k) seg.side[k].kerb_width = 0.0;
+  seg.side[GRIP_TRACK_SIDE_LEFT].runoff_width_start = seg.side[GRIP_TRACK_SIDE_LEFT].runoff_width_end = 0.0;
+  seg.side[GRIP_TRACK_SIDE_RIGHT].runoff_width_start = seg.side[GRIP_TRACK_SIDE_RIGHT].runoff_width_end = 20.0;
+  grip_track_def td = {&seg, 1, {0, 0, 0}, 0.0};
+  grip_track *track = NULL;
+  CHECK(grip_track_build(&td, &track) == GRIP_OK);
+  if (!track) return;
+  grip_track_ground_context ctx;
+  grip_barrier bar = grip_track_barriers(&ctx, track);
+  double worst = 0.0;
+  for (double y = -21.25; y <= 1.25; y += 0.25) {
+    grip_barrier_hit h;
+    CHECK(bar.query(bar.context, NULL, 200.0, y, &h));
+    double expected = fmin(1.5 - y, 21.5 + y);
+    worst = fmax(worst, fabs(h.distance - expected));
+    CHECK_NEAR(h.normal.y, 1.5 - y < 21.5 + y ? -1.0 : 1.0, 1e-12);
+  }
+  CHECK(worst < 1e-9);
+  const double speeds[] = {6.0, 15.0}, steps[] = {0.002, 0.005, 0.01};
+  for (int si = 0; si < 2; ++si)
+    for (int di = 0; di < 3; ++di) {
+      grip_world_def wd = grip_default_world_def();
+      grip_track_ground_context gctx;
+      wd.ground = grip_track_ground(&gctx, track);
+      wd.barrier = bar;
+      grip_world *world = grip_create_world(&wd);
+      grip_vehicle_def car = grip_default_vehicle_def();
+      grip_vehicle_id id = grip_create_vehicle(world, &car);
+      const grip_vehicle_def *d = grip_vehicle_get_def(world, id);
+      grip_vehicle_place(world, id, 200.0, -1.2, 0.5 * PI); /* on the right half, facing the left wall */
+      grip_vehicle_set_velocity(world, id, (grip_vec3){0, speeds[si], 0});
+      double deepest = INFINITY;
+      for (int i = 0; i < (int)(1.0 / steps[di]); ++i) {
+        grip_world_step(world, steps[di]);
+        grip_vehicle_state s;
+        grip_vehicle_get_state(world, id, &s);
+        for (int c = 0; c < 8; ++c) deepest = fmin(deepest, 1.5 - box_corner(d, &s, c).y);
+      }
+      grip_vehicle_contacts k;
+      grip_vehicle_get_contacts(world, id, &k);
+      CHECK(deepest > -0.05);
+      CHECK(k.impacts >= 1 && k.last_impact_other.index == 0);
+      printf("  %2.0f m/s, dt %.3f: deepest corner %+.3f m from the left wall, impact %.1f m/s\n", speeds[si], steps[di],
+             deepest, k.last_impact_speed);
+      grip_destroy_world(world);
+    }
+  grip_track_destroy(track);
+}
+
 int main(void) {
   RUN_TEST(wall_bounce_high_wall);
   RUN_TEST(wall_bounce_low_wall);
@@ -743,5 +802,6 @@ int main(void) {
   RUN_TEST(impacts_keep_cars_upright);
   RUN_TEST(struck_sideways_tyres_hold_friction);
   RUN_TEST(run_off_ends_in_a_wall);
+  RUN_TEST(narrow_side_wall);
   return TEST_RESULT();
 }

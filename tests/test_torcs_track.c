@@ -331,7 +331,8 @@ static double sampled_barrier_distance(const grip_track *t, double x, double y, 
 
 /* The world's barrier query (grip_track_barrier_query: the point located on the plan only, the
  * barrier from the frame the locate found) against the public path: grip_track_locate, then
- * grip_track_barrier_at on the point's side, the wall's top from a locate at its foot. Points
+ * grip_track_barrier_at on the point's side (on the free side, the other side's where that is
+ * nearer), the wall's top from a locate at its foot. Points
  * over the whole track out to 40 m either side of the centre line (beyond the barriers too),
  * asked without a hint and with the hint of their own segment. Where the barrier beyond the
  * point's own segment is nearer (a run-off ending in a taper or a step: a wall ahead of a point
@@ -358,6 +359,12 @@ static int check_barrier_queries(const grip_track *t, const char *name, int *bey
       grip_track_location loc = grip_track_locate(t, x, y, hint);
       int side = loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
       grip_track_barrier b = grip_track_barrier_at(t, &loc, side);
+      /* on the free side, the other side's barrier where that is nearer */
+      grip_track_barrier o = grip_track_barrier_at(t, &loc, 1 - side);
+      if (b.distance >= 0.0 && o.distance >= 0.0 && o.distance < b.distance) {
+        b = o;
+        side = 1 - side;
+      }
       grip_ground_query q = {.wheel = GRIP_GROUND_QUERY_BODY, .hint = &hint};
       grip_barrier_hit h;
       CHECK(bar.query(bar.context, &q, x, y, &h));
