@@ -1093,7 +1093,12 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
 
 grip_barrier grip_track_barriers(grip_track_ground_context *context, const grip_track *track) {
   context->track = track;
-  return (grip_barrier){.query = grip_track_barrier_query, .context = context};
+  /* Between points up to 12 m apart on the 38 TORCS tracks, where the second lies within 4 m
+   * of a wall, the distance shrank by at most 2.7 times the distance between them (wheel-2: a
+   * point near the centre of a 15 m hairpin whose inner run-off is wider than its radius, where
+   * the first-order terms of the pieces beyond a segment are poor); 4 leaves a margin
+   * (tests/test_torcs_track.c checks it on 126,000 pairs). */
+  return (grip_barrier){.query = grip_track_barrier_query, .context = context, .distance_rate = 4.0};
 }
 
 /* Distance from (0, p) to the piece (s0, r0)–(s1, r1) in the plane of (distance along the track,

@@ -89,7 +89,8 @@ void grip_world_set_ground(grip_world *world, grip_ground ground) {
 grip_ground grip_world_get_ground(const grip_world *world) { return world->def.ground; }
 
 void grip_world_set_barrier(grip_world *world, grip_barrier barrier) {
-  world->def.barrier = barrier.query ? barrier : (grip_barrier){0, 0};
+  world->def.barrier = barrier.query ? barrier : (grip_barrier){0, 0, 0.0};
+  grip_collision_forget_walls(&world->collision); /* what the old walls said proves nothing now */
 }
 
 static vehicle *lookup(const grip_world *world, grip_vehicle_id id) {

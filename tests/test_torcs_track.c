@@ -449,13 +449,53 @@ static int check_walls_in_reach(const grip_track *t, const char *name, double *c
   return pairs;
 }
 
+/* The track's barriers declare how fast their distance may shrink per metre moved
+ * (grip_barrier.distance_rate, where the distance is under ~15 m): a world keeps the distance
+ * found at a car's centre of mass and asks again only when the car may have come within reach
+ * of a wall. Checked between points up to 12 m apart (the second asked with the first's segment
+ * as the hint, as a car's own), where the second lies within 4 m of a wall, half of the first
+ * points around segment ends. Returns the pairs checked; *worst gets the largest rate seen. */
+static int check_distance_rate(const grip_track *t, const char *name, double *worst) {
+  grip_track_ground_context ctx;
+  grip_barrier bar = grip_track_barriers(&ctx, t);
+  CHECK(bar.distance_rate > 0.0);
+  unsigned long long rng = 0x6a09e667f3bcc909ull;
+  int count = grip_track_segment_count(t), pairs = 0, faster = 0;
+  double length = grip_track_length(t);
+  for (int i = 0; i < 40000; ++i) {
+    double s = unit_random(&rng) * length;
+    if (i % 2) {
+      int end = (int)(unit_random(&rng) * count) % count;
+      s = grip_track_segment_start(t, end) + (2.0 * unit_random(&rng) - 1.0) * 6.0;
+    }
+    grip_track_point c = grip_track_point_at(t, s);
+    double lateral = (2.0 * unit_random(&rng) - 1.0) * 30.0;
+    double x = c.position.x - sin(c.heading) * lateral, y = c.position.y + cos(c.heading) * lateral;
+    int own = grip_track_locate(t, x, y, -1).segment, hint = own;
+    grip_ground_query q = {.wheel = GRIP_GROUND_QUERY_BODY, .hint = &hint};
+    grip_barrier_hit h0, h1;
+    if (!bar.query(bar.context, &q, x, y, &h0) || !(h0.distance >= 3.0)) continue;
+    double r = 12.0 * unit_random(&rng), a = 2.0 * PI * unit_random(&rng);
+    hint = own;
+    if (!bar.query(bar.context, &q, x + r * cos(a), y + r * sin(a), &h1) || !(h1.distance < 4.0)) continue;
+    double rate = r > 0.0 ? (h0.distance - h1.distance) / r : 0.0;
+    *worst = fmax(*worst, rate);
+    faster += !(rate <= bar.distance_rate);
+    ++pairs;
+  }
+  CHECK(faster == 0);
+  if (faster) fprintf(stderr, "  %s: %d of %d pairs shrank faster than distance_rate\n", name, faster, pairs);
+  return pairs;
+}
+
 /* The track checks accept every track of Debian's torcs-data, versions 3 and 4 (each opens,
- * builds and closes); on each the world's barrier query agrees with the located barrier, and no
- * wall is within reach of a point the query puts clear of them. */
+ * builds and closes); on each the world's barrier query agrees with the located barrier, no
+ * wall is within reach of a point the query puts clear of them, and the distance shrinks no
+ * faster than the barrier declares. */
 static void test_every_installed_track(void) {
   static const char *const categories[] = {"road", "oval", "dirt"};
-  int opened = 0, queried = 0, beyond = 0, pairs = 0;
-  double worst_beyond = 0.0, closest = INFINITY;
+  int opened = 0, queried = 0, beyond = 0, pairs = 0, rated = 0;
+  double worst_beyond = 0.0, closest = INFINITY, worst_rate = 0.0;
   for (size_t c = 0; c < sizeof categories / sizeof categories[0]; ++c) {
     char dir[512];
     snprintf(dir, sizeof dir, "%s/%s", GRIP_TORCS_TRACK_DIR, categories[c]);
@@ -473,6 +513,7 @@ static void test_every_installed_track(void) {
         ++opened;
         queried += check_barrier_queries(t, spec, &beyond, &worst_beyond);
         pairs += check_walls_in_reach(t, spec, &closest);
+        rated += check_distance_rate(t, spec, &worst_rate);
         grip_track_destroy(t);
       } else {
         fprintf(stderr, "  %s: %s\n", spec, err.message);
@@ -488,6 +529,8 @@ static void test_every_installed_track(void) {
          opened, queried, beyond, worst_beyond);
   printf("  %d points within 3 m of a point 3.1 m clear of the walls: the nearest %.3f m from a wall\n", pairs,
          closest);
+  printf("  %d pairs up to 12 m apart, the second within 4 m of a wall: the distance shrank at most %.3f m per m\n",
+         rated, worst_rate);
 }
 
 
