@@ -622,6 +622,21 @@ static void struck_sideways_tyres_hold_friction(void) {
   }
 }
 
+/* A world on the track with its barriers, holding one built-in car placed at (x, y) with the
+ * heading given (rad) and moving along it at speed (m/s). */
+static grip_world *track_world_with_car(const grip_track *track, grip_track_ground_context *ground, grip_barrier bar,
+                                        double x, double y, double heading, double speed, grip_vehicle_id *id) {
+  grip_world_def wd = grip_default_world_def();
+  wd.ground = grip_track_ground(ground, track);
+  wd.barrier = bar;
+  grip_world *world = grip_create_world(&wd);
+  grip_vehicle_def car = grip_default_vehicle_def();
+  *id = grip_create_vehicle(world, &car);
+  grip_vehicle_place(world, *id, x, y, heading);
+  grip_vehicle_set_velocity(world, *id, (grip_vec3){speed * cos(heading), speed * sin(heading), 0.0});
+  return world;
+}
+
 /* --- a run-off that ends in a wall ---------------------------------------------------------- */
 
 /* A straight whose left run-off (20 m: the barrier 27 m from the centre line) ends against the
@@ -686,16 +701,10 @@ static void run_off_ends_in_a_wall(void) {
     const double speeds[] = {15.0, 40.0}, steps[] = {0.002, 0.005, 0.01};
     for (int si = 0; si < 2; ++si)
       for (int di = 0; di < 3; ++di) {
-        grip_world_def wd = grip_default_world_def();
         grip_track_ground_context gctx;
-        wd.ground = grip_track_ground(&gctx, track);
-        wd.barrier = bar;
-        grip_world *world = grip_create_world(&wd);
-        grip_vehicle_def car = grip_default_vehicle_def();
-        grip_vehicle_id id = grip_create_vehicle(world, &car);
+        grip_vehicle_id id;
+        grip_world *world = track_world_with_car(track, &gctx, bar, 180.0, 18.5, 0.0, speeds[si], &id);
         const grip_vehicle_def *d = grip_vehicle_get_def(world, id);
-        grip_vehicle_place(world, id, 180.0, 18.5, 0.0);
-        grip_vehicle_set_velocity(world, id, (grip_vec3){speeds[si], 0, 0});
         double deepest = INFINITY, max_jump = 0.0, last_y = 18.5, max_x = 0.0;
         bool finite = true;
         for (int i = 0; i < (int)(2.0 / steps[di]); ++i) {
@@ -762,16 +771,10 @@ static void narrow_side_wall(void) {
   const double speeds[] = {6.0, 15.0}, steps[] = {0.002, 0.005, 0.01};
   for (int si = 0; si < 2; ++si)
     for (int di = 0; di < 3; ++di) {
-      grip_world_def wd = grip_default_world_def();
       grip_track_ground_context gctx;
-      wd.ground = grip_track_ground(&gctx, track);
-      wd.barrier = bar;
-      grip_world *world = grip_create_world(&wd);
-      grip_vehicle_def car = grip_default_vehicle_def();
-      grip_vehicle_id id = grip_create_vehicle(world, &car);
+      grip_vehicle_id id; /* on the right half, facing the left wall */
+      grip_world *world = track_world_with_car(track, &gctx, bar, 200.0, -1.2, 0.5 * PI, speeds[si], &id);
       const grip_vehicle_def *d = grip_vehicle_get_def(world, id);
-      grip_vehicle_place(world, id, 200.0, -1.2, 0.5 * PI); /* on the right half, facing the left wall */
-      grip_vehicle_set_velocity(world, id, (grip_vec3){0, speeds[si], 0});
       double deepest = INFINITY;
       for (int i = 0; i < (int)(1.0 / steps[di]); ++i) {
         grip_world_step(world, steps[di]);

@@ -412,6 +412,17 @@ static int check_barrier_queries(const grip_track *t, const char *name, int *bey
   return checked;
 }
 
+/* A point at distance s along the track and a random offset within 30 m of its centre line,
+ * and the centre line's heading there. */
+static void random_point(const grip_track *t, double s, unsigned long long *rng, double *x, double *y,
+                         double *heading) {
+  grip_track_point c = grip_track_point_at(t, s);
+  double lateral = (2.0 * unit_random(rng) - 1.0) * 30.0;
+  *x = c.position.x - sin(c.heading) * lateral;
+  *y = c.position.y + cos(c.heading) * lateral;
+  *heading = c.heading;
+}
+
 /* A car's first test against the walls (collision.c) asks for the wall's distance from its
  * centre of mass only, and looks no further when that exceeds the box's reach plus the step's
  * travel and 0.1 m. That holds only if no point within that reach is at a wall: checked for
@@ -426,17 +437,15 @@ static int check_walls_in_reach(const grip_track *t, const char *name, double *c
   int count = grip_track_segment_count(t), pairs = 0, at_wall = 0;
   for (int i = 0; i < 20000; ++i) {
     int end = (int)(unit_random(&rng) * count) % count;
-    double s = grip_track_segment_start(t, end) + (2.0 * unit_random(&rng) - 1.0) * 3.0;
-    grip_track_point c = grip_track_point_at(t, s);
-    double lateral = (2.0 * unit_random(&rng) - 1.0) * 30.0;
-    double x = c.position.x - sin(c.heading) * lateral, y = c.position.y + cos(c.heading) * lateral;
+    double x, y, heading;
+    random_point(t, grip_track_segment_start(t, end) + (2.0 * unit_random(&rng) - 1.0) * 3.0, &rng, &x, &y, &heading);
     int own = grip_track_locate(t, x, y, -1).segment, hint = own;
     grip_ground_query q = {.wheel = GRIP_GROUND_QUERY_BODY, .hint = &hint};
     grip_barrier_hit h0, h1;
     if (!bar.query(bar.context, &q, x, y, &h0) || !(h0.distance > 3.1)) continue;
     /* mostly along the track, where the segment ends are */
     double r = 3.0 * unit_random(&rng), way = unit_random(&rng) < 0.5 ? 0.0 : PI;
-    double a = c.heading + way + (unit_random(&rng) - 0.5);
+    double a = heading + way + (unit_random(&rng) - 0.5);
     hint = own;
     CHECK(bar.query(bar.context, &q, x + r * cos(a), y + r * sin(a), &h1));
     *closest = fmin(*closest, h1.distance);
@@ -468,9 +477,8 @@ static int check_distance_rate(const grip_track *t, const char *name, double *wo
       int end = (int)(unit_random(&rng) * count) % count;
       s = grip_track_segment_start(t, end) + (2.0 * unit_random(&rng) - 1.0) * 6.0;
     }
-    grip_track_point c = grip_track_point_at(t, s);
-    double lateral = (2.0 * unit_random(&rng) - 1.0) * 30.0;
-    double x = c.position.x - sin(c.heading) * lateral, y = c.position.y + cos(c.heading) * lateral;
+    double x, y, heading;
+    random_point(t, s, &rng, &x, &y, &heading);
     int own = grip_track_locate(t, x, y, -1).segment, hint = own;
     grip_ground_query q = {.wheel = GRIP_GROUND_QUERY_BODY, .hint = &hint};
     grip_barrier_hit h0, h1;
