@@ -23,7 +23,8 @@
  * that comes inward (a run-off that ends in a taper or a step): more than any car's box reaches
  * from its centre of mass, plus a step's travel (the walls' first test in collision.c). */
 #define BARRIER_LOOK 15.0
-/* m: a barrier that comes inward by less than this within BARRIER_LOOK is not looked at */
+/* m: a barrier that comes inward (or goes outward) by less than this within BARRIER_LOOK is not
+ * looked at */
 #define BARRIER_NARROWING 1e-3
 
 /* A built segment: the definition plus its placement. */
@@ -363,10 +364,16 @@ static void prepare_barrier_look(grip_track *t, double x_end, double y_end) {
           widens = widens || fmax(n->reach_start[sd], n->reach_end[sd]) > at_end + BARRIER_NARROWING;
           along += n->len;
         }
-        if (step > 0) g->narrows_ahead[sd] = narrows, g->widens_ahead[sd] = widens;
-        else g->narrows_behind[sd] = narrows, g->widens_behind[sd] = widens;
+        if (step > 0) {
+          g->narrows_ahead[sd] = narrows;
+          g->widens_ahead[sd] = widens;
+        } else {
+          g->narrows_behind[sd] = narrows;
+          g->widens_behind[sd] = widens;
+        }
       }
-    }  }
+    }
+  }
 }
 
 static bool finite_nonneg(double x) { return isfinite(x) && x >= 0.0; }
@@ -1199,13 +1206,11 @@ bool grip_track_barrier_query(void *context, const grip_ground_query *query, dou
   bool beyond = (b.distance >= 0.0 ? own->narrows_ahead[side] || own->narrows_behind[side]
                                    : own->widens_ahead[side] || own->widens_behind[side]) &&
                 barrier_beyond(track, loc->segment, &at, loc->lateral, side, &b);
-  /* The wall on the other side of the centre line, where it may be the nearer one: that side's
-   * barrier lies at least (reach + |lateral|)·|n·N| away, and |n·N| >= 0.9 unless it slants by
-   * more than 25° (|d reach/du| > 0.47). A car on the wide side of a track whose other side is
-   * narrow (within a box's reach of the centre line) meets that side's wall. */
-  int other = 1 - side;
-  if (b.distance >= 0.0 && ((at.sec.reach[other] + fabs(loc->lateral)) * 0.9 < b.distance ||
-                            fabs(at.sec.dreach[other]) > 0.47)) {
+  /* From the free side, the wall on the other side of the centre line where that is the nearer
+   * one: a car on the wide side of a track whose other side is narrow (within a box's reach of
+   * the centre line) meets that side's wall. */
+  int other = side == GRIP_TRACK_SIDE_LEFT ? GRIP_TRACK_SIDE_RIGHT : GRIP_TRACK_SIDE_LEFT;
+  if (b.distance >= 0.0) {
     grip_track_barrier o = barrier_from(own, &at.frame, &at.sec, at.u, loc->lateral, other);
     if (o.distance >= 0.0 && o.distance < b.distance) {
       b = o;

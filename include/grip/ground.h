@@ -127,8 +127,8 @@ typedef bool grip_barrier_fn(void *context, const grip_ground_query *query, doub
 typedef struct grip_barrier {
   grip_barrier_fn *query; /* NULL: no walls */
   void *context;          /* passed back to query; owned by the caller */
-  /* 1 (m/m), at most how fast query's distance shrinks per metre (x, y) moves, where it is
-   * under ~15 m: 1 for a true distance to the nearest wall; 4 for a track's barriers
+  /* m per m: at most how fast query's distance shrinks as (x, y) moves, where it is under
+   * ~15 m; 1 for a true distance to the nearest wall, 4 for a track's barriers
    * (grip_track_barriers). With it, grip keeps the distance found at a car's centre of mass and
    * asks again only once the car may have come within reach of a wall (walls that stand still:
    * not in a world with moving_ground). 0 (the default): grip asks at every step. */
