@@ -39,6 +39,11 @@ typedef struct pose_box {
   int valid;
 } pose_box;
 
+/* The walls' distance (m) from a car's CG at a horizontal position; distance −inf: none known. */
+typedef struct wall_clear {
+  double x, y, distance;
+} wall_clear;
+
 static bool grow(void **p, size_t size) {
   void *q = realloc(*p, size);
   if (!q) return false;
@@ -55,7 +60,8 @@ bool grip_collision_reserve(collision_world *c, int capacity) {
       !grow((void **)&c->contacts, n * sizeof *c->contacts) || !grow((void **)&c->order, n * sizeof *c->order) ||
       !grow((void **)&c->box_min, 3 * n * sizeof *c->box_min) ||
       !grow((void **)&c->box_max, 3 * n * sizeof *c->box_max) || !grow((void **)&c->active, n * sizeof *c->active) ||
-      !grow((void **)&c->hitched, 2 * n * sizeof *c->hitched) || !grow((void **)&c->last_box, n * sizeof *c->last_box))
+      !grow((void **)&c->hitched, 2 * n * sizeof *c->hitched) || !grow((void **)&c->last_box, n * sizeof *c->last_box) ||
+      !grow((void **)&c->wall_clear, n * sizeof *c->wall_clear))
     return false;
   for (int i = c->capacity; i < capacity; ++i) grip_collision_reset_slot(c, i);
   c->capacity = capacity;
@@ -84,13 +90,15 @@ void grip_collision_free(collision_world *c) {
   free(c->active);
   free(c->hitched);
   free(c->last_box);
+  free(c->wall_clear);
   memset(c, 0, sizeof *c);
 }
 
 size_t grip_collision_bytes(const collision_world *c) {
   size_t per_slot = sizeof *c->start_position + sizeof *c->start_rotation + sizeof *c->end_velocity +
                     sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->box_min + 3 * sizeof *c->box_max +
-                    sizeof *c->active + 2 * sizeof *c->hitched + sizeof *c->last_box;
+                    sizeof *c->active + 2 * sizeof *c->hitched + sizeof *c->last_box +
+                    sizeof *c->wall_clear;
   return (size_t)c->capacity * per_slot + (size_t)c->workers * sizeof *c->wall_points;
 }
 
@@ -102,6 +110,11 @@ void grip_collision_reset_slot(collision_world *c, int slot) {
   c->active[slot] = 0;
   c->hitched[2 * slot] = c->hitched[2 * slot + 1] = -1;
   c->last_box[slot].valid = 0;
+  c->wall_clear[slot] = (wall_clear){0.0, 0.0, -INFINITY};
+}
+
+void grip_collision_forget_walls(collision_world *c) {
+  for (int i = 0; i < c->capacity; ++i) c->wall_clear[i].distance = -INFINITY;
 }
 
 static void set_partner(collision_world *c, int slot, int from, int to) {
@@ -423,6 +436,9 @@ static int wall_points(const grip_barrier *bar, vehicle *v, grip_vec3 *out) {
   return n;
 }
 
+/* m: no point of the body box lies further from the CG. */
+static double box_reach(const vehicle *v) { return v->type->box_reach; }
+
 /* Barrier query for a world point: true when the point is below the wall's top. */
 static bool wall_query(const grip_barrier *bar, vehicle *v, grip_vec3 p, grip_barrier_hit *hit) {
   grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
@@ -436,7 +452,7 @@ static bool wall_query(const grip_barrier *bar, vehicle *v, grip_vec3 p, grip_ba
  * of mass than any box point reaches, + 0.1 m (the wall distance changes by at most the
  * distance moved, as in wall_pass's first test). */
 static double wall_depth(const grip_barrier *bar, vehicle *v, grip_vec3 *normal) {
-  double reach = v3_length(box_offset(v)) + 0.5 * v3_length(v->def->body.dimensions);
+  double reach = box_reach(v);
   grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
   grip_barrier_hit near;
   if (bar->query(bar->context, &query, v->position.x, v->position.y, &near) && near.distance > reach + 0.1)
@@ -460,12 +476,27 @@ static double wall_depth(const grip_barrier *bar, vehicle *v, grip_vec3 *normal)
 static int wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_def *def, double dt) {
   const grip_barrier *bar = &def->barrier;
   grip_vec3 p0 = c->start_position[slot];
-  double reach = v3_length(box_offset(v)) + 0.5 * v3_length(v->def->body.dimensions);
+  double reach = box_reach(v);
   double travel = v3_length(v3_sub(v->position, p0)) + v3_length(v->angular_velocity) * reach * dt;
+  double clear = reach + travel + 0.1; /* m: walls further than this from the CG are out of reach */
+  /* A barrier that bounds how fast its distance shrinks (distance_rate) proves the walls out of
+   * reach with the distance found earlier at another position, less that rate times the
+   * horizontal distance moved since: a car in the middle of a track asks about once in 15 steps
+   * instead of every step. Walls that may move (moving_ground) are asked every step. */
+  wall_clear *known = &c->wall_clear[slot];
+  bool keep = bar->distance_rate > 0.0 && !def->moving_ground;
+  if (keep) {
+    double dx = v->position.x - known->x, dy = v->position.y - known->y;
+    if (known->distance - bar->distance_rate * sqrt(dx * dx + dy * dy) > clear) return 0;
+  }
   grip_barrier_hit h;
   grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
-  if (!bar->query(bar->context, &query, v->position.x, v->position.y, &h) || !(h.distance <= reach + travel + 0.1))
+  if (!bar->query(bar->context, &query, v->position.x, v->position.y, &h)) {
+    known->distance = -INFINITY;
     return 0;
+  }
+  if (keep) *known = (wall_clear){v->position.x, v->position.y, h.distance};
+  if (!(h.distance <= clear)) return 0;
 
   /* Swept test: each point's signed distance, linear along its path over the step. */
   mat3 r0 = mat3_from_quat(c->start_rotation[slot]), r1 = mat3_from_quat(v->rotation);
@@ -532,10 +563,6 @@ static bool pair_overlaps_at(const collision_world *c, int ia, const vehicle *a,
   grip_vec3 n;
   int id;
   return obb_overlap(&oa, &ob, &depth, &n, &id);
-}
-
-static double box_reach(const vehicle *v) {
-  return v3_length(box_offset(v)) + 0.5 * v3_length(v->def->body.dimensions);
 }
 
 static double smallest_dimension(const vehicle *v) {

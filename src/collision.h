@@ -28,6 +28,8 @@ typedef struct collision_world {
   int *hitched;                   /* 2 per slot: the slots it is hitched to without collisions, -1 none */
   struct pose_box *last_box;      /* per slot: the chassis box's bounds at the pose they were last
                                      taken for, which is usually the next step's start pose */
+  struct wall_clear *wall_clear;  /* per slot: the walls' distance from the CG where wall_pass last
+                                     asked the barrier, and that position */
   bool pairs_possible;            /* two or more vehicles alive this step: the broad phase runs and
                                      needs the bounds (a lone car's step skips them) */
   int step_points, step_vehicle_points; /* contact points recorded in this step's pass, all and
@@ -55,6 +57,9 @@ void grip_collision_clear_hitched(collision_world *c, int a, int b);
 
 /* Clears a slot's contact record (a new vehicle). */
 void grip_collision_reset_slot(collision_world *c, int slot);
+
+/* Forgets every slot's wall distance (the walls were replaced). */
+void grip_collision_forget_walls(collision_world *c);
 
 /* Per slot, around that vehicle's step (on the thread that steps it, while the vehicle is in
  * its cache): collision_begin_slot before it remembers the pose and clears the per-step counts;

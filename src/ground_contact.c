@@ -40,44 +40,37 @@ typedef struct ground_plane {
   grip_vec3 velocity; /* m/s, world: the ground's own velocity there (a moving ground; else 0) */
 } ground_plane;
 
-/* The 12 box points, CG-relative in the body frame: bottom (even indices) and top (odd) in turn. */
-static void box_points(const vehicle *v, grip_vec3 out[GROUND_POINTS]) {
-  grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = v3_sub(v->def->body.box_center, v->com_design);
+_Static_assert(GROUND_POINTS == GRIP_BOX_POINTS, "the type holds the box points");
+
+/* The 12 box points, CG-relative in the body frame: bottom (even indices) and top (odd) in turn.
+ * Fixed for a car type; computed once when the type is made. */
+void grip_ground_box_points(vehicle_type *t) {
+  grip_vec3 h = v3_scale(t->def.body.dimensions, 0.5), o = v3_sub(t->def.body.box_center, t->com_design);
   int n = 0;
   for (int i = 0; i < 6; ++i) {
     double sx = (double)(i % 3) - 1.0, sy = i / 3 ? 1.0 : -1.0;
-    out[n++] = v3_add(o, v3(sx * h.x, sy * h.y, -h.z));
-    out[n++] = v3_add(o, v3(sx * h.x, sy * h.y, h.z));
+    t->box_points[n++] = v3_add(o, v3(sx * h.x, sy * h.y, -h.z));
+    t->box_points[n++] = v3_add(o, v3(sx * h.x, sy * h.y, h.z));
   }
 }
 
-/* The in-contact wheels' contact planes, gathered for the per-point gate below. */
-typedef struct wheel_planes {
-  int count;
-  grip_vec3 point[GRIP_MAX_WHEELS], normal[GRIP_MAX_WHEELS];
-} wheel_planes;
+#define LAYER_POINTS (GROUND_POINTS / 2) /* a layer of the box: its bottom or its top points */
 
-static void gather_wheel_planes(const vehicle *v, wheel_planes *wp) {
-  wp->count = 0;
-  for (int i = 0; i < v->wheel_count; ++i) {
-    const wheel_runtime *w = &v->wheels[i];
+/* Each of a layer's points' height above the contact plane of the wheel nearest to it
+ * (horizontally; the first such wheel on a tie), INFINITY without a wheel in contact. Wheels
+ * outer, points inner and the nearest taken without branches: the 6 × 4 comparisons are
+ * unpredictable, and this gate runs whenever a low car's box comes within the gate of the
+ * wheels' planes. A layer's fixed count lets the compiler keep the points and the running
+ * nearest in registers. */
+static void clearance_over_wheels(const vehicle *v, const double px[LAYER_POINTS], const double py[LAYER_POINTS],
+                                  const double pz[LAYER_POINTS], double clearance[LAYER_POINTS]) {
+  double best[LAYER_POINTS];
+  for (int j = 0; j < LAYER_POINTS; ++j) best[j] = clearance[j] = INFINITY;
+  for (int k = 0; k < v->wheel_count; ++k) {
+    const wheel_runtime *w = &v->wheels[k];
     if (!w->in_contact) continue;
-    wp->point[wp->count] = w->contact_point;
-    wp->normal[wp->count++] = w->contact_normal;
-  }
-}
-
-/* Each point's height above the contact plane of the wheel nearest to it (horizontally; the
- * first such wheel on a tie), INFINITY without a wheel in contact. Wheels outer, points inner
- * and the nearest taken without branches: the 12 × 4 comparisons are unpredictable, and this
- * gate runs whenever a low car's box comes within the gate of the wheels' planes. */
-static void clearance_over_wheels(const wheel_planes *wp, int n, const double px[], const double py[],
-                                  const double pz[], double clearance[]) {
-  double best[GROUND_POINTS];
-  for (int j = 0; j < n; ++j) best[j] = clearance[j] = INFINITY;
-  for (int k = 0; k < wp->count; ++k) {
-    grip_vec3 c = wp->point[k], nrm = wp->normal[k];
-    for (int j = 0; j < n; ++j) {
+    grip_vec3 c = w->contact_point, nrm = w->contact_normal;
+    for (int j = 0; j < LAYER_POINTS; ++j) {
       double dx = px[j] - c.x, dy = py[j] - c.y;
       double d2 = dx * dx + dy * dy;
       double h = dx * nrm.x + dy * nrm.y + (pz[j] - c.z) * nrm.z; /* v3_dot(p − c, n) */
@@ -139,56 +132,59 @@ static double deepest(const vehicle *v, const ground_plane *g, int n, grip_vec3 
   return worst;
 }
 
+/* The gate first: a car standing on its wheels (gated) usually has no point near the ground,
+ * and then neither the start pose nor the rays are needed. A layer of points whose bound clears
+ * the gate (margin for rounding: the bound and the per-point clearances are summed in different
+ * orders) has no point to cast. Fills layer_near (bottom, top); false when neither is near. */
+static bool near_layers(const vehicle *v, const mat3 *rot, bool gated, bool layer_near[2]) {
+  layer_near[0] = layer_near[1] = true;
+  if (!gated) return true;
+  double bound[2];
+  layer_clearance_bounds(v, rot, bound);
+  layer_near[0] = !(bound[0] > CLEARANCE_GATE + 1e-6);
+  layer_near[1] = !(bound[1] > CLEARANCE_GATE + 1e-6);
+  return layer_near[0] || layer_near[1];
+}
+
 /* The ground under each box point that is in or near it, as tangent planes; *first receives the
  * fraction of the step (from the start pose to the current one) at which the first of them
- * touched. gated: skip points the wheels show to be well clear. Returns the count. */
+ * touched. gated: skip points the wheels show to be well clear; layer_near from near_layers.
+ * Returns the count. */
 static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
-                 const mat3 *rot, bool gated, ground_plane planes[GROUND_POINTS], double *first) {
+                 const mat3 *rot, bool gated, const bool layer_near[2], ground_plane planes[GROUND_POINTS],
+                 double *first) {
   const grip_ground *ground = &world->ground;
   mat3 r1 = *rot; /* of v->rotation */
   *first = 1.0;
-  /* The gate first: a car standing on its wheels usually has no point near the ground, and then
-   * neither the start pose nor the rays are needed. A layer of points whose bound clears the
-   * gate (margin for rounding: the bound and the per-point clearances are summed in different
-   * orders) has no point to cast. */
-  bool layer_near[2] = {true, true};
-  if (gated) {
-    double bound[2];
-    layer_clearance_bounds(v, &r1, bound);
-    layer_near[0] = !(bound[0] > CLEARANCE_GATE + 1e-6);
-    layer_near[1] = !(bound[1] > CLEARANCE_GATE + 1e-6);
-    if (!layer_near[0] && !layer_near[1]) return 0;
-  }
-  grip_vec3 local[GROUND_POINTS], end[GROUND_POINTS];
-  box_points(v, local);
+  const grip_vec3 *local = v->type->box_points;
+  grip_vec3 end[GROUND_POINTS];
   /* Each end point's height (the body's top below needs them all); the whole point in the near
-   * layers, also in columns for the gate. Each coordinate as mat3_mul computes it. */
-  double ex[GROUND_POINTS], ey[GROUND_POINTS], ez[GROUND_POINTS], clearance[GROUND_POINTS];
-  int near_point[GROUND_POINTS], near = 0;
-  for (int i = 0; i < GROUND_POINTS; ++i) {
-    if (!layer_near[i % 2]) { /* box_points alternates bottom and top */
-      end[i].z = v->position.z + v3_dot(r1.r2, local[i]);
-      continue;
-    }
-    end[i] = v3_add(v->position, mat3_mul(&r1, local[i]));
-    near_point[near] = i;
-    ex[near] = end[i].x;
-    ey[near] = end[i].y;
-    ez[near++] = end[i].z;
-  }
+   * layers, also in columns for the gate. Each coordinate as mat3_mul computes it. A layer at a
+   * time: box_points alternates bottom (even) and top (odd). */
   bool cast[GROUND_POINTS] = {false};
   int casts = 0;
-  if (gated) {
-    wheel_planes wp;
-    gather_wheel_planes(v, &wp);
-    clearance_over_wheels(&wp, near, ex, ey, ez, clearance);
-    for (int j = 0; j < near; ++j) {
-      cast[near_point[j]] = !(clearance[j] > CLEARANCE_GATE);
-      casts += cast[near_point[j]];
+  for (int layer = 0; layer < 2; ++layer) {
+    if (!layer_near[layer]) {
+      for (int i = layer; i < GROUND_POINTS; i += 2) end[i].z = v->position.z + v3_dot(r1.r2, local[i]);
+      continue;
     }
-  } else {
-    for (int i = 0; i < GROUND_POINTS; ++i) cast[i] = true;
-    casts = GROUND_POINTS;
+    double ex[LAYER_POINTS], ey[LAYER_POINTS], ez[LAYER_POINTS], clearance[LAYER_POINTS];
+    for (int j = 0, i = layer; j < LAYER_POINTS; ++j, i += 2) {
+      end[i] = v3_add(v->position, mat3_mul(&r1, local[i]));
+      ex[j] = end[i].x;
+      ey[j] = end[i].y;
+      ez[j] = end[i].z;
+    }
+    if (!gated) {
+      for (int i = layer; i < GROUND_POINTS; i += 2) cast[i] = true;
+      casts += LAYER_POINTS;
+      continue;
+    }
+    clearance_over_wheels(v, ex, ey, ez, clearance);
+    for (int j = 0, i = layer; j < LAYER_POINTS; ++j, i += 2) {
+      cast[i] = !(clearance[j] > CLEARANCE_GATE);
+      casts += cast[i];
+    }
   }
   if (casts == 0) return 0;
   mat3 r0 = mat3_from_quat(start_rotation);
@@ -240,8 +236,9 @@ void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3
   ground_plane planes[GROUND_POINTS];
   double first;
   mat3 rot = mat3_from_quat(v->rotation);
-  bool gated = standing_on_wheels(v, &rot);
-  int n = probe(v, world, start_position, start_rotation, &rot, gated, planes, &first);
+  bool gated = standing_on_wheels(v, &rot), layer_near[2];
+  if (!near_layers(v, &rot, gated, layer_near)) return;
+  int n = probe(v, world, start_position, start_rotation, &rot, gated, layer_near, planes, &first);
   if (n == 0) return;
 
   double rest = 0.0;
@@ -278,7 +275,9 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
   /* Gated as in the step: a car standing on its wheels whose box points all stand well clear of
    * the wheels' contact planes cannot have been pushed into the ground (in a crowded race this
    * is most cars touching another; 12 rays each otherwise). */
-  int n = probe(v, world, v->position, v->rotation, &rot, standing_on_wheels(v, &rot), planes, &first);
+  bool gated = standing_on_wheels(v, &rot), layer_near[2];
+  if (!near_layers(v, &rot, gated, layer_near)) return;
+  int n = probe(v, world, v->position, v->rotation, &rot, gated, layer_near, planes, &first);
   push_out(v, planes, n);
 }
 

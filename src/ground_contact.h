@@ -4,6 +4,9 @@
 
 #include "vehicle_internal.h"
 
+/* The type's box points (t->box_points) from its definition and t->com_design. */
+void grip_ground_box_points(vehicle_type *t);
+
 /* After the body was integrated: pushes the body box out of the ground with impulses (swept from
  * the step's start pose) and sets v->ground_points and v->ground_impulse. */
 void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,

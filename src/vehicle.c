@@ -98,6 +98,8 @@ static double brake_share(const grip_vehicle_def *d, int a) {
 bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
   grip_vehicle_def *d = &t->def;
   t->com_design = d->body.center_of_mass;
+  grip_ground_box_points(t);
+  t->box_reach = v3_length(v3_sub(d->body.box_center, t->com_design)) + 0.5 * v3_length(d->body.dimensions);
   t->body_mass = d->body.mass;
   t->any_system = d->systems.abs.enabled || d->systems.tc.enabled || d->systems.esc.enabled;
   t->inertia = d->body.inertia;

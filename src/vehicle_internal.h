@@ -12,6 +12,10 @@
 /* Largest transient slip angle, rad: beyond it the contact patch slides. */
 #define MAX_TRANSIENT_ALPHA 1.2
 
+/* The body box's points tested against the ground (ground_contact.c): 8 corners and the middles
+ * of the 4 long edges. */
+#define GRIP_BOX_POINTS 12
+
 /* The simple MF's curves as functions of the normalised slip rho (see tyre_simple.c),
  * tabulated for speed: G(rho) and dG/drho at nodes MF_TABLE_SPACING apart, read back by cubic
  * Hermite interpolation (error ~1e-7 of the peak force), stored per interval as the cubic's
@@ -155,6 +159,11 @@ typedef struct wheel_config {
 typedef struct vehicle_type {
   grip_vehicle_def def;   /* pose and velocity zero: those are each vehicle's own */
   grip_vec3 com_design;   /* m, CG in the design frame */
+  /* m, the body box's 8 corners and the middles of its 4 long edges, CG-relative, body frame:
+   * bottom (even indices) and top (odd) in turn (ground_contact.c, grip_ground_box_points) */
+  grip_vec3 box_points[GRIP_BOX_POINTS];
+  double box_reach;       /* m, no point of the body box lies further from the CG: |box centre − CG|
+                             + half the box's diagonal (collision.c) */
   grip_vec3 inertia;      /* kg·m², principal, body */
   grip_vec3 inv_inertia;  /* 1/(kg·m²), its reciprocals */
   double body_mass;       /* kg, without fuel */

@@ -37,7 +37,7 @@ grip_world_def grip_default_world_def(void) {
                           .finish_task = 0,
                           .task_context = 0,
                           .worker_count = 1,
-                          .barrier = {0, 0},
+                          .barrier = {.query = 0, .context = 0, .distance_rate = 0.0},
                           .restitution = 0.3,
                           .friction = 0.5,
                           .bounds_min = {-INFINITY, -INFINITY, -INFINITY},
@@ -89,7 +89,8 @@ void grip_world_set_ground(grip_world *world, grip_ground ground) {
 grip_ground grip_world_get_ground(const grip_world *world) { return world->def.ground; }
 
 void grip_world_set_barrier(grip_world *world, grip_barrier barrier) {
-  world->def.barrier = barrier.query ? barrier : (grip_barrier){0, 0};
+  world->def.barrier = barrier.query ? barrier : (grip_barrier){.query = 0, .context = 0, .distance_rate = 0.0};
+  grip_collision_forget_walls(&world->collision); /* what the old walls said proves nothing now */
 }
 
 static vehicle *lookup(const grip_world *world, grip_vehicle_id id) {

@@ -5,6 +5,7 @@
 
 #include "grip/grip.h"
 #include "grip/track.h"
+#include "track_file.h"
 #include "test.h"
 
 #define PI 3.14159265358979323846
@@ -33,16 +34,21 @@ static grip_vec3 rotate(grip_quat q, grip_vec3 v) {
                      v.z + q.w * t.z + (u.x * t.y - u.y * t.x)};
 }
 
+/* m, world: corner c (0..7) of the body box of a vehicle of definition d in state s. */
+static grip_vec3 box_corner(const grip_vehicle_def *d, const grip_vehicle_state *s, int c) {
+  grip_vec3 p = {d->body.box_center.x + ((c & 1) ? 0.5 : -0.5) * d->body.dimensions.x,
+                 d->body.box_center.y + ((c & 2) ? 0.5 : -0.5) * d->body.dimensions.y,
+                 d->body.box_center.z + ((c & 4) ? 0.5 : -0.5) * d->body.dimensions.z};
+  grip_vec3 w = rotate(s->pose.rotation, p);
+  return (grip_vec3){s->pose.position.x + w.x, s->pose.position.y + w.y, s->pose.position.z + w.z};
+}
+
 /* Largest x of the chassis box's corners below z_top. */
 static double box_front_x(const grip_vehicle_def *d, const grip_vehicle_state *s, double z_top) {
   double best = -INFINITY;
   for (int i = 0; i < 8; ++i) {
-    grip_vec3 c = {d->body.box_center.x + ((i & 1) ? 0.5 : -0.5) * d->body.dimensions.x,
-                   d->body.box_center.y + ((i & 2) ? 0.5 : -0.5) * d->body.dimensions.y,
-                   d->body.box_center.z + ((i & 4) ? 0.5 : -0.5) * d->body.dimensions.z};
-    grip_vec3 w = rotate(s->pose.rotation, c);
-    double x = s->pose.position.x + w.x, z = s->pose.position.z + w.z;
-    if (z < z_top && x > best) best = x;
+    grip_vec3 c = box_corner(d, s, i);
+    if (c.z < z_top && c.x > best) best = c.x;
   }
   return best;
 }
@@ -76,7 +82,7 @@ static wall_run run_into_wall(double speed, double dt, double wall_top, double f
   grip_vehicle_state s;
   grip_vehicle_get_state(world, id, &s);
   wall w = {box_front_x(d, &s, 1e9) + gap, wall_top};
-  grip_world_set_barrier(world, (grip_barrier){wall_query, &w});
+  grip_world_set_barrier(world, (grip_barrier){.query = wall_query, .context = &w});
   grip_vehicle_set_velocity(world, id, (grip_vec3){speed, 0, 0});
   double v_prev = speed;
   bool hit = false;
@@ -335,7 +341,7 @@ static void resting_contact(void) {
     grip_vehicle_state s;
     grip_vehicle_get_state(world, id, &s);
     wall w = {box_front_x(d, &s, 1e9) + (slope ? 0.3 : 0.0), 5.0};
-    grip_world_set_barrier(world, (grip_barrier){wall_query, &w});
+    grip_world_set_barrier(world, (grip_barrier){.query = wall_query, .context = &w});
     double dt = 0.002;
     for (int i = 0; i < 3000; ++i) grip_world_step(world, dt); /* 6 s to roll in and settle */
     grip_vehicle_get_state(world, id, &s);
@@ -427,11 +433,8 @@ static void track_barrier(void) {
     grip_vehicle_get_state(world, id, &s);
     finite = finite && state_finite(&s);
     for (int c = 0; c < 8; ++c) {
-      grip_vec3 p = {d->body.box_center.x + ((c & 1) ? 0.5 : -0.5) * d->body.dimensions.x,
-                     d->body.box_center.y + ((c & 2) ? 0.5 : -0.5) * d->body.dimensions.y,
-                     d->body.box_center.z + ((c & 4) ? 0.5 : -0.5) * d->body.dimensions.z};
-      grip_vec3 w = rotate(s.pose.rotation, p);
-      if (s.pose.position.z + w.z < 1.0) worst = fmax(worst, s.pose.position.y + w.y - 15.0);
+      grip_vec3 w = box_corner(d, &s, c);
+      if (w.z < 1.0) worst = fmax(worst, w.y - 15.0);
     }
     vy_min = fmin(vy_min, s.linear_velocity.y);
   }
@@ -619,6 +622,262 @@ static void struck_sideways_tyres_hold_friction(void) {
   }
 }
 
+/* A world on the track with its barriers, holding one built-in car placed at (x, y) with the
+ * heading given (rad) and moving along it at speed (m/s). */
+static grip_world *track_world_with_car(const grip_track *track, grip_track_ground_context *ground, grip_barrier bar,
+                                        double x, double y, double heading, double speed, grip_vehicle_id *id) {
+  grip_world_def wd = grip_default_world_def();
+  wd.ground = grip_track_ground(ground, track);
+  wd.barrier = bar;
+  grip_world *world = grip_create_world(&wd);
+  grip_vehicle_def car = grip_default_vehicle_def();
+  *id = grip_create_vehicle(world, &car);
+  grip_vehicle_place(world, *id, x, y, heading);
+  grip_vehicle_set_velocity(world, *id, (grip_vec3){speed * cos(heading), speed * sin(heading), 0.0});
+  return world;
+}
+
+/* --- a run-off that ends in a wall ---------------------------------------------------------- */
+
+/* A straight whose left run-off (20 m: the barrier 27 m from the centre line) ends against the
+ * track: over a 1 m taper (taper = true) or at once at a step, it narrows to 5 m (the barrier at
+ * 12 m) for the next straight. The barrier there is a wall across the run-off. */
+static grip_track *run_off_ending(bool taper) {
+  grip_track_segment_def seg[3];
+  for (int i = 0; i < 3; ++i) seg[i] = grip_default_track_segment_def();
+  seg[0].length = 200.0;
+  seg[0].side[GRIP_TRACK_SIDE_LEFT].runoff_width_start = seg[0].side[GRIP_TRACK_SIDE_LEFT].runoff_width_end = 20.0;
+  seg[1].length = 1.0;
+  seg[1].side[GRIP_TRACK_SIDE_LEFT].runoff_width_start = 20.0;
+  seg[1].side[GRIP_TRACK_SIDE_LEFT].runoff_width_end = 5.0;
+  seg[2].length = 200.0;
+  seg[2].side[GRIP_TRACK_SIDE_LEFT].runoff_width_start = seg[2].side[GRIP_TRACK_SIDE_LEFT].runoff_width_end = 5.0;
+  grip_track_def td = {taper ? seg : seg + 1, taper ? 3 : 2, {0, 0, 0}, 0.0};
+  if (!taper) { /* the first straight straight into the narrow one */
+    seg[1] = seg[0];
+    seg[1].length = 201.0;
+  }
+  grip_track *track = NULL;
+  CHECK(grip_track_build(&td, &track) == GRIP_OK);
+  return track;
+}
+
+/* m, how far (x, y) lies from the walls of run_off_ending (the free side positive): on the left
+ * the barrier at y = 27 up to x = 200, then the taper to (201, 12) or the step's face at x = 201,
+ * then y = 12; on the right the barrier at y = −15. Points on the left half only. */
+static double wall_distance(bool taper, double x, double y) {
+  double ax = 201.0, ay = 27.0, bx = 201.0, by = 12.0; /* the face */
+  if (taper) ax = 200.0;
+  double dx = bx - ax, dy = by - ay, f = fmin(1.0, fmax(0.0, ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)));
+  double to_face = hypot(x - ax - f * dx, y - ay - f * dy);
+  double to_first = hypot(fmax(0.0, x - ax), y - 27.0), to_second = hypot(fmin(0.0, x - bx), y - 12.0);
+  double d = fmin(to_face, fmin(to_first, to_second));
+  bool inside = x <= ax ? y <= 27.0 : (x >= bx ? y <= 12.0 : y <= 27.0 - 15.0 * (x - ax));
+  return inside ? fmin(d, y + 15.0) : -d; /* the right-hand barrier stands 15 m right */
+}
+
+/* The barrier query before the wall across the run-off reports it (analytic distances), and a
+ * car running along the run-off into it at 15 and 40 m/s, at dt 0.002–0.01, is stopped by it:
+ * no box corner more than 5 cm past it, never put back sideways (before, its nose went through
+ * and the car jumped 8 m sideways once its centre reached the narrow segment, at full speed). */
+static void run_off_ends_in_a_wall(void) {
+  for (int taper = 0; taper < 2; ++taper) {
+    grip_track *track = run_off_ending(taper);
+    if (!track) continue;
+    grip_track_ground_context ctx;
+    grip_barrier bar = grip_track_barriers(&ctx, track);
+    double worst = 0.0;
+    int points = 0;
+    for (double x = 187.0; x <= 200.0; x += 0.25)
+      for (double y = 0.5; y <= 26.5; y += 0.5) {
+        grip_barrier_hit h;
+        CHECK(bar.query(bar.context, NULL, x, y, &h));
+        worst = fmax(worst, fabs(h.distance - wall_distance(taper, x, y)));
+        ++points;
+      }
+    CHECK(worst < 1e-9);
+    printf("  %s: %d points before the wall, barrier query within %.2g m of the analytic distance\n",
+           taper ? "taper" : "step", points, worst);
+    const double speeds[] = {15.0, 40.0}, steps[] = {0.002, 0.005, 0.01};
+    for (int si = 0; si < 2; ++si)
+      for (int di = 0; di < 3; ++di) {
+        grip_track_ground_context gctx;
+        grip_vehicle_id id;
+        grip_world *world = track_world_with_car(track, &gctx, bar, 180.0, 18.5, 0.0, speeds[si], &id);
+        const grip_vehicle_def *d = grip_vehicle_get_def(world, id);
+        double deepest = INFINITY, max_jump = 0.0, last_y = 18.5, max_x = 0.0;
+        bool finite = true;
+        for (int i = 0; i < (int)(2.0 / steps[di]); ++i) {
+          grip_world_step(world, steps[di]);
+          grip_vehicle_state s;
+          grip_vehicle_get_state(world, id, &s);
+          finite = finite && state_finite(&s);
+          for (int c = 0; c < 8; ++c) {
+            grip_vec3 w = box_corner(d, &s, c);
+            deepest = fmin(deepest, wall_distance(taper, w.x, w.y));
+          }
+          max_jump = fmax(max_jump, fabs(s.center_of_mass.y - last_y));
+          last_y = s.center_of_mass.y;
+          max_x = fmax(max_x, s.center_of_mass.x);
+        }
+        grip_vehicle_state s;
+        grip_vehicle_get_state(world, id, &s);
+        grip_vehicle_contacts k;
+        grip_vehicle_get_contacts(world, id, &k);
+        CHECK(finite);
+        CHECK(deepest > -0.05);
+        CHECK(max_jump < 0.2); /* a step's sideways travel: no jump */
+        CHECK(s.center_of_mass.x < 201.0 - 1.0); /* it stayed before the wall */
+        CHECK(s.linear_velocity.x < 0.5); /* stopped or bounced back */
+        CHECK(k.impacts >= 1 && k.last_impact_other.index == 0);
+        printf("  %s, %2.0f m/s, dt %.3f: deepest corner %+.3f m, sideways per step <= %.3f m, front of the CG at "
+               "x %.2f, then %.2f m/s, impact %.1f m/s\n",
+               taper ? "taper" : "step ", speeds[si], steps[di], deepest, max_jump, max_x, s.linear_velocity.x,
+               k.last_impact_speed);
+        grip_destroy_world(world);
+      }
+    grip_track_destroy(track);
+  }
+}
+
+/* A 3 m road with its left barrier at the road's edge (1.5 m from the centre line) and a 20 m
+ * run-off on the right: from the right half of the road the nearer wall is the left one, which
+ * the query reports (analytic), and a car driven across the road into it from the right half, at
+ * 6 and 15 m/s and dt 0.002–0.01, is stopped by it (before, the query gave the right-hand wall,
+ * the first test on the centre of mass's distance skipped the car, and its nose went into the
+ * wall until its centre crossed the centre line). */
+static void narrow_side_wall(void) {
+  grip_track_segment_def seg = grip_default_track_segment_def();
+  seg.length = 400.0;
+  seg.width_start = seg.width_end = 3.0;
+  for (int k = 0; k < 2; ++k) seg.side[k].kerb_width = 0.0;
+  seg.side[GRIP_TRACK_SIDE_LEFT].runoff_width_start = seg.side[GRIP_TRACK_SIDE_LEFT].runoff_width_end = 0.0;
+  seg.side[GRIP_TRACK_SIDE_RIGHT].runoff_width_start = seg.side[GRIP_TRACK_SIDE_RIGHT].runoff_width_end = 20.0;
+  grip_track_def td = {&seg, 1, {0, 0, 0}, 0.0};
+  grip_track *track = NULL;
+  CHECK(grip_track_build(&td, &track) == GRIP_OK);
+  if (!track) return;
+  grip_track_ground_context ctx;
+  grip_barrier bar = grip_track_barriers(&ctx, track);
+  double worst = 0.0;
+  for (double y = -21.25; y <= 1.25; y += 0.25) {
+    grip_barrier_hit h;
+    CHECK(bar.query(bar.context, NULL, 200.0, y, &h));
+    double expected = fmin(1.5 - y, 21.5 + y);
+    worst = fmax(worst, fabs(h.distance - expected));
+    CHECK_NEAR(h.normal.y, 1.5 - y < 21.5 + y ? -1.0 : 1.0, 1e-12);
+  }
+  CHECK(worst < 1e-9);
+  const double speeds[] = {6.0, 15.0}, steps[] = {0.002, 0.005, 0.01};
+  for (int si = 0; si < 2; ++si)
+    for (int di = 0; di < 3; ++di) {
+      grip_track_ground_context gctx;
+      grip_vehicle_id id; /* on the right half, facing the left wall */
+      grip_world *world = track_world_with_car(track, &gctx, bar, 200.0, -1.2, 0.5 * PI, speeds[si], &id);
+      const grip_vehicle_def *d = grip_vehicle_get_def(world, id);
+      double deepest = INFINITY;
+      for (int i = 0; i < (int)(1.0 / steps[di]); ++i) {
+        grip_world_step(world, steps[di]);
+        grip_vehicle_state s;
+        grip_vehicle_get_state(world, id, &s);
+        for (int c = 0; c < 8; ++c) deepest = fmin(deepest, 1.5 - box_corner(d, &s, c).y);
+      }
+      grip_vehicle_contacts k;
+      grip_vehicle_get_contacts(world, id, &k);
+      CHECK(deepest > -0.05);
+      CHECK(k.impacts >= 1 && k.last_impact_other.index == 0);
+      printf("  %2.0f m/s, dt %.3f: deepest corner %+.3f m from the left wall, impact %.1f m/s\n", speeds[si], steps[di],
+             deepest, k.last_impact_speed);
+      grip_destroy_world(world);
+    }
+  grip_track_destroy(track);
+}
+
+/* --- the walls' distance kept between steps ----------------------------------------------- */
+
+typedef struct counted_barrier {
+  grip_track_ground_context track;
+  long queries;
+} counted_barrier;
+
+static bool counted_query(void *context, const grip_ground_query *query, double x, double y, grip_barrier_hit *hit) {
+  counted_barrier *c = context;
+  __atomic_fetch_add(&c->queries, 1, __ATOMIC_RELAXED);
+  return grip_track_barrier_query(&c->track, query, x, y, hit);
+}
+
+/* A track's barriers bound how fast their distance shrinks (distance_rate), so a car's centre
+ * of mass is asked again only once the car may have come within reach of a wall. That changes
+ * no result: six cars driven at 20–50 m/s across each track into its walls, at dt 0.005 for
+ * 8 s, end every step bit for bit where the same cars end with the walls asked at every step,
+ * with a fraction of the queries. On the built-in track and, when installed, TORCS's e-track-3
+ * and wheel-1 (run-offs that end in tapers and steps). */
+static void walls_asked_less_often(void) {
+  static const char *const tracks[] = {"default", "torcs:e-track-3", "torcs:wheel-1"};
+  for (size_t n = 0; n < sizeof tracks / sizeof tracks[0]; ++n) {
+    grip_track *track = NULL;
+    grip_load_error err;
+    grip_load_error_clear(&err);
+    if (grip_track_open(tracks[n], &track, NULL, 0, &err) != 0) {
+      CHECK(n > 0); /* the built-in track always opens */
+      printf("  %s: not installed\n", tracks[n]);
+      continue;
+    }
+    counted_barrier counted[2];
+    grip_world *world[2];
+    grip_vehicle_id id[2][6];
+    grip_track_ground_context gctx;
+    for (int w = 0; w < 2; ++w) {
+      counted[w] = (counted_barrier){.track = {track}, .queries = 0};
+      grip_world_def wd = grip_default_world_def();
+      wd.ground = grip_track_ground(&gctx, track);
+      double rate = grip_track_barriers(&gctx, track).distance_rate; /* the track's own */
+      wd.barrier =
+          (grip_barrier){.query = counted_query, .context = &counted[w], .distance_rate = w == 0 ? rate : 0.0};
+      world[w] = grip_create_world(&wd);
+      for (int i = 0; i < 6; ++i) {
+        grip_track_point p = grip_track_point_at(track, grip_track_length(track) * i / 6.0 + 40.0);
+        double lateral = (i % 3 - 1) * 3.0, heading = p.heading + (i % 2 ? 0.5 : -0.4);
+        grip_vehicle_def car = grip_default_vehicle_def();
+        id[w][i] = grip_create_vehicle(world[w], &car);
+        grip_vehicle_place(world[w], id[w][i], p.position.x - sin(p.heading) * lateral,
+                           p.position.y + cos(p.heading) * lateral, heading);
+        double v = 20.0 + 6.0 * i;
+        grip_vehicle_set_velocity(world[w], id[w][i], (grip_vec3){v * cos(heading), v * sin(heading), 0.0});
+        grip_vehicle_input in = grip_default_vehicle_input();
+        in.throttle = 1.0;
+        in.steering = i % 2 ? 0.1 : -0.1;
+        grip_vehicle_set_input(world[w], id[w][i], &in);
+      }
+    }
+    bool same = true;
+    for (int step = 0; step < 1600 && same; ++step) {
+      for (int w = 0; w < 2; ++w) grip_world_step(world[w], 0.005);
+      for (int i = 0; i < 6; ++i) {
+        grip_vehicle_state a, b;
+        grip_vehicle_get_state(world[0], id[0][i], &a);
+        grip_vehicle_get_state(world[1], id[1][i], &b);
+        same = same && memcmp(&a.pose, &b.pose, sizeof a.pose) == 0 &&
+               memcmp(&a.linear_velocity, &b.linear_velocity, sizeof a.linear_velocity) == 0 &&
+               memcmp(&a.angular_velocity, &b.angular_velocity, sizeof a.angular_velocity) == 0;
+      }
+    }
+    int struck = 0;
+    for (int i = 0; i < 6; ++i) {
+      grip_vehicle_contacts k;
+      grip_vehicle_get_contacts(world[0], id[0][i], &k);
+      struck += k.impacts > 0;
+    }
+    CHECK(same);
+    CHECK(struck >= 3);
+    CHECK(counted[0].queries < counted[1].queries);
+    printf("  %-16s %d of 6 cars struck a wall; bit for bit: %s; barrier queries %ld against %ld asked every step\n",
+           tracks[n], struck, same ? "yes" : "NO", counted[0].queries, counted[1].queries);
+    for (int w = 0; w < 2; ++w) grip_destroy_world(world[w]);
+    grip_track_destroy(track);
+  }
+}
+
 int main(void) {
   RUN_TEST(wall_bounce_high_wall);
   RUN_TEST(wall_bounce_low_wall);
@@ -631,5 +890,8 @@ int main(void) {
   RUN_TEST(track_barrier);
   RUN_TEST(impacts_keep_cars_upright);
   RUN_TEST(struck_sideways_tyres_hold_friction);
+  RUN_TEST(run_off_ends_in_a_wall);
+  RUN_TEST(narrow_side_wall);
+  RUN_TEST(walls_asked_less_often);
   return TEST_RESULT();
 }

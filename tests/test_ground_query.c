@@ -103,7 +103,7 @@ static race_result crossing_race(const grip_track *track, int order, int threads
   logging_ground ground = {.track = {track}, .shared_hint = -1, .share = shared_hint};
   grip_world_def wd = grip_default_world_def();
   wd.ground = (grip_ground){logging_raycast, &ground};
-  wd.barrier = (grip_barrier){logging_barrier, &ground};
+  wd.barrier = (grip_barrier){.query = logging_barrier, .context = &ground};
   task_pool *pool = threads > 1 ? task_pool_create(threads) : NULL;
   if (pool) task_pool_attach(pool, &wd);
   grip_world *world = grip_create_world(&wd);

@@ -103,7 +103,7 @@ static void test_vehicle_time_scales(void) {
  * wall, one behind the other so that they also hit each other. */
 static void test_contact_counts(void) {
   grip_world_def wd = grip_default_world_def();
-  wd.barrier = (grip_barrier){wall_query, NULL};
+  wd.barrier = (grip_barrier){.query = wall_query};
   grip_world *world = grip_create_world(&wd);
   grip_world_enable_profile(world, true);
   grip_vehicle_def car = grip_default_vehicle_def();

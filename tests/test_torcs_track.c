@@ -300,11 +300,210 @@ static void test_broken(void) {
   CHECK(err.message[0] != '\0');
 }
 
+/* A small deterministic generator for the sample points (xorshift64). */
+static double unit_random(unsigned long long *state) {
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return (double)(*state >> 11) / 9007199254740992.0;
+}
+
+/* m, the distance from (x, y) to the barrier on one side, sampled every 2 cm from s0 to s1 along
+ * the track through the public API (grip_track_point_at, grip_track_locate,
+ * grip_track_barrier_at) as a polyline: its pieces across segment ends stand for the faces where
+ * the barrier steps. */
+static double sampled_barrier_distance(const grip_track *t, double x, double y, int side, double s0, double s1) {
+  double best = INFINITY, px = NAN, py = NAN;
+  for (double s = s0; s <= s1; s += 0.02) {
+    grip_track_point c = grip_track_point_at(t, s);
+    grip_track_location l = grip_track_locate(t, c.position.x, c.position.y, c.segment);
+    double lat = grip_track_barrier_at(t, &l, side).lateral;
+    double bx = c.position.x - sin(c.heading) * lat, by = c.position.y + cos(c.heading) * lat;
+    if (isfinite(px)) { /* distance to the piece from the last sample */
+      double dx = bx - px, dy = by - py, l2 = dx * dx + dy * dy;
+      double f = l2 > 0.0 ? fmin(1.0, fmax(0.0, ((x - px) * dx + (y - py) * dy) / l2)) : 0.0;
+      best = fmin(best, hypot(x - px - f * dx, y - py - f * dy));
+    }
+    px = bx, py = by;
+  }
+  return best;
+}
+
+/* The world's barrier query (grip_track_barrier_query: the point located on the plan only, the
+ * barrier from the frame the locate found) against the public path: grip_track_locate, then
+ * grip_track_barrier_at on the point's side (on the free side, the other side's where that is
+ * nearer), the wall's top from a locate at its foot. Points
+ * over the whole track out to 40 m either side of the centre line (beyond the barriers too),
+ * asked without a hint and with the hint of their own segment. Where the barrier beyond the
+ * point's own segment is nearer (a run-off ending in a taper or a step: a wall ahead of a point
+ * on the free side, the free side behind a point just past it), the query reports that one:
+ * never further than the own segment's barrier, on the same side of it, and there as far as the
+ * barrier sampled along the track says (*beyond counts those points within 3 m). Returns the
+ * points checked. */
+static int check_barrier_queries(const grip_track *t, const char *name, int *beyond, double *worst_beyond) {
+  grip_track_ground_context ctx;
+  grip_barrier bar = grip_track_barriers(&ctx, t);
+  unsigned long long rng = 0x9e3779b97f4a7c15ull;
+  double length = grip_track_length(t), worst_distance = 0.0, worst_normal = 0.0, worst_top = 0.0, further = 0.0;
+  int checked = 0, segment_kept = 0;
+  for (int i = 0; i < 400; ++i) {
+    grip_track_point c = grip_track_point_at(t, unit_random(&rng) * length);
+    double lateral = (2.0 * unit_random(&rng) - 1.0) * 40.0;
+    double x = c.position.x - sin(c.heading) * lateral, y = c.position.y + cos(c.heading) * lateral;
+    int own = grip_track_locate(t, x, y, -1).segment;
+    for (int hinted = 0; hinted < 2; ++hinted) {
+      /* the same search as the query's: from the same hint (a walk from a hint may end on
+       * another segment whose barriers also hold the point, where the track runs close to
+       * itself) */
+      int hint = hinted ? own : -1;
+      grip_track_location loc = grip_track_locate(t, x, y, hint);
+      int side = loc.lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
+      grip_track_barrier b = grip_track_barrier_at(t, &loc, side);
+      /* on the free side, the other side's barrier where that is nearer */
+      grip_track_barrier o = grip_track_barrier_at(t, &loc, 1 - side);
+      if (b.distance >= 0.0 && o.distance >= 0.0 && o.distance < b.distance) {
+        b = o;
+        side = 1 - side;
+      }
+      grip_ground_query q = {.wheel = GRIP_GROUND_QUERY_BODY, .hint = &hint};
+      grip_barrier_hit h;
+      CHECK(bar.query(bar.context, &q, x, y, &h));
+      segment_kept += hint == loc.segment;
+      ++checked;
+      /* never further from the barrier than the own one says, on the same side of it */
+      further = fmax(further, fabs(h.distance) - fabs(b.distance));
+      CHECK((h.distance >= 0.0) == (b.distance >= 0.0));
+      worst_normal = fmax(worst_normal, fabs(h.normal.z));
+      if (fabs(h.distance) < fabs(b.distance) - 1e-8) {
+        /* a nearer barrier beyond the own segment: as sampled along the track. Within a box's
+         * reach of it (3 m) to 2 cm; on the free side out to 8 m within the first-order
+         * curvature terms (which grow with the distance: measured −0.36 m at 7.3 m on a curve).
+         * Further away, and further past a wall than a box point gets, only the bound above
+         * matters. */
+        double d = fabs(h.distance);
+        double sampled = sampled_barrier_distance(t, x, y, side, loc.distance - 20.0, loc.distance + 20.0);
+        if (d <= 3.0) {
+          CHECK_NEAR(d, sampled, 0.02);
+          *worst_beyond = fmax(*worst_beyond, fabs(d - sampled));
+          ++*beyond;
+        } else if (d <= 8.0 && h.distance > 0.0) {
+          CHECK_NEAR(d, sampled, 0.02 + 0.06 * d);
+        }
+        continue;
+      }
+      grip_track_location foot =
+          grip_track_locate(t, x - b.normal.x * b.distance, y - b.normal.y * b.distance, loc.segment);
+      worst_distance = fmax(worst_distance, fabs(h.distance - b.distance));
+      worst_normal = fmax(worst_normal, fmax(fabs(h.normal.x - b.normal.x), fabs(h.normal.y - b.normal.y)));
+      worst_top = fmax(worst_top, fabs(h.top - (foot.z + b.height)));
+    }
+  }
+  /* The two paths differ only in how the frame is found (projection against trigonometry) */
+  CHECK(segment_kept == checked);
+  CHECK(further <= 1e-8);
+  CHECK(worst_distance <= 1e-8);
+  CHECK(worst_normal <= 1e-9);
+  CHECK(worst_top <= 1e-8);
+  if (!(segment_kept == checked && further <= 1e-8 && worst_distance <= 1e-8 && worst_normal <= 1e-9 &&
+        worst_top <= 1e-8))
+    fprintf(stderr,
+            "  %s: barrier query off by %.3g m (further %.3g m), normal %.3g, top %.3g m; segment kept %d of %d\n", name,
+            worst_distance, further, worst_normal, worst_top, segment_kept, checked);
+  return checked;
+}
+
+/* A point at distance s along the track and a random offset within 30 m of its centre line,
+ * and the centre line's heading there. */
+static void random_point(const grip_track *t, double s, unsigned long long *rng, double *x, double *y,
+                         double *heading) {
+  grip_track_point c = grip_track_point_at(t, s);
+  double lateral = (2.0 * unit_random(rng) - 1.0) * 30.0;
+  *x = c.position.x - sin(c.heading) * lateral;
+  *y = c.position.y + cos(c.heading) * lateral;
+  *heading = c.heading;
+}
+
+/* A car's first test against the walls (collision.c) asks for the wall's distance from its
+ * centre of mass only, and looks no further when that exceeds the box's reach plus the step's
+ * travel and 0.1 m. That holds only if no point within that reach is at a wall: checked for
+ * points that a query puts more than 3.1 m from the walls (the built-in car's box reaches
+ * 2.6 m) and points up to 3 m from them, with the first point's segment as the hint (the car's
+ * own), around every segment end (where a run-off may end in a taper or a step). Returns the
+ * pairs checked; *closest gets the nearest that a second point came to a wall. */
+static int check_walls_in_reach(const grip_track *t, const char *name, double *closest) {
+  grip_track_ground_context ctx;
+  grip_barrier bar = grip_track_barriers(&ctx, t);
+  unsigned long long rng = 0x2545f4914f6cdd1dull;
+  int count = grip_track_segment_count(t), pairs = 0, at_wall = 0;
+  for (int i = 0; i < 20000; ++i) {
+    int end = (int)(unit_random(&rng) * count) % count;
+    double x, y, heading;
+    random_point(t, grip_track_segment_start(t, end) + (2.0 * unit_random(&rng) - 1.0) * 3.0, &rng, &x, &y, &heading);
+    int own = grip_track_locate(t, x, y, -1).segment, hint = own;
+    grip_ground_query q = {.wheel = GRIP_GROUND_QUERY_BODY, .hint = &hint};
+    grip_barrier_hit h0, h1;
+    if (!bar.query(bar.context, &q, x, y, &h0) || !(h0.distance > 3.1)) continue;
+    /* mostly along the track, where the segment ends are */
+    double r = 3.0 * unit_random(&rng), way = unit_random(&rng) < 0.5 ? 0.0 : PI;
+    double a = heading + way + (unit_random(&rng) - 0.5);
+    hint = own;
+    CHECK(bar.query(bar.context, &q, x + r * cos(a), y + r * sin(a), &h1));
+    *closest = fmin(*closest, h1.distance);
+    at_wall += !(h1.distance > 0.002);
+    ++pairs;
+  }
+  CHECK(at_wall == 0);
+  if (at_wall)
+    fprintf(stderr, "  %s: %d of %d points within 3 m of a point 3.1 m clear were at a wall\n", name, at_wall, pairs);
+  return pairs;
+}
+
+/* The track's barriers declare how fast their distance may shrink per metre moved
+ * (grip_barrier.distance_rate, where the distance is under ~15 m): a world keeps the distance
+ * found at a car's centre of mass and asks again only when the car may have come within reach
+ * of a wall. Checked between points up to 12 m apart (the second asked with the first's segment
+ * as the hint, as a car's own), where the second lies within 4 m of a wall, half of the first
+ * points around segment ends. Returns the pairs checked; *worst gets the largest rate seen. */
+static int check_distance_rate(const grip_track *t, const char *name, double *worst) {
+  grip_track_ground_context ctx;
+  grip_barrier bar = grip_track_barriers(&ctx, t);
+  CHECK(bar.distance_rate > 0.0);
+  unsigned long long rng = 0x6a09e667f3bcc909ull;
+  int count = grip_track_segment_count(t), pairs = 0, faster = 0;
+  double length = grip_track_length(t);
+  for (int i = 0; i < 40000; ++i) {
+    double s = unit_random(&rng) * length;
+    if (i % 2) {
+      int end = (int)(unit_random(&rng) * count) % count;
+      s = grip_track_segment_start(t, end) + (2.0 * unit_random(&rng) - 1.0) * 6.0;
+    }
+    double x, y, heading;
+    random_point(t, s, &rng, &x, &y, &heading);
+    int own = grip_track_locate(t, x, y, -1).segment, hint = own;
+    grip_ground_query q = {.wheel = GRIP_GROUND_QUERY_BODY, .hint = &hint};
+    grip_barrier_hit h0, h1;
+    if (!bar.query(bar.context, &q, x, y, &h0) || !(h0.distance >= 3.0)) continue;
+    double r = 12.0 * unit_random(&rng), a = 2.0 * PI * unit_random(&rng);
+    hint = own;
+    if (!bar.query(bar.context, &q, x + r * cos(a), y + r * sin(a), &h1) || !(h1.distance < 4.0)) continue;
+    double rate = r > 0.0 ? (h0.distance - h1.distance) / r : 0.0;
+    *worst = fmax(*worst, rate);
+    faster += !(rate <= bar.distance_rate);
+    ++pairs;
+  }
+  CHECK(faster == 0);
+  if (faster) fprintf(stderr, "  %s: %d of %d pairs shrank faster than distance_rate\n", name, faster, pairs);
+  return pairs;
+}
+
 /* The track checks accept every track of Debian's torcs-data, versions 3 and 4 (each opens,
- * builds and closes). */
+ * builds and closes); on each the world's barrier query agrees with the located barrier, no
+ * wall is within reach of a point the query puts clear of them, and the distance shrinks no
+ * faster than the barrier declares. */
 static void test_every_installed_track(void) {
   static const char *const categories[] = {"road", "oval", "dirt"};
-  int opened = 0;
+  int opened = 0, queried = 0, beyond = 0, pairs = 0, rated = 0;
+  double worst_beyond = 0.0, closest = INFINITY, worst_rate = 0.0;
   for (size_t c = 0; c < sizeof categories / sizeof categories[0]; ++c) {
     char dir[512];
     snprintf(dir, sizeof dir, "%s/%s", GRIP_TORCS_TRACK_DIR, categories[c]);
@@ -320,6 +519,9 @@ static void test_every_installed_track(void) {
       grip_load_error_clear(&err);
       if (grip_track_open(spec, &t, NULL, 0, &err) == 0) {
         ++opened;
+        queried += check_barrier_queries(t, spec, &beyond, &worst_beyond);
+        pairs += check_walls_in_reach(t, spec, &closest);
+        rated += check_distance_rate(t, spec, &worst_rate);
         grip_track_destroy(t);
       } else {
         fprintf(stderr, "  %s: %s\n", spec, err.message);
@@ -329,7 +531,14 @@ static void test_every_installed_track(void) {
     closedir(d);
   }
   CHECK(opened == 38);
-  printf("  %d TORCS tracks open\n", opened);
+  CHECK(beyond > 0);
+  printf("  %d TORCS tracks open; %d barrier queries agree with the located barrier, %d of them within 3 m of a nearer "
+         "barrier beyond the own segment (within %.4f m of the sampled barrier)\n",
+         opened, queried, beyond, worst_beyond);
+  printf("  %d points within 3 m of a point 3.1 m clear of the walls: the nearest %.3f m from a wall\n", pairs,
+         closest);
+  printf("  %d pairs up to 12 m apart, the second within 4 m of a wall: the distance shrank at most %.3f m per m\n",
+         rated, worst_rate);
 }
 
 

@@ -522,8 +522,8 @@ static void test_barrier_top(void) {
 }
 
 /* The barrier query never puts a wall nearer than the barrier really is: for points on the road
- * the distance it gives is at least the distance to the nearest point of the barrier line,
- * sampled every 2 cm (grip_track_barrier_at's lateral along the centre line). Two places where
+ * the distance it gives is at least the distance to the nearest point of the barrier lines on
+ * either side, sampled every 2 cm (grip_track_barrier_at's lateral along the centre line). Two places where
  * a barrier's tangent line runs far from the barrier: a run-off that narrows from 20 to 5 m
  * over a 3 m straight (the wall steps in at 79°: its line, extended, crossed the road), and a
  * 12.5 m hairpin whose inner barrier lies 0.5 m from the arc's centre and narrows along it
@@ -554,13 +554,14 @@ static void test_barrier_distance(void) {
       double x = p.position.x - sin(p.heading) * lat, y = p.position.y + cos(p.heading) * lat;
       grip_barrier_hit h;
       if (!bar.query(bar.context, NULL, x, y, &h)) continue;
-      int side = grip_track_locate(t, x, y, -1).lateral >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
-      double nearest = INFINITY;
+      double nearest = INFINITY; /* either side's: the query takes the nearer wall */
       for (double u = fmax(0.0, s - 30.0); u <= fmin(length, s + 30.0); u += 0.02) {
         grip_track_point b = grip_track_point_at(t, u);
         grip_track_location at = grip_track_locate(t, b.position.x, b.position.y, -1);
-        double bl = grip_track_barrier_at(t, &at, side).lateral;
-        nearest = fmin(nearest, hypot(b.position.x - sin(b.heading) * bl - x, b.position.y + cos(b.heading) * bl - y));
+        for (int side = 0; side < 2; ++side) {
+          double bl = grip_track_barrier_at(t, &at, side).lateral;
+          nearest = fmin(nearest, hypot(b.position.x - sin(b.heading) * bl - x, b.position.y + cos(b.heading) * bl - y));
+        }
       }
       if (h.distance - nearest < worst) worst = h.distance - nearest, worst_s = s;
       ++points;

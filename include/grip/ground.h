@@ -117,13 +117,22 @@ typedef struct grip_barrier_hit {
 
 /* Fills *hit for the wall nearest to (x, y) (m, world); false when there is none near. query
  * says who asks, as for grip_raycast_fn (grip asks for the chassis: wheel
- * GRIP_GROUND_QUERY_BODY). Must be thread-safe like grip_raycast_fn. */
+ * GRIP_GROUND_QUERY_BODY). Must be thread-safe like grip_raycast_fn. grip asks first at a car's
+ * centre of mass and looks no further when the distance exceeds what its box reaches (plus the
+ * step's travel and 0.1 m): the distance must not exceed the distance to any wall within that
+ * reach (docs/physics.md, "Walls"). */
 typedef bool grip_barrier_fn(void *context, const grip_ground_query *query, double x, double y,
                              grip_barrier_hit *hit);
 
 typedef struct grip_barrier {
   grip_barrier_fn *query; /* NULL: no walls */
   void *context;          /* passed back to query; owned by the caller */
+  /* m per m: at most how fast query's distance shrinks as (x, y) moves, where it is under
+   * ~15 m; 1 for a true distance to the nearest wall, 4 for a track's barriers
+   * (grip_track_barriers). With it, grip keeps the distance found at a car's centre of mass and
+   * asks again only once the car may have come within reach of a wall (walls that stand still:
+   * not in a world with moving_ground). 0 (the default): grip asks at every step. */
+  double distance_rate;
 } grip_barrier;
 
 #ifdef __cplusplus

@@ -190,8 +190,11 @@ GRIP_API bool grip_track_raycast(void *context, const grip_ground_query *query, 
                                  grip_vec3 direction, double max_distance, grip_ground_hit *hit);
 
 /* The barrier adapter for the world (grip_world_set_barrier): the wall on the side of the
- * centre line where (x, y) lies; top = height of the track surface at the barrier's foot +
- * barrier_height. May share its context with grip_track_ground. */
+ * centre line where (x, y) lies, the nearest piece of it within 15 m along the track (a run-off
+ * that ends ahead in a taper or a step), or, from the free side, the other side's wall where
+ * that is nearer (docs/tracks.md, "Walls beyond the segment"); top = height of the track
+ * surface at the barrier's foot + barrier_height. May share its context with
+ * grip_track_ground. */
 GRIP_API grip_barrier grip_track_barriers(grip_track_ground_context *context, const grip_track *track);
 
 /* The query used by grip_track_barriers (context is a grip_track_ground_context). */

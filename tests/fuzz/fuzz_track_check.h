@@ -3,7 +3,8 @@
  * whose figures are finite and pass the documented whole-track checks (docs/tracks.md), and
  * whose queries, as a car's step makes them, give finite answers: at 8 points along the track,
  * each on the centre line, at the road's edges and beyond them, a locate, a downward wheel ray
- * (as the ground adapter casts it, with a hint) and a barrier query. */
+ * (as the ground adapter casts it, with a hint) and a barrier query; and barrier queries around
+ * the first 32 segment ends, out in the run-offs and beyond. */
 #ifndef GRIP_FUZZ_TRACK_CHECK_H
 #define GRIP_FUZZ_TRACK_CHECK_H
 
@@ -45,6 +46,19 @@ static inline void fuzz_open_track(const char *path) {
       grip_vec3 origin = {x, y, loc.z + 1.0}, down = {0.01, -0.01, -1.0};
       if (ground.raycast(ground.context, &query, origin, down, 3.0, &hit))
         FUZZ_REQUIRE(isfinite(hit.point.x) && isfinite(hit.point.z) && isfinite(hit.normal.z) && isfinite(hit.distance));
+      grip_barrier_hit wall;
+      if (barrier.query(barrier.context, &query, x, y, &wall))
+        FUZZ_REQUIRE(isfinite(wall.distance) && isfinite(wall.normal.x) && isfinite(wall.normal.y) && isfinite(wall.top));
+    }
+  }
+  /* Around segment ends, out in the run-offs and past the barriers, where a query also looks at
+   * the barrier beyond its own segment (a run-off ending in a taper or a step). */
+  int segments = grip_track_segment_count(track);
+  for (int i = 0; i < segments && i < 32; ++i) {
+    for (int k = 0; k < 4; ++k) {
+      grip_track_point p = grip_track_point_at(track, grip_track_segment_start(track, i) + (k < 2 ? -0.5 : 0.5));
+      double lat = (k % 2 ? -1.0 : 1.0) * (0.5 * p.width + 3.0 * (k + 1));
+      double x = p.position.x - sin(p.heading) * lat, y = p.position.y + cos(p.heading) * lat;
       grip_barrier_hit wall;
       if (barrier.query(barrier.context, &query, x, y, &wall))
         FUZZ_REQUIRE(isfinite(wall.distance) && isfinite(wall.normal.x) && isfinite(wall.normal.y) && isfinite(wall.top));
