@@ -653,7 +653,7 @@ static grip_track *run_off_ending(bool taper) {
   seg[2].length = 200.0;
   seg[2].side[GRIP_TRACK_SIDE_LEFT].runoff_width_start = seg[2].side[GRIP_TRACK_SIDE_LEFT].runoff_width_end = 5.0;
   grip_track_def td = {taper ? seg : seg + 1, taper ? 3 : 2, {0, 0, 0}, 0.0};
-  if (!taper) { /* the first straight straight into the narrow one */
+  if (!taper) { /* the wide straight runs on into the narrow one */
     seg[1] = seg[0];
     seg[1].length = 201.0;
   }
