@@ -44,7 +44,8 @@ typedef struct grip_track_file {
  * kerb and run-off 0..GRIP_TRACK_MAX_STRIP; barriers 0..GRIP_TRACK_MAX_BARRIER; surfaces
  * friction 0..10, rolling resistance 0..1, roughness 0..1 m, wavelength 0.01..1000 m.
  * The whole track: length GRIP_TRACK_MIN_LENGTH..GRIP_TRACK_MAX_LENGTH, and closed: the end of
- * its last segment at most grip_track_max_closure(length) from its start. */
+ * its last segment at most grip_track_max_closure(length) from its start (GRIP_TRACK_CLOSURE_ABS
+ * and _REL, grip/track.h). */
 #define GRIP_TRACK_MIN_LENGTH 100.0   /* m, whole track */
 #define GRIP_TRACK_MAX_LENGTH 1.0e6   /* m, whole track (1000 km) */
 #define GRIP_TRACK_MAX_SEGMENT 1.0e5  /* m, one segment (100 km) */
@@ -57,8 +58,6 @@ typedef struct grip_track_file {
 #define GRIP_TRACK_MAX_STRIP 1000.0   /* m, kerb and run-off widths */
 #define GRIP_TRACK_MAX_BARRIER 100.0  /* m, barrier height */
 #define GRIP_TRACK_MAX_ABS_XY 1.0e7   /* m, start position x and y */
-#define GRIP_TRACK_CLOSURE_ABS 5.0    /* m */
-#define GRIP_TRACK_CLOSURE_REL 0.01   /* of the length */
 
 /* m, largest closure error a track of this length may have: the smaller of 5 m and 1 % of the
  * length (a gap above either is refused). */

@@ -19,6 +19,9 @@
 /* rad: the barrier's tangent line stands for the barrier while the centre line's frame has
  * turned by less than this from the point's own (barrier_from). */
 #define BARRIER_TANGENT_TURN 0.5
+/* The floor of the (u, t) grid's stretch 1 − kappa·t along an arc at offset t: at and beyond the
+ * arc's centre (t = 1/kappa) the grid folds, and a point there is taken as if just short of it. */
+#define MIN_STRETCH 0.05
 /* m: how far along the track beyond its own segment's ends a barrier query looks for a barrier
  * that comes inward (a run-off that ends in a taper or a step): more than any car's box reaches
  * from its centre of mass, plus a step's travel (the walls' first test in collision.c). */
@@ -80,7 +83,7 @@ struct grip_track {
   grip_vec3 end;
   double end_heading;
   track_grid grid;
-  bool closed;       /* the last segment ends within 0.5 m of the first one's start */
+  bool closed;       /* the last segment ends near the first one's start (GRIP_TRACK_CLOSURE_ABS) */
   double *circle;    /* per segment (CIRCLE_STRIDE): x, y, radius of a circle holding its plan up to
                         its barriers; radius of one holding its centre line; k such that its
                         score is at least (distance to the centre line) / k (build_index) */
@@ -332,7 +335,7 @@ static void prepare_queries(track_seg *g) {
 /* --- building ------------------------------------------------------------------------------ */
 
 /* The neighbour of segment i in direction step (+1 next, -1 previous), or -1: past the last
- * segment only on a closed track (its end within 0.5 m of its start). */
+ * segment only on a closed track. */
 static int neighbour(const grip_track *t, int i, int step, bool closed) {
   int k = i + step;
   if (k >= 0 && k < t->count) return k;
@@ -342,7 +345,8 @@ static int neighbour(const grip_track *t, int i, int step, bool closed) {
 /* Each segment's barrier offsets at its ends, and whether a barrier within BARRIER_LOOK beyond
  * an end comes inward of it there (x_end, y_end: where the last segment ends). */
 static void prepare_barrier_look(grip_track *t, double x_end, double y_end) {
-  bool closed = t->closed = hypot(x_end - t->seg[0].x0, y_end - t->seg[0].y0) < 0.5;
+  double gap = hypot(x_end - t->seg[0].x0, y_end - t->seg[0].y0);
+  bool closed = t->closed = gap <= fmin(GRIP_TRACK_CLOSURE_ABS, GRIP_TRACK_CLOSURE_REL * t->length);
   for (int i = 0; i < t->count; ++i) {
     track_seg *g = &t->seg[i];
     section a = seg_section(g, 0.0), b = seg_section(g, g->len);
@@ -773,7 +777,7 @@ QUERY_INLINE void finish(const grip_track *track, int i, double u, double t, con
   loc->z = z;
   /* the (u, t) grid: dP/du = T·(1 - kappa·t), dP/dt = N */
   double stretch = 1.0 - kappa * t;
-  if (stretch < 0.05) stretch = 0.05;
+  if (stretch < MIN_STRETCH) stretch = MIN_STRETCH;
   plane_terms pt = {dzdu, dzdt, stretch, fr->c, fr->s, loc->on_track};
   if (!scaled) {
     loc->normal = unit_normal(&pt);
@@ -1142,7 +1146,7 @@ static bool barrier_beyond(const grip_track *track, int i, const located *at, do
                           : (step > 0 ? g->widens_ahead[side] : g->widens_behind[side]);
     if (!look) continue;
     /* along the track at the point's offset, from the point: its own segment's end first */
-    double along = (step > 0 ? g->len - at->u : -at->u) * fmax(0.05, 1.0 - at->frame.kappa * lateral);
+    double along = (step > 0 ? g->len - at->u : -at->u) * fmax(MIN_STRETCH, 1.0 - at->frame.kappa * lateral);
     double prev = step > 0 ? g->reach_end[side] : g->reach_start[side], prev_height = g->def.side[side].barrier_height;
     /* every piece from here on lies at least |along| away: none nearer once that reaches best */
     for (int k = neighbour(track, i, step, track->closed); k >= 0 && k != i && fabs(along) < BARRIER_LOOK &&
@@ -1151,7 +1155,7 @@ static bool barrier_beyond(const grip_track *track, int i, const located *at, do
       const track_seg *n = &track->seg[k];
       double near_r = step > 0 ? n->reach_start[side] : n->reach_end[side];
       double far_r = step > 0 ? n->reach_end[side] : n->reach_start[side];
-      double len = n->len * fmax(0.05, 1.0 - n->arc_kappa * lateral), h = n->def.side[side].barrier_height;
+      double len = n->len * fmax(MIN_STRETCH, 1.0 - n->arc_kappa * lateral), h = n->def.side[side].barrier_height;
       double sn, rn;
       /* the step's face between the two segments (none where the barrier runs on), then the
        * segment's piece */
@@ -1227,10 +1231,9 @@ bool grip_track_barrier_query(void *context, const grip_ground_query *query, dou
      * the barrier's lateral offset; its height from the point's cross-section, as finish gives
      * it there (the surface continues flat beyond a strip that is not banked), without a second
      * locate. */
-    const track_seg *g = &track->seg[loc->segment];
     const section *c = &at.sec;
     double sgn = side == GRIP_TRACK_SIDE_LEFT ? 1.0 : -1.0, hw = 0.5 * c->w;
-    foot_z = c->reach[side] <= hw || g->def.side[side].banked ? c->zc + sgn * c->reach[side] * c->g
+    foot_z = c->reach[side] <= hw || own->def.side[side].banked ? c->zc + sgn * c->reach[side] * c->g
                                                              : c->zc + sgn * hw * c->g;
   } else {
     located foot;

@@ -120,6 +120,12 @@ typedef struct grip_track_stats {
 
 GRIP_API grip_track_stats grip_track_get_stats(const grip_track *track);
 
+/* A track is closed when its last segment ends within the smaller of GRIP_TRACK_CLOSURE_ABS
+ * and GRIP_TRACK_CLOSURE_REL times its length of its start: the loaders refuse a larger gap,
+ * and the walls of a closed track are looked at across its start line (grip_track_barriers). */
+#define GRIP_TRACK_CLOSURE_ABS 5.0  /* m */
+#define GRIP_TRACK_CLOSURE_REL 0.01 /* of the length */
+
 /* The centre line at a distance along the track. */
 typedef struct grip_track_point {
   int segment;        /* index of the segment holding the point */
