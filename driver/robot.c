@@ -1488,7 +1488,7 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
   }
   r->status.distance = loc.distance;
   r->status.lateral = loc.lateral;
-  r->status.half_width = interp(r, loc.distance, DF_HALF_WIDTH);
+  r->status.half_width = half_w;
   r->status.segment = loc.segment;
   r->located = true;
   r->located_time = st->time;
@@ -1582,6 +1582,12 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   r->decided = true;
   r->since_decision = 0.0;
   return r->decision;
+}
+
+bool robot_decides_next(const robot *r, double dt) {
+  if (!(r->p.control_rate > 0.0)) return true;
+  double since = r->since_decision + dt; /* as robot_drive sums it */
+  return !(r->decided && since + 0.5 * dt < 1.0 / r->p.control_rate);
 }
 
 static grip_vehicle_input decide(robot *r, const grip_vehicle_state *st, const robot_car_view *others,

@@ -73,6 +73,32 @@ static void fetch_wheels(grip_world *world, race_car *c, const grip_vehicle_stat
   robot_set_wheels(c->bot, c->wheels, c->wheel_count);
 }
 
+/* The car's state after a step, for the timing and the robot's next call. In full where the next
+ * step reads more than the car's motion: its robot decides, a telemetry row is written, its
+ * tyres are recorded. Otherwise its motion only (grip_vehicle_get_motion, ~100 instructions
+ * against ~650 for a car's whole state), into the same state: the wheels, drivetrain and
+ * systems keep their last full reading, which nothing reads before the next full one (the
+ * robot's locate reads the wheels near the road's edge for the surface under them, and reads
+ * them again, in full, before it decides). */
+static void read_state(grip_world *world, race_car *c, grip_vehicle_state *st, bool full) {
+  if (full) {
+    grip_vehicle_get_state(world, c->id, st);
+    fetch_wheels(world, c, st);
+    return;
+  }
+  grip_vehicle_motion m;
+  grip_vehicle_get_motion(world, c->id, &m);
+  st->pose = m.pose;
+  st->center_of_mass = m.center_of_mass;
+  st->linear_velocity = m.linear_velocity;
+  st->angular_velocity = m.angular_velocity;
+  st->local_velocity = m.local_velocity;
+  st->speed = m.speed;
+  st->fuel_mass = m.fuel_mass;
+  st->time = m.time;
+  st->out_of_world = m.out_of_world;
+}
+
 /* Wheel i of the car whose state is st (i < the car's wheel count). */
 static const grip_wheel_state *car_wheel(const race_car *c, const grip_vehicle_state *st, int i) {
   return st->wheel_count <= GRIP_WHEEL_COUNT ? &st->wheels[i] : &c->wheels[i];
@@ -441,8 +467,8 @@ int race_run(const race_config *cfg, race_result *out) {
       race_car *c = &cars[k];
       race_car_result *r = &res[k];
       if (c->removed) continue;
-      grip_vehicle_get_state(world, c->id, &states[k]);
-      fetch_wheels(world, c, &states[k]);
+      bool full = r->tyre_state || robot_decides_next(c->bot, dt) || (tel_every && cfg->telemetry && step % tel_every == 0);
+      read_state(world, c, &states[k], full);
       const grip_vehicle_state *st = &states[k];
       /* Where the car is now (the robot's own locate, with its segment hint). */
       robot_status loc = robot_locate(c->bot, st);

@@ -864,6 +864,21 @@ void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
   for (int i = 0; i < filled; ++i) grip_vehicle_fill_wheel(v, i, &s->wheels[i]);
 }
 
+void grip_vehicle_fill_motion(const vehicle *v, grip_vehicle_motion *m) {
+  memset(m, 0, sizeof *m); /* padding too */
+  /* the same expressions as grip_vehicle_fill_state's: the same bits */
+  m->pose.rotation = v->rotation;
+  m->pose.position = v3_sub(v->position, quat_rotate(v->rotation, v->com_design));
+  m->center_of_mass = v->position;
+  m->linear_velocity = v->velocity;
+  m->angular_velocity = v->angular_velocity;
+  m->local_velocity = quat_unrotate(v->rotation, v->velocity);
+  m->speed = m->local_velocity.x;
+  m->fuel_mass = v->fuel_mass;
+  m->time = v->time;
+  m->out_of_world = v->out_of_world;
+}
+
 void grip_vehicle_fill_wheel(const vehicle *v, int i, grip_wheel_state *o) {
   {
     const wheel_runtime *w = &v->wheels[i];

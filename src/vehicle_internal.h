@@ -355,6 +355,8 @@ void grip_vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, gri
 void grip_vehicle_reset_motion(vehicle *v);
 void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt);
 void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *state);
+/* The pose and velocities, as grip_vehicle_fill_state gives them (grip_vehicle_get_motion). */
+void grip_vehicle_fill_motion(const vehicle *v, grip_vehicle_motion *motion);
 /* Wheel i (0..wheel_count-1) of v as the public state gives it. */
 void grip_vehicle_fill_wheel(const vehicle *v, int i, grip_wheel_state *wheel);
 

@@ -168,10 +168,32 @@ static double energy(const grip_vehicle_def *d, const grip_vehicle_state *s) {
          0.5 * (I.x * wb.x * wb.x + I.y * wb.y * wb.y + I.z * wb.z * wb.z);
 }
 
+/* grip_vehicle_get_motion against grip_vehicle_get_state: each field its namesake's bits, and
+ * the padding zero (the expectation is built on a zeroed struct from the state's fields). */
+static bool motion_matches_state(const grip_world *world, grip_vehicle_id id) {
+  grip_vehicle_state s;
+  grip_vehicle_motion m, want;
+  memset(&m, 0xA5, sizeof m); /* what the call does not write shows */
+  if (grip_vehicle_get_state(world, id, &s) != GRIP_OK || grip_vehicle_get_motion(world, id, &m) != GRIP_OK)
+    return false;
+  memset(&want, 0, sizeof want);
+  want.pose = s.pose;
+  want.center_of_mass = s.center_of_mass;
+  want.linear_velocity = s.linear_velocity;
+  want.angular_velocity = s.angular_velocity;
+  want.local_velocity = s.local_velocity;
+  want.speed = s.speed;
+  want.fuel_mass = s.fuel_mass;
+  want.time = s.time;
+  want.out_of_world = s.out_of_world;
+  return memcmp(&m, &want, sizeof m) == 0;
+}
+
 /* --- dropping a car -------------------------------------------------------------------- */
 
 typedef struct drop_result {
   bool finite, stayed_in_world;
+  bool motion_matches; /* grip_vehicle_get_motion equal to the state's fields at every step */
   double worst_clearance; /* m, lowest corner clearance over the whole run */
   double final_clearance; /* m, at the end */
   double final_speed;     /* m/s */
@@ -182,7 +204,7 @@ typedef struct drop_result {
 /* Drops the built-in car in orientation q (about its box centre), its lowest box corner 2 m
  * above the ground under it, and lets it settle for `seconds`, brakes on. */
 static drop_result drop(ground_kind kind, grip_quat q, double dt, double seconds) {
-  drop_result r = {true, true, INFINITY, INFINITY, 0.0, 0.0, 0.0, 0.0};
+  drop_result r = {true, true, true, INFINITY, INFINITY, 0.0, 0.0, 0.0, 0.0};
   ground_setup g;
   if (!ground_setup_init(&g, kind)) {
     r.finite = false;
@@ -214,6 +236,7 @@ static drop_result drop(ground_kind kind, grip_quat q, double dt, double seconds
   for (int i = 1; i <= steps; ++i) {
     grip_world_step(world, dt);
     grip_vehicle_get_state(world, id, &s);
+    r.motion_matches = r.motion_matches && motion_matches_state(world, id);
     double clearance = lowest_clearance(&g, &car, &s);
     double e = energy(&car, &s);
     r.finite = r.finite && isfinite(e) && isfinite(clearance);
@@ -266,6 +289,7 @@ static void dropped_cars_rest_on_every_ground(void) {
         drop_result r = drop((ground_kind)k, orientations[o].q, dts[t], 5.0);
         CHECK(r.finite);
         CHECK(r.stayed_in_world);
+        CHECK(r.motion_matches);
         /* Never through the ground: no corner ever more than 3 cm inside it, and at rest every
          * corner above it within 2 cm. */
         CHECK(r.worst_clearance > -0.03);
@@ -404,6 +428,11 @@ static void driving_off_a_terrain_edge_leaves_the_world(void) {
   CHECK(s.out_of_world);
   CHECK(s.center_of_mass.x == held.x && s.center_of_mass.y == held.y && s.center_of_mass.z == held.z);
   CHECK(s.linear_velocity.x == 0.0 && s.linear_velocity.z == 0.0);
+  CHECK(motion_matches_state(world, id)); /* out of the world too */
+  grip_vehicle_motion m;
+  CHECK(grip_vehicle_get_motion(world, id, &m) == GRIP_OK && m.out_of_world);
+  CHECK(grip_vehicle_get_motion(world, GRIP_NULL_VEHICLE, &m) == GRIP_INVALID_ID);
+  CHECK(grip_vehicle_get_motion(world, id, NULL) == GRIP_INVALID_ID);
   /* Placed back on the plateau it drives again. */
   CHECK(grip_vehicle_place(world, id, 30.0, 30.0, 0.0) == GRIP_OK);
   grip_world_step(world, 0.005);
