@@ -52,6 +52,8 @@ typedef struct race_car {
   double mark_time;   /* time of the previous sector boundary */
   double lap_start;   /* time the current lap started */
   grip_vehicle_input input;
+  grip_vehicle_input applied; /* the last input the world took (applied_ok) */
+  bool applied_ok;
   double finish_time;
   int index;
   pit_car pit;               /* pit stops and fuel strategy (sim/pit.c) */
@@ -452,7 +454,12 @@ int race_run(const race_config *cfg, race_result *out) {
       const grip_vehicle_state *sk = &states[k];
       c->input = robot_drive(c->bot, sk, others, n, dt);
       pit_car_input(&c->pit, &c->input, sk, robot_get_status(c->bot).distance, c->held);
-      grip_vehicle_set_input(world, c->id, &c->input);
+      /* The world is told only of a change (a robot holds its decision between two): bytes
+       * compared, so a new field counts, and padding that differs only sets the same input again. */
+      if (!c->applied_ok || memcmp(&c->input, &c->applied, sizeof c->input) != 0) {
+        c->applied_ok = grip_vehicle_set_input(world, c->id, &c->input) == GRIP_OK;
+        c->applied = c->input;
+      }
       if (tel_every && cfg->telemetry && step % tel_every == 0) {
         robot_status rs = robot_get_status(c->bot);
         int lap = (int)floor(c->progress / L) + 1;
