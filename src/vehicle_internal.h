@@ -162,6 +162,8 @@ typedef struct vehicle_type {
   /* m, the body box's 8 corners and the middles of its 4 long edges, CG-relative, body frame:
    * bottom (even indices) and top (odd) in turn (ground_contact.c, grip_ground_box_points) */
   grip_vec3 box_points[GRIP_BOX_POINTS];
+  grip_vec3 box_half;     /* m, the box's half extents */
+  grip_vec3 box_offset;   /* m, the box's centre relative to the CG, body frame */
   double box_reach;       /* m, no point of the body box lies further from the CG: |box centre − CG|
                              + half the box's diagonal (collision.c) */
   grip_vec3 inertia;      /* kg·m², principal, body */
