@@ -210,7 +210,9 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
       continue;
     /* Normals leaning further from world z than the world's max_ground_slope are walls (as for
      * the wheels), not ground. */
-    if (!(hit.normal.z >= v->ground_min_up) || !finite3_ok(hit.point)) continue;
+    if (!(hit.normal.z >= v->ground_min_up) || !finite3_ok(hit.point) ||
+        (world->moving_ground && !finite3_ok(hit.velocity)))
+      continue;
     ground_plane g = {local[i], hit.point, hit.normal, world->moving_ground ? hit.velocity : v3(0, 0, 0)};
     double d1 = depth_below(&g, p1);
     if (!(d1 > -GROUND_TOUCH)) continue;

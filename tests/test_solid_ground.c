@@ -443,6 +443,119 @@ static void driving_off_a_terrain_edge_leaves_the_world(void) {
   grip_heightfield_destroy(hf);
 }
 
+/* A flat ground at z = 0 whose answer under one wheel turns bad once armed: one of the hit's
+ * numbers (point, normal, distance, surface friction or rolling resistance, velocity) set to
+ * `bad`, in a world with moving_ground. */
+typedef enum { BAD_POINT, BAD_NORMAL, BAD_DISTANCE, BAD_FRICTION, BAD_ROLLING, BAD_VELOCITY, BAD_FIELDS } bad_field;
+static const char *const bad_field_names[BAD_FIELDS] = {"point", "normal", "distance", "friction",
+                                                        "rolling resistance", "velocity"};
+
+typedef struct bad_ground {
+  int wheel;
+  bad_field field;
+  double bad;
+  bool armed;
+} bad_ground;
+
+static bool bad_ground_raycast(void *context, const grip_ground_query *query, grip_vec3 o, grip_vec3 d,
+                               double max_distance, grip_ground_hit *hit) {
+  const bad_ground *g = context;
+  if (!(d.z < 0.0) || o.z < 0.0) return false;
+  double t = -o.z / d.z;
+  if (t > max_distance) return false;
+  hit->point = (grip_vec3){o.x + d.x * t, o.y + d.y * t, 0.0};
+  hit->normal = (grip_vec3){0.0, 0.0, 1.0};
+  hit->distance = t;
+  hit->surface = grip_default_surface();
+  if (!g->armed || !query || query->wheel != g->wheel) return true;
+  switch (g->field) {
+    case BAD_POINT: hit->point.z = g->bad; break;
+    case BAD_NORMAL: hit->normal.x = g->bad; break;
+    case BAD_DISTANCE: hit->distance = g->bad; break;
+    case BAD_FRICTION: hit->surface.friction = g->bad; break;
+    case BAD_ROLLING: hit->surface.rolling_resistance = g->bad; break;
+    default: hit->velocity = (grip_vec3){g->bad, 0.0, 0.0}; break;
+  }
+  return true;
+}
+
+/* Every number of the state finite, the wheels' too. */
+static bool state_finite(const grip_vehicle_state *s) {
+  bool ok = isfinite(s->pose.position.x) && isfinite(s->pose.position.y) && isfinite(s->pose.position.z) &&
+            isfinite(s->pose.rotation.w) && isfinite(s->pose.rotation.x) && isfinite(s->linear_velocity.x) &&
+            isfinite(s->linear_velocity.y) && isfinite(s->linear_velocity.z) && isfinite(s->angular_velocity.x) &&
+            isfinite(s->angular_velocity.y) && isfinite(s->angular_velocity.z) && isfinite(s->acceleration.x) &&
+            isfinite(s->engine_rpm) && isfinite(s->engine_torque) && isfinite(s->steering_torque) && isfinite(s->speed);
+  for (int k = 0; k < s->wheel_count; ++k) {
+    const grip_wheel_state *w = &s->wheels[k];
+    ok = ok && isfinite(w->contact_point.x) && isfinite(w->contact_point.z) && isfinite(w->contact_normal.x) &&
+         isfinite(w->contact_normal.z) && isfinite(w->load) && isfinite(w->slip_ratio) && isfinite(w->slip_angle) &&
+         isfinite(w->fx) && isfinite(w->fy) && isfinite(w->mz) && isfinite(w->spin) && isfinite(w->rotation) &&
+         isfinite(w->compression) && isfinite(w->suspension_force) && isfinite(w->drive_torque) &&
+         isfinite(w->brake_torque);
+  }
+  return ok;
+}
+
+/* No NaN or inf leaves a step, whatever a user's ground answers. A hit with a non-finite or
+ * absurd number (NaN, +inf, −inf, 1e308 in any of point, normal, distance, friction, rolling
+ * resistance, velocity) either changes nothing that matters (the car drives on at its speed) or
+ * blows the step up: then the step's safety net puts the car back where the step began, at
+ * rest, and clears what the wheels report. Under each of the four wheels, at three step sizes;
+ * once the ground is sane again the car drives on. */
+static void bad_ground_answers_change_nothing_finite(void) {
+  const double dts[] = {0.001, 0.005, 0.01};
+  const double bads[] = {NAN, INFINITY, -INFINITY, 1e308};
+  int cases = 0, put_back = 0;
+  for (int f = 0; f < BAD_FIELDS; ++f) {
+    bool field_ok = true;
+    for (int t = 0; t < 3; ++t)
+      for (int b = 0; b < 4; ++b)
+        for (int wheel = 0; wheel < 4; ++wheel) {
+          bad_ground g = {wheel, (bad_field)f, bads[b], false};
+          grip_world_def wd = grip_default_world_def();
+          wd.ground = (grip_ground){bad_ground_raycast, &g};
+          wd.moving_ground = true;
+          grip_world *world = grip_create_world(&wd);
+          grip_vehicle_def car = grip_default_vehicle_def();
+          grip_vehicle_id id = grip_create_vehicle(world, &car);
+          grip_vehicle_place(world, id, 0.0, 0.0, 0.3);
+          grip_vehicle_set_velocity(world, id, (grip_vec3){20.0, 0.0, 0.0});
+          grip_vehicle_input in = grip_default_vehicle_input();
+          in.throttle = 0.3;
+          in.steering = 0.1;
+          grip_vehicle_set_input(world, id, &in);
+          for (int i = 0; i < (int)lround(0.25 / dts[t]); ++i) grip_world_step(world, dts[t]);
+          grip_vehicle_state before, after;
+          grip_vehicle_get_state(world, id, &before);
+          g.armed = true;
+          grip_world_step(world, dts[t]);
+          grip_vehicle_get_state(world, id, &after);
+          bool finite = state_finite(&after);
+          bool back = after.linear_velocity.x == 0.0 && after.linear_velocity.y == 0.0 &&
+                      after.angular_velocity.z == 0.0 && fabs(after.pose.position.x - before.pose.position.x) < 1e-9 &&
+                      fabs(after.pose.position.y - before.pose.position.y) < 1e-9;
+          /* on at its speed, or put back at rest where the step began */
+          bool missed = back || after.speed > 15.0;
+          g.armed = false;
+          for (int i = 0; i < (int)lround(1.0 / dts[t]); ++i) grip_world_step(world, dts[t]);
+          grip_vehicle_state later;
+          grip_vehicle_get_state(world, id, &later);
+          bool drives = state_finite(&later) && later.speed > 0.3; /* from rest: ~0.9 m/s after 1 s */
+          if (!(finite && missed && drives))
+            printf("  FAILED %s = %g under wheel %d, dt %.3f: finite %d, on or back %d, drives %d\n", bad_field_names[f],
+                   bads[b], wheel, dts[t], finite, missed, drives);
+          field_ok = field_ok && finite && missed && drives;
+          put_back += back;
+          ++cases;
+          grip_destroy_world(world);
+        }
+    CHECK(field_ok);
+  }
+  printf("  %d bad answers: every state finite; %d steps put the car back at rest, the others drove on\n", cases,
+         put_back);
+}
+
 /* The world's bounds: a car that crosses bounds_max.x is out of the world right there. */
 static void crossing_the_bounds_leaves_the_world(void) {
   const double dts[] = {0.001, 0.005, 0.01};
@@ -477,6 +590,7 @@ static void crossing_the_bounds_leaves_the_world(void) {
 
 int main(void) {
   RUN_TEST(dropped_cars_rest_on_every_ground);
+  RUN_TEST(bad_ground_answers_change_nothing_finite);
   RUN_TEST(car_pushed_down_by_another_stays_on_the_ground);
   RUN_TEST(wheel_rays_start_inside_the_box);
   RUN_TEST(driving_off_a_terrain_edge_leaves_the_world);
