@@ -77,8 +77,8 @@ static void fetch_wheels(grip_world *world, race_car *c, const grip_vehicle_stat
 
 /* The car's state after a step, for the timing and the robot's next call. In full where the next
  * step reads more than the car's motion: its robot decides, a telemetry row is written, its
- * tyres are recorded. Otherwise its motion only (grip_vehicle_get_motion, ~100 instructions
- * against ~650 for a car's whole state), into the same state: the wheels, drivetrain and
+ * tyres are recorded. Otherwise its motion only (grip_vehicle_get_motion, ~190 instructions
+ * against ~670 for a car's whole state), into the same state: the wheels, drivetrain and
  * systems keep their last full reading, which nothing reads before the next full one (the
  * robot's locate reads the wheels near the road's edge for the surface under them, and reads
  * them again, in full, before it decides). */

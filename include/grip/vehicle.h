@@ -514,7 +514,7 @@ typedef struct grip_vehicle_state {
 } grip_vehicle_state;
 
 /* Where a vehicle is and how it moves: the part of grip_vehicle_state that a loop reads of every
- * car every step (a race's timing, a camera, a robot between its decisions), ~170 bytes against
+ * car every step (a race's timing, a camera, a robot between its decisions), 184 bytes against
  * the whole state's ~1.2 kB with its wheels (grip_vehicle_get_motion). Each field is its
  * grip_vehicle_state namesake, bit for bit. */
 typedef struct grip_vehicle_motion {

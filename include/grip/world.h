@@ -98,7 +98,7 @@ GRIP_API grip_result grip_vehicle_get_state(const grip_world *world, grip_vehicl
                                    grip_vehicle_state *state);
 
 /* The vehicle's pose and velocities only (grip_vehicle_motion): its wheels, drivetrain and
- * systems are not gathered, which makes this ~6× cheaper than grip_vehicle_get_state for a
+ * systems are not gathered, which makes this ~3.5× cheaper than grip_vehicle_get_state for a
  * car. */
 GRIP_API grip_result grip_vehicle_get_motion(const grip_world *world, grip_vehicle_id id,
                                              grip_vehicle_motion *motion);
