@@ -286,6 +286,7 @@ int race_run(const race_config *cfg, race_result *out) {
     return -1;
   double setup0 = now_s(), setup_cpu0 = cpu_now_s();
   const grip_track *track = cfg->track;
+  grip_track_ground_context wall_context = {.track = track}; /* the wall-contact statistic's queries */
   double L = grip_track_length(track);
   int K = cfg->cars;
   grip_track_ground_context gctx;
@@ -501,11 +502,12 @@ int race_run(const race_config *cfg, race_result *out) {
       if (excess > r->max_edge_excess && !pit_road) r->max_edge_excess = excess;
       if (excess > 0.0) {
         if (!pit_road) r->off_track_s += dt;
-        /* Off the road: touching the barrier on that side? The body box's reach towards it is
-         * ½W·cos ψ + ½L·|sin ψ|, ψ the car's heading relative to the barrier's line. */
-        grip_track_location tl = grip_track_locate(track, st->pose.position.x, st->pose.position.y, loc.segment);
-        grip_track_barrier b =
-            grip_track_barrier_at(track, &tl, loc.lateral > 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
+        /* Off the road: touching a barrier? The nearest wall as the world's walls see it (either
+         * side, and beyond the car's own segment where a run-off ends in a taper or a step). The
+         * body box's reach towards it is ½W·cos ψ + ½L·|sin ψ|, ψ the car's heading relative to
+         * the barrier's line. */
+        grip_barrier_hit b;
+        if (!grip_track_barrier_query(&wall_context, NULL, st->pose.position.x, st->pose.position.y, &b)) b.distance = INFINITY;
         const grip_quat q = st->pose.rotation;
         double fx = 1.0 - 2.0 * (q.y * q.y + q.z * q.z), fy = 2.0 * (q.x * q.y + q.w * q.z);
         double fn = hypot(fx, fy);

@@ -141,6 +141,33 @@ static void light_reads_change_nothing(void) {
   grip_track_destroy(t);
 }
 
+/* The wall-contact statistic: a robot that plans with more grip than its tyres have (mu_factor
+ * 1.5 against 0.85) runs wide off the built-in track's road and into its walls; the race counts
+ * time with the body's box within 5 cm of a wall, the nearest as the world's walls see it, only
+ * off the road. The same robot at its own grip stays on the road and touches nothing. */
+static void wall_contact_counted(void) {
+  grip_track *t = default_track();
+  grip_vehicle_def car = grip_default_vehicle_def();
+  double off[2], wall[2];
+  for (int k = 0; k < 2; ++k) {
+    race_config cfg = race_default_config();
+    cfg.track = t;
+    cfg.car = &car;
+    cfg.laps = 1;
+    if (k == 1) cfg.params.mu_factor = 1.5;
+    race_result res;
+    CHECK(race_run(&cfg, &res) == 0);
+    off[k] = res.results[0].off_track_s;
+    wall[k] = res.results[0].wall_contact_s;
+    race_result_free(&res);
+  }
+  printf("  own grip: off the road %.2f s, at a wall %.2f s; planning with 1.5: %.2f s and %.2f s\n", off[0], wall[0],
+         off[1], wall[1]);
+  CHECK(off[0] == 0.0 && wall[0] == 0.0);
+  CHECK(off[1] > 1.0 && wall[1] > 0.1 && wall[1] <= off[1]);
+  grip_track_destroy(t);
+}
+
 /* Four robots from a 2x2 grid: all finish two laps; the order follows the total times; and
  * traffic costs time but not pace: each car's best lap is within 1 % of a lone car's (the
  * robot's grip learning must not take a shove for a lack of grip). */
@@ -365,5 +392,6 @@ int main(void) {
   RUN_TEST(deterministic);
   RUN_TEST(four_cars_finish);
   RUN_TEST(light_reads_change_nothing);
+  RUN_TEST(wall_contact_counted);
   return TEST_RESULT();
 }
