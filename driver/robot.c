@@ -1042,6 +1042,12 @@ static bool shorten_flat_out(robot *r) {
   int idx[FLAT_OUT_WINDOW];
   for (int stride = FLAT_OUT_MAX_STRIDE; stride >= 2 && flat_count > 0; stride /= 2) {
     int m = n / stride, half = 2 * stride, w = 2 * half + 3;
+    /* the bump's shape over the window, the same at every sample */
+    double shape[FLAT_OUT_WINDOW];
+    for (int k = 0; k < w; ++k) {
+      int d = k - half - 1;
+      shape[k] = abs(d) < half ? 0.5 * (1.0 + cos(GRIP_PI * d / half)) : 0.0;
+    }
     for (int sweep = 0; sweep < 500; ++sweep) {
       double moved = 0.0;
       for (int j = 0; j < m; ++j) {
@@ -1052,7 +1058,7 @@ static bool shorten_flat_out(robot *r) {
         for (int k = 0; k < w; ++k) {
           int d = k - half - 1, ii = ((i + d) % n + n) % n;
           idx[k] = ii;
-          h[k] = abs(d) < half ? 0.5 * (1.0 + cos(GRIP_PI * d / half)) : 0.0;
+          h[k] = shape[k];
           px[k] = L[ii].x, py[k] = L[ii].y, nx[k] = L[ii].nx, ny[k] = L[ii].ny;
           if (h[k] > 0.0 && !flat[ii]) ok = false;
         }
@@ -1488,7 +1494,7 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
   }
   r->status.distance = loc.distance;
   r->status.lateral = loc.lateral;
-  r->status.half_width = interp(r, loc.distance, DF_HALF_WIDTH);
+  r->status.half_width = half_w;
   r->status.segment = loc.segment;
   r->located = true;
   r->located_time = st->time;
@@ -1582,6 +1588,12 @@ grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *st, const rob
   r->decided = true;
   r->since_decision = 0.0;
   return r->decision;
+}
+
+bool robot_decides_next(const robot *r, double dt) {
+  if (!(r->p.control_rate > 0.0)) return true;
+  double since = r->since_decision + dt; /* as robot_drive sums it */
+  return !(r->decided && since + 0.5 * dt < 1.0 / r->p.control_rate);
 }
 
 static grip_vehicle_input decide(robot *r, const grip_vehicle_state *st, const robot_car_view *others,

@@ -155,6 +155,11 @@ void robot_set_wheels(robot *r, const grip_wheel_state *wheels, int count);
 grip_vehicle_input robot_drive(robot *r, const grip_vehicle_state *state, const robot_car_view *others,
                                int other_count, double dt);
 
+/* Whether the next robot_drive call, with this dt, decides (true at every call with
+ * control_rate 0): a caller whose reading of the car between decisions is lighter than the full
+ * state (grip_vehicle_get_motion) reads the whole state before the calls that decide. */
+bool robot_decides_next(const robot *r, double dt);
+
 robot_status robot_get_status(const robot *r);
 
 /* Locates the car on the track (distance, lateral, half width, segment; cached for the same

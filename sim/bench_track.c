@@ -46,8 +46,9 @@ static double *speed_profile(const grip_track *track, int *count) {
 }
 
 /* The pure-pursuit follower: steer along the arc through the lane point a look-ahead ahead;
- * throttle or brake towards the planned speed a little ahead. */
-static grip_vehicle_input follow(const grip_track *track, const grip_vehicle_def *car, const grip_vehicle_state *st,
+ * throttle or brake towards the planned speed a little ahead. It reads the car's motion only
+ * (pose and speed: grip_vehicle_get_motion), as a race does between its robots' decisions. */
+static grip_vehicle_input follow(const grip_track *track, const grip_vehicle_def *car, const grip_vehicle_motion *st,
                                  double lane, int *hint, const double *profile, int profile_count) {
   grip_track_location loc = grip_track_locate(track, st->pose.position.x, st->pose.position.y, *hint);
   *hint = loc.segment;
@@ -95,8 +96,8 @@ static void follow_range(int start, int end, int worker, void *context) {
   (void)worker;
   const follow_task *t = context;
   for (int i = start; i < end; ++i) {
-    grip_vehicle_state st;
-    grip_vehicle_get_state(t->world, t->ids[i], &st);
+    grip_vehicle_motion st;
+    grip_vehicle_get_motion(t->world, t->ids[i], &st);
     grip_vehicle_input in = follow(t->track, t->car, &st, t->lane[i], &t->hint[i], t->profile, t->profile_count);
     grip_vehicle_set_input(t->world, t->ids[i], &in);
   }

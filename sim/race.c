@@ -52,6 +52,8 @@ typedef struct race_car {
   double mark_time;   /* time of the previous sector boundary */
   double lap_start;   /* time the current lap started */
   grip_vehicle_input input;
+  grip_vehicle_input applied; /* the last input the world took (applied_ok) */
+  bool applied_ok;
   double finish_time;
   int index;
   pit_car pit;               /* pit stops and fuel strategy (sim/pit.c) */
@@ -71,6 +73,32 @@ static void fetch_wheels(grip_world *world, race_car *c, const grip_vehicle_stat
   }
   c->wheel_count = grip_vehicle_get_wheels(world, c->id, c->wheels, GRIP_MAX_WHEELS);
   robot_set_wheels(c->bot, c->wheels, c->wheel_count);
+}
+
+/* The car's state after a step, for the timing and the robot's next call. In full where the next
+ * step reads more than the car's motion: its robot decides, a telemetry row is written, its
+ * tyres are recorded. Otherwise its motion only (grip_vehicle_get_motion, ~190 instructions
+ * against ~670 for a car's whole state), into the same state: the wheels, drivetrain and
+ * systems keep their last full reading, which nothing reads before the next full one (the
+ * robot's locate reads the wheels near the road's edge for the surface under them, and reads
+ * them again, in full, before it decides). */
+static void read_state(grip_world *world, race_car *c, grip_vehicle_state *st, bool full) {
+  if (full) {
+    grip_vehicle_get_state(world, c->id, st);
+    fetch_wheels(world, c, st);
+    return;
+  }
+  grip_vehicle_motion m;
+  grip_vehicle_get_motion(world, c->id, &m);
+  st->pose = m.pose;
+  st->center_of_mass = m.center_of_mass;
+  st->linear_velocity = m.linear_velocity;
+  st->angular_velocity = m.angular_velocity;
+  st->local_velocity = m.local_velocity;
+  st->speed = m.speed;
+  st->fuel_mass = m.fuel_mass;
+  st->time = m.time;
+  st->out_of_world = m.out_of_world;
 }
 
 /* Wheel i of the car whose state is st (i < the car's wheel count). */
@@ -258,6 +286,7 @@ int race_run(const race_config *cfg, race_result *out) {
     return -1;
   double setup0 = now_s(), setup_cpu0 = cpu_now_s();
   const grip_track *track = cfg->track;
+  grip_track_ground_context wall_context = {.track = track}; /* the wall-contact statistic's queries */
   double L = grip_track_length(track);
   int K = cfg->cars;
   grip_track_ground_context gctx;
@@ -426,7 +455,12 @@ int race_run(const race_config *cfg, race_result *out) {
       const grip_vehicle_state *sk = &states[k];
       c->input = robot_drive(c->bot, sk, others, n, dt);
       pit_car_input(&c->pit, &c->input, sk, robot_get_status(c->bot).distance, c->held);
-      grip_vehicle_set_input(world, c->id, &c->input);
+      /* The world is told only of a change (a robot holds its decision between two): bytes
+       * compared, so a new field counts, and padding that differs only sets the same input again. */
+      if (!c->applied_ok || memcmp(&c->input, &c->applied, sizeof c->input) != 0) {
+        c->applied_ok = grip_vehicle_set_input(world, c->id, &c->input) == GRIP_OK;
+        c->applied = c->input;
+      }
       if (tel_every && cfg->telemetry && step % tel_every == 0) {
         robot_status rs = robot_get_status(c->bot);
         int lap = (int)floor(c->progress / L) + 1;
@@ -441,8 +475,8 @@ int race_run(const race_config *cfg, race_result *out) {
       race_car *c = &cars[k];
       race_car_result *r = &res[k];
       if (c->removed) continue;
-      grip_vehicle_get_state(world, c->id, &states[k]);
-      fetch_wheels(world, c, &states[k]);
+      bool full = r->tyre_state || robot_decides_next(c->bot, dt) || (tel_every && cfg->telemetry && step % tel_every == 0);
+      read_state(world, c, &states[k], full);
       const grip_vehicle_state *st = &states[k];
       /* Where the car is now (the robot's own locate, with its segment hint). */
       robot_status loc = robot_locate(c->bot, st);
@@ -468,11 +502,12 @@ int race_run(const race_config *cfg, race_result *out) {
       if (excess > r->max_edge_excess && !pit_road) r->max_edge_excess = excess;
       if (excess > 0.0) {
         if (!pit_road) r->off_track_s += dt;
-        /* Off the road: touching the barrier on that side? The body box's reach towards it is
-         * ½W·cos ψ + ½L·|sin ψ|, ψ the car's heading relative to the barrier's line. */
-        grip_track_location tl = grip_track_locate(track, st->pose.position.x, st->pose.position.y, loc.segment);
-        grip_track_barrier b =
-            grip_track_barrier_at(track, &tl, loc.lateral > 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT);
+        /* Off the road: touching a barrier? The nearest wall as the world's walls see it (either
+         * side, and beyond the car's own segment where a run-off ends in a taper or a step). The
+         * body box's reach towards it is ½W·cos ψ + ½L·|sin ψ|, ψ the car's heading relative to
+         * the barrier's line. */
+        grip_barrier_hit b;
+        if (!grip_track_barrier_query(&wall_context, NULL, st->pose.position.x, st->pose.position.y, &b)) b.distance = INFINITY;
         const grip_quat q = st->pose.rotation;
         double fx = 1.0 - 2.0 * (q.y * q.y + q.z * q.z), fy = 2.0 * (q.x * q.y + q.w * q.z);
         double fn = hypot(fx, fy);

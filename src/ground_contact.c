@@ -42,10 +42,13 @@ typedef struct ground_plane {
 
 _Static_assert(GROUND_POINTS == GRIP_BOX_POINTS, "the type holds the box points");
 
-/* The 12 box points, CG-relative in the body frame: bottom (even indices) and top (odd) in turn.
- * Fixed for a car type; computed once when the type is made. */
+/* The 12 box points, CG-relative in the body frame: bottom (even indices) and top (odd) in turn,
+ * and the box's half extents and centre. Fixed for a car type; computed once when the type is
+ * made. */
 void grip_ground_box_points(vehicle_type *t) {
   grip_vec3 h = v3_scale(t->def.body.dimensions, 0.5), o = v3_sub(t->def.body.box_center, t->com_design);
+  t->box_half = h;
+  t->box_offset = o;
   int n = 0;
   for (int i = 0; i < 6; ++i) {
     double sx = (double)(i % 3) - 1.0, sy = i / 3 ? 1.0 : -1.0;
@@ -89,7 +92,7 @@ static void clearance_over_wheels(const vehicle *v, const double px[LAYER_POINTS
  * standing on its wheels has its top points a box height above the bottom ones, so only the
  * bottom layer is ever near the gate. */
 static void layer_clearance_bounds(const vehicle *v, const mat3 *rot, double bound[2]) {
-  grip_vec3 h = v3_scale(v->def->body.dimensions, 0.5), o = v3_sub(v->def->body.box_center, v->com_design);
+  grip_vec3 h = v->type->box_half, o = v->type->box_offset;
   bound[0] = bound[1] = INFINITY;
   /* The box's part depends on the normal only: wheels on one plane (flat ground) share it. */
   grip_vec3 last_normal = v3(NAN, NAN, NAN);
@@ -207,7 +210,9 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
       continue;
     /* Normals leaning further from world z than the world's max_ground_slope are walls (as for
      * the wheels), not ground. */
-    if (!(hit.normal.z >= v->ground_min_up) || !finite3_ok(hit.point)) continue;
+    if (!(hit.normal.z >= v->ground_min_up) || !finite3_ok(hit.point) ||
+        (world->moving_ground && !finite3_ok(hit.velocity)))
+      continue;
     ground_plane g = {local[i], hit.point, hit.normal, world->moving_ground ? hit.velocity : v3(0, 0, 0)};
     double d1 = depth_below(&g, p1);
     if (!(d1 > -GROUND_TOUCH)) continue;

@@ -789,11 +789,21 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
 
   /* Safety net: nothing non-finite may leave a step. Should a force ever blow up, the car is
    * put back where the step began, at rest. */
-  bool ok = finite3_ok(v->position) && finite3_ok(v->velocity) && finite3_ok(v->angular_velocity) &&
-            isfinite(v->rotation.w) && isfinite(v->engine_omega);
-  for (int i = 0; i < n; ++i)
-    ok = ok && isfinite(v->wheels[i].spin) && isfinite(v->wheels[i].deflection_x) &&
-         isfinite(v->wheels[i].deflection_y) && isfinite(v->wheels[i].fx) && isfinite(v->wheels[i].fy);
+  /* x − x is 0 for a finite x and NaN for an infinite or NaN one, so the sum of those is 0 exactly
+   * when every value is finite: no branch per value (this runs every step; needs IEEE arithmetic,
+   * which -ffast-math would not give). */
+  double nonfinite = (v->position.x - v->position.x) + (v->position.y - v->position.y) +
+                     (v->position.z - v->position.z) + (v->velocity.x - v->velocity.x) +
+                     (v->velocity.y - v->velocity.y) + (v->velocity.z - v->velocity.z) +
+                     (v->angular_velocity.x - v->angular_velocity.x) + (v->angular_velocity.y - v->angular_velocity.y) +
+                     (v->angular_velocity.z - v->angular_velocity.z) + (v->rotation.w - v->rotation.w) +
+                     (v->engine_omega - v->engine_omega);
+  for (int i = 0; i < n; ++i) {
+    const wheel_runtime *w = &v->wheels[i];
+    nonfinite += (w->spin - w->spin) + (w->deflection_x - w->deflection_x) + (w->deflection_y - w->deflection_y) +
+                 (w->fx - w->fx) + (w->fy - w->fy) + (w->compression - w->compression) + (w->load - w->load);
+  }
+  bool ok = nonfinite == 0.0;
   if (external) {
     ok = ok && finite3_ok(v->chassis_force) && finite3_ok(v->chassis_torque);
     for (int i = 0; i < n; ++i) ok = ok && finite3_ok(v->wheel_force[i]);
@@ -813,6 +823,21 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
     v->spawn_pose.rotation = start_rotation;
     v->spawn_velocity = v3(0, 0, 0);
     grip_vehicle_reset_motion(v);
+    /* What the blown-up step left in the wheels' outputs (forces, slips, loads, the contact it
+     * found: a user's ground that answered NaN there) goes too: at rest, in the air until the
+     * next step casts again. Nothing is checked per ray: a non-finite answer makes the step's
+     * state non-finite, and this net catches it at no cost to the steps that do not blow up. */
+    for (int i = 0; i < n; ++i) {
+      wheel_runtime *w = &v->wheels[i];
+      w->fx = w->fy = w->mz = w->kappa = w->alpha = 0.0;
+      w->load = w->suspension_force = w->applied_friction = 0.0;
+      w->in_contact = w->hit_known = false;
+      if (!isfinite(w->rotation)) w->rotation = 0.0;
+      if (!finite3_ok(w->contact_point) || !finite3_ok(w->contact_normal)) {
+        w->contact_point = v->position;
+        w->contact_normal = v3(0, 0, 1);
+      }
+    }
     v->chassis_force = v->chassis_torque = v3(0, 0, 0);
     for (int i = 0; i < n; ++i) v->wheel_force[i] = v3(0, 0, 0);
   }
@@ -862,6 +887,21 @@ void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
   s->tc_torque_factor = systems ? v->tc_torque_factor : 1.0;
   s->wheel_count = v->wheel_count;
   for (int i = 0; i < filled; ++i) grip_vehicle_fill_wheel(v, i, &s->wheels[i]);
+}
+
+void grip_vehicle_fill_motion(const vehicle *v, grip_vehicle_motion *m) {
+  memset(m, 0, sizeof *m); /* padding too */
+  /* the same expressions as grip_vehicle_fill_state's: the same bits */
+  m->pose.rotation = v->rotation;
+  m->pose.position = v3_sub(v->position, quat_rotate(v->rotation, v->com_design));
+  m->center_of_mass = v->position;
+  m->linear_velocity = v->velocity;
+  m->angular_velocity = v->angular_velocity;
+  m->local_velocity = quat_unrotate(v->rotation, v->velocity);
+  m->speed = m->local_velocity.x;
+  m->fuel_mass = v->fuel_mass;
+  m->time = v->time;
+  m->out_of_world = v->out_of_world;
 }
 
 void grip_vehicle_fill_wheel(const vehicle *v, int i, grip_wheel_state *o) {

@@ -162,6 +162,8 @@ typedef struct vehicle_type {
   /* m, the body box's 8 corners and the middles of its 4 long edges, CG-relative, body frame:
    * bottom (even indices) and top (odd) in turn (ground_contact.c, grip_ground_box_points) */
   grip_vec3 box_points[GRIP_BOX_POINTS];
+  grip_vec3 box_half;     /* m, the box's half extents */
+  grip_vec3 box_offset;   /* m, the box's centre relative to the CG, body frame */
   double box_reach;       /* m, no point of the body box lies further from the CG: |box centre − CG|
                              + half the box's diagonal (collision.c) */
   grip_vec3 inertia;      /* kg·m², principal, body */
@@ -355,6 +357,8 @@ void grip_vehicle_init(vehicle *v, const vehicle_type *type, grip_pose pose, gri
 void grip_vehicle_reset_motion(vehicle *v);
 void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt);
 void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *state);
+/* The pose and velocities, as grip_vehicle_fill_state gives them (grip_vehicle_get_motion). */
+void grip_vehicle_fill_motion(const vehicle *v, grip_vehicle_motion *motion);
 /* Wheel i (0..wheel_count-1) of v as the public state gives it. */
 void grip_vehicle_fill_wheel(const vehicle *v, int i, grip_wheel_state *wheel);
 

@@ -386,6 +386,13 @@ grip_result grip_vehicle_get_state(const grip_world *world, grip_vehicle_id id, 
   return GRIP_OK;
 }
 
+grip_result grip_vehicle_get_motion(const grip_world *world, grip_vehicle_id id, grip_vehicle_motion *motion) {
+  vehicle *v = lookup(world, id);
+  if (!v || !motion) return GRIP_INVALID_ID;
+  grip_vehicle_fill_motion(v, motion);
+  return GRIP_OK;
+}
+
 const grip_vehicle_def *grip_vehicle_get_def(const grip_world *world, grip_vehicle_id id) {
   vehicle *v = lookup(world, id);
   return v ? v->def : NULL;

@@ -92,6 +92,82 @@ static void deterministic(void) {
   grip_track_destroy(t);
 }
 
+/* Between its robot's decisions the race reads only a car's motion (grip_vehicle_get_motion), the
+ * whole state before each decision, each telemetry row and each tyre record: a race whose
+ * telemetry is written at every step (every read whole) gives the same bits as one without
+ * telemetry and one with a row a second. Two cars (they meet: the robots read each other), at
+ * three step sizes and robot rates, one of them every step. */
+static void light_reads_change_nothing(void) {
+  grip_track *t = default_track();
+  grip_vehicle_def car = grip_default_vehicle_def();
+  const struct {
+    double dt, rate;
+  } runs[] = {{0.002, 50.0}, {0.005, 30.0}, {0.01, 0.0}};
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; ++i) {
+    race_result res[3];
+    for (int v = 0; v < 3; ++v) {
+      race_config cfg = race_default_config();
+      cfg.track = t;
+      cfg.car = &car;
+      cfg.cars = 2;
+      cfg.laps = 1;
+      cfg.dt = runs[i].dt;
+      cfg.params.control_rate = runs[i].rate;
+      char *buf = NULL;
+      size_t size = 0;
+      FILE *f = v == 0 ? NULL : open_memstream(&buf, &size);
+      cfg.telemetry = f;
+      cfg.telemetry_rate = v == 1 ? 1.0 / runs[i].dt : 1.0; /* every step; a row a second */
+      CHECK(race_run(&cfg, &res[v]) == 0);
+      if (f) fclose(f);
+      free(buf);
+    }
+    bool same = true;
+    for (int v = 1; v < 3; ++v)
+      for (int k = 0; k < 2; ++k) {
+        const race_car_result *a = &res[0].results[k], *b = &res[v].results[k];
+        same = same && strcmp(a->name, b->name) == 0 && a->total_time_s == b->total_time_s &&
+               memcmp(a->sector_times, b->sector_times, sizeof a->sector_times) == 0 &&
+               a->top_speed_kmh == b->top_speed_kmh && a->max_edge_excess == b->max_edge_excess &&
+               a->off_track_s == b->off_track_s && a->wall_contact_s == b->wall_contact_s &&
+               a->fuel_used_kg == b->fuel_used_kg && a->progress_m == b->progress_m;
+      }
+    printf("  dt %.3f s, robot %2.0f Hz: %.6f s and %.6f s, the same with and without telemetry: %s\n", runs[i].dt,
+           runs[i].rate, res[0].results[0].total_time_s, res[0].results[1].total_time_s, same ? "yes" : "no");
+    CHECK(res[0].results[0].finished && res[0].results[1].finished);
+    CHECK(same);
+    for (int v = 0; v < 3; ++v) race_result_free(&res[v]);
+  }
+  grip_track_destroy(t);
+}
+
+/* The wall-contact statistic: a robot that plans with more grip than its tyres have (mu_factor
+ * 1.5 against 0.85) runs wide off the built-in track's road and into its walls; the race counts
+ * time with the body's box within 5 cm of a wall, the nearest as the world's walls see it, only
+ * off the road. The same robot at its own grip stays on the road and touches nothing. */
+static void wall_contact_counted(void) {
+  grip_track *t = default_track();
+  grip_vehicle_def car = grip_default_vehicle_def();
+  double off[2], wall[2];
+  for (int k = 0; k < 2; ++k) {
+    race_config cfg = race_default_config();
+    cfg.track = t;
+    cfg.car = &car;
+    cfg.laps = 1;
+    if (k == 1) cfg.params.mu_factor = 1.5;
+    race_result res;
+    CHECK(race_run(&cfg, &res) == 0);
+    off[k] = res.results[0].off_track_s;
+    wall[k] = res.results[0].wall_contact_s;
+    race_result_free(&res);
+  }
+  printf("  own grip: off the road %.2f s, at a wall %.2f s; planning with 1.5: %.2f s and %.2f s\n", off[0], wall[0],
+         off[1], wall[1]);
+  CHECK(off[0] == 0.0 && wall[0] == 0.0);
+  CHECK(off[1] > 1.0 && wall[1] > 0.1 && wall[1] <= off[1]);
+  grip_track_destroy(t);
+}
+
 /* Four robots from a 2x2 grid: all finish two laps; the order follows the total times; and
  * traffic costs time but not pace: each car's best lap is within 1 % of a lone car's (the
  * robot's grip learning must not take a shove for a lack of grip). */
@@ -315,5 +391,7 @@ int main(void) {
   RUN_TEST(three_laps_default);
   RUN_TEST(deterministic);
   RUN_TEST(four_cars_finish);
+  RUN_TEST(light_reads_change_nothing);
+  RUN_TEST(wall_contact_counted);
   return TEST_RESULT();
 }

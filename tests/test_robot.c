@@ -388,11 +388,13 @@ static void control_rate_decides_on_schedule(void) {
       robot *bot = robot_create(t, &car, &held, RHO), *ref = robot_create(t, &car, &plain, RHO);
       grip_vehicle_input last = {0};
       double last_distance = -1.0, summed = 0.0;
-      bool on_schedule = true, held_same = true, same_as_plain = true;
+      bool on_schedule = true, held_same = true, same_as_plain = true, foretold = true;
       long steps = lround(3.0 / dt);
       for (long i = 0; i < steps; ++i) {
         grip_vehicle_state st;
         grip_vehicle_get_state(world, id, &st);
+        /* robot_decides_next foretells the schedule (the plain robot decides at every call) */
+        foretold = foretold && robot_decides_next(bot, dt) == (i % n == 0) && robot_decides_next(ref, dt);
         grip_vehicle_input in = robot_drive(bot, &st, NULL, 0, dt);
         double distance = robot_get_status(bot).distance;
         summed += dt; /* the steps since the last decision, added in the same order */
@@ -417,6 +419,7 @@ static void control_rate_decides_on_schedule(void) {
       grip_vehicle_get_state(world, id, &st);
       printf("  dt %.3f s, %4.0f Hz: a decision every %ld steps, %.1f m/s after 3 s\n", dt, rate, n, st.speed);
       CHECK(on_schedule);
+      CHECK(foretold);
       CHECK(held_same);
       CHECK(same_as_plain);
       CHECK(st.speed > 10.0); /* it drove off */

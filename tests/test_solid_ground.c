@@ -168,10 +168,32 @@ static double energy(const grip_vehicle_def *d, const grip_vehicle_state *s) {
          0.5 * (I.x * wb.x * wb.x + I.y * wb.y * wb.y + I.z * wb.z * wb.z);
 }
 
+/* grip_vehicle_get_motion against grip_vehicle_get_state: each field its namesake's bits, and
+ * the padding zero (the expectation is built on a zeroed struct from the state's fields). */
+static bool motion_matches_state(const grip_world *world, grip_vehicle_id id) {
+  grip_vehicle_state s;
+  grip_vehicle_motion m, want;
+  memset(&m, 0xA5, sizeof m); /* what the call does not write shows */
+  if (grip_vehicle_get_state(world, id, &s) != GRIP_OK || grip_vehicle_get_motion(world, id, &m) != GRIP_OK)
+    return false;
+  memset(&want, 0, sizeof want);
+  want.pose = s.pose;
+  want.center_of_mass = s.center_of_mass;
+  want.linear_velocity = s.linear_velocity;
+  want.angular_velocity = s.angular_velocity;
+  want.local_velocity = s.local_velocity;
+  want.speed = s.speed;
+  want.fuel_mass = s.fuel_mass;
+  want.time = s.time;
+  want.out_of_world = s.out_of_world;
+  return memcmp(&m, &want, sizeof m) == 0;
+}
+
 /* --- dropping a car -------------------------------------------------------------------- */
 
 typedef struct drop_result {
   bool finite, stayed_in_world;
+  bool motion_matches; /* grip_vehicle_get_motion equal to the state's fields at every step */
   double worst_clearance; /* m, lowest corner clearance over the whole run */
   double final_clearance; /* m, at the end */
   double final_speed;     /* m/s */
@@ -182,7 +204,7 @@ typedef struct drop_result {
 /* Drops the built-in car in orientation q (about its box centre), its lowest box corner 2 m
  * above the ground under it, and lets it settle for `seconds`, brakes on. */
 static drop_result drop(ground_kind kind, grip_quat q, double dt, double seconds) {
-  drop_result r = {true, true, INFINITY, INFINITY, 0.0, 0.0, 0.0, 0.0};
+  drop_result r = {true, true, true, INFINITY, INFINITY, 0.0, 0.0, 0.0, 0.0};
   ground_setup g;
   if (!ground_setup_init(&g, kind)) {
     r.finite = false;
@@ -214,6 +236,7 @@ static drop_result drop(ground_kind kind, grip_quat q, double dt, double seconds
   for (int i = 1; i <= steps; ++i) {
     grip_world_step(world, dt);
     grip_vehicle_get_state(world, id, &s);
+    r.motion_matches = r.motion_matches && motion_matches_state(world, id);
     double clearance = lowest_clearance(&g, &car, &s);
     double e = energy(&car, &s);
     r.finite = r.finite && isfinite(e) && isfinite(clearance);
@@ -266,6 +289,7 @@ static void dropped_cars_rest_on_every_ground(void) {
         drop_result r = drop((ground_kind)k, orientations[o].q, dts[t], 5.0);
         CHECK(r.finite);
         CHECK(r.stayed_in_world);
+        CHECK(r.motion_matches);
         /* Never through the ground: no corner ever more than 3 cm inside it, and at rest every
          * corner above it within 2 cm. */
         CHECK(r.worst_clearance > -0.03);
@@ -404,6 +428,11 @@ static void driving_off_a_terrain_edge_leaves_the_world(void) {
   CHECK(s.out_of_world);
   CHECK(s.center_of_mass.x == held.x && s.center_of_mass.y == held.y && s.center_of_mass.z == held.z);
   CHECK(s.linear_velocity.x == 0.0 && s.linear_velocity.z == 0.0);
+  CHECK(motion_matches_state(world, id)); /* out of the world too */
+  grip_vehicle_motion m;
+  CHECK(grip_vehicle_get_motion(world, id, &m) == GRIP_OK && m.out_of_world);
+  CHECK(grip_vehicle_get_motion(world, GRIP_NULL_VEHICLE, &m) == GRIP_INVALID_ID);
+  CHECK(grip_vehicle_get_motion(world, id, NULL) == GRIP_INVALID_ID);
   /* Placed back on the plateau it drives again. */
   CHECK(grip_vehicle_place(world, id, 30.0, 30.0, 0.0) == GRIP_OK);
   grip_world_step(world, 0.005);
@@ -412,6 +441,119 @@ static void driving_off_a_terrain_edge_leaves_the_world(void) {
   printf("  terrain edge: left the world at t = %.3f s, held at x = %.3f m, z = %.3f m\n", left_at, held.x, held.z);
   grip_destroy_world(world);
   grip_heightfield_destroy(hf);
+}
+
+/* A flat ground at z = 0 whose answer under one wheel turns bad once armed: one of the hit's
+ * numbers (point, normal, distance, surface friction or rolling resistance, velocity) set to
+ * `bad`, in a world with moving_ground. */
+typedef enum { BAD_POINT, BAD_NORMAL, BAD_DISTANCE, BAD_FRICTION, BAD_ROLLING, BAD_VELOCITY, BAD_FIELDS } bad_field;
+static const char *const bad_field_names[BAD_FIELDS] = {"point", "normal", "distance", "friction",
+                                                        "rolling resistance", "velocity"};
+
+typedef struct bad_ground {
+  int wheel;
+  bad_field field;
+  double bad;
+  bool armed;
+} bad_ground;
+
+static bool bad_ground_raycast(void *context, const grip_ground_query *query, grip_vec3 o, grip_vec3 d,
+                               double max_distance, grip_ground_hit *hit) {
+  const bad_ground *g = context;
+  if (!(d.z < 0.0) || o.z < 0.0) return false;
+  double t = -o.z / d.z;
+  if (t > max_distance) return false;
+  hit->point = (grip_vec3){o.x + d.x * t, o.y + d.y * t, 0.0};
+  hit->normal = (grip_vec3){0.0, 0.0, 1.0};
+  hit->distance = t;
+  hit->surface = grip_default_surface();
+  if (!g->armed || !query || query->wheel != g->wheel) return true;
+  switch (g->field) {
+    case BAD_POINT: hit->point.z = g->bad; break;
+    case BAD_NORMAL: hit->normal.x = g->bad; break;
+    case BAD_DISTANCE: hit->distance = g->bad; break;
+    case BAD_FRICTION: hit->surface.friction = g->bad; break;
+    case BAD_ROLLING: hit->surface.rolling_resistance = g->bad; break;
+    default: hit->velocity = (grip_vec3){g->bad, 0.0, 0.0}; break;
+  }
+  return true;
+}
+
+/* Every number of the state finite, the wheels' too. */
+static bool state_finite(const grip_vehicle_state *s) {
+  bool ok = isfinite(s->pose.position.x) && isfinite(s->pose.position.y) && isfinite(s->pose.position.z) &&
+            isfinite(s->pose.rotation.w) && isfinite(s->pose.rotation.x) && isfinite(s->linear_velocity.x) &&
+            isfinite(s->linear_velocity.y) && isfinite(s->linear_velocity.z) && isfinite(s->angular_velocity.x) &&
+            isfinite(s->angular_velocity.y) && isfinite(s->angular_velocity.z) && isfinite(s->acceleration.x) &&
+            isfinite(s->engine_rpm) && isfinite(s->engine_torque) && isfinite(s->steering_torque) && isfinite(s->speed);
+  for (int k = 0; k < s->wheel_count; ++k) {
+    const grip_wheel_state *w = &s->wheels[k];
+    ok = ok && isfinite(w->contact_point.x) && isfinite(w->contact_point.z) && isfinite(w->contact_normal.x) &&
+         isfinite(w->contact_normal.z) && isfinite(w->load) && isfinite(w->slip_ratio) && isfinite(w->slip_angle) &&
+         isfinite(w->fx) && isfinite(w->fy) && isfinite(w->mz) && isfinite(w->spin) && isfinite(w->rotation) &&
+         isfinite(w->compression) && isfinite(w->suspension_force) && isfinite(w->drive_torque) &&
+         isfinite(w->brake_torque);
+  }
+  return ok;
+}
+
+/* No NaN or inf leaves a step, whatever a user's ground answers. A hit with a non-finite or
+ * absurd number (NaN, +inf, −inf, 1e308 in any of point, normal, distance, friction, rolling
+ * resistance, velocity) either changes nothing that matters (the car drives on at its speed) or
+ * blows the step up: then the step's safety net puts the car back where the step began, at
+ * rest, and clears what the wheels report. Under each of the four wheels, at three step sizes;
+ * once the ground is sane again the car drives on. */
+static void bad_ground_answers_change_nothing_finite(void) {
+  const double dts[] = {0.001, 0.005, 0.01};
+  const double bads[] = {NAN, INFINITY, -INFINITY, 1e308};
+  int cases = 0, put_back = 0;
+  for (int f = 0; f < BAD_FIELDS; ++f) {
+    bool field_ok = true;
+    for (int t = 0; t < 3; ++t)
+      for (int b = 0; b < 4; ++b)
+        for (int wheel = 0; wheel < 4; ++wheel) {
+          bad_ground g = {wheel, (bad_field)f, bads[b], false};
+          grip_world_def wd = grip_default_world_def();
+          wd.ground = (grip_ground){bad_ground_raycast, &g};
+          wd.moving_ground = true;
+          grip_world *world = grip_create_world(&wd);
+          grip_vehicle_def car = grip_default_vehicle_def();
+          grip_vehicle_id id = grip_create_vehicle(world, &car);
+          grip_vehicle_place(world, id, 0.0, 0.0, 0.3);
+          grip_vehicle_set_velocity(world, id, (grip_vec3){20.0, 0.0, 0.0});
+          grip_vehicle_input in = grip_default_vehicle_input();
+          in.throttle = 0.3;
+          in.steering = 0.1;
+          grip_vehicle_set_input(world, id, &in);
+          for (int i = 0; i < (int)lround(0.25 / dts[t]); ++i) grip_world_step(world, dts[t]);
+          grip_vehicle_state before, after;
+          grip_vehicle_get_state(world, id, &before);
+          g.armed = true;
+          grip_world_step(world, dts[t]);
+          grip_vehicle_get_state(world, id, &after);
+          bool finite = state_finite(&after);
+          bool back = after.linear_velocity.x == 0.0 && after.linear_velocity.y == 0.0 &&
+                      after.angular_velocity.z == 0.0 && fabs(after.pose.position.x - before.pose.position.x) < 1e-9 &&
+                      fabs(after.pose.position.y - before.pose.position.y) < 1e-9;
+          /* on at its speed, or put back at rest where the step began */
+          bool missed = back || after.speed > 15.0;
+          g.armed = false;
+          for (int i = 0; i < (int)lround(1.0 / dts[t]); ++i) grip_world_step(world, dts[t]);
+          grip_vehicle_state later;
+          grip_vehicle_get_state(world, id, &later);
+          bool drives = state_finite(&later) && later.speed > 0.3; /* from rest: ~0.9 m/s after 1 s */
+          if (!(finite && missed && drives))
+            printf("  FAILED %s = %g under wheel %d, dt %.3f: finite %d, on or back %d, drives %d\n", bad_field_names[f],
+                   bads[b], wheel, dts[t], finite, missed, drives);
+          field_ok = field_ok && finite && missed && drives;
+          put_back += back;
+          ++cases;
+          grip_destroy_world(world);
+        }
+    CHECK(field_ok);
+  }
+  printf("  %d bad answers: every state finite; %d steps put the car back at rest, the others drove on\n", cases,
+         put_back);
 }
 
 /* The world's bounds: a car that crosses bounds_max.x is out of the world right there. */
@@ -448,6 +590,7 @@ static void crossing_the_bounds_leaves_the_world(void) {
 
 int main(void) {
   RUN_TEST(dropped_cars_rest_on_every_ground);
+  RUN_TEST(bad_ground_answers_change_nothing_finite);
   RUN_TEST(car_pushed_down_by_another_stays_on_the_ground);
   RUN_TEST(wheel_rays_start_inside_the_box);
   RUN_TEST(driving_off_a_terrain_edge_leaves_the_world);

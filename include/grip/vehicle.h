@@ -513,6 +513,22 @@ typedef struct grip_vehicle_state {
   double tc_torque_factor;       /* 0..1, engine torque left by traction control (1 when off) */
 } grip_vehicle_state;
 
+/* Where a vehicle is and how it moves: the part of grip_vehicle_state that a loop reads of every
+ * car every step (a race's timing, a camera, a robot between its decisions), 184 bytes against
+ * the whole state's ~1.2 kB with its wheels (grip_vehicle_get_motion). Each field is its
+ * grip_vehicle_state namesake, bit for bit. */
+typedef struct grip_vehicle_motion {
+  grip_pose pose;             /* of the design frame; position in m, world frame */
+  grip_vec3 center_of_mass;   /* m, world frame */
+  grip_vec3 linear_velocity;  /* m/s, world frame, of the centre of mass; ~50 at a race's top speed */
+  grip_vec3 angular_velocity; /* rad/s, world frame; z ~0.5 in a fast corner */
+  grip_vec3 local_velocity;   /* m/s, vehicle frame (x forward, y left, z up) */
+  double speed;               /* m/s, forward speed (local x); ~30 */
+  double fuel_mass;           /* kg; ~50 for a race car */
+  double time;                /* s simulated since creation */
+  bool out_of_world;          /* as in grip_vehicle_state */
+} grip_vehicle_motion;
+
 #ifdef __cplusplus
 }
 #endif
