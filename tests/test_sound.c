@@ -387,7 +387,15 @@ static void sdl_audio_no_underrun(void) {
    * (it then asks for fewer buffers), which says nothing about the callback. */
   double expected = elapsed * st.sample_rate;
   CHECK(st.late == 0);
+#ifdef GRIP_SANITIZED
+  /* Under ASan+UBSan (a debug build, every access checked) the synthesis runs several times
+   * slower: one callback took 3.2 ms CPU of the 10.67 ms buffer in a suite run. The underrun
+   * itself is still checked (late == 0: no callback used more CPU than its buffer lasts); the
+   * 4x headroom is a claim about the optimised build, checked there. */
+  CHECK(st.max_callback_cpu_ms < st.buffer_ms);
+#else
   CHECK(st.max_callback_cpu_ms < 0.25 * st.buffer_ms);
+#endif
   CHECK((double)st.samples >= 0.5 * expected);
   /* SDL's dummy driver waits a whole number of ms per buffer (10 for 10.67), so it asks a few
    * per cent ahead of the wall clock when it is not starved. */
