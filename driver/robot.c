@@ -2,6 +2,7 @@
  * its state and its inputs. */
 #include "robot.h"
 #include "car_layout.h"
+#include "line_solver.h"
 #include "grip/mf_tyre.h"
 
 #include <errno.h>
@@ -601,27 +602,6 @@ static double banked_corner_speed(const robot *r, const line_sample *q) {
 
 /* --- racing line ------------------------------------------------------------------- */
 
-/* The level's samples j·stride in arrays of their own (structure of arrays): the centre-line
- * point and normal, the bound, the offset, the line point X(j) and len(j) = |X(j+1) − X(j)|
- * (+1e-12), kept up to date as offsets move. */
-typedef struct line_level {
-  int m;
-  int third; /* ceil(m / 3) */
-  double *px, *py, *nx, *ny, *bound, *off, *x, *y, *len;
-} line_level;
-
-/* Where sample j is kept: the samples are stored by j mod 3, then j / 3, so that samples three
- * apart (the lanes of one wavefront step, below) lie side by side. */
-static inline int level_pos(const line_level *v, int j) { return (j % 3) * v->third + j / 3; }
-
-/* Sweeps run LINE_BATCH at a time as a wavefront: sweep s of a batch updates sample t − 3s at
- * step t, just after sweep s − 1 has moved samples t − 3s + 1 and + 2, so each update reads what
- * a plain sweep would, except at the ring's seam (samples 0, 1 against m − 2, m − 1), where a
- * sweep reads its neighbours up to LINE_BATCH − 1 sweeps early or late. The updates of one step
- * are three samples apart and independent: they are computed side by side (one plain sweep is a
- * single chain of square roots and divisions, each offset using its neighbour's new value). */
-#define LINE_BATCH 8
-
 /* A line of fewer samples (a track under 1.5 km at the default 3 m spacing: the built-in one)
  * runs its sweeps one at a time, the plain schedule (to rounding): it costs under 0.1 s there,
  * and the seam's few millimetres (up to 8 mm on e-track-4 and 10 mm on the built-in
@@ -629,153 +609,6 @@ static inline int level_pos(const line_level *v, int j) { return (j % 3) * v->th
  * the first lap (tests/test_race.c four_cars_finish). Single-car laps on TORCS tracks move by
  * under 0.04 % (docs/performance.md). */
 #define LINE_WAVEFRONT_MIN_SAMPLES 500
-
-/* What one update reads, lane by lane: x[k][u], y[k][u] the points j − 2 … j + 2 of lane u,
- * len[k][u] the spacings from them; px[u] … off[u] the moved sample's centre point, normal,
- * bound and offset. */
-typedef struct lane_input {
-  const double *x[5], *y[5], *len[4];
-  const double *px, *py, *nx, *ny, *bound, *off;
-} lane_input;
-
-typedef struct lane_output {
-  double off[LINE_BATCH], x[LINE_BATCH], y[LINE_BATCH], len_in[LINE_BATCH], len_out[LINE_BATCH];
-  double moved[LINE_BATCH];
-} lane_output;
-
-/* Projected Gauss-Seidel updates of `count` offsets side by side: each moves to the exact 1-D
- * minimiser of Σ w·|D|² in it, D(j) = X(j−1) − 2X(j) + X(j+1), w = 1/l³ with l the local
- * spacing (|D|/l² is the curvature, so the sum is Σ curvature²·length), Gauss-Newton in how the
- * spacings (hence the weights) change with it, then is clamped to the road. */
-static inline void lanes_update(const lane_input *in, int count, lane_output *out) {
-  for (int u = 0; u < count; ++u) {
-    double nx = in->nx[u], ny = in->ny[u];
-    double X[5], Y[5], len[4];
-    for (int k = 0; k < 5; ++k) X[k] = in->x[k][u], Y[k] = in->y[k][u];
-    for (int k = 0; k < 4; ++k) len[k] = in->len[k][u];
-    /* d|X(j) − X(j−1)|/do = u_in·N, d|X(j+1) − X(j)|/do = −u_out·N (u: unit segment vectors);
-     * the reciprocals of the two lengths and of the three spacings l(k) = (len(k) + len(k+1))/2
-     * each come from one division of their product. */
-    double inv_in_out = 1.0 / (len[1] * len[2]);
-    double d_in = ((X[2] - X[1]) * nx + (Y[2] - Y[1]) * ny) * (len[2] * inv_in_out);
-    double d_out = -((X[3] - X[2]) * nx + (Y[3] - Y[2]) * ny) * (len[1] * inv_in_out);
-    double dl[3] = {0.5 * d_in, 0.5 * (d_in + d_out), 0.5 * d_out};
-    double l[3], inv_l[3];
-    for (int k = 0; k < 3; ++k) l[k] = 0.5 * (len[k] + len[k + 1]);
-    double inv_l012 = 1.0 / (l[0] * l[1] * l[2]);
-    inv_l[0] = l[1] * l[2] * inv_l012;
-    inv_l[1] = l[0] * l[2] * inv_l012;
-    inv_l[2] = l[0] * l[1] * inv_l012;
-    static const double c[3] = {1.0, -2.0, 1.0};
-    double grad = 0.0, hess = 0.0;
-    for (int k = 0; k < 3; ++k) {
-      double dx = X[k] - 2.0 * X[k + 1] + X[k + 2];
-      double dy = Y[k] - 2.0 * Y[k + 1] + Y[k + 2];
-      double w = inv_l[k] * inv_l[k] * inv_l[k];
-      double dd = dx * dx + dy * dy;
-      grad += 2.0 * w * c[k] * (dx * nx + dy * ny) - 3.0 * dd * w * inv_l[k] * dl[k];
-      hess += 2.0 * w * c[k] * c[k];
-    }
-    double old = in->off[u], bound = in->bound[u];
-    double o = old - grad / hess;
-    o = o < -bound ? -bound : o;
-    o = o > bound ? bound : o;
-    double xn = in->px[u] + o * nx, yn = in->py[u] + o * ny;
-    double ax = xn - X[1], ay = yn - Y[1];
-    double bx = X[3] - xn, by = Y[3] - yn;
-    out->off[u] = o;
-    out->x[u] = xn;
-    out->y[u] = yn;
-    out->len_in[u] = sqrt(ax * ax + ay * ay) + 1e-12;
-    out->len_out[u] = sqrt(bx * bx + by * by) + 1e-12;
-    out->moved[u] = fabs(o - old);
-  }
-}
-
-/* Compiled twice where the compiler and C library can choose at load time (GCC or Clang on
- * x86-64 Linux with glibc's ifunc; not under AddressSanitizer): for AVX2 (four lanes per
- * instruction) and for the baseline (two). Without fused multiply-adds (-ffp-contract=off) both
- * give the same bits. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) /* Clang's spelling of __SANITIZE_ADDRESS__ */
-#define LINE_SANITIZED 1
-#endif
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__linux__) && \
-    defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(LINE_SANITIZED)
-#define LINE_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define LINE_TARGET_CLONES
-#endif
-
-/* Wavefront step t of a batch of `sweeps` sweeps on a ring of m samples: the samples t − 3s of
- * the sweeps s with 0 ≤ t − 3s < m. moved[s] keeps sweep s's largest move. */
-LINE_TARGET_CLONES static void level_step(line_level *v, int t, int sweeps, double moved[LINE_BATCH]) {
-  int m = v->m;
-  int s_first = t < m ? 0 : (t - m) / 3 + 1;
-  int s_last = t / 3 < sweeps - 1 ? t / 3 : sweeps - 1;
-  int count = s_last - s_first + 1;
-  lane_input in;
-  lane_output out;
-  /* Lane u moves sample t − 3(s_last − u), of sweep s_last − u. */
-  int j_low = t - 3 * s_last;
-  if (count == LINE_BATCH && j_low >= 2 && t + 2 < m) {
-    /* None at the seam: each of the lanes' inputs is a run of consecutive stored values. */
-    for (int k = 0; k < 5; ++k) {
-      int p = level_pos(v, j_low + k - 2);
-      in.x[k] = v->x + p;
-      in.y[k] = v->y + p;
-      if (k < 4) in.len[k] = v->len + p;
-    }
-    int p = level_pos(v, j_low);
-    in.px = v->px + p, in.py = v->py + p, in.nx = v->nx + p, in.ny = v->ny + p;
-    in.bound = v->bound + p, in.off = v->off + p;
-    lanes_update(&in, LINE_BATCH, &out);
-    int p_in = level_pos(v, j_low - 1);
-    for (int u = 0; u < LINE_BATCH; ++u) {
-      v->off[p + u] = out.off[u];
-      v->x[p + u] = out.x[u];
-      v->y[p + u] = out.y[u];
-      v->len[p_in + u] = out.len_in[u];
-      v->len[p + u] = out.len_out[u];
-    }
-  } else {
-    double x[5][LINE_BATCH], y[5][LINE_BATCH], len[4][LINE_BATCH];
-    double px[LINE_BATCH], py[LINE_BATCH], nx[LINE_BATCH], ny[LINE_BATCH], bound[LINE_BATCH], off[LINE_BATCH];
-    for (int u = 0; u < count; ++u) {
-      int j = j_low + 3 * u;
-      for (int k = 0; k < 5; ++k) {
-        int a = j + k - 2;
-        a = level_pos(v, a < 0 ? a + m : a >= m ? a - m : a);
-        x[k][u] = v->x[a];
-        y[k][u] = v->y[a];
-        if (k < 4) len[k][u] = v->len[a];
-      }
-      int p = level_pos(v, j);
-      px[u] = v->px[p], py[u] = v->py[p], nx[u] = v->nx[p], ny[u] = v->ny[p];
-      bound[u] = v->bound[p], off[u] = v->off[p];
-    }
-    for (int k = 0; k < 5; ++k) {
-      in.x[k] = x[k];
-      in.y[k] = y[k];
-      if (k < 4) in.len[k] = len[k];
-    }
-    in.px = px, in.py = py, in.nx = nx, in.ny = ny, in.bound = bound, in.off = off;
-    lanes_update(&in, count, &out);
-    for (int u = 0; u < count; ++u) {
-      int j = j_low + 3 * u, p = level_pos(v, j);
-      v->off[p] = out.off[u];
-      v->x[p] = out.x[u];
-      v->y[p] = out.y[u];
-      v->len[level_pos(v, j == 0 ? m - 1 : j - 1)] = out.len_in[u];
-      v->len[p] = out.len_out[u];
-    }
-  }
-  for (int u = 0; u < count; ++u) {
-    int s = s_last - u;
-    moved[s] = out.moved[u] > moved[s] ? out.moved[u] : moved[s];
-  }
-}
 
 /* Minimises Σ w·|D|² (≈ Σ curvature²·ds, lanes_update) over the offsets of the samples
  * j·stride by up to `sweeps` sweeps of projected Gauss-Seidel, stopping when a sweep moves no
@@ -789,27 +622,15 @@ static void smooth_level(robot *r, line_level *v, int stride, int sweeps, int ba
   v->third = (m + 2) / 3;
   for (int j = 0; j < m; ++j) {
     const line_sample *q = &L[j * stride];
-    int p = level_pos(v, j);
+    int p = line_level_pos(v, j);
     v->px[p] = q->px, v->py[p] = q->py, v->nx[p] = q->nx, v->ny[p] = q->ny;
     v->bound[p] = q->bound, v->off[p] = q->offset;
     v->x[p] = q->px + q->offset * q->nx;
     v->y[p] = q->py + q->offset * q->ny;
   }
-  for (int j = 0; j < m; ++j) {
-    int a = level_pos(v, j), b = level_pos(v, j + 1 < m ? j + 1 : 0);
-    double dx = v->x[b] - v->x[a], dy = v->y[b] - v->y[a];
-    v->len[a] = sqrt(dx * dx + dy * dy) + 1e-12;
-  }
-  for (int done = 0; done < sweeps;) {
-    int k = sweeps - done < batch ? sweeps - done : batch;
-    double moved[LINE_BATCH] = {0};
-    for (int t = 0; t < m + 3 * (k - 1); ++t) level_step(v, t, k, moved);
-    done += k;
-    bool converged = false;
-    for (int s = 0; s < k; ++s) converged |= moved[s] < 1e-6;
-    if (converged) break;
-  }
-  for (int j = 0; j < m; ++j) L[j * stride].offset = v->off[level_pos(v, j)];
+  line_level_set_lengths(v);
+  line_level_sweep(v, sweeps, batch, true);
+  for (int j = 0; j < m; ++j) L[j * stride].offset = v->off[line_level_pos(v, j)];
   /* Linear interpolation of the offsets between the level's samples. */
   if (stride > 1)
     for (int j = 0; j < m; ++j) {
