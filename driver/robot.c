@@ -523,20 +523,36 @@ static double interp(const robot *r, double s, drive_field field);
 /* m, half road width at distance s. */
 static double loc_half_width(const robot *r, double s) { return interp(r, s, DF_HALF_WIDTH); }
 
+/* What the corner-speed formula needs of a sample, found once for all the formula's calls on it
+ * (the bisections below make ~150): the radius, and the sine and cosine of the banking on the
+ * side the turn leans. Banking > 0 raises the left edge: it helps a right-hand turn (the outside
+ * is higher) and hurts a left-hand one. */
+typedef struct corner_geometry {
+  bool straight; /* |curvature| < 1e-6 1/m: the formula's speed is the top speed */
+  double radius, sin_beta, cos_beta, vertical_curvature;
+} corner_geometry;
+
+static corner_geometry corner_geometry_of(double curvature, double bank, double vertical_curvature) {
+  corner_geometry g = {.straight = true};
+  double k = fabs(curvature);
+  if (k < 1e-6) return g;
+  double beta = curvature > 0.0 ? -bank : bank;
+  g.straight = false;
+  g.radius = 1.0 / k;
+  g.sin_beta = sin(beta);
+  g.cos_beta = cos(beta);
+  g.vertical_curvature = vertical_curvature;
+  return g;
+}
+
 /* Corner speed on a banked road (β > 0: the outside of the turn is higher) with vertical
  * curvature κ_v (a crest, κ_v < 0, unloads the tyres by v²·|κ_v| per unit mass; a dip loads
  * them): v² = g·r·(sin β + μ cos β) / (cos β − μ sin β − μ·r·(CA/m + κ_v)); β = 0 and κ_v = 0
  * give the formula above. */
-static double banked_corner_speed_mu(const robot *r, double curvature, double bank, double vertical_curvature,
-                                     double mu, double ca_per_mass) {
-  double k = fabs(curvature);
-  if (k < 1e-6) return r->top_speed;
-  double radius = 1.0 / k;
-  /* Banking > 0 raises the left edge: it helps a right-hand turn (the outside is higher) and
-   * hurts a left-hand one. */
-  double beta = curvature > 0.0 ? -bank : bank;
-  double num = G * radius * (sin(beta) + mu * cos(beta));
-  double den = cos(beta) - mu * sin(beta) - mu * radius * (ca_per_mass + vertical_curvature);
+static double banked_corner_speed_mu(const robot *r, const corner_geometry *g, double mu, double ca_per_mass) {
+  if (g->straight) return r->top_speed;
+  double num = G * g->radius * (g->sin_beta + mu * g->cos_beta);
+  double den = g->cos_beta - mu * g->sin_beta - mu * g->radius * (ca_per_mass + g->vertical_curvature);
   if (den <= 0.0 || num <= 0.0) return num <= 0.0 ? 0.0 : r->top_speed;
   double v = sqrt(num / den * r->p.aggressiveness);
   return v < r->top_speed ? v : r->top_speed;
@@ -562,7 +578,7 @@ static double corner_mu(const robot *r, const line_sample *q, int axle, double v
  * aero term D_a / (s_a·m) in place of CA/m. car1-trb1 has 52 % of its weight but a third of its
  * downforce on the front axle: at 250 km/h on a flat road its front holds 0.8 of what μ on the
  * whole car's load counts. */
-static double corner_speed_of(const robot *r, const line_sample *q, int axle) {
+static double corner_speed_of(const robot *r, const line_sample *q, const corner_geometry *g, int axle) {
   double ca_m;
   bool constant_mu; /* no downforce: μ does not depend on v */
   if (axle < 0) {
@@ -573,13 +589,13 @@ static double corner_speed_of(const robot *r, const line_sample *q, int axle) {
     ca_m = r->axle_downforce[axle] / (r->lateral_share[axle] * r->mass);
     constant_mu = r->axle_downforce[axle] == 0.0;
   }
-  double hi = banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, corner_mu(r, q, axle, 0.0), ca_m);
+  double hi = g->straight ? r->top_speed : banked_corner_speed_mu(r, g, corner_mu(r, q, axle, 0.0), ca_m);
   if (constant_mu) return hi;
   double lo = 0.0;
   for (int it = 0; it < 48; ++it) {
     double v = 0.5 * (lo + hi);
-    if (v <= banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, corner_mu(r, q, axle, v), ca_m))
-      lo = v;
+    /* on a straight the formula's speed is the top speed, hi, which v never exceeds */
+    if (g->straight || v <= banked_corner_speed_mu(r, g, corner_mu(r, q, axle, v), ca_m)) lo = v;
     else hi = v;
   }
   return lo;
@@ -588,14 +604,15 @@ static double corner_speed_of(const robot *r, const line_sample *q, int axle) {
 /* The plan's corner speed: the whole car's, and with axle_balance > 0 on a two-axle car no more
  * than each axle's own. */
 static double banked_corner_speed(const robot *r, const line_sample *q) {
-  double v = corner_speed_of(r, q, -1);
+  corner_geometry g = corner_geometry_of(q->curvature, q->banking, q->vertical_curvature);
+  double v = corner_speed_of(r, q, &g, -1);
   if (r->p.axle_balance > 0.0 && !r->axle_loads_general)
     for (int a = 0; a < 2; ++a) {
       /* An axle with at least the car's downforce per unit of its share, and at least the
        * car's μ (axle_balance >= 1; the car's is the lower axle's), allows at least the car's
        * speed: the formula's speed rises with μ and with the aero term. */
       if (r->p.axle_balance >= 1.0 && r->axle_downforce[a] >= r->ca * r->lateral_share[a]) continue;
-      v = fmin(v, corner_speed_of(r, q, a));
+      v = fmin(v, corner_speed_of(r, q, &g, a));
     }
   return v;
 }
@@ -843,12 +860,19 @@ static bool shorten_flat_out(robot *r) {
   if (n < 8 * FLAT_OUT_MAX_STRIDE) return false;
   double v_cap = r->p.flat_out_speed * r->top_speed;
   /* Per sample the curvature allowed (left, right turns) and whether it may move. */
-  double *cap = malloc(2 * (size_t)n * sizeof *cap);
+  double *cap = malloc(3 * (size_t)n * sizeof *cap);
   unsigned char *flat = malloc((size_t)n);
   if (!cap || !flat) {
     free(cap);
     free(flat);
     return false;
+  }
+  /* seg[i] = |X(i+1) − X(i)|, kept as samples move: the window's length before a move is a sum
+   * of these, in the order bump_length adds them (the same bits, a third of its square roots) */
+  double *seg = cap + 2 * (size_t)n;
+  for (int i = 0; i < n; ++i) {
+    const line_sample *a = &L[i], *b = &L[i + 1 < n ? i + 1 : 0];
+    seg[i] = hypot(b->x - a->x, b->y - a->y);
   }
   int flat_count = 0;
   for (int i = 0; i < n; ++i) {
@@ -876,17 +900,18 @@ static bool shorten_flat_out(robot *r) {
         /* the window i − 2s − 1 … i + 2s + 1; the bump moves i − 2s + 1 … i + 2s − 1, which
          * must all be flat out */
         bool ok = true;
+        for (int k = 0; k < w && ok; ++k) ok = !(shape[k] > 0.0) || flat[((i + k - half - 1) % n + n) % n];
+        if (!ok) continue;
         for (int k = 0; k < w; ++k) {
           int d = k - half - 1, ii = ((i + d) % n + n) % n;
           idx[k] = ii;
           h[k] = shape[k];
           px[k] = L[ii].x, py[k] = L[ii].y, nx[k] = L[ii].nx, ny[k] = L[ii].ny;
-          if (h[k] > 0.0 && !flat[ii]) ok = false;
         }
-        if (!ok) continue;
-        /* Newton step on the window's length */
+        /* Newton step on the window's length (l0: bump_length with no bump) */
         const double eps = 0.01;
-        double l0 = bump_length(px, py, nx, ny, h, w, 0.0, x, y);
+        double l0 = 0.0;
+        for (int k = 1; k < w; ++k) l0 += seg[idx[k - 1]];
         double lp = bump_length(px, py, nx, ny, h, w, eps, x, y);
         double lm = bump_length(px, py, nx, ny, h, w, -eps, x, y);
         double d2 = lp - 2.0 * l0 + lm;
@@ -917,6 +942,10 @@ static bool shorten_flat_out(robot *r) {
               q->x = q->px + q->offset * q->nx;
               q->y = q->py + q->offset * q->ny;
             }
+          for (int k = 0; k + 1 < w; ++k) { /* the moved samples' spacings, both sides */
+            const line_sample *a = &L[idx[k]], *b = &L[idx[k + 1]];
+            seg[idx[k]] = hypot(b->x - a->x, b->y - a->y);
+          }
           moved = fmax(moved, fabs(delta));
           break;
         }
