@@ -4,9 +4,6 @@
 #include <math.h>
 #include <stdbool.h>
 
-
-
-
 /* What one wavefront step's updates read and write, lane by lane: for lane u (moving sample j)
  * the points X(j − 2) … X(j + 2) (x_m2 … x_p2, y alike), the spacings len(j − 2) … len(j + 1)
  * with len(k) = |X(k + 1) − X(k)|, and sample j's centre point, normal and bound. Sample j's

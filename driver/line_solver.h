@@ -17,8 +17,6 @@ typedef struct line_level {
 } line_level;
 
 /* Where sample j is kept: the samples are stored by j mod 3, then j / 3, so that samples three
- * apart (the lanes of one wavefront step, below) lie side by side. */
-/* Where sample j is kept: the samples are stored by j mod 3, then j / 3, so that samples three
  * apart (the lanes of one wavefront step) lie side by side. Each array holds 3·third values. */
 static inline int line_level_pos(const line_level *v, int j) { return (j % 3) * v->third + j / 3; }
 
