@@ -2,6 +2,7 @@
  * its state and its inputs. */
 #include "robot.h"
 #include "car_layout.h"
+#include "line_solver.h"
 #include "grip/mf_tyre.h"
 
 #include <errno.h>
@@ -522,20 +523,36 @@ static double interp(const robot *r, double s, drive_field field);
 /* m, half road width at distance s. */
 static double loc_half_width(const robot *r, double s) { return interp(r, s, DF_HALF_WIDTH); }
 
+/* What the corner-speed formula needs of a sample, found once for all the formula's calls on it
+ * (the bisections below make ~150): the radius, and the sine and cosine of the banking on the
+ * side the turn leans. Banking > 0 raises the left edge: it helps a right-hand turn (the outside
+ * is higher) and hurts a left-hand one. */
+typedef struct corner_geometry {
+  bool straight; /* |curvature| < 1e-6 1/m: the formula's speed is the top speed */
+  double radius, sin_beta, cos_beta, vertical_curvature;
+} corner_geometry;
+
+static corner_geometry corner_geometry_of(double curvature, double bank, double vertical_curvature) {
+  corner_geometry g = {.straight = true};
+  double k = fabs(curvature);
+  if (k < 1e-6) return g;
+  double beta = curvature > 0.0 ? -bank : bank;
+  g.straight = false;
+  g.radius = 1.0 / k;
+  g.sin_beta = sin(beta);
+  g.cos_beta = cos(beta);
+  g.vertical_curvature = vertical_curvature;
+  return g;
+}
+
 /* Corner speed on a banked road (β > 0: the outside of the turn is higher) with vertical
  * curvature κ_v (a crest, κ_v < 0, unloads the tyres by v²·|κ_v| per unit mass; a dip loads
  * them): v² = g·r·(sin β + μ cos β) / (cos β − μ sin β − μ·r·(CA/m + κ_v)); β = 0 and κ_v = 0
  * give the formula above. */
-static double banked_corner_speed_mu(const robot *r, double curvature, double bank, double vertical_curvature,
-                                     double mu, double ca_per_mass) {
-  double k = fabs(curvature);
-  if (k < 1e-6) return r->top_speed;
-  double radius = 1.0 / k;
-  /* Banking > 0 raises the left edge: it helps a right-hand turn (the outside is higher) and
-   * hurts a left-hand one. */
-  double beta = curvature > 0.0 ? -bank : bank;
-  double num = G * radius * (sin(beta) + mu * cos(beta));
-  double den = cos(beta) - mu * sin(beta) - mu * radius * (ca_per_mass + vertical_curvature);
+static double banked_corner_speed_mu(const robot *r, const corner_geometry *g, double mu, double ca_per_mass) {
+  if (g->straight) return r->top_speed;
+  double num = G * g->radius * (g->sin_beta + mu * g->cos_beta);
+  double den = g->cos_beta - mu * g->sin_beta - mu * g->radius * (ca_per_mass + g->vertical_curvature);
   if (den <= 0.0 || num <= 0.0) return num <= 0.0 ? 0.0 : r->top_speed;
   double v = sqrt(num / den * r->p.aggressiveness);
   return v < r->top_speed ? v : r->top_speed;
@@ -561,7 +578,7 @@ static double corner_mu(const robot *r, const line_sample *q, int axle, double v
  * aero term D_a / (s_a·m) in place of CA/m. car1-trb1 has 52 % of its weight but a third of its
  * downforce on the front axle: at 250 km/h on a flat road its front holds 0.8 of what μ on the
  * whole car's load counts. */
-static double corner_speed_of(const robot *r, const line_sample *q, int axle) {
+static double corner_speed_of(const robot *r, const line_sample *q, const corner_geometry *g, int axle) {
   double ca_m;
   bool constant_mu; /* no downforce: μ does not depend on v */
   if (axle < 0) {
@@ -572,13 +589,13 @@ static double corner_speed_of(const robot *r, const line_sample *q, int axle) {
     ca_m = r->axle_downforce[axle] / (r->lateral_share[axle] * r->mass);
     constant_mu = r->axle_downforce[axle] == 0.0;
   }
-  double hi = banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, corner_mu(r, q, axle, 0.0), ca_m);
+  double hi = g->straight ? r->top_speed : banked_corner_speed_mu(r, g, corner_mu(r, q, axle, 0.0), ca_m);
   if (constant_mu) return hi;
   double lo = 0.0;
   for (int it = 0; it < 48; ++it) {
     double v = 0.5 * (lo + hi);
-    if (v <= banked_corner_speed_mu(r, q->curvature, q->banking, q->vertical_curvature, corner_mu(r, q, axle, v), ca_m))
-      lo = v;
+    /* on a straight the formula's speed is the top speed, hi, which v never exceeds */
+    if (g->straight || v <= banked_corner_speed_mu(r, g, corner_mu(r, q, axle, v), ca_m)) lo = v;
     else hi = v;
   }
   return lo;
@@ -587,40 +604,20 @@ static double corner_speed_of(const robot *r, const line_sample *q, int axle) {
 /* The plan's corner speed: the whole car's, and with axle_balance > 0 on a two-axle car no more
  * than each axle's own. */
 static double banked_corner_speed(const robot *r, const line_sample *q) {
-  double v = corner_speed_of(r, q, -1);
+  corner_geometry g = corner_geometry_of(q->curvature, q->banking, q->vertical_curvature);
+  double v = corner_speed_of(r, q, &g, -1);
   if (r->p.axle_balance > 0.0 && !r->axle_loads_general)
     for (int a = 0; a < 2; ++a) {
       /* An axle with at least the car's downforce per unit of its share, and at least the
        * car's μ (axle_balance >= 1; the car's is the lower axle's), allows at least the car's
        * speed: the formula's speed rises with μ and with the aero term. */
       if (r->p.axle_balance >= 1.0 && r->axle_downforce[a] >= r->ca * r->lateral_share[a]) continue;
-      v = fmin(v, corner_speed_of(r, q, a));
+      v = fmin(v, corner_speed_of(r, q, &g, a));
     }
   return v;
 }
 
 /* --- racing line ------------------------------------------------------------------- */
-
-/* The level's samples j·stride in arrays of their own (structure of arrays): the centre-line
- * point and normal, the bound, the offset, the line point X(j) and len(j) = |X(j+1) − X(j)|
- * (+1e-12), kept up to date as offsets move. */
-typedef struct line_level {
-  int m;
-  int third; /* ceil(m / 3) */
-  double *px, *py, *nx, *ny, *bound, *off, *x, *y, *len;
-} line_level;
-
-/* Where sample j is kept: the samples are stored by j mod 3, then j / 3, so that samples three
- * apart (the lanes of one wavefront step, below) lie side by side. */
-static inline int level_pos(const line_level *v, int j) { return (j % 3) * v->third + j / 3; }
-
-/* Sweeps run LINE_BATCH at a time as a wavefront: sweep s of a batch updates sample t − 3s at
- * step t, just after sweep s − 1 has moved samples t − 3s + 1 and + 2, so each update reads what
- * a plain sweep would, except at the ring's seam (samples 0, 1 against m − 2, m − 1), where a
- * sweep reads its neighbours up to LINE_BATCH − 1 sweeps early or late. The updates of one step
- * are three samples apart and independent: they are computed side by side (one plain sweep is a
- * single chain of square roots and divisions, each offset using its neighbour's new value). */
-#define LINE_BATCH 8
 
 /* A line of fewer samples (a track under 1.5 km at the default 3 m spacing: the built-in one)
  * runs its sweeps one at a time, the plain schedule (to rounding): it costs under 0.1 s there,
@@ -629,153 +626,6 @@ static inline int level_pos(const line_level *v, int j) { return (j % 3) * v->th
  * the first lap (tests/test_race.c four_cars_finish). Single-car laps on TORCS tracks move by
  * under 0.04 % (docs/performance.md). */
 #define LINE_WAVEFRONT_MIN_SAMPLES 500
-
-/* What one update reads, lane by lane: x[k][u], y[k][u] the points j − 2 … j + 2 of lane u,
- * len[k][u] the spacings from them; px[u] … off[u] the moved sample's centre point, normal,
- * bound and offset. */
-typedef struct lane_input {
-  const double *x[5], *y[5], *len[4];
-  const double *px, *py, *nx, *ny, *bound, *off;
-} lane_input;
-
-typedef struct lane_output {
-  double off[LINE_BATCH], x[LINE_BATCH], y[LINE_BATCH], len_in[LINE_BATCH], len_out[LINE_BATCH];
-  double moved[LINE_BATCH];
-} lane_output;
-
-/* Projected Gauss-Seidel updates of `count` offsets side by side: each moves to the exact 1-D
- * minimiser of Σ w·|D|² in it, D(j) = X(j−1) − 2X(j) + X(j+1), w = 1/l³ with l the local
- * spacing (|D|/l² is the curvature, so the sum is Σ curvature²·length), Gauss-Newton in how the
- * spacings (hence the weights) change with it, then is clamped to the road. */
-static inline void lanes_update(const lane_input *in, int count, lane_output *out) {
-  for (int u = 0; u < count; ++u) {
-    double nx = in->nx[u], ny = in->ny[u];
-    double X[5], Y[5], len[4];
-    for (int k = 0; k < 5; ++k) X[k] = in->x[k][u], Y[k] = in->y[k][u];
-    for (int k = 0; k < 4; ++k) len[k] = in->len[k][u];
-    /* d|X(j) − X(j−1)|/do = u_in·N, d|X(j+1) − X(j)|/do = −u_out·N (u: unit segment vectors);
-     * the reciprocals of the two lengths and of the three spacings l(k) = (len(k) + len(k+1))/2
-     * each come from one division of their product. */
-    double inv_in_out = 1.0 / (len[1] * len[2]);
-    double d_in = ((X[2] - X[1]) * nx + (Y[2] - Y[1]) * ny) * (len[2] * inv_in_out);
-    double d_out = -((X[3] - X[2]) * nx + (Y[3] - Y[2]) * ny) * (len[1] * inv_in_out);
-    double dl[3] = {0.5 * d_in, 0.5 * (d_in + d_out), 0.5 * d_out};
-    double l[3], inv_l[3];
-    for (int k = 0; k < 3; ++k) l[k] = 0.5 * (len[k] + len[k + 1]);
-    double inv_l012 = 1.0 / (l[0] * l[1] * l[2]);
-    inv_l[0] = l[1] * l[2] * inv_l012;
-    inv_l[1] = l[0] * l[2] * inv_l012;
-    inv_l[2] = l[0] * l[1] * inv_l012;
-    static const double c[3] = {1.0, -2.0, 1.0};
-    double grad = 0.0, hess = 0.0;
-    for (int k = 0; k < 3; ++k) {
-      double dx = X[k] - 2.0 * X[k + 1] + X[k + 2];
-      double dy = Y[k] - 2.0 * Y[k + 1] + Y[k + 2];
-      double w = inv_l[k] * inv_l[k] * inv_l[k];
-      double dd = dx * dx + dy * dy;
-      grad += 2.0 * w * c[k] * (dx * nx + dy * ny) - 3.0 * dd * w * inv_l[k] * dl[k];
-      hess += 2.0 * w * c[k] * c[k];
-    }
-    double old = in->off[u], bound = in->bound[u];
-    double o = old - grad / hess;
-    o = o < -bound ? -bound : o;
-    o = o > bound ? bound : o;
-    double xn = in->px[u] + o * nx, yn = in->py[u] + o * ny;
-    double ax = xn - X[1], ay = yn - Y[1];
-    double bx = X[3] - xn, by = Y[3] - yn;
-    out->off[u] = o;
-    out->x[u] = xn;
-    out->y[u] = yn;
-    out->len_in[u] = sqrt(ax * ax + ay * ay) + 1e-12;
-    out->len_out[u] = sqrt(bx * bx + by * by) + 1e-12;
-    out->moved[u] = fabs(o - old);
-  }
-}
-
-/* Compiled twice where the compiler and C library can choose at load time (GCC or Clang on
- * x86-64 Linux with glibc's ifunc; not under AddressSanitizer): for AVX2 (four lanes per
- * instruction) and for the baseline (two). Without fused multiply-adds (-ffp-contract=off) both
- * give the same bits. */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) /* Clang's spelling of __SANITIZE_ADDRESS__ */
-#define LINE_SANITIZED 1
-#endif
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__linux__) && \
-    defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(LINE_SANITIZED)
-#define LINE_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define LINE_TARGET_CLONES
-#endif
-
-/* Wavefront step t of a batch of `sweeps` sweeps on a ring of m samples: the samples t − 3s of
- * the sweeps s with 0 ≤ t − 3s < m. moved[s] keeps sweep s's largest move. */
-LINE_TARGET_CLONES static void level_step(line_level *v, int t, int sweeps, double moved[LINE_BATCH]) {
-  int m = v->m;
-  int s_first = t < m ? 0 : (t - m) / 3 + 1;
-  int s_last = t / 3 < sweeps - 1 ? t / 3 : sweeps - 1;
-  int count = s_last - s_first + 1;
-  lane_input in;
-  lane_output out;
-  /* Lane u moves sample t − 3(s_last − u), of sweep s_last − u. */
-  int j_low = t - 3 * s_last;
-  if (count == LINE_BATCH && j_low >= 2 && t + 2 < m) {
-    /* None at the seam: each of the lanes' inputs is a run of consecutive stored values. */
-    for (int k = 0; k < 5; ++k) {
-      int p = level_pos(v, j_low + k - 2);
-      in.x[k] = v->x + p;
-      in.y[k] = v->y + p;
-      if (k < 4) in.len[k] = v->len + p;
-    }
-    int p = level_pos(v, j_low);
-    in.px = v->px + p, in.py = v->py + p, in.nx = v->nx + p, in.ny = v->ny + p;
-    in.bound = v->bound + p, in.off = v->off + p;
-    lanes_update(&in, LINE_BATCH, &out);
-    int p_in = level_pos(v, j_low - 1);
-    for (int u = 0; u < LINE_BATCH; ++u) {
-      v->off[p + u] = out.off[u];
-      v->x[p + u] = out.x[u];
-      v->y[p + u] = out.y[u];
-      v->len[p_in + u] = out.len_in[u];
-      v->len[p + u] = out.len_out[u];
-    }
-  } else {
-    double x[5][LINE_BATCH], y[5][LINE_BATCH], len[4][LINE_BATCH];
-    double px[LINE_BATCH], py[LINE_BATCH], nx[LINE_BATCH], ny[LINE_BATCH], bound[LINE_BATCH], off[LINE_BATCH];
-    for (int u = 0; u < count; ++u) {
-      int j = j_low + 3 * u;
-      for (int k = 0; k < 5; ++k) {
-        int a = j + k - 2;
-        a = level_pos(v, a < 0 ? a + m : a >= m ? a - m : a);
-        x[k][u] = v->x[a];
-        y[k][u] = v->y[a];
-        if (k < 4) len[k][u] = v->len[a];
-      }
-      int p = level_pos(v, j);
-      px[u] = v->px[p], py[u] = v->py[p], nx[u] = v->nx[p], ny[u] = v->ny[p];
-      bound[u] = v->bound[p], off[u] = v->off[p];
-    }
-    for (int k = 0; k < 5; ++k) {
-      in.x[k] = x[k];
-      in.y[k] = y[k];
-      if (k < 4) in.len[k] = len[k];
-    }
-    in.px = px, in.py = py, in.nx = nx, in.ny = ny, in.bound = bound, in.off = off;
-    lanes_update(&in, count, &out);
-    for (int u = 0; u < count; ++u) {
-      int j = j_low + 3 * u, p = level_pos(v, j);
-      v->off[p] = out.off[u];
-      v->x[p] = out.x[u];
-      v->y[p] = out.y[u];
-      v->len[level_pos(v, j == 0 ? m - 1 : j - 1)] = out.len_in[u];
-      v->len[p] = out.len_out[u];
-    }
-  }
-  for (int u = 0; u < count; ++u) {
-    int s = s_last - u;
-    moved[s] = out.moved[u] > moved[s] ? out.moved[u] : moved[s];
-  }
-}
 
 /* Minimises Σ w·|D|² (≈ Σ curvature²·ds, lanes_update) over the offsets of the samples
  * j·stride by up to `sweeps` sweeps of projected Gauss-Seidel, stopping when a sweep moves no
@@ -789,27 +639,15 @@ static void smooth_level(robot *r, line_level *v, int stride, int sweeps, int ba
   v->third = (m + 2) / 3;
   for (int j = 0; j < m; ++j) {
     const line_sample *q = &L[j * stride];
-    int p = level_pos(v, j);
+    int p = line_level_pos(v, j);
     v->px[p] = q->px, v->py[p] = q->py, v->nx[p] = q->nx, v->ny[p] = q->ny;
     v->bound[p] = q->bound, v->off[p] = q->offset;
     v->x[p] = q->px + q->offset * q->nx;
     v->y[p] = q->py + q->offset * q->ny;
   }
-  for (int j = 0; j < m; ++j) {
-    int a = level_pos(v, j), b = level_pos(v, j + 1 < m ? j + 1 : 0);
-    double dx = v->x[b] - v->x[a], dy = v->y[b] - v->y[a];
-    v->len[a] = sqrt(dx * dx + dy * dy) + 1e-12;
-  }
-  for (int done = 0; done < sweeps;) {
-    int k = sweeps - done < batch ? sweeps - done : batch;
-    double moved[LINE_BATCH] = {0};
-    for (int t = 0; t < m + 3 * (k - 1); ++t) level_step(v, t, k, moved);
-    done += k;
-    bool converged = false;
-    for (int s = 0; s < k; ++s) converged |= moved[s] < 1e-6;
-    if (converged) break;
-  }
-  for (int j = 0; j < m; ++j) L[j * stride].offset = v->off[level_pos(v, j)];
+  line_level_set_lengths(v);
+  line_level_sweep(v, sweeps, batch, true);
+  for (int j = 0; j < m; ++j) L[j * stride].offset = v->off[line_level_pos(v, j)];
   /* Linear interpolation of the offsets between the level's samples. */
   if (stride > 1)
     for (int j = 0; j < m; ++j) {
@@ -1022,12 +860,19 @@ static bool shorten_flat_out(robot *r) {
   if (n < 8 * FLAT_OUT_MAX_STRIDE) return false;
   double v_cap = r->p.flat_out_speed * r->top_speed;
   /* Per sample the curvature allowed (left, right turns) and whether it may move. */
-  double *cap = malloc(2 * (size_t)n * sizeof *cap);
+  double *cap = malloc(3 * (size_t)n * sizeof *cap);
   unsigned char *flat = malloc((size_t)n);
   if (!cap || !flat) {
     free(cap);
     free(flat);
     return false;
+  }
+  /* seg[i] = |X(i+1) − X(i)|, kept as samples move: the window's length before a move is a sum
+   * of these, in the order bump_length adds them (the same bits, a third of its square roots) */
+  double *seg = cap + 2 * (size_t)n;
+  for (int i = 0; i < n; ++i) {
+    const line_sample *a = &L[i], *b = &L[i + 1 < n ? i + 1 : 0];
+    seg[i] = hypot(b->x - a->x, b->y - a->y);
   }
   int flat_count = 0;
   for (int i = 0; i < n; ++i) {
@@ -1055,17 +900,18 @@ static bool shorten_flat_out(robot *r) {
         /* the window i − 2s − 1 … i + 2s + 1; the bump moves i − 2s + 1 … i + 2s − 1, which
          * must all be flat out */
         bool ok = true;
+        for (int k = 0; k < w && ok; ++k) ok = !(shape[k] > 0.0) || flat[((i + k - half - 1) % n + n) % n];
+        if (!ok) continue;
         for (int k = 0; k < w; ++k) {
           int d = k - half - 1, ii = ((i + d) % n + n) % n;
           idx[k] = ii;
           h[k] = shape[k];
           px[k] = L[ii].x, py[k] = L[ii].y, nx[k] = L[ii].nx, ny[k] = L[ii].ny;
-          if (h[k] > 0.0 && !flat[ii]) ok = false;
         }
-        if (!ok) continue;
-        /* Newton step on the window's length */
+        /* Newton step on the window's length (l0: bump_length with no bump) */
         const double eps = 0.01;
-        double l0 = bump_length(px, py, nx, ny, h, w, 0.0, x, y);
+        double l0 = 0.0;
+        for (int k = 1; k < w; ++k) l0 += seg[idx[k - 1]];
         double lp = bump_length(px, py, nx, ny, h, w, eps, x, y);
         double lm = bump_length(px, py, nx, ny, h, w, -eps, x, y);
         double d2 = lp - 2.0 * l0 + lm;
@@ -1096,6 +942,10 @@ static bool shorten_flat_out(robot *r) {
               q->x = q->px + q->offset * q->nx;
               q->y = q->py + q->offset * q->ny;
             }
+          for (int k = 0; k + 1 < w; ++k) { /* the moved samples' spacings, both sides */
+            const line_sample *a = &L[idx[k]], *b = &L[idx[k + 1]];
+            seg[idx[k]] = hypot(b->x - a->x, b->y - a->y);
+          }
           moved = fmax(moved, fabs(delta));
           break;
         }
