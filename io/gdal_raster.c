@@ -1,6 +1,7 @@
-/* Any raster GDAL reads (GeoTIFF, SRTM .hgt, ESRI ASCII grid, .bt, …) as terrain. Compiled
- * against GDAL only when CMake found it (GRIP_HAVE_GDAL); otherwise the entry point reports
- * that GDAL is missing. */
+/* Any raster GDAL reads (GeoTIFF, SRTM .hgt, ESRI ASCII grid, .bt, …) as terrain, and GDAL
+ * itself, opened at run time (gdal_api.h). Compiled against GDAL's headers only when CMake found
+ * it (GRIP_HAVE_GDAL); otherwise the entry point reports that GDAL is missing. */
+#include "gdal_api.h"
 #include "terrain.h"
 
 #include <stdio.h>
@@ -8,13 +9,47 @@
 #include <string.h>
 
 #ifdef GRIP_HAVE_GDAL
+#include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 
-#include <cpl_error.h>
-#include <gdal.h>
-#include <ogr_srs_api.h>
+static grip_gdal_api gdal;
+static bool gdal_loaded;
+static char gdal_why[256]; /* why GDAL could not be opened */
+static pthread_once_t gdal_once = PTHREAD_ONCE_INIT;
 
-bool grip_gdal_available(void) { return true; }
+static void gdal_open(void) {
+  void *lib = dlopen(GRIP_GDAL_SONAME, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char *e = dlerror();
+    snprintf(gdal_why, sizeof gdal_why, "%s", e ? e : GRIP_GDAL_SONAME ": dlopen failed");
+    return;
+  }
+  grip_gdal_api api;
+  const char *missing = NULL;
+  /* dlsym's object pointer into a function pointer (POSIX makes the two interchangeable) */
+#define GRIP_GDAL_RESOLVE(name)               \
+  *(void **)&api.name = dlsym(lib, #name);    \
+  if (!api.name && !missing) missing = #name;
+  GRIP_GDAL_FUNCTIONS(GRIP_GDAL_RESOLVE)
+#undef GRIP_GDAL_RESOLVE
+  if (missing) {
+    snprintf(gdal_why, sizeof gdal_why, "%s has no %s", GRIP_GDAL_SONAME, missing);
+    dlclose(lib);
+    return;
+  }
+  api.GDALAllRegister();
+  gdal = api;
+  gdal_loaded = true; /* it stays open for the process's life, as a linked library would */
+}
+
+const grip_gdal_api *grip_gdal(const char **why) {
+  pthread_once(&gdal_once, gdal_open);
+  if (!gdal_loaded && why) *why = gdal_why;
+  return gdal_loaded ? &gdal : NULL;
+}
+
+bool grip_gdal_available(void) { return grip_gdal(NULL) != NULL; }
 
 static double unit_type_metres(const char *u) {
   if (!u || !*u || strcmp(u, "m") == 0 || strcmp(u, "metre") == 0 || strcmp(u, "meter") == 0)
@@ -25,22 +60,27 @@ static double unit_type_metres(const char *u) {
 }
 
 bool grip_gdal_load(const char *path, grip_terrain *out, grip_load_error *err) {
-  GDALAllRegister();
-  CPLPushErrorHandler(CPLQuietErrorHandler);
-  CPLErrorReset();
-  GDALDatasetH ds = GDALOpenEx(path, GDAL_OF_RASTER | GDAL_OF_READONLY, NULL, NULL, NULL);
+  const char *cannot = "";
+  const grip_gdal_api *g = grip_gdal(&cannot);
+  if (!g) {
+    grip_load_error_set(err, path, 0, NULL, "GDAL cannot be opened: %s", cannot);
+    return false;
+  }
+  g->CPLPushErrorHandler(g->CPLQuietErrorHandler);
+  g->CPLErrorReset();
+  GDALDatasetH ds = g->GDALOpenEx(path, GDAL_OF_RASTER | GDAL_OF_READONLY, NULL, NULL, NULL);
   if (!ds) {
-    const char *msg = CPLGetLastErrorMsg();
+    const char *msg = g->CPLGetLastErrorMsg();
     grip_load_error_set(err, path, 0, NULL, "GDAL cannot read it%s%s", msg && *msg ? ": " : "",
                         msg ? msg : "");
-    CPLPopErrorHandler();
+    g->CPLPopErrorHandler();
     return false;
   }
   bool ok = false;
   double *buf = NULL, *heights = NULL;
   unsigned char *voids = NULL;
-  int cols = GDALGetRasterXSize(ds), rows = GDALGetRasterYSize(ds);
-  if (GDALGetRasterCount(ds) < 1) {
+  int cols = g->GDALGetRasterXSize(ds), rows = g->GDALGetRasterYSize(ds);
+  if (g->GDALGetRasterCount(ds) < 1) {
     grip_load_error_set(err, path, 0, NULL, "the raster has no band");
     goto done;
   }
@@ -49,7 +89,7 @@ bool grip_gdal_load(const char *path, grip_terrain *out, grip_load_error *err) {
     goto done;
   }
   double gt[6];
-  if (GDALGetGeoTransform(ds, gt) != CE_None) {
+  if (g->GDALGetGeoTransform(ds, gt) != CE_None) {
     /* No georeferencing: GDAL's default, one unit per pixel, rows going down. */
     gt[0] = 0.0, gt[1] = 1.0, gt[2] = 0.0, gt[3] = 0.0, gt[4] = 0.0, gt[5] = -1.0;
   }
@@ -57,7 +97,7 @@ bool grip_gdal_load(const char *path, grip_terrain *out, grip_load_error *err) {
     grip_load_error_set(err, path, 0, NULL, "rotated rasters are not supported");
     goto done;
   }
-  GDALRasterBandH band = GDALGetRasterBand(ds, 1);
+  GDALRasterBandH band = g->GDALGetRasterBand(ds, 1);
   size_t n = (size_t)cols * (size_t)rows;
   buf = malloc(n * sizeof *buf);
   heights = malloc(n * sizeof *heights);
@@ -66,15 +106,15 @@ bool grip_gdal_load(const char *path, grip_terrain *out, grip_load_error *err) {
     grip_load_error_set(err, path, 0, NULL, "out of memory for %zu samples", n);
     goto done;
   }
-  if (GDALRasterIO(band, GF_Read, 0, 0, cols, rows, buf, cols, rows, GDT_Float64, 0, 0) !=
+  if (g->GDALRasterIO(band, GF_Read, 0, 0, cols, rows, buf, cols, rows, GDT_Float64, 0, 0) !=
       CE_None) {
-    grip_load_error_set(err, path, 0, NULL, "GDAL read failed: %s", CPLGetLastErrorMsg());
+    grip_load_error_set(err, path, 0, NULL, "GDAL read failed: %s", g->CPLGetLastErrorMsg());
     goto done;
   }
   int has_nodata = 0, has_scale = 0, has_offset = 0;
-  double nodata = GDALGetRasterNoDataValue(band, &has_nodata);
-  double scale = GDALGetRasterScale(band, &has_scale);
-  double offset = GDALGetRasterOffset(band, &has_offset);
+  double nodata = g->GDALGetRasterNoDataValue(band, &has_nodata);
+  double scale = g->GDALGetRasterScale(band, &has_scale);
+  double offset = g->GDALGetRasterOffset(band, &has_offset);
   if (!has_scale || !(scale != 0.0)) scale = 1.0;
   if (!has_offset) offset = 0.0;
   if (!(fabs(scale) >= GRIP_TERRAIN_MIN_VSCALE && fabs(scale) <= GRIP_TERRAIN_MAX_VSCALE) ||
@@ -85,7 +125,7 @@ bool grip_gdal_load(const char *path, grip_terrain *out, grip_load_error *err) {
                         GRIP_TERRAIN_MAX_ABS_HEIGHT);
     goto done;
   }
-  double vunit = unit_type_metres(GDALGetRasterUnitType(band));
+  double vunit = unit_type_metres(g->GDALGetRasterUnitType(band));
   /* GDAL rows run along gt[5] (negative: north at the top), columns along gt[1]. */
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) {
@@ -118,20 +158,20 @@ bool grip_gdal_load(const char *path, grip_terrain *out, grip_load_error *err) {
   t.datum = -1;
   t.units = GRIP_UNITS_METRES;
   t.unit_m = 1.0;
-  snprintf(t.format, sizeof t.format, "GDAL %s", GDALGetDriverShortName(GDALGetDatasetDriver(ds)));
-  OGRSpatialReferenceH srs = GDALGetSpatialRef(ds);
-  if (srs && OSRIsGeographic(srs)) {
+  snprintf(t.format, sizeof t.format, "GDAL %s", g->GDALGetDriverShortName(g->GDALGetDatasetDriver(ds)));
+  OGRSpatialReferenceH srs = g->GDALGetSpatialRef(ds);
+  if (srs && g->OSRIsGeographic(srs)) {
     t.units = GRIP_UNITS_DEGREES;
   } else if (srs) {
-    double u = OSRGetLinearUnits(srs, NULL);
+    double u = g->OSRGetLinearUnits(srs, NULL);
     if (u > 0.0) t.unit_m = u;
     if (fabs(u - 0.3048) < 1e-9) t.units = GRIP_UNITS_FEET;
     else if (fabs(u - 1200.0 / 3937.0) < 1e-9) t.units = GRIP_UNITS_US_FEET;
     int north = 0;
-    int zone = OSRGetUTMZone(srs, &north);
+    int zone = g->OSRGetUTMZone(srs, &north);
     t.utm_zone = north ? zone : -zone;
   }
-  const char *name = srs ? OSRGetName(srs) : NULL;
+  const char *name = srs ? g->OSRGetName(srs) : NULL;
   snprintf(t.crs, sizeof t.crs, "%s", name ? name : "unknown (no CRS in the file)");
   if (!grip_terrain_set_frame(&t)) {
     grip_load_error_set(err, path, 0, NULL, "unusable georeferencing");
@@ -153,8 +193,8 @@ done:
   free(buf);
   free(heights);
   free(voids);
-  GDALClose(ds);
-  CPLPopErrorHandler();
+  g->GDALClose(ds);
+  g->CPLPopErrorHandler();
   return ok;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "grip/grip.h"
+#include "grip/mf_tyre.h"
 #include "test.h"
 
 /* TORCS's car1-trb1 curve (stiffness 20, dynamic friction 0.8, elasticity 0.7) and the skid
@@ -62,6 +63,34 @@ static void peak_is_the_magic_formulas(void) {
   grip_tyre_peak_mu(&t, t.simple.nominal_load, &mx, &my);
   CHECK_NEAR(my, 1.6 * (1.0 + 0.3 * xp), 1e-12);
   CHECK_NEAR(mx, my, 0.0);
+  /* asked one at a time, each is the same number, at any load (the other pointer NULL) */
+  t.simple.longitudinal.mu = 1.4;
+  t.simple.longitudinal.slide_gain = 0.0;
+  int differ = 0;
+  for (double fz = 100.0; fz < 20000.0; fz *= 1.7) {
+    double x_both, y_both, x_alone = -1.0, y_alone = -1.0;
+    grip_tyre_peak_mu(&t, fz, &x_both, &y_both);
+    grip_tyre_peak_mu(&t, fz, &x_alone, NULL);
+    grip_tyre_peak_mu(&t, fz, NULL, &y_alone);
+    grip_tyre_peak_mu(&t, fz, NULL, NULL);
+    differ += x_alone != x_both || y_alone != y_both;
+    /* the load law (never below 10 % of μ) times the peak factor: 1 without a slide gain */
+    double law = fmax(0.1, 1.0 - 0.15 * (fz - t.simple.nominal_load) / t.simple.nominal_load);
+    CHECK_REL(x_both, 1.4 * law, 1e-12);
+    CHECK_REL(y_both, 1.6 * law * (1.0 + 0.3 * xp), 1e-12);
+  }
+  CHECK(differ == 0);
+  /* the full Magic Formula's branch: one evaluation, either number alone the same */
+  grip_mf_params mf;
+  grip_mf_default_params(&mf);
+  t.model = GRIP_TYRE_FULL_MF;
+  t.mf = &mf;
+  double fx_both, fy_both, fx_alone = -1.0, fy_alone = -1.0;
+  grip_tyre_peak_mu(&t, 4000.0, &fx_both, &fy_both);
+  grip_tyre_peak_mu(&t, 4000.0, &fx_alone, NULL);
+  grip_tyre_peak_mu(&t, 4000.0, NULL, &fy_alone);
+  CHECK(fx_alone == fx_both && fy_alone == fy_both);
+  CHECK(fx_both > 0.5 && fx_both < 2.0 && fy_both > 0.5 && fy_both < 2.0);
 }
 
 /* The tyre model: a pure longitudinal slip is the curve's own argument (the normalised slip

@@ -18,9 +18,7 @@
 #include "stb/stb_image.h"
 #include "torcs_car.h"
 #include "torcs_track.h"
-#ifdef GRIP_HAVE_GDAL
-#include <gdal.h>
-#endif
+#include "gdal_api.h"
 
 static bool exists(const char *path) {
   struct stat st;
@@ -58,12 +56,13 @@ static unsigned char *load_image(const char *path, int *w, int *h) {
   }
 #ifdef GRIP_HAVE_GDAL
   /* SGI images: stb_image does not read them, GDAL does. */
-  GDALAllRegister();
-  CPLPushErrorHandler(CPLQuietErrorHandler);
-  GDALDatasetH ds = GDALOpen(path, GA_ReadOnly);
-  CPLPopErrorHandler();
+  const grip_gdal_api *g = grip_gdal(NULL);
+  if (!g) return NULL;
+  g->CPLPushErrorHandler(g->CPLQuietErrorHandler);
+  GDALDatasetH ds = g->GDALOpen(path, GA_ReadOnly);
+  g->CPLPopErrorHandler();
   if (!ds) return NULL;
-  int cols = GDALGetRasterXSize(ds), rows = GDALGetRasterYSize(ds), bands = GDALGetRasterCount(ds);
+  int cols = g->GDALGetRasterXSize(ds), rows = g->GDALGetRasterYSize(ds), bands = g->GDALGetRasterCount(ds);
   unsigned char *rgba = NULL;
   if (cols > 0 && rows > 0 && cols <= 8192 && rows <= 8192 && bands >= 1) {
     rgba = malloc((size_t)cols * (size_t)rows * 4);
@@ -73,7 +72,7 @@ static unsigned char *load_image(const char *path, int *w, int *h) {
         int src = bands >= 3 ? (b < bands ? b + 1 : 0) : (b < 3 ? 1 : (bands == 2 ? 2 : 0));
         if (src == 0) continue;
         /* Band src into every 4th byte, row by row from the top. */
-        if (GDALRasterIO(GDALGetRasterBand(ds, src), GF_Read, 0, 0, cols, rows, rgba + b, cols, rows, GDT_Byte, 4,
+        if (g->GDALRasterIO(g->GDALGetRasterBand(ds, src), GF_Read, 0, 0, cols, rows, rgba + b, cols, rows, GDT_Byte, 4,
                          4 * cols) != CE_None) {
           free(rgba);
           rgba = NULL;
@@ -82,7 +81,7 @@ static unsigned char *load_image(const char *path, int *w, int *h) {
       }
     }
   }
-  GDALClose(ds);
+  g->GDALClose(ds);
   *w = cols, *h = rows;
   return rgba;
 #else

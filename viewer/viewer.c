@@ -22,10 +22,7 @@
 #include "terrain_lod.h"
 #include "stb/stb_image_write.h"
 #include "world_mesh.h"
-#ifdef GRIP_HAVE_GDAL
-#include <cpl_error.h>
-#include <gdal.h>
-#endif
+#include "gdal_api.h"
 
 static const double kPi = 3.14159265358979323846;
 
@@ -167,14 +164,16 @@ static terrain_uv terrain_uv_from_world_file(const world_file *wf, int width, in
  * sample types are converted by GDAL, clamped to 0..255). NULL with why when it cannot be read. */
 static unsigned char *gdal_image(const char *path, int max_side, int *cols, int *rows, int *w, int *h, world_file *wf,
                                  int *georef, char *why, size_t why_size) {
-  GDALAllRegister();
-  CPLPushErrorHandler(CPLQuietErrorHandler);
-  GDALDatasetH ds = GDALOpen(path, GA_ReadOnly);
-  CPLPopErrorHandler();
+  const char *cannot = "";
+  const grip_gdal_api *g = grip_gdal(&cannot);
+  if (!g) return snprintf(why, why_size, "%s: GDAL cannot be opened: %s", path, cannot), NULL;
+  g->CPLPushErrorHandler(g->CPLQuietErrorHandler);
+  GDALDatasetH ds = g->GDALOpen(path, GA_ReadOnly);
+  g->CPLPopErrorHandler();
   if (!ds) return snprintf(why, why_size, "%s: GDAL cannot read it", path), NULL;
-  const int c = GDALGetRasterXSize(ds), r = GDALGetRasterYSize(ds), bands = GDALGetRasterCount(ds);
+  const int c = g->GDALGetRasterXSize(ds), r = g->GDALGetRasterYSize(ds), bands = g->GDALGetRasterCount(ds);
   if (c <= 0 || r <= 0 || bands < 1) {
-    GDALClose(ds);
+    g->GDALClose(ds);
     return snprintf(why, why_size, "%s: no raster bands", path), NULL;
   }
   const double scale = fmax(1.0, (double)(c > r ? c : r) / max_side);
@@ -183,13 +182,13 @@ static unsigned char *gdal_image(const char *path, int max_side, int *cols, int 
   unsigned char *rgba = malloc(4 * n), *band = malloc(n);
   bool ok = rgba && band;
   if (!ok) snprintf(why, why_size, "%s: out of memory for a %d × %d image", path, bw, bh);
-  GDALRasterBandH first = ok ? GDALGetRasterBand(ds, 1) : NULL;
-  GDALColorTableH palette = first && bands == 1 && GDALGetRasterColorInterpretation(first) == GCI_PaletteIndex
-                                ? GDALGetRasterColorTable(first)
+  GDALRasterBandH first = ok ? g->GDALGetRasterBand(ds, 1) : NULL;
+  GDALColorTableH palette = first && bands == 1 && g->GDALGetRasterColorInterpretation(first) == GCI_PaletteIndex
+                                ? g->GDALGetRasterColorTable(first)
                                 : NULL;
   for (int b = 1; ok && b <= (bands >= 3 ? (bands >= 4 ? 4 : 3) : bands); ++b) {
-    GDALRasterBandH hb = GDALGetRasterBand(ds, b);
-    if (GDALRasterIO(hb, GF_Read, 0, 0, c, r, band, bw, bh, GDT_Byte, 0, 0) != CE_None) {
+    GDALRasterBandH hb = g->GDALGetRasterBand(ds, b);
+    if (g->GDALRasterIO(hb, GF_Read, 0, 0, c, r, band, bw, bh, GDT_Byte, 0, 0) != CE_None) {
       snprintf(why, why_size, "%s: band %d cannot be read", path, b);
       ok = false;
       break;
@@ -199,21 +198,21 @@ static unsigned char *gdal_image(const char *path, int max_side, int *cols, int 
       if (b == 1) px[3] = 255;
       if (palette) {
         GDALColorEntry e = {0, 0, 0, 255};
-        GDALGetColorEntryAsRGB(palette, band[i], &e);
+        g->GDALGetColorEntryAsRGB(palette, band[i], &e);
         px[0] = (unsigned char)e.c1, px[1] = (unsigned char)e.c2, px[2] = (unsigned char)e.c3, px[3] = (unsigned char)e.c4;
       } else if (bands < 3) {
         if (b == 1) px[0] = px[1] = px[2] = band[i];
         else px[3] = band[i];
       } else if (b <= 3) {
         px[b - 1] = band[i];
-      } else if (GDALGetRasterColorInterpretation(hb) == GCI_AlphaBand) {
+      } else if (g->GDALGetRasterColorInterpretation(hb) == GCI_AlphaBand) {
         px[3] = band[i];
       }
     }
   }
   double gt[6];
   *georef = 0;
-  if (ok && GDALGetGeoTransform(ds, gt) == CE_None) {
+  if (ok && g->GDALGetGeoTransform(ds, gt) == CE_None) {
     /* GDAL gives the top-left corner of pixel (col, row): X = gt0 + col·gt1 + row·gt2, Y = gt3 +
      * col·gt4 + row·gt5; a world file gives pixel centres. */
     *wf = (world_file){gt[1], gt[4], gt[2], gt[5], gt[0] + 0.5 * gt[1] + 0.5 * gt[2], gt[3] + 0.5 * gt[4] + 0.5 * gt[5]};
@@ -226,7 +225,7 @@ static unsigned char *gdal_image(const char *path, int max_side, int *cols, int 
       *georef = -1;
     }
   }
-  GDALClose(ds);
+  g->GDALClose(ds);
   free(band);
   if (!ok) {
     free(rgba);
@@ -307,7 +306,7 @@ static bool build_meshes(view *v) {
       GLint max_side = 0;
       glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_side);
       int cols = 0, rows = 0, w = 0, h = 0, georef = 0;
-      world_file wf;
+      world_file wf = {0};
       char why[1400];
       unsigned char *pixels = gdal_image(texture, max_side < 8192 ? (max_side > 0 ? max_side : 2048) : 8192, &cols,
                                          &rows, &w, &h, &wf, &georef, why, sizeof why);
