@@ -72,8 +72,8 @@ static unsigned char *load_image(const char *path, int *w, int *h) {
         int src = bands >= 3 ? (b < bands ? b + 1 : 0) : (b < 3 ? 1 : (bands == 2 ? 2 : 0));
         if (src == 0) continue;
         /* Band src into every 4th byte, row by row from the top. */
-        if (g->GDALRasterIO(g->GDALGetRasterBand(ds, src), GF_Read, 0, 0, cols, rows, rgba + b, cols, rows, GDT_Byte, 4,
-                         4 * cols) != CE_None) {
+        if (g->GDALRasterIO(g->GDALGetRasterBand(ds, src), GF_Read, 0, 0, cols, rows, rgba + b, cols, rows, GDT_Byte,
+                            4, 4 * cols) != CE_None) {
           free(rgba);
           rgba = NULL;
           break;
