@@ -181,7 +181,7 @@ LINE_ALWAYS_INLINE static inline void level_run_lanes(line_level *v, int t_begin
 }
 
 /* The wavefront of LINE_BATCH sweeps and the plain schedule (one sweep at a time), each with
- * its lane count a constant. */
+ * its lane count a constant: lanes is LINE_BATCH or 1 (line_level_sweep calls it for no other). */
 LINE_TARGET_CLONES static void level_run(line_level *v, int t_begin, int t_end, int lanes, double moved[LINE_BATCH]) {
   if (lanes == LINE_BATCH) level_run_lanes(v, t_begin, t_end, LINE_BATCH, moved);
   else level_run_lanes(v, t_begin, t_end, 1, moved);

@@ -859,7 +859,8 @@ static bool shorten_flat_out(robot *r) {
   int n = r->n;
   if (n < 8 * FLAT_OUT_MAX_STRIDE) return false;
   double v_cap = r->p.flat_out_speed * r->top_speed;
-  /* Per sample the curvature allowed (left, right turns) and whether it may move. */
+  /* Per sample the curvature allowed (cap: left, right turns; seg after it, below, in the same
+   * block) and whether it may move (flat). */
   double *cap = malloc(3 * (size_t)n * sizeof *cap);
   unsigned char *flat = malloc((size_t)n);
   if (!cap || !flat) {

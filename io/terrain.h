@@ -76,10 +76,11 @@ bool grip_terrain_load(const char *path, grip_terrain *out, grip_load_error *err
 bool grip_bt_load(const char *path, grip_terrain *out, grip_load_error *err);
 
 /* Any raster GDAL reads (io/gdal_raster.c); band 1. Without GDAL compiled in: false with
- * "file: GDAL support is not compiled in". */
+ * "file: GDAL support is not compiled in"; when the library cannot be opened at run time
+ * (gdal_api.h): false with "file: GDAL cannot be opened: why". */
 bool grip_gdal_load(const char *path, grip_terrain *out, grip_load_error *err);
 
-/* True when grip was built with GDAL. */
+/* True when grip was built with GDAL and the library opens (the first call opens it). */
 bool grip_gdal_available(void);
 
 void grip_terrain_free(grip_terrain *terrain);
