@@ -32,7 +32,10 @@ static int bench_on_track(const char *track_spec, const grip_vehicle_def *car, i
   report_int(&rep, "vehicles", r.vehicles, NULL, NULL);
   report_int(&rep, "steps", r.steps, NULL, NULL);
   report_number(&rep, "ns_per_vehicle_step", r.ns_per_vehicle_step, "vehicle-step", "%8.1f ns");
+  report_number(&rep, "cpu_ns_per_vehicle_step", r.cpu_ns_per_vehicle_step, "CPU/veh-step", "%8.1f ns");
   report_number(&rep, "realtime_factor", r.realtime_factor, "real time", "%8.1f x");
+  report_number(&rep, "bytes_per_vehicle", r.bytes_per_vehicle, "bytes/vehicle", "%8.0f B");
+  report_number(&rep, "shared_bytes", r.shared_bytes, "shared/type", "%8.0f B");
   report_number(&rep, "mean_speed_kmh", 3.6 * r.mean_speed, "mean speed at the end", "%8.1f km/h");
   report_int(&rep, "contact_vehicle_steps", r.contact_steps, "vehicle-steps with a car or wall contact", "%8lld");
   report_int(&rep, "threads", threads, NULL, NULL);

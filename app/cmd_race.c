@@ -8,22 +8,10 @@
 
 #include "car_option.h"
 #include "cli.h"
+#include "clocks.h"
 #include "race.h"
 #include "race_scene.h"
 #include "track_file.h"
-
-static double wall_now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* s, process CPU time (the wall clock on a shared machine also counts other jobs' time). */
-static double cpu_now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* A time in s, or a dash when there is none (no completed lap). */
 static void time_column(double v, int width, int decimals) {
@@ -175,7 +163,7 @@ int cmd_race(int argc, char **argv) {
       return CLI_USAGE_ERROR;
     }
   }
-  double load0 = wall_now_s(), load_cpu0 = cpu_now_s(); /* start-up: loading the car, track or scene, then race_run's set-up */
+  double load0 = clock_wall_s(), load_cpu0 = clock_cpu_s(); /* start-up: loading the car, track or scene, then race_run's set-up */
   race_scene *scene = NULL;
   if (scene_file) {
     if (track_spec != track_default || car_spec != car_default || cars != 0) {
@@ -259,7 +247,7 @@ int cmd_race(int argc, char **argv) {
   cfg.fuel_kg = fuel_kg;
   cfg.progress = (!quiet && laps * cars >= 10) ? stderr : NULL;
   race_result res;
-  double load_s = wall_now_s() - load0, load_cpu_s = cpu_now_s() - load_cpu0;
+  double load_s = clock_wall_s() - load0, load_cpu_s = clock_cpu_s() - load_cpu0;
   rc = race_run(&cfg, &res);
   if (tel) fclose(tel);
   grip_track_destroy(track);

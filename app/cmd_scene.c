@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "clocks.h"
 #include "scene.h"
 #include "scene_world.h"
 
@@ -215,12 +216,6 @@ typedef struct run_stats {
   grip_vec3 last;         /* m, position at the previous step */
 } run_stats;
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int scene_run(int argc, char **argv) {
   bool json = false;
   double seconds = 10.0, dt = 0.002;
@@ -251,7 +246,7 @@ static int scene_run(int argc, char **argv) {
     stats[k].min_load = INFINITY;
   }
   long long steps = llround(seconds / dt);
-  double wall0 = now_s();
+  double wall0 = clock_wall_s();
   for (long long i = 0; i < steps; ++i) {
     scene_world_step(sw, dt);
     for (int k = 0; k < n; ++k) {
@@ -277,7 +272,7 @@ static int scene_run(int argc, char **argv) {
       else if (min_load < s->min_load) s->min_load = min_load;
     }
   }
-  double wall = now_s() - wall0;
+  double wall = clock_wall_s() - wall0;
   double sim = (double)steps * dt;
   json_writer w;
   if (json) {

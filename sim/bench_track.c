@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clocks.h"
 #include "task_pool.h"
 
 #define LANE_WIDTH 3.5     /* m */
@@ -15,12 +16,6 @@
 #define MAX_SPEED 40.0     /* m/s */
 #define BRAKE_DECEL 4.0    /* m/s², what the speed plan brakes with */
 #define PROFILE_STEP 2.0   /* m */
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static double clamp1(double x, double lo, double hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
@@ -160,7 +155,7 @@ int sim_bench_track(const grip_track *track, const grip_vehicle_def *car, int ve
   long steps = lround(seconds / dt);
   grip_vehicle_state st;
   long long contacts = 0;
-  double start = now_seconds();
+  double start = clock_wall_s(), cpu_start = clock_cpu_s();
   follow_task task = {world, track, car, ids, lane, hint, profile, profile_count};
   for (long k = 0; k < steps; ++k) {
     if (pool) {
@@ -172,7 +167,7 @@ int sim_bench_track(const grip_track *track, const grip_vehicle_def *car, int ve
     grip_world_step(world, dt);
     for (int i = 0; i < vehicles; ++i) contacts += grip_vehicle_contact_count(world, ids[i]) > 0;
   }
-  double elapsed = now_seconds() - start;
+  double elapsed = clock_wall_s() - start, cpu = clock_cpu_s() - cpu_start;
   double speed = 0.0;
   for (int i = 0; i < vehicles; ++i) {
     grip_vehicle_get_state(world, ids[i], &st);
@@ -180,7 +175,11 @@ int sim_bench_track(const grip_track *track, const grip_vehicle_def *car, int ve
   }
   out->steps = steps;
   out->ns_per_vehicle_step = elapsed * 1e9 / ((double)steps * vehicles);
+  out->cpu_ns_per_vehicle_step = cpu * 1e9 / ((double)steps * vehicles);
   out->realtime_factor = seconds / elapsed;
+  size_t shared = 0;
+  out->bytes_per_vehicle = (double)grip_world_memory(world, &shared) / vehicles;
+  out->shared_bytes = (double)shared;
   out->mean_speed = speed / vehicles;
   out->contact_steps = contacts;
   out->state_hash = grip_world_state_hash(world);

@@ -15,7 +15,13 @@ typedef struct track_bench_result {
   double spacing_m;           /* m, between cars in a lane along the track; >= 8 */
   double ns_per_vehicle_step; /* ns of wall time per vehicle per step: world step (ground, walls,
                                  car-car collisions) and the line followers */
+  double cpu_ns_per_vehicle_step; /* ns of process CPU time (all threads) per vehicle per step,
+                                     the same loop: what other jobs on a shared machine do not
+                                     inflate */
   double realtime_factor;     /* simulated s per wall s */
+  double bytes_per_vehicle;   /* B, the world's memory (grip_world_memory) / vehicles; ~3,300 for
+                                 100 cars of one type */
+  double shared_bytes;        /* B, the part held once per car type (definition, tyre tables) */
   double mean_speed;          /* m/s, over all cars at the end */
   long long contact_steps;    /* vehicle-steps with a car or wall contact */
   uint64_t state_hash;        /* grip_world_state_hash at the end: equal for any thread count */

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "manoeuvre.h"
 
+#include "clocks.h"
 #include "task_pool.h"
 #include <pthread.h>
 #include <sched.h>
@@ -158,20 +159,6 @@ park_result sim_park(const grip_vehicle_def *car, double grade, double cross_gra
   return r;
 }
 
-/* CPU time of the whole process (all threads), s: on a shared machine it counts only the time
- * the benchmark ran, not the time other processes held the cores. */
-static double cpu_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The bench's world: n cars on flat ground, full throttle, front wheels steered by steer_rad,
  * 30 m apart (their circles, radius ~55 m at 0.05 rad, may cross; there are no car-car contacts
  * in this benchmark). NULL without memory. */
@@ -220,9 +207,9 @@ bench_result sim_bench(const grip_vehicle_def *car, int vehicles, double seconds
     return r;
   }
   long steps = lround(seconds / dt);
-  double start = now_seconds(), cpu_start = cpu_seconds();
+  double start = clock_wall_s(), cpu_start = clock_cpu_s();
   for (long k = 0; k < steps; ++k) grip_world_step(world, dt);
-  bench_finish(&r, &world, 1, steps, seconds, now_seconds() - start, cpu_seconds() - cpu_start);
+  bench_finish(&r, &world, 1, steps, seconds, clock_wall_s() - start, clock_cpu_s() - cpu_start);
   grip_destroy_world(world);
   task_pool_destroy(pool);
   return r;
@@ -268,11 +255,11 @@ bench_result sim_bench_separate(const grip_vehicle_def *car, int vehicles, doubl
     for (; started < threads; ++started)
       if (pthread_create(&thread[started], NULL, step_separate, &w[started]) != 0) break;
   if (made == threads && started == threads) {
-    double start = now_seconds(), cpu_start = cpu_seconds();
+    double start = clock_wall_s(), cpu_start = clock_cpu_s();
     atomic_store(&go, 1);
     step_separate(&w[0]);
     for (int k = 1; k < threads; ++k) pthread_join(thread[k], NULL);
-    bench_finish(&r, worlds, threads, steps, seconds, now_seconds() - start, cpu_seconds() - cpu_start);
+    bench_finish(&r, worlds, threads, steps, seconds, clock_wall_s() - start, clock_cpu_s() - cpu_start);
   } else {
     atomic_store(&go, 1);
     for (int k = 1; k < started; ++k) pthread_join(thread[k], NULL);

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "race.h"
 #include "car_layout.h"
+#include "clocks.h"
 
 #include "pit.h"
 
@@ -104,20 +105,6 @@ static void read_state(grip_world *world, race_car *c, grip_vehicle_state *st, b
 /* Wheel i of the car whose state is st (i < the car's wheel count). */
 static const grip_wheel_state *car_wheel(const race_car *c, const grip_vehicle_state *st, int i) {
   return st->wheel_count <= GRIP_WHEEL_COUNT ? &st->wheels[i] : &c->wheels[i];
-}
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* s, CPU time of the process (all threads): on a shared machine the wall clock also counts the
- * time other jobs ran. */
-static double cpu_now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int compare_results(const void *pa, const void *pb) {
@@ -284,7 +271,7 @@ int race_run(const race_config *cfg, race_result *out) {
   if (!cfg->track || (!cfg->car && !cfg->entries) || cfg->cars < 1 || cfg->cars > RACE_MAX_CARS || cfg->laps < 0 ||
       cfg->laps > RACE_MAX_LAPS || !(cfg->dt > 0.0) || (cfg->laps == 0 && !(cfg->max_time > 0.0)))
     return -1;
-  double setup0 = now_s(), setup_cpu0 = cpu_now_s();
+  double setup0 = clock_wall_s(), setup_cpu0 = clock_cpu_s();
   const grip_track *track = cfg->track;
   grip_track_ground_context wall_context = {.track = track}; /* the wall-contact statistic's queries */
   double L = grip_track_length(track);
@@ -400,7 +387,7 @@ int race_run(const race_config *cfg, race_result *out) {
   if (tel_every < 1) tel_every = 1;
   long long marks_total = cfg->laps > 0 ? 3LL * cfg->laps : LLONG_MAX;
   int done_cars = 0, leader_laps = 0, removed_cars = 0;
-  double t = 0.0, wall0 = now_s(), cpu0 = cpu_now_s(), next_period = cfg->period_s;
+  double t = 0.0, wall0 = clock_wall_s(), cpu0 = clock_cpu_s(), next_period = cfg->period_s;
   long long step = 0, car_steps = 0;
   out->setup_wall_s = wall0 - setup0;
   out->setup_cpu_s = cpu0 - setup_cpu0;
@@ -599,8 +586,8 @@ int race_run(const race_config *cfg, race_result *out) {
   }
   out->time_cap = done_cars < K;
   out->max_time_s = max_time;
-  out->wall_time_s = now_s() - wall0;
-  double loop_cpu_s = cpu_now_s() - cpu0;
+  out->wall_time_s = clock_wall_s() - wall0;
+  double loop_cpu_s = clock_cpu_s() - cpu0;
   for (int k = 0; k < K; ++k) {
     race_car_result *r = &res[k];
     const pit_car *pc = &cars[k].pit;

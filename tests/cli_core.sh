@@ -37,7 +37,12 @@ check "bench --separate-worlds: not on a track, exit 2" '[ $rc -eq 2 ]'
 # on a track: 8 cars in 3 lanes 435 m apart follow their lanes for 20 s without touching a wall
 # or each other, at a mean speed between 30 and 144 km/h (the followers' 40 m/s cap)
 j=$("$grip" bench --track default --vehicles 8 --seconds 20 --dt 0.01 --threads 1 --json)
-check "bench --track keys" 'has_keys "$j" vehicles steps ns_per_vehicle_step mean_speed_kmh contact_vehicle_steps'
+check "bench --track keys" 'has_keys "$j" vehicles steps ns_per_vehicle_step cpu_ns_per_vehicle_step bytes_per_vehicle shared_bytes mean_speed_kmh contact_vehicle_steps'
+# the world's memory does not depend on its ground: the same 8 cars hold as many bytes on the
+# plane; one thread uses no more CPU time than the wall clock saw (1 % for the clocks' reads)
+j8=$("$grip" bench --vehicles 8 --seconds 0.02 --threads 1 --json)
+check "bench --track memory as on the plane" '[ "$(num "$j" bytes_per_vehicle)" = "$(num "$j8" bytes_per_vehicle)" ] && [ "$(num "$j" shared_bytes)" = "$(num "$j8" shared_bytes)" ]'
+check "bench --track CPU time within the wall time" '/usr/bin/python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(not (0 < d[\"cpu_ns_per_vehicle_step\"] <= 1.01 * d[\"ns_per_vehicle_step\"]))" "$j"'
 check "bench --track drives" '/usr/bin/python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(not (d[\"steps\"] == 2000 and d[\"contact_vehicle_steps\"] == 0 and 30 < d[\"mean_speed_kmh\"] < 144))" "$j"'
 err=$("$grip" bench --track default --vehicles 1000 --seconds 0.1 2>&1 >/dev/null); rc=$?
 check "bench --track: too many cars, exit 1 and why" '[ $rc -eq 1 ] && grep -q "do not fit" <<<"$err"'

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "camera.h"
+#include "clocks.h"
 #include "hud.h"
 #include "input_drive.h"
 #ifdef GRIP_HAVE_ASSIMP
@@ -73,19 +74,6 @@ typedef struct view {
   double press_point[3];
   unsigned samples_query; /* --stats: fragments that passed the depth test in the 3D scene */
 } view;
-
-/* CPU time of the whole process (every thread: Mesa's llvmpipe renders in its own), s. */
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void quat_matrix(grip_quat q, double m[9]) {
   double w = q.w, x = q.x, y = q.y, z = q.z;
@@ -827,11 +815,11 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
   enum { PASS_COUNT = 6 };
   double *frame_ms = malloc((size_t)capacity * PASS_COUNT * sizeof *frame_ms);
   long long frame_count = 0, steps_total = 0;
-  double t_start = now_s(), t_prev = t_start, fps = 0.0, rate = 0.0, rate_window_start = t_start;
+  double t_start = clock_wall_s(), t_prev = t_start, fps = 0.0, rate = 0.0, rate_window_start = t_start;
   long long rate_window_steps = 0, rate_window_frames = 0;
   bool quit = false;
   while (!quit) {
-    double t_frame = now_s(), cpu_frame = cpu_s();
+    double t_frame = clock_wall_s(), cpu_frame = clock_cpu_s();
     double frame_dt = o->frames > 0 ? SESSION_FIXED_FRAME_S : fmin(t_frame - t_prev, 0.25);
     t_prev = t_frame;
     SDL_Event e;
@@ -877,7 +865,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
     drive_io_feedback(v.io, s, v.follow, v.paused ? 0.0 : frame_dt);
     steps_total += steps;
     rate_window_steps += steps;
-    double t_physics = now_s();
+    double t_physics = clock_wall_s();
     double alpha = v.paused ? 1.0 : v.accumulator / s->dt;
     v.r.draw_calls = v.r.triangles = 0;
     grip_pose pose = session_pose(s, v.follow, alpha);
@@ -887,7 +875,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
     camera_update(&v.cam, &pose, s->cars[v.follow].def, frame_dt, s->sw->track, grip_world_get_ground(s->sw->world));
     render_frame(&v, alpha);
     if (o->stats) glFinish();
-    double t_scene = now_s();
+    double t_scene = clock_wall_s();
     if (o->stats) {
       GLuint64 samples = 0;
       glGetQueryObjectui64v(v.samples_query, GL_QUERY_RESULT, &samples);
@@ -907,7 +895,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
       hud_draw(v.hud, &v.r, s, v.follow, &info, v.width, v.height);
     }
     if (o->stats) glFinish();
-    double t_hud = now_s();
+    double t_hud = clock_wall_s();
     bool last = o->frames > 0 && frame_count + 1 >= o->frames;
     if (last && o->screenshot && !save_png(o->screenshot, v.width, v.height)) {
       fprintf(stderr, "grip %s: %s: cannot write the screenshot\n", command, o->screenshot);
@@ -929,10 +917,10 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
         result->placed_heading = car_heading(s, v.follow);
       }
     }
-    double t_shot = now_s();
+    double t_shot = clock_wall_s();
     SDL_GL_SwapWindow(v.window);
     if (o->stats) glFinish();
-    double t_end = now_s();
+    double t_end = clock_wall_s();
     if (frame_ms && frame_count >= capacity) {
       double *grown = realloc(frame_ms, (size_t)capacity * 2 * PASS_COUNT * sizeof *grown);
       if (grown) frame_ms = grown, capacity *= 2;
@@ -945,7 +933,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
       f[3] = 1000.0 * (t_hud - t_scene);
       f[4] = 1000.0 * (t_end - t_shot);
       f[0] = f[1] + f[2] + f[3] + f[4];
-      f[5] = 1000.0 * (cpu_s() - cpu_frame);
+      f[5] = 1000.0 * (clock_cpu_s() - cpu_frame);
     }
     frame_count++;
     rate_window_frames++;
@@ -957,7 +945,7 @@ int viewer_run(session *s, const viewer_options *o, const char *command, viewer_
     }
     if (last) quit = true;
   }
-  double total = now_s() - t_start;
+  double total = clock_wall_s() - t_start;
   long long kept = frame_count < capacity ? frame_count : capacity;
   if (frame_ms && kept > 0) {
     double *column = malloc((size_t)kept * sizeof *column);
