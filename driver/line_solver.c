@@ -38,12 +38,12 @@ typedef struct lane_rows {
  * e_0 = (X(j) − X(j−1))·n·len_2, m_2 = (X(j+1) − X(j))·n·len_1:
  *   grad/hess = [S·(A_0·D_0·n − 2·A_1·D_1·n + A_2·D_2·n) − 3·(|D_0|²·e_0·B_0 + |D_1|²·(e_0 − m_2)·B_1
  *               − |D_2|²·m_2·B_2)] / [S·(A_0 + 4·A_1 + A_2)],   S = 2·len_1·len_2·P,
- * one division where the plain form takes three (1/(len_1·len_2), 1/P and grad/hess): the
- * update's cost is its operation count (8 lanes keep the divider and the multipliers busy,
- * docs/performance.md), 114 vector operations here against 133. The same minimiser to rounding. The rows come as
- * restrict parameters: the lanes then vectorise with no run-time overlap test, and each result
- * goes to memory in one store per vector, which the next step's loads of it are served from
- * (docs/performance.md). */
+ * one division where the plain form takes three (1/(len_1·len_2), 1/P and grad/hess), and the
+ * second differences D_k from the four segments' differences: at 8 lanes the sweeps' cost is
+ * the update's operation count (docs/performance.md), 106 vector operations here against 133.
+ * The same minimiser, to rounding. The rows come as restrict parameters: the lanes then
+ * vectorise with no run-time overlap test, and each result goes to memory in one store per
+ * vector, which the next step's loads of it are served from. */
 LINE_ALWAYS_INLINE static inline void lanes_update_restrict(
     int count, const double *restrict x_m2, const double *restrict x_m1, const double *restrict x_p1,
     const double *restrict x_p2, const double *restrict y_m2, const double *restrict y_m1,
@@ -60,12 +60,13 @@ LINE_ALWAYS_INLINE static inline void lanes_update_restrict(
     double L0 = len[0] + len[1], L1 = len[1] + len[2], L2 = len[2] + len[3];
     double Q[3] = {L1 * L2, L0 * L2, L0 * L1};
     double S = 2.0 * (len[1] * len[2]) * (L0 * Q[0]);
-    double e0 = ((X[2] - X[1]) * nx + (Y[2] - Y[1]) * ny) * len[2];
-    double m2 = ((X[3] - X[2]) * nx + (Y[3] - Y[2]) * ny) * len[1];
+    double ux[4], uy[4]; /* the segments X(j−1) − X(j−2) … X(j+2) − X(j+1); D_k = u_k+1 − u_k */
+    for (int i = 0; i < 4; ++i) ux[i] = X[i + 1] - X[i], uy[i] = Y[i + 1] - Y[i];
+    double e0 = (ux[1] * nx + uy[1] * ny) * len[2];
+    double m2 = (ux[2] * nx + uy[2] * ny) * len[1];
     double dn[3], dd[3], A[3]; /* D_k·n, |D_k|², Q_k³ */
     for (int k = 0; k < 3; ++k) {
-      double dx = X[k] - 2.0 * X[k + 1] + X[k + 2];
-      double dy = Y[k] - 2.0 * Y[k + 1] + Y[k + 2];
+      double dx = ux[k + 1] - ux[k], dy = uy[k + 1] - uy[k];
       dn[k] = dx * nx + dy * ny;
       dd[k] = dx * dx + dy * dy;
       A[k] = Q[k] * Q[k] * Q[k];
