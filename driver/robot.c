@@ -528,7 +528,7 @@ static double interp(const robot *r, double s, drive_field field);
 static double loc_half_width(const robot *r, double s) { return interp(r, s, DF_HALF_WIDTH); }
 
 /* What the corner-speed formula needs of a sample, found once for all the formula's calls on it
- * (the bisections below make ~150): the radius, and the sine and cosine of the banking on the
+ * (up to three root searches below, each ~5 calls): the radius, and the sine and cosine of the banking on the
  * side the turn leans. Banking > 0 raises the left edge: it helps a right-hand turn (the outside
  * is higher) and hurts a left-hand one. */
 typedef struct corner_geometry {
@@ -574,8 +574,8 @@ static double corner_mu(const robot *r, const line_sample *q, int axle, double v
 }
 
 /* The corner speed with the friction at the corner's own speed: the speed v at which v equals
- * the formula's speed for μ(v)·friction (bisection; the formula's speed falls as v rises,
- * because μ does). axle < 0: the whole car, plan_mu and CA/m. axle >= 0: that axle alone. In
+ * the formula's speed for μ(v)·friction (a bracketed root search; the formula's speed falls as
+ * v rises, because μ does). axle < 0: the whole car, plan_mu and CA/m. axle >= 0: that axle alone. In
  * a steady turn each axle carries its static share s_a of the car's inertial loads, the
  * cornering force and the normal load alike (gravity, the banking's and a crest's v² terms),
  * but its downforce D_a·v² is its own: the banked formula holds for the axle with μ_a and the
@@ -605,7 +605,7 @@ static double corner_speed_of(const robot *r, const line_sample *q, const corner
   /* The root of g(v) = f(v) − v, f the formula's speed at μ(v) (falling with v, f(0) = hi): false
    * position with the Illinois rule (the end kept twice has its g halved), bracketed by
    * g(lo) >= 0 > g(hi), and a bisection whenever two steps have not halved the bracket. To
-   * 1e-13 of hi in ~8 values of μ, where halving took 48. Returns the bracket's lower end, as
+   * 1e-13 of hi in ~5 values of μ (e-track-4), where halving took 48. Returns the bracket's lower end, as
    * halving did (a speed with v <= f(v)). */
   double g_lo = hi, g_hi = banked_corner_speed_mu(r, g, corner_mu(r, q, axle, hi), ca_m) - hi;
   if (!(g_hi < 0.0)) return hi;
