@@ -1235,6 +1235,8 @@ void robot_destroy(robot *r) {
 /* --- queries ------------------------------------------------------------------- */
 
 double robot_plan_mu(const robot *r) { return plan_mu(r, 0.0); }
+
+double robot_plan_mu_at(const robot *r, double v) { return plan_mu(r, v); }
 double robot_plan_ca(const robot *r) { return r->ca; }
 double robot_plan_mass(const robot *r) { return r->mass; }
 double robot_plan_top_speed(const robot *r) { return r->top_speed; }
