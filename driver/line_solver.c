@@ -36,8 +36,9 @@ typedef struct lane_rows {
  * d_in = (X(j) − X(j−1))·n / len_1, d_out = −(X(j+1) − X(j))·n / len_2. Multiplying both by
  * P⁴·len_1·len_2/8, P = L_0·L_1·L_2, Q_k = P/L_k (the other two L's product), A_k = Q_k³, B_k = Q_k⁴,
  * e_0 = (X(j) − X(j−1))·n·len_2, m_2 = (X(j+1) − X(j))·n·len_1:
- *   grad/hess = [S·(A_0·D_0·n − 2·A_1·D_1·n + A_2·D_2·n) − 3·(|D_0|²·e_0·B_0 + |D_1|²·(e_0 − m_2)·B_1
- *               − |D_2|²·m_2·B_2)] / [S·(A_0 + 4·A_1 + A_2)],   S = 2·len_1·len_2·P,
+ *   grad/hess = [S·(A_0·D_0·n − 2·A_1·D_1·n + A_2·D_2·n)
+ *                − 3·(|D_0|²·e_0·B_0 + |D_1|²·(e_0 − m_2)·B_1 − |D_2|²·m_2·B_2)]
+ *               / [S·(A_0 + 4·A_1 + A_2)],   S = 2·len_1·len_2·P,
  * one division where the plain form takes three (1/(len_1·len_2), 1/P and grad/hess), and the
  * second differences D_k from the four segments' differences: at 8 lanes the sweeps' cost is
  * the update's operation count (docs/performance.md), 106 vector operations here against 133.

@@ -528,9 +528,9 @@ static double interp(const robot *r, double s, drive_field field);
 static double loc_half_width(const robot *r, double s) { return interp(r, s, DF_HALF_WIDTH); }
 
 /* What the corner-speed formula needs of a sample, found once for all the formula's calls on it
- * (up to three root searches below, each ~5 calls): the radius, and the sine and cosine of the banking on the
- * side the turn leans. Banking > 0 raises the left edge: it helps a right-hand turn (the outside
- * is higher) and hurts a left-hand one. */
+ * (up to three root searches below, each ~5 calls): the radius, and the sine and cosine of the
+ * banking on the side the turn leans. Banking > 0 raises the left edge: it helps a right-hand
+ * turn (the outside is higher) and hurts a left-hand one. */
 typedef struct corner_geometry {
   bool straight; /* |curvature| < 1e-6 1/m: the formula's speed is the top speed */
   double radius, sin_beta, cos_beta, vertical_curvature;
@@ -575,8 +575,8 @@ static double corner_mu(const robot *r, const line_sample *q, int axle, double v
 
 /* The corner speed with the friction at the corner's own speed: the speed v at which v equals
  * the formula's speed for μ(v)·friction (a bracketed root search; the formula's speed falls as
- * v rises, because μ does). axle < 0: the whole car, plan_mu and CA/m. axle >= 0: that axle alone. In
- * a steady turn each axle carries its static share s_a of the car's inertial loads, the
+ * v rises, because μ does). axle < 0: the whole car, plan_mu and CA/m. axle >= 0: that axle
+ * alone. In a steady turn each axle carries its static share s_a of the car's inertial loads, the
  * cornering force and the normal load alike (gravity, the banking's and a crest's v² terms),
  * but its downforce D_a·v² is its own: the banked formula holds for the axle with μ_a and the
  * aero term D_a / (s_a·m) in place of CA/m. car1-trb1 has 52 % of its weight but a third of its
@@ -605,8 +605,8 @@ static double corner_speed_of(const robot *r, const line_sample *q, const corner
   /* The root of g(v) = f(v) − v, f the formula's speed at μ(v) (falling with v, f(0) = hi): false
    * position with the Illinois rule (the end kept twice has its g halved), bracketed by
    * g(lo) >= 0 > g(hi), and a bisection whenever two steps have not halved the bracket. To
-   * 1e-13 of hi in ~5 values of μ (e-track-4), where halving took 48. Returns the bracket's lower end, as
-   * halving did (a speed with v <= f(v)). */
+   * 1e-13 of hi in ~5 values of μ (e-track-4), where halving took 48. Returns the bracket's
+   * lower end, as halving did (a speed with v <= f(v)). */
   double g_lo = hi, g_hi = banked_corner_speed_mu(r, g, corner_mu(r, q, axle, hi), ca_m) - hi;
   if (!(g_hi < 0.0)) return hi;
   int kept = 0; /* +1: lo was moved last, −1: hi was */
@@ -872,13 +872,13 @@ static void line_geometry(robot *r) {
 #define FLAT_OUT_TOL 3e-2 /* m: a level stops when no node moved more in a sweep */
 enum { FLAT_OUT_WINDOW = 4 * FLAT_OUT_MAX_STRIDE + 3 };
 
-/* m, the length of the polyline through the window's points with the bump of amplitude delta
- * added (weights h, normals of the samples), and the moved points in (x, y). */
 /* |(dx, dy)|, for the flat-out pass's lengths: the square root of the sum of squares, within an
- * ulp of hypot (which also guards against overflow past 1e154 m, and costs five times as much:
- * the pass asks ~1.4 million times on e-track-4). */
+ * ulp of hypot, which also guards against overflow past 1e154 m and takes 53 instructions a call
+ * (glibc 2.36) against these 4; the pass asks ~1.4 million times on e-track-4. */
 static inline double span(double dx, double dy) { return sqrt(dx * dx + dy * dy); }
 
+/* m, the length of the polyline through the window's points with the bump of amplitude delta
+ * added (weights h, normals of the samples), and the moved points in (x, y). */
 static double bump_length(const double *px, const double *py, const double *nx, const double *ny,
                           const double *h, int w, double delta, double *x, double *y) {
   double len = 0.0;
@@ -1235,7 +1235,6 @@ void robot_destroy(robot *r) {
 /* --- queries ------------------------------------------------------------------- */
 
 double robot_plan_mu(const robot *r) { return plan_mu(r, 0.0); }
-
 double robot_plan_mu_at(const robot *r, double v) { return plan_mu(r, v); }
 double robot_plan_ca(const robot *r) { return r->ca; }
 double robot_plan_mass(const robot *r) { return r->mass; }
