@@ -26,10 +26,25 @@ typedef struct lane_rows {
 /* Projected Gauss-Seidel updates of `count` offsets side by side: each moves to the exact 1-D
  * minimiser of Σ w·|D|² in it, D(j) = X(j−1) − 2X(j) + X(j+1), w = 1/l³ with l the local
  * spacing (|D|/l² is the curvature, so the sum is Σ curvature²·length), Gauss-Newton in how the
- * spacings (hence the weights) change with it, then is clamped to the road. The rows come as
- * restrict parameters: the lanes then vectorise with no run-time overlap test, and each result
- * goes to memory in one store per vector, which the next step's loads of it are served from
- * (docs/performance.md). */
+ * spacings (hence the weights) change with it, then is clamped to the road.
+ *
+ * The step, for the sample's offset o with unit normal n, the three second differences D_k
+ * (k = 0, 1, 2: D(j−1), D(j), D(j+1); c_k = 1, −2, 1 their coefficients of X(j)), the four
+ * spacings len_0 … len_3 around it and L_k = len_k + len_k+1 (twice the spacing l_k):
+ *   grad = Σ 2·w_k·c_k·(D_k·n) − 3·|D_k|²·(w_k/l_k)·dl_k,  hess = Σ 2·w_k·c_k²,  o −= grad/hess,
+ * with w_k = 8/L_k³, w_k/l_k = 16/L_k⁴ and dl_k = d l_k/do: ½·d_in, ½·(d_in + d_out), ½·d_out,
+ * d_in = (X(j) − X(j−1))·n / len_1, d_out = −(X(j+1) − X(j))·n / len_2. Multiplying both by
+ * P⁴·len_1·len_2/8, P = L_0·L_1·L_2, Q_k = P/L_k (the other two L's product), A_k = Q_k³, B_k = Q_k⁴,
+ * e_0 = (X(j) − X(j−1))·n·len_2, m_2 = (X(j+1) − X(j))·n·len_1:
+ *   grad/hess = [S·(A_0·D_0·n − 2·A_1·D_1·n + A_2·D_2·n)
+ *                − 3·(|D_0|²·e_0·B_0 + |D_1|²·(e_0 − m_2)·B_1 − |D_2|²·m_2·B_2)]
+ *               / [S·(A_0 + 4·A_1 + A_2)],   S = 2·len_1·len_2·P,
+ * one division where the plain form takes three (1/(len_1·len_2), 1/P and grad/hess), and the
+ * second differences D_k from the four segments' differences: at 8 lanes the sweeps' cost is
+ * the update's operation count (docs/performance.md), 106 vector operations here against 133.
+ * The same minimiser, to rounding. The rows come as restrict parameters: the lanes then
+ * vectorise with no run-time overlap test, and each result goes to memory in one store per
+ * vector, which the next step's loads of it are served from. */
 LINE_ALWAYS_INLINE static inline void lanes_update_restrict(
     int count, const double *restrict x_m2, const double *restrict x_m1, const double *restrict x_p1,
     const double *restrict x_p2, const double *restrict y_m2, const double *restrict y_m1,
@@ -43,31 +58,25 @@ LINE_ALWAYS_INLINE static inline void lanes_update_restrict(
     double X[5] = {x_m2[u], x_m1[u], xs[u], x_p1[u], x_p2[u]};
     double Y[5] = {y_m2[u], y_m1[u], ys[u], y_p1[u], y_p2[u]};
     double len[4] = {len_m2[u], len_m1[u], len_0[u], len_p1[u]};
-    /* d|X(j) − X(j−1)|/do = u_in·N, d|X(j+1) − X(j)|/do = −u_out·N (u: unit segment vectors);
-     * the reciprocals of the two lengths and of the three spacings l(k) = (len(k) + len(k+1))/2
-     * each come from one division of their product. */
-    double inv_in_out = 1.0 / (len[1] * len[2]);
-    double d_in = ((X[2] - X[1]) * nx + (Y[2] - Y[1]) * ny) * (len[2] * inv_in_out);
-    double d_out = -((X[3] - X[2]) * nx + (Y[3] - Y[2]) * ny) * (len[1] * inv_in_out);
-    double dl[3] = {0.5 * d_in, 0.5 * (d_in + d_out), 0.5 * d_out};
-    double l[3], inv_l[3];
-    for (int k = 0; k < 3; ++k) l[k] = 0.5 * (len[k] + len[k + 1]);
-    double inv_l012 = 1.0 / (l[0] * l[1] * l[2]);
-    inv_l[0] = l[1] * l[2] * inv_l012;
-    inv_l[1] = l[0] * l[2] * inv_l012;
-    inv_l[2] = l[0] * l[1] * inv_l012;
-    static const double c[3] = {1.0, -2.0, 1.0};
-    double grad = 0.0, hess = 0.0;
+    double L0 = len[0] + len[1], L1 = len[1] + len[2], L2 = len[2] + len[3];
+    double Q[3] = {L1 * L2, L0 * L2, L0 * L1};
+    double S = 2.0 * (len[1] * len[2]) * (L0 * Q[0]);
+    double ux[4], uy[4]; /* the segments X(j−1) − X(j−2) … X(j+2) − X(j+1); D_k = u_k+1 − u_k */
+    for (int i = 0; i < 4; ++i) ux[i] = X[i + 1] - X[i], uy[i] = Y[i + 1] - Y[i];
+    double e0 = (ux[1] * nx + uy[1] * ny) * len[2];
+    double m2 = (ux[2] * nx + uy[2] * ny) * len[1];
+    double dn[3], dd[3], A[3]; /* D_k·n, |D_k|², Q_k³ */
     for (int k = 0; k < 3; ++k) {
-      double dx = X[k] - 2.0 * X[k + 1] + X[k + 2];
-      double dy = Y[k] - 2.0 * Y[k + 1] + Y[k + 2];
-      double w = inv_l[k] * inv_l[k] * inv_l[k];
-      double dd = dx * dx + dy * dy;
-      grad += 2.0 * w * c[k] * (dx * nx + dy * ny) - 3.0 * dd * w * inv_l[k] * dl[k];
-      hess += 2.0 * w * c[k] * c[k];
+      double dx = ux[k + 1] - ux[k], dy = uy[k + 1] - uy[k];
+      dn[k] = dx * nx + dy * ny;
+      dd[k] = dx * dx + dy * dy;
+      A[k] = Q[k] * Q[k] * Q[k];
     }
+    double bend = A[0] * dn[0] - 2.0 * (A[1] * dn[1]) + A[2] * dn[2];
+    double stretch = dd[0] * e0 * (A[0] * Q[0]) + dd[1] * (e0 - m2) * (A[1] * Q[1]) - dd[2] * m2 * (A[2] * Q[2]);
+    double curve = A[0] + 4.0 * A[1] + A[2];
     double old = offs[u], bound = bounds[u];
-    double o = old - grad / hess;
+    double o = old - (S * bend - 3.0 * stretch) / (S * curve);
     o = o < -bound ? -bound : o;
     o = o > bound ? bound : o;
     double xn = pxs[u] + o * nx, yn = pys[u] + o * ny;

@@ -356,12 +356,16 @@ static double engine_force_in(const grip_vehicle_def *c, double v, int *gear) {
 
 static double engine_force(const grip_vehicle_def *c, double v) { return engine_force_in(c, v, NULL); }
 
-/* |F_y| / F_z of tyre t at load fz and slip angle alpha, rolling freely on a dry road. */
-static double lateral_force_ratio(const grip_tyre_def *t, double fz, double alpha) {
+/* |F_y| of tyre t at load fz and slip angle alpha, rolling freely on a dry road, up to a factor
+ * that depends on the load only (make_slip_tables uses the ratios between slips at one load).
+ * The simple model's pure lateral force is μ_y(F_z)·F_z·MF(α) (src/tyre_simple.c, at κ = 0 its
+ * resultant slip is α's own): its Magic Formula alone, without grip_simple_mf_evaluate's search
+ * for both peak slips at each call (530 calls, 30 M instructions on car1-trb1). */
+static double lateral_force_shape(const grip_tyre_def *t, double fz, double alpha) {
+  if (t->model != GRIP_TYRE_FULL_MF || !t->mf) return fabs(grip_magic_formula(&t->simple.lateral, alpha, NULL));
   grip_tyre_input in = {.fz = fz, .kappa = 0.0, .alpha = alpha, .gamma = 0.0, .vx = 30.0, .friction_scale = 1.0};
   grip_tyre_output out = {0};
-  if (t->model == GRIP_TYRE_FULL_MF && t->mf) grip_mf_evaluate(t->mf, &in, &out);
-  else grip_simple_mf_evaluate(&t->simple, &in, &out);
+  grip_mf_evaluate(t->mf, &in, &out);
   return fz > 0.0 ? fabs(out.fy) / fz : 0.0;
 }
 
@@ -384,7 +388,7 @@ static void make_slip_tables(robot *r, const grip_vehicle_def *car) {
     if (t->model == GRIP_TYRE_SIMPLE_MF && t->simple.lateral.slide_gain != 0.0)
       last = (int)fmin(SCAN, ceil(grip_magic_formula_peak_slip(&t->simple.lateral) / 1e-3));
     for (int i = 0; i <= last; ++i) {
-      f[i] = lateral_force_ratio(t, fz, 1e-3 * i);
+      f[i] = lateral_force_shape(t, fz, 1e-3 * i);
       if (f[i] > peak) peak = f[i];
       else if (f[i] < peak) { /* past the peak */
         top = i - 1;
@@ -524,9 +528,9 @@ static double interp(const robot *r, double s, drive_field field);
 static double loc_half_width(const robot *r, double s) { return interp(r, s, DF_HALF_WIDTH); }
 
 /* What the corner-speed formula needs of a sample, found once for all the formula's calls on it
- * (the bisections below make ~150): the radius, and the sine and cosine of the banking on the
- * side the turn leans. Banking > 0 raises the left edge: it helps a right-hand turn (the outside
- * is higher) and hurts a left-hand one. */
+ * (up to three root searches below, each ~5 calls): the radius, and the sine and cosine of the
+ * banking on the side the turn leans. Banking > 0 raises the left edge: it helps a right-hand
+ * turn (the outside is higher) and hurts a left-hand one. */
 typedef struct corner_geometry {
   bool straight; /* |curvature| < 1e-6 1/m: the formula's speed is the top speed */
   double radius, sin_beta, cos_beta, vertical_curvature;
@@ -570,9 +574,9 @@ static double corner_mu(const robot *r, const line_sample *q, int axle, double v
 }
 
 /* The corner speed with the friction at the corner's own speed: the speed v at which v equals
- * the formula's speed for μ(v)·friction (bisection; the formula's speed falls as v rises,
- * because μ does). axle < 0: the whole car, plan_mu and CA/m. axle >= 0: that axle alone. In
- * a steady turn each axle carries its static share s_a of the car's inertial loads, the
+ * the formula's speed for μ(v)·friction (a bracketed root search; the formula's speed falls as
+ * v rises, because μ does). axle < 0: the whole car, plan_mu and CA/m. axle >= 0: that axle
+ * alone. In a steady turn each axle carries its static share s_a of the car's inertial loads, the
  * cornering force and the normal load alike (gravity, the banking's and a crest's v² terms),
  * but its downforce D_a·v² is its own: the banked formula holds for the axle with μ_a and the
  * aero term D_a / (s_a·m) in place of CA/m. car1-trb1 has 52 % of its weight but a third of its
@@ -592,11 +596,39 @@ static double corner_speed_of(const robot *r, const line_sample *q, const corner
   double hi = g->straight ? r->top_speed : banked_corner_speed_mu(r, g, corner_mu(r, q, axle, 0.0), ca_m);
   if (constant_mu) return hi;
   double lo = 0.0;
-  for (int it = 0; it < 48; ++it) {
-    double v = 0.5 * (lo + hi);
-    /* on a straight the formula's speed is the top speed, hi, which v never exceeds */
-    if (g->straight || v <= banked_corner_speed_mu(r, g, corner_mu(r, q, axle, v), ca_m)) lo = v;
-    else hi = v;
+  if (g->straight) {
+    /* the formula's speed is the top speed, hi, which v never exceeds: every step keeps the
+     * lower half (no μ is needed to know it) */
+    for (int it = 0; it < 48; ++it) lo = 0.5 * (lo + hi);
+    return lo;
+  }
+  /* The root of g(v) = f(v) − v, f the formula's speed at μ(v) (falling with v, f(0) = hi): false
+   * position with the Illinois rule (the end kept twice has its g halved), bracketed by
+   * g(lo) >= 0 > g(hi), and a bisection whenever two steps have not halved the bracket. To
+   * 1e-13 of hi in ~5 values of μ (e-track-4), where halving took 48. Returns the bracket's
+   * lower end, as halving did (a speed with v <= f(v)). */
+  double g_lo = hi, g_hi = banked_corner_speed_mu(r, g, corner_mu(r, q, axle, hi), ca_m) - hi;
+  if (!(g_hi < 0.0)) return hi;
+  int kept = 0; /* +1: lo was moved last, −1: hi was */
+  double width_before = hi;
+  for (int it = 0; it < 200 && hi - lo > 1e-13 * hi; ++it) {
+    double v = (g_lo * hi - g_hi * lo) / (g_lo - g_hi);
+    if (it % 2 == 1) {
+      if (hi - lo > 0.5 * width_before) v = 0.5 * (lo + hi);
+      width_before = hi - lo;
+    }
+    if (!(v > lo && v < hi)) v = 0.5 * (lo + hi);
+    if (!(v > lo && v < hi)) break; /* lo and hi adjacent doubles */
+    double g_v = banked_corner_speed_mu(r, g, corner_mu(r, q, axle, v), ca_m) - v;
+    if (g_v >= 0.0) {
+      lo = v, g_lo = g_v;
+      if (kept == +1) g_hi *= 0.5;
+      kept = +1;
+    } else {
+      hi = v, g_hi = g_v;
+      if (kept == -1) g_lo *= 0.5;
+      kept = -1;
+    }
   }
   return lo;
 }
@@ -840,6 +872,11 @@ static void line_geometry(robot *r) {
 #define FLAT_OUT_TOL 3e-2 /* m: a level stops when no node moved more in a sweep */
 enum { FLAT_OUT_WINDOW = 4 * FLAT_OUT_MAX_STRIDE + 3 };
 
+/* |(dx, dy)|, for the flat-out pass's lengths: the square root of the sum of squares, within an
+ * ulp of hypot, which also guards against overflow past 1e154 m and takes 53 instructions a call
+ * (glibc 2.36) against these 4; the pass asks ~1.4 million times on e-track-4. */
+static inline double span(double dx, double dy) { return sqrt(dx * dx + dy * dy); }
+
 /* m, the length of the polyline through the window's points with the bump of amplitude delta
  * added (weights h, normals of the samples), and the moved points in (x, y). */
 static double bump_length(const double *px, const double *py, const double *nx, const double *ny,
@@ -848,7 +885,7 @@ static double bump_length(const double *px, const double *py, const double *nx, 
   for (int k = 0; k < w; ++k) {
     x[k] = px[k] + h[k] * delta * nx[k];
     y[k] = py[k] + h[k] * delta * ny[k];
-    if (k > 0) len += hypot(x[k] - x[k - 1], y[k] - y[k - 1]);
+    if (k > 0) len += span(x[k] - x[k - 1], y[k] - y[k - 1]);
   }
   return len;
 }
@@ -873,7 +910,7 @@ static bool shorten_flat_out(robot *r) {
   double *seg = cap + 2 * (size_t)n;
   for (int i = 0; i < n; ++i) {
     const line_sample *a = &L[i], *b = &L[i + 1 < n ? i + 1 : 0];
-    seg[i] = hypot(b->x - a->x, b->y - a->y);
+    seg[i] = span(b->x - a->x, b->y - a->y);
   }
   int flat_count = 0;
   for (int i = 0; i < n; ++i) {
@@ -945,7 +982,7 @@ static bool shorten_flat_out(robot *r) {
             }
           for (int k = 0; k + 1 < w; ++k) { /* the moved samples' spacings, both sides */
             const line_sample *a = &L[idx[k]], *b = &L[idx[k + 1]];
-            seg[idx[k]] = hypot(b->x - a->x, b->y - a->y);
+            seg[idx[k]] = span(b->x - a->x, b->y - a->y);
           }
           moved = fmax(moved, fabs(delta));
           break;
@@ -1198,6 +1235,7 @@ void robot_destroy(robot *r) {
 /* --- queries ------------------------------------------------------------------- */
 
 double robot_plan_mu(const robot *r) { return plan_mu(r, 0.0); }
+double robot_plan_mu_at(const robot *r, double v) { return plan_mu(r, v); }
 double robot_plan_ca(const robot *r) { return r->ca; }
 double robot_plan_mass(const robot *r) { return r->mass; }
 double robot_plan_top_speed(const robot *r) { return r->top_speed; }

@@ -171,6 +171,9 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *state);
 /* Friction the plan uses on asphalt at rest: simple-MF peak mu (lateral, at the static wheel
  * load) × mu_factor. At speed the plan takes mu at the load with the downforce of that speed. */
 double robot_plan_mu(const robot *r);
+/* The same at speed v, m/s: with the load of v's downforce (load-sensitive tyres lose friction
+ * with it), as the plan's corner speeds count it. */
+double robot_plan_mu_at(const robot *r, double v);
 /* N/(m/s)², downforce per speed squared at the design ride height:
  * −½ρA(CL_f + CL_r)·ground effect + Σ 4ρ·A_w·sin(a)·cos(a) (grip_vehicle_aero_coefficients). */
 double robot_plan_ca(const robot *r);

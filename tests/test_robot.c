@@ -137,6 +137,38 @@ static void corner_speed_formula(void) {
   grip_track_destroy(t);
 }
 
+/* Where μ falls with speed (the default tyres' load sensitivity under strong downforce), the
+ * plan's corner speed on a circle is the root of v = formula(μ(v)): found here by plain
+ * bisection to the last bit from the public formula and the plan's μ at each speed, and equal
+ * to the plan's within 1e-12. Radii from a hairpin to a fast sweeper. */
+static void corner_speed_where_mu_falls(void) {
+  const double radii[] = {30.0, 100.0, 300.0};
+  for (size_t i = 0; i < sizeof radii / sizeof radii[0]; ++i) {
+    grip_track *t = support_circle_track(radii[i]);
+    grip_vehicle_def car = grip_default_vehicle_def();
+    car.aero.lift_coefficient_front = -1.0;
+    car.aero.lift_coefficient_rear = -1.5;
+    robot_params p = robot_default_params();
+    p.axle_balance = 0.0; /* the whole car's speed alone */
+    robot *bot = robot_create(t, &car, &p, RHO);
+    double s, lat, k, vc, vp;
+    robot_line_sample(bot, 0, &s, &lat, &k, &vc, &vp);
+    double r = 1.0 / k, lo = 0.0, hi = robot_corner_speed(bot, r, robot_plan_mu_at(bot, 0.0));
+    for (int it = 0; it < 200; ++it) {
+      double v = 0.5 * (lo + hi);
+      if (v <= robot_corner_speed(bot, r, robot_plan_mu_at(bot, v))) lo = v;
+      else hi = v;
+    }
+    printf("  radius %.1f m: corner %.6f m/s, root %.6f m/s, mu %.4f at rest, %.4f there\n", r, vc, lo,
+           robot_plan_mu_at(bot, 0.0), robot_plan_mu_at(bot, vc));
+    CHECK(robot_plan_mu_at(bot, vc) < robot_plan_mu_at(bot, 0.0) - 0.005); /* μ does fall */
+    CHECK(vc < 0.99 * robot_plan_top_speed(bot));                         /* not the cap */
+    CHECK_REL(vc, lo, 1e-12);
+    robot_destroy(bot);
+    grip_track_destroy(t);
+  }
+}
+
 /* axle_balance: a car whose downforce acts on its rear axle only. In a steady turn the front
  * axle carries its static share of m·a_y on its static load alone, so it holds
  * a_y = axle_balance·μ·g (no load sensitivity here: μ is the same at every load), while μ on the
@@ -581,6 +613,7 @@ int main(void) {
   RUN_TEST(control_rate_decides_on_schedule);
   RUN_TEST(params_file);
   RUN_TEST(corner_speed_formula);
+  RUN_TEST(corner_speed_where_mu_falls);
   RUN_TEST(circle_plan_matches_formula);
   RUN_TEST(axle_balance_caps_the_front);
   RUN_TEST(cornering_drag_matches_model);
