@@ -45,7 +45,7 @@ static double *speed_profile(const grip_track *track, int *count) {
  * (pose and speed: grip_vehicle_get_motion), as a race does between its robots' decisions. */
 static grip_vehicle_input follow(const grip_track *track, const grip_vehicle_def *car, const grip_vehicle_motion *st,
                                  double lane, int *hint, const double *profile, int profile_count) {
-  grip_track_location loc = grip_track_locate(track, st->pose.position.x, st->pose.position.y, *hint);
+  grip_track_progress loc = grip_track_locate_progress(track, st->pose.position.x, st->pose.position.y, *hint);
   *hint = loc.segment;
   double ahead = fmax(8.0, 0.6 * st->speed);
   grip_track_point p = grip_track_point_at(track, loc.distance + ahead);
