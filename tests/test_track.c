@@ -475,7 +475,7 @@ static void test_shipped_tracks(void) {
 }
 
 /* grip_track_locate_progress gives grip_track_locate's segment, distance and lateral bit for bit:
- * on the shipped tracks (straights, arcs, a climb) and a circle of 240 arc pieces, at points on
+ * on the shipped tracks (straights, arcs, a climb) and a circle of four 90° arcs, at points on
  * the road, on the run-offs and beyond the barriers, from carried, neighbouring, random and no
  * hints. */
 static void test_progress_equals_locate(void) {
