@@ -1,4 +1,5 @@
 /* grip: the command-line tool. Each command lives in app/cmd_<name>.c. */
+#define _POSIX_C_SOURCE 200809L /* readlink, execv */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,6 +8,72 @@
 #define GRIP_COMMAND(name, summary) int cmd_##name(int argc, char **argv);
 #include "commands.def"
 #undef GRIP_COMMAND
+
+#ifdef GRIP_GUI_EXECUTABLE
+/* This grip leaves out SDL2, OpenGL, assimp and PLplot, so that it starts without loading their
+ * ~70 shared libraries; the commands that need them run in grip-gui, built beside it (the build
+ * directory, or the same bin directory once installed), which is this tool with them. */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Exit status when grip-gui cannot be started (as grip plot's in a build without PLplot). */
+#define GUI_NOT_FOUND 3
+
+/* Runs the command argv[0] (argc words) in grip-gui in place of this process; returns only when
+ * grip-gui could not be started. */
+static int run_in_gui(int argc, char **argv) {
+  char **args = calloc((size_t)argc + 2, sizeof *args);
+  char self[4096], path[4096 + sizeof GRIP_GUI_EXECUTABLE];
+  path[0] = '\0';
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash) {
+      slash[1] = '\0';
+      snprintf(path, sizeof path, "%s%s", self, GRIP_GUI_EXECUTABLE);
+    }
+  }
+  int error = ENOMEM;
+  if (args) {
+    args[0] = path[0] ? path : GRIP_GUI_EXECUTABLE;
+    for (int i = 0; i < argc; ++i) args[i + 1] = argv[i];
+    if (path[0]) execv(path, args);
+    else execvp(GRIP_GUI_EXECUTABLE, args); /* no /proc: from the PATH */
+    error = errno;
+  }
+  fprintf(stderr, "grip %s: runs in %s, which could not be started (%s): %s\n", argv[0],
+          GRIP_GUI_EXECUTABLE, path[0] ? path : "not found beside grip", strerror(error));
+  free(args);
+  return GUI_NOT_FOUND;
+}
+
+/* Whether the command argv[0] (argc words) runs in grip-gui. */
+static int runs_in_gui(int argc, char **argv) {
+#ifdef GRIP_GUI_PLOT
+  if (strcmp(argv[0], "plot") == 0) return 1;
+#endif
+#ifdef GRIP_GUI_VIEWER
+  if (strcmp(argv[0], "drive") == 0 || strcmp(argv[0], "watch") == 0 || strcmp(argv[0], "input") == 0) return 1;
+  if (strcmp(argv[0], "replay") == 0) { /* in a window, unless told not to open one */
+    for (int i = 1; i < argc; ++i)
+      if (strcmp(argv[i], "--no-window") == 0) return 0;
+    return 1;
+  }
+#endif
+  (void)argc;
+  return 0;
+}
+
+#ifdef GRIP_GUI_VIEWER
+/* The table's entries for the viewer's commands (main hands them to grip-gui before the table
+ * is read). */
+int cmd_drive(int argc, char **argv) { return run_in_gui(argc, argv); }
+int cmd_input(int argc, char **argv) { return run_in_gui(argc, argv); }
+int cmd_watch(int argc, char **argv) { return run_in_gui(argc, argv); }
+#endif
+#endif
 
 typedef struct command_entry {
   const char *name;
@@ -48,6 +115,9 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
+#ifdef GRIP_GUI_EXECUTABLE
+  if (runs_in_gui(argc - 1, argv + 1)) return run_in_gui(argc - 1, argv + 1);
+#endif
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; ++i)
     if (same_command(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
   fprintf(stderr, "grip: unknown command '%s'\n\n", argv[1]);

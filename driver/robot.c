@@ -139,10 +139,12 @@ struct robot {
   double sat_lat_sum, sat_cap_sum; /* its measured and planned lateral acceleration, summed */
   double shift_wait; /* s until the next downshift is allowed */
   int gear_request;  /* the gear last asked for */
-  double surface_friction; /* friction under the wheels (mean of the four), last located */
+  double surface_friction; /* friction under the wheels (mean of the four), once surface_known */
   robot_status status;
   bool located; /* status holds the location of the state at located_time/x/y */
   double located_time, located_x, located_y;
+  int located_hint;   /* the hint that location was found from */
+  bool surface_known; /* surface_friction is that of the located state */
   robot_route route; /* count 0: none */
   /* params.control_rate > 0: the last decision's inputs, and the time given since it */
   bool decided;
@@ -1357,13 +1359,32 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
   if (r->located && r->located_time == st->time && r->located_x == st->pose.position.x &&
       r->located_y == st->pose.position.y)
     return r->status;
-  grip_track_location loc = grip_track_locate(r->track, st->pose.position.x, st->pose.position.y, r->hint);
+  /* Where the car is along the track, every step (a race times its laps by it); the surface under
+   * it only when the robot decides (surface_friction_under). */
+  grip_track_progress loc = grip_track_locate_progress(r->track, st->pose.position.x, st->pose.position.y, r->hint);
+  r->located_hint = r->hint;
+  r->surface_known = false;
   r->hint = loc.segment;
-  /* Friction under the car: the road's while all four wheels are on it; near or past the
-   * edge, the mean over the wheels' contact points (each located; a kerb counts as road). */
+  r->status.distance = loc.distance;
+  r->status.lateral = loc.lateral;
+  r->status.half_width = interp(r, loc.distance, DF_HALF_WIDTH);
+  r->status.segment = loc.segment;
+  r->located = true;
+  r->located_time = st->time;
+  r->located_x = st->pose.position.x;
+  r->located_y = st->pose.position.y;
+  return r->status;
+}
+
+/* Friction under the car located last (robot_locate, the same state): the road's while all four
+ * wheels are on it; near or past the edge, the mean over the wheels' contact points (each
+ * located; a kerb counts as road). The car is located again with the surface from the hint its
+ * location was found from, which gives the same segment, distance and lateral. */
+static double surface_friction_under(robot *r, const grip_vehicle_state *st) {
+  if (r->surface_known) return r->surface_friction;
+  grip_track_location loc = grip_track_locate(r->track, st->pose.position.x, st->pose.position.y, r->located_hint);
   r->surface_friction = loc.surface.friction;
-  double half_w = interp(r, loc.distance, DF_HALF_WIDTH);
-  if (fabs(loc.lateral) + 0.5 * r->car_width > half_w - 0.1) {
+  if (fabs(loc.lateral) + 0.5 * r->car_width > r->status.half_width - 0.1) {
     double sum = 0.0;
     int n = 0;
     for (int i = 0, wn = wheel_total(r, st); i < wn; ++i) {
@@ -1377,15 +1398,8 @@ robot_status robot_locate(robot *r, const grip_vehicle_state *st) {
     }
     r->surface_friction = sum / n;
   }
-  r->status.distance = loc.distance;
-  r->status.lateral = loc.lateral;
-  r->status.half_width = half_w;
-  r->status.segment = loc.segment;
-  r->located = true;
-  r->located_time = st->time;
-  r->located_x = st->pose.position.x;
-  r->located_y = st->pose.position.y;
-  return r->status;
+  r->surface_known = true;
+  return r->surface_friction;
 }
 
 /* Learning the car's real cornering grip. The plan's mu is the tyre's peak, but what a car can
@@ -1532,8 +1546,9 @@ static grip_vehicle_input decide(robot *r, const grip_vehicle_state *st, const r
     if (route_at(r, s + fmax(v, 0.0) * r->p.speed_preview, &la, &w, &vc)) v_t = fmin(v_t, vc);
   }
   if (on_route) bound = 1e3;
-  if (r->surface_friction < road_friction && road_friction > 0.0) {
-    surface_scale = sqrt(fmax(0.0, r->surface_friction) / road_friction);
+  double under = surface_friction_under(r, st);
+  if (under < road_friction && road_friction > 0.0) {
+    surface_scale = sqrt(fmax(0.0, under) / road_friction);
     v_t *= surface_scale;
   }
 

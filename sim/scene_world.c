@@ -401,7 +401,7 @@ grip_result scene_world_step(scene_world *sw, double dt) {
     for (int k = 0; k < sw->car_count; ++k) {
       scene_world_car *wc = &sw->cars[k];
       grip_vehicle_get_state(sw->world, wc->id, &st);
-      grip_track_location loc = grip_track_locate(sw->track, st.pose.position.x, st.pose.position.y, wc->track_hint);
+      grip_track_progress loc = grip_track_locate_progress(sw->track, st.pose.position.x, st.pose.position.y, wc->track_hint);
       wc->track_hint = loc.segment;
       sw->views[k] = (robot_car_view){.distance = loc.distance, .lateral = loc.lateral, .speed = st.speed,
                                       .length = wc->car.def.body.dimensions.x, .width = wc->car.def.body.dimensions.y};

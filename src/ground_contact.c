@@ -153,7 +153,7 @@ static bool near_layers(const vehicle *v, const mat3 *rot, bool gated, bool laye
  * fraction of the step (from the start pose to the current one) at which the first of them
  * touched. gated: skip points the wheels show to be well clear; layer_near from near_layers.
  * Returns the count. */
-static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
+static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_position, const mat3 *start_rot,
                  const mat3 *rot, bool gated, const bool layer_near[2], ground_plane planes[GROUND_POINTS],
                  double *first) {
   const grip_ground *ground = &world->ground;
@@ -190,22 +190,31 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
     }
   }
   if (casts == 0) return 0;
-  mat3 r0 = mat3_from_quat(start_rotation);
+  const mat3 *r0 = start_rot;
   grip_vec3 start[GROUND_POINTS];
-  double top = -INFINITY; /* the body's highest point over the step */
+  /* The body's highest point over the step. A top point lies above the bottom point under it
+   * whenever the body's z axis points up (R's last row has rz > 0): their heights
+   * pos.z + (rx·x + ry·y + rz·z) differ only in the last product, and rounding keeps the order of
+   * rz·z_top >= rz·z_bottom and of every sum after it. The top layer alone then gives the same
+   * maximum, bit for bit, and the bottom layer's start heights are not needed. */
+  bool top_layer_highest = r0->r2.z > 0.0 && r1.r2.z > 0.0;
+  double top = -INFINITY;
   for (int i = 0; i < GROUND_POINTS; ++i) {
-    /* all heights for the top; the whole point only where a ray is cast (as mat3_mul) */
-    if (cast[i]) start[i] = v3_add(start_position, mat3_mul(&r0, local[i]));
-    else start[i].z = start_position.z + v3_dot(r0.r2, local[i]);
-    top = maxd(top, maxd(end[i].z, start[i].z));
+    /* the whole point only where a ray is cast (as mat3_mul) */
+    bool bottom = (i & 1) == 0;
+    if (cast[i]) start[i] = v3_add(start_position, mat3_mul(r0, local[i]));
+    else if (bottom && top_layer_highest) continue;
+    else start[i].z = start_position.z + v3_dot(r0->r2, local[i]);
+    if (!(bottom && top_layer_highest)) top = maxd(top, maxd(end[i].z, start[i].z));
   }
   top += GROUND_TOUCH;
   int n = 0;
+  /* The body's one query: its hint is a pointer, which each ray's answer updates. */
+  grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
   for (int i = 0; i < GROUND_POINTS; ++i) {
     if (!cast[i]) continue;
     grip_vec3 p1 = end[i], p0 = start[i];
     grip_ground_hit hit;
-    grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
     if (!ground->raycast(ground->context, &query, v3(p1.x, p1.y, top), v3(0, 0, -1), top - p1.z + PROBE_BELOW, &hit))
       continue;
     /* Normals leaning further from world z than the world's max_ground_slope are walls (as for
@@ -234,7 +243,7 @@ static void push_out(vehicle *v, const ground_plane *planes, int n) {
 }
 
 void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
-                         double dt) {
+                              const mat3 *start_rot, double dt) {
   v->ground_points = 0;
   v->ground_impulse = 0.0;
   if (!world->ground.raycast) return;
@@ -243,7 +252,7 @@ void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3
   mat3 rot = mat3_from_quat(v->rotation);
   bool gated = standing_on_wheels(v, &rot), layer_near[2];
   if (!near_layers(v, &rot, gated, layer_near)) return;
-  int n = probe(v, world, start_position, start_rotation, &rot, gated, layer_near, planes, &first);
+  int n = probe(v, world, start_position, start_rot, &rot, gated, layer_near, planes, &first);
   if (n == 0) return;
 
   double rest = 0.0;
@@ -282,7 +291,7 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
    * is most cars touching another; 12 rays each otherwise). */
   bool gated = standing_on_wheels(v, &rot), layer_near[2];
   if (!near_layers(v, &rot, gated, layer_near)) return;
-  int n = probe(v, world, v->position, v->rotation, &rot, gated, layer_near, planes, &first);
+  int n = probe(v, world, v->position, &rot, &rot, gated, layer_near, planes, &first);
   push_out(v, planes, n);
 }
 

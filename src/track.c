@@ -953,6 +953,14 @@ grip_track_location grip_track_locate(const grip_track *track, double x, double 
   return at.loc;
 }
 
+grip_track_progress grip_track_locate_progress(const grip_track *track, double x, double y, int hint) {
+  located at;
+  locate_at(track, x, y, hint, &at, LOCATE_PLAN);
+  /* the distance as finish gives it: the segment's start plus the clamped local distance */
+  const track_seg *g = &track->seg[at.loc.segment];
+  return (grip_track_progress){at.loc.segment, wrap_distance(track, g->s0 + at.u), at.loc.lateral};
+}
+
 /* The barrier on one side at local distance u of segment g, from the centre line's frame and
  * the cross-section there, as seen from lateral offset `lateral`. */
 QUERY_INLINE grip_track_barrier barrier_from(const track_seg *g, const seg_frame *fr, const section *c, double u,

@@ -58,5 +58,18 @@ if [ -x "$work/t" ]; then
     ldd "$work/t" | grep libgrip | grep -q "$prefix" || bad "linked against another libgrip: $(ldd "$work/t" | grep libgrip)"
   fi
 fi
+# The tool: grip, and grip-gui beside it when it was built; the installed grip hands a drawing
+# command to the installed grip-gui (the same usage as grip-gui's own).
+[ -x "$prefix/bin/grip" ] || bad "no bin/grip under the prefix"
+if [ -x "$build/grip-gui" ]; then
+  [ -x "$prefix/bin/grip-gui" ] || bad "grip-gui was built but not installed"
+  for args in "plot --help" "drive --help"; do
+    # shellcheck disable=SC2086
+    "$build/grip-gui" $args > "$work/want.txt" 2>&1 || continue # not in this grip-gui
+    # shellcheck disable=SC2086
+    "$prefix/bin/grip" $args > "$work/got.txt" 2>&1 || bad "installed grip $args failed: $(cat "$work/got.txt")"
+    cmp -s "$work/want.txt" "$work/got.txt" || bad "installed grip $args differs from grip-gui's"
+  done
+fi
 [ $fail -eq 0 ] && echo "cli_install: ok (x after 1 s: $x m)"
 exit $fail

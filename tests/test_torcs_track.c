@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "grip/track.h"
+#include "support_tracks.h"
 #include "test.h"
 #include "torcs_track.h"
 #include "track_file.h"
@@ -502,7 +503,7 @@ static int check_distance_rate(const grip_track *t, const char *name, double *wo
  * faster than the barrier declares. */
 static void test_every_installed_track(void) {
   static const char *const categories[] = {"road", "oval", "dirt"};
-  int opened = 0, queried = 0, beyond = 0, pairs = 0, rated = 0;
+  int opened = 0, queried = 0, beyond = 0, pairs = 0, rated = 0, progress = 0;
   double worst_beyond = 0.0, closest = INFINITY, worst_rate = 0.0;
   for (size_t c = 0; c < sizeof categories / sizeof categories[0]; ++c) {
     char dir[512];
@@ -522,6 +523,11 @@ static void test_every_installed_track(void) {
         queried += check_barrier_queries(t, spec, &beyond, &worst_beyond);
         pairs += check_walls_in_reach(t, spec, &closest);
         rated += check_distance_rate(t, spec, &worst_rate);
+        /* grip_track_locate_progress: grip_track_locate's segment, distance and lateral, bit for bit */
+        int off = support_progress_mismatches(t, 5000, 25.0);
+        CHECK(off == 0);
+        if (off) fprintf(stderr, "  %s: %d progress locates differ from grip_track_locate\n", spec, off);
+        progress += 5000;
         grip_track_destroy(t);
       } else {
         fprintf(stderr, "  %s: %s\n", spec, err.message);
@@ -539,6 +545,7 @@ static void test_every_installed_track(void) {
          closest);
   printf("  %d pairs up to 12 m apart, the second within 4 m of a wall: the distance shrank at most %.3f m per m\n",
          rated, worst_rate);
+  printf("  %d progress locates equal to grip_track_locate's\n", progress);
 }
 
 

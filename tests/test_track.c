@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "grip/track.h"
+#include "support_tracks.h"
 #include "test.h"
 #include "track_file.h"
 
@@ -473,6 +474,29 @@ static void test_shipped_tracks(void) {
   }
 }
 
+/* grip_track_locate_progress gives grip_track_locate's segment, distance and lateral bit for bit:
+ * on the shipped tracks (straights, arcs, a climb) and a circle of four 90° arcs, at points on
+ * the road, on the run-offs and beyond the barriers, from carried, neighbouring, random and no
+ * hints. */
+static void test_progress_equals_locate(void) {
+  const char *files[] = {"default", GRIP_SOURCE_DIR "/data/tracks/oval.track"};
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+    grip_track *t = NULL;
+    grip_load_error err;
+    grip_load_error_clear(&err);
+    CHECK(grip_track_open(files[i], &t, NULL, 0, &err) == 0);
+    if (!t) continue;
+    CHECK(support_progress_mismatches(t, 20000, 16.0) == 0);
+    grip_track_destroy(t);
+  }
+  grip_track *circle = support_circle_track(150.0);
+  CHECK(circle != NULL);
+  if (circle) {
+    CHECK(support_progress_mismatches(circle, 20000, 16.0) == 0);
+    grip_track_destroy(circle);
+  }
+}
+
 /* The barrier query's wall top: the surface height at the wall's foot (the point moved by the
  * wall distance against the wall's normal, located again by grip_track_locate) plus the barrier
  * height, for points on both sides of a closed loop of straights and arcs that climbs and falls
@@ -743,6 +767,7 @@ int main(void) {
   RUN_TEST(test_heights);
   RUN_TEST(test_spiral);
   RUN_TEST(test_hint_equals_full);
+  RUN_TEST(test_progress_equals_locate);
   RUN_TEST(test_many_pieces);
   RUN_TEST(test_shipped_tracks);
   RUN_TEST(test_barrier_top);

@@ -161,6 +161,17 @@ typedef struct grip_track_location {
  * cell (exactly the exhaustive answer), so neither costs O(segments). Beyond the barrier the surface continues flat at the
  * height of the barrier's foot (normal straight up). */
 GRIP_API grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint);
+/* Where (x, y) lies along the track: the segment, distance and lateral of grip_track_locate
+ * (bit for bit, from the same hint), without the height, normal, zone and surface, for about two
+ * thirds of its cost (no square root or division after the projection). For progress along the
+ * track at every step: lap timing, a robot's or an agent's position between its decisions. */
+typedef struct grip_track_progress {
+  int segment;     /* index of the segment the point projects onto */
+  double distance; /* m, distance along the centre line, [0, length) */
+  double lateral;  /* m, offset from the centre line, + left */
+} grip_track_progress;
+GRIP_API grip_track_progress grip_track_locate_progress(const grip_track *track, double x, double y, int hint);
+
 /* The same answer by the exhaustive search: the segment whose projection is nearest (smallest
  * |lateral|, lowest index on ties). O(segments). */
 GRIP_API grip_track_location grip_track_locate_full(const grip_track *track, double x, double y);

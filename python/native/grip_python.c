@@ -479,7 +479,7 @@ int gpy_robots_drive(robot *const *robots, grip_world *const *worlds, int world_
   for (int k = 0; k < count; ++k) {
     grip_world *world = worlds[(size_t)k * (size_t)world_stride];
     if (grip_vehicle_get_state(world, ids[k], &st) != GRIP_OK) return GRIP_INVALID_ID;
-    grip_track_location loc = grip_track_locate(track, st.pose.position.x, st.pose.position.y, hints[k]);
+    grip_track_progress loc = grip_track_locate_progress(track, st.pose.position.x, st.pose.position.y, hints[k]);
     hints[k] = loc.segment;
     const grip_vehicle_def *def = grip_vehicle_get_def(world, ids[k]);
     views[k] = (robot_car_view){.distance = loc.distance, .lateral = loc.lateral, .speed = st.speed,
