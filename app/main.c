@@ -49,13 +49,13 @@ static int run_in_gui(int argc, char **argv) {
   return GUI_NOT_FOUND;
 }
 
-/* Whether the command argv[0] (argc words) runs in grip-gui. */
+/* Whether the command argv[0] (argc words), which this grip also has, runs in grip-gui: plot,
+ * and replay in a window. (drive, watch and input reach run_in_gui through their entries.) */
 static int runs_in_gui(int argc, char **argv) {
 #ifdef GRIP_GUI_PLOT
   if (strcmp(argv[0], "plot") == 0) return 1;
 #endif
 #ifdef GRIP_GUI_VIEWER
-  if (strcmp(argv[0], "drive") == 0 || strcmp(argv[0], "watch") == 0 || strcmp(argv[0], "input") == 0) return 1;
   if (strcmp(argv[0], "replay") == 0) { /* in a window, unless told not to open one */
     for (int i = 1; i < argc; ++i)
       if (strcmp(argv[i], "--no-window") == 0) return 0;
@@ -67,8 +67,7 @@ static int runs_in_gui(int argc, char **argv) {
 }
 
 #ifdef GRIP_GUI_VIEWER
-/* The table's entries for the viewer's commands (main hands them to grip-gui before the table
- * is read). */
+/* The viewer's commands, which only grip-gui has. */
 int cmd_drive(int argc, char **argv) { return run_in_gui(argc, argv); }
 int cmd_input(int argc, char **argv) { return run_in_gui(argc, argv); }
 int cmd_watch(int argc, char **argv) { return run_in_gui(argc, argv); }

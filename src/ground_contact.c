@@ -200,12 +200,11 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
   bool top_layer_highest = r0->r2.z > 0.0 && r1.r2.z > 0.0;
   double top = -INFINITY;
   for (int i = 0; i < GROUND_POINTS; ++i) {
-    /* the whole point only where a ray is cast (as mat3_mul) */
-    bool bottom = (i & 1) == 0;
+    bool for_top = !(top_layer_highest && (i & 1) == 0); /* bottom points: even */
+    /* the whole point only where a ray is cast (as mat3_mul), its height where the top needs it */
     if (cast[i]) start[i] = v3_add(start_position, mat3_mul(r0, local[i]));
-    else if (bottom && top_layer_highest) continue;
-    else start[i].z = start_position.z + v3_dot(r0->r2, local[i]);
-    if (!(bottom && top_layer_highest)) top = maxd(top, maxd(end[i].z, start[i].z));
+    else if (for_top) start[i].z = start_position.z + v3_dot(r0->r2, local[i]);
+    if (for_top) top = maxd(top, maxd(end[i].z, start[i].z));
   }
   top += GROUND_TOUCH;
   int n = 0;

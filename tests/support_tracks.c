@@ -1,5 +1,7 @@
 #include "support_tracks.h"
 
+#include "support_random.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -34,28 +36,20 @@ const char *const support_pit_oval_text =
     "arc left radius 100 angle 180\n"
     "pit side right entry 1478.3185 start 20 end 320 exit 450 box-length 15 box-width 5 speed-limit 20\n";
 
-/* xorshift64 from a fixed seed: the same points on every run */
-static double progress_random(unsigned long long *state) {
-  *state ^= *state << 13;
-  *state ^= *state >> 7;
-  *state ^= *state << 17;
-  return (double)(*state >> 11) / 9007199254740992.0;
-}
-
 int support_progress_mismatches(const grip_track *t, int n, double reach) {
   unsigned long long rng = 0x9e3779b97f4a7c15ull;
   int count = grip_track_segment_count(t), carried = -1, bad = 0;
   double length = grip_track_length(t);
   for (int k = 0; k < n; ++k) {
-    double s = length * (k % 2 ? progress_random(&rng) : (double)k / n); /* every other one along */
-    double lateral = (2.0 * progress_random(&rng) - 1.0) * reach * (k % 7 == 0 ? 3.0 : 1.0);
+    double s = length * (k % 2 ? support_uniform(&rng) : (double)k / n); /* every other one along */
+    double lateral = (2.0 * support_uniform(&rng) - 1.0) * reach * (k % 7 == 0 ? 3.0 : 1.0);
     grip_track_point c = grip_track_point_at(t, s);
     double x = c.position.x - sin(c.heading) * lateral, y = c.position.y + cos(c.heading) * lateral;
     int hint;
     switch (k % 8) {
     case 1: hint = -1; break;
     case 3: hint = (c.segment + 1) % count; break;
-    case 5: hint = (int)(progress_random(&rng) * count) % count; break;
+    case 5: hint = (int)(support_uniform(&rng) * count) % count; break;
     default: hint = carried; break;
     }
     grip_track_location full = grip_track_locate(t, x, y, hint);

@@ -15,10 +15,11 @@ grip_track *support_circle_track(double radius);
  * before the line to 450 m after it, boxes from 20 m to 320 m, limit 20 m/s. */
 extern const char *const support_pit_oval_text;
 
-/* grip_track_locate_progress against grip_track_locate at n points of the track: within `reach`
- * m of the centre line (and beyond it, out to three times as far), half of them from the hint a
- * car carries along, the rest without a hint, from their own segment's neighbour or from a
- * random segment. Returns the points whose segment, distance or lateral differs in any bit. */
+/* grip_track_locate_progress against grip_track_locate at n points of the track, every other one
+ * in order along it and the rest at random: within `reach` m of the centre line (a seventh out
+ * to three times as far), five in eight from the hint a car carries along, the rest without a
+ * hint, from their own segment's neighbour or from a random segment. Returns the points whose
+ * segment, distance or lateral differs in any bit. */
 int support_progress_mismatches(const grip_track *t, int n, double reach);
 
 #endif

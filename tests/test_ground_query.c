@@ -11,6 +11,7 @@
 
 #include "grip/grip.h"
 #include "grip/track.h"
+#include "support_random.h"
 #include "task_pool.h"
 #include "test.h"
 #include "track_file.h"
@@ -307,12 +308,6 @@ static void wheels_pass_their_last_hit(void) {
  * hit: the surface's curvature, < 0.01 /m, times that), whatever the guess: the hit of a ray
  * 0–0.3 m away (last step's, for a car at up to 150 m/s at dt 0.002), a plane 0.3 m below
  * leaning 0.2 rad, a plane above the ray's origin, and a plane the ray runs along. */
-static double uniform(unsigned long long *state) { /* xorshift64, uniform in [0, 1) */
-  *state ^= *state << 13;
-  *state ^= *state >> 7;
-  *state ^= *state << 17;
-  return (double)(*state >> 11) / 9007199254740992.0;
-}
 
 static void check_guesses_on(const grip_track *t, const char *name) {
   grip_track_ground_context ctx;
@@ -322,7 +317,7 @@ static void check_guesses_on(const grip_track *t, const char *name) {
   int rays = 0, hits = 0;
   double worst = 0.0, worst_normal = 0.0;
   for (int k = 0; k < 4000; ++k) {
-    double u1 = uniform(&rng), u2 = uniform(&rng), u3 = uniform(&rng), u4 = uniform(&rng);
+    double u1 = support_uniform(&rng), u2 = support_uniform(&rng), u3 = support_uniform(&rng), u4 = support_uniform(&rng);
     grip_track_point p = grip_track_point_at(t, st.length * u1);
     double lateral = (2.0 * u2 - 1.0) * (0.5 * p.width + 3.0);
     double x = p.position.x - lateral * sin(p.heading), y = p.position.y + lateral * cos(p.heading);

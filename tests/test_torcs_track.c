@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "grip/track.h"
+#include "support_random.h"
 #include "support_tracks.h"
 #include "test.h"
 #include "torcs_track.h"
@@ -301,14 +302,6 @@ static void test_broken(void) {
   CHECK(err.message[0] != '\0');
 }
 
-/* A small deterministic generator for the sample points (xorshift64). */
-static double unit_random(unsigned long long *state) {
-  *state ^= *state << 13;
-  *state ^= *state >> 7;
-  *state ^= *state << 17;
-  return (double)(*state >> 11) / 9007199254740992.0;
-}
-
 /* m, the distance from (x, y) to the barrier on one side, sampled every 2 cm from s0 to s1 along
  * the track through the public API (grip_track_point_at, grip_track_locate,
  * grip_track_barrier_at) as a polyline: its pieces across segment ends stand for the faces where
@@ -348,8 +341,8 @@ static int check_barrier_queries(const grip_track *t, const char *name, int *bey
   double length = grip_track_length(t), worst_distance = 0.0, worst_normal = 0.0, worst_top = 0.0, further = 0.0;
   int checked = 0, segment_kept = 0;
   for (int i = 0; i < 400; ++i) {
-    grip_track_point c = grip_track_point_at(t, unit_random(&rng) * length);
-    double lateral = (2.0 * unit_random(&rng) - 1.0) * 40.0;
+    grip_track_point c = grip_track_point_at(t, support_uniform(&rng) * length);
+    double lateral = (2.0 * support_uniform(&rng) - 1.0) * 40.0;
     double x = c.position.x - sin(c.heading) * lateral, y = c.position.y + cos(c.heading) * lateral;
     int own = grip_track_locate(t, x, y, -1).segment;
     for (int hinted = 0; hinted < 2; ++hinted) {
@@ -418,7 +411,7 @@ static int check_barrier_queries(const grip_track *t, const char *name, int *bey
 static void random_point(const grip_track *t, double s, unsigned long long *rng, double *x, double *y,
                          double *heading) {
   grip_track_point c = grip_track_point_at(t, s);
-  double lateral = (2.0 * unit_random(rng) - 1.0) * 30.0;
+  double lateral = (2.0 * support_uniform(rng) - 1.0) * 30.0;
   *x = c.position.x - sin(c.heading) * lateral;
   *y = c.position.y + cos(c.heading) * lateral;
   *heading = c.heading;
@@ -437,16 +430,16 @@ static int check_walls_in_reach(const grip_track *t, const char *name, double *c
   unsigned long long rng = 0x2545f4914f6cdd1dull;
   int count = grip_track_segment_count(t), pairs = 0, at_wall = 0;
   for (int i = 0; i < 20000; ++i) {
-    int end = (int)(unit_random(&rng) * count) % count;
+    int end = (int)(support_uniform(&rng) * count) % count;
     double x, y, heading;
-    random_point(t, grip_track_segment_start(t, end) + (2.0 * unit_random(&rng) - 1.0) * 3.0, &rng, &x, &y, &heading);
+    random_point(t, grip_track_segment_start(t, end) + (2.0 * support_uniform(&rng) - 1.0) * 3.0, &rng, &x, &y, &heading);
     int own = grip_track_locate(t, x, y, -1).segment, hint = own;
     grip_ground_query q = {.wheel = GRIP_GROUND_QUERY_BODY, .hint = &hint};
     grip_barrier_hit h0, h1;
     if (!bar.query(bar.context, &q, x, y, &h0) || !(h0.distance > 3.1)) continue;
     /* mostly along the track, where the segment ends are */
-    double r = 3.0 * unit_random(&rng), way = unit_random(&rng) < 0.5 ? 0.0 : PI;
-    double a = heading + way + (unit_random(&rng) - 0.5);
+    double r = 3.0 * support_uniform(&rng), way = support_uniform(&rng) < 0.5 ? 0.0 : PI;
+    double a = heading + way + (support_uniform(&rng) - 0.5);
     hint = own;
     CHECK(bar.query(bar.context, &q, x + r * cos(a), y + r * sin(a), &h1));
     *closest = fmin(*closest, h1.distance);
@@ -473,10 +466,10 @@ static int check_distance_rate(const grip_track *t, const char *name, double *wo
   int count = grip_track_segment_count(t), pairs = 0, faster = 0;
   double length = grip_track_length(t);
   for (int i = 0; i < 40000; ++i) {
-    double s = unit_random(&rng) * length;
+    double s = support_uniform(&rng) * length;
     if (i % 2) {
-      int end = (int)(unit_random(&rng) * count) % count;
-      s = grip_track_segment_start(t, end) + (2.0 * unit_random(&rng) - 1.0) * 6.0;
+      int end = (int)(support_uniform(&rng) * count) % count;
+      s = grip_track_segment_start(t, end) + (2.0 * support_uniform(&rng) - 1.0) * 6.0;
     }
     double x, y, heading;
     random_point(t, s, &rng, &x, &y, &heading);
@@ -484,7 +477,7 @@ static int check_distance_rate(const grip_track *t, const char *name, double *wo
     grip_ground_query q = {.wheel = GRIP_GROUND_QUERY_BODY, .hint = &hint};
     grip_barrier_hit h0, h1;
     if (!bar.query(bar.context, &q, x, y, &h0) || !(h0.distance >= 3.0)) continue;
-    double r = 12.0 * unit_random(&rng), a = 2.0 * PI * unit_random(&rng);
+    double r = 12.0 * support_uniform(&rng), a = 2.0 * PI * support_uniform(&rng);
     hint = own;
     if (!bar.query(bar.context, &q, x + r * cos(a), y + r * sin(a), &h1) || !(h1.distance < 4.0)) continue;
     double rate = r > 0.0 ? (h0.distance - h1.distance) / r : 0.0;
