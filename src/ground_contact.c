@@ -162,6 +162,17 @@ static bool near_layers(const vehicle *v, const mat3 *rot, bool gated, bool laye
   return layer_near[0] || layer_near[1];
 }
 
+/* The index of the lowest set bit of a non-zero mask. */
+static inline int lowest_bit(unsigned m) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctz(m);
+#else
+  int i = 0;
+  for (; !(m & 1u); m >>= 1) ++i;
+  return i;
+#endif
+}
+
 /* The index of the box's highest top point (box_points: top points odd, (sx, sy) at
  * 2·((sx + 1) + 3·(sy > 0)) + 1) for a rotation whose last row is r2: a body-frame point's world
  * height is pos.z + r2·local. The top points share their z and differ in x (o.x − hx, o.x,
@@ -187,8 +198,7 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
   grip_vec3 end[GROUND_POINTS];
   /* The end points of the near layers, also in columns for the gate. A layer at a time:
    * box_points alternates bottom (even) and top (odd). */
-  bool cast[GROUND_POINTS] = {false};
-  int casts = 0;
+  unsigned cast = 0; /* bit i: box point i is cast */
   for (int layer = 0; layer < 2; ++layer) {
     if (!layer_near[layer]) continue;
     double ex[LAYER_POINTS], ey[LAYER_POINTS], ez[LAYER_POINTS], clearance[LAYER_POINTS];
@@ -199,19 +209,14 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
       ez[j] = end[i].z;
     }
     if (!gated) {
-      for (int i = layer; i < GROUND_POINTS; i += 2) cast[i] = true;
-      casts += LAYER_POINTS;
+      cast |= layer == 0 ? 0x555u : 0xAAAu; /* even bits, odd bits */
       continue;
     }
     clearance_over_wheels(v, ex, ey, ez, clearance);
-    for (int j = 0, i = layer; j < LAYER_POINTS; ++j, i += 2) {
-      cast[i] = !(clearance[j] > CLEARANCE_GATE);
-      casts += cast[i];
-    }
+    for (int j = 0, i = layer; j < LAYER_POINTS; ++j, i += 2) cast |= (unsigned)!(clearance[j] > CLEARANCE_GATE) << i;
   }
-  if (casts == 0) return 0;
+  if (cast == 0) return 0;
   const mat3 *r0 = start_rot;
-  grip_vec3 start[GROUND_POINTS];
   /* The body's highest point over the step. A top point lies above the bottom point under it
    * whenever the body's z axis points up (R's last row has rz > 0): their heights
    * pos.z + (rx·x + ry·y + rz·z) differ only in the last product, and rounding keeps the order of
@@ -230,15 +235,14 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
       top = maxd(top, maxd(end_z, start_position.z + v3_dot(r0->r2, local[i])));
     }
   }
-  for (int i = 0; i < GROUND_POINTS; ++i)
-    if (cast[i]) start[i] = v3_add(start_position, mat3_mul(r0, local[i]));
   top += GROUND_TOUCH;
   int n = 0;
   /* The body's one query: its hint is a pointer, which each ray's answer updates. */
   grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
-  for (int i = 0; i < GROUND_POINTS; ++i) {
-    if (!cast[i]) continue;
-    grip_vec3 p1 = end[i], p0 = start[i];
+  /* in the order of the points (the hint each ray leaves, the order of the planes) */
+  for (unsigned m = cast; m != 0; m &= m - 1) {
+    int i = lowest_bit(m);
+    grip_vec3 p1 = end[i];
     grip_ground_hit hit;
     if (!ground->raycast(ground->context, &query, v3(p1.x, p1.y, top), v3(0, 0, -1), top - p1.z + PROBE_BELOW, &hit))
       continue;
@@ -250,7 +254,8 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
     ground_plane g = {local[i], hit.point, hit.normal, world->moving_ground ? hit.velocity : v3(0, 0, 0)};
     double d1 = depth_below(&g, p1);
     if (!(d1 > -GROUND_TOUCH)) continue;
-    double d0 = depth_below(&g, p0);
+    /* the point at the start of the step, as mat3_mul computes it */
+    double d0 = depth_below(&g, v3_add(start_position, mat3_mul(r0, local[i])));
     if (d1 > 0.0 && d0 < 0.0) *first = mind(*first, d0 / (d0 - d1));
     planes[n++] = g;
   }
