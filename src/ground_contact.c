@@ -173,17 +173,6 @@ static inline int lowest_bit(unsigned m) {
 #endif
 }
 
-/* The index of the box's highest top point (box_points: top points odd, (sx, sy) at
- * 2·((sx + 1) + 3·(sy > 0)) + 1) for a rotation whose last row is r2: a body-frame point's world
- * height is pos.z + r2·local. The top points share their z and differ in x (o.x − hx, o.x,
- * o.x + hx) and y (o.y ± hy); each product r2.x·x and r2.y·y, and each sum after them, is
- * rounded monotonically, so the corner on the side of r2.x's and r2.y's signs is at least as
- * high as every other top point after rounding too: the six points' maximum, bit for bit. */
-static int highest_top_point(grip_vec3 r2) {
-  int sx = r2.x >= 0.0 ? 2 : 0, sy = r2.y >= 0.0 ? 3 : 0;
-  return 2 * (sx + sy) + 1;
-}
-
 /* The ground under each box point that is in or near it, as tangent planes; *first receives the
  * fraction of the step (from the start pose to the current one) at which the first of them
  * touched. gated: skip points the wheels show to be well clear; layer_near from near_layers.
@@ -221,11 +210,12 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
    * whenever the body's z axis points up (R's last row has rz > 0): their heights
    * pos.z + (rx·x + ry·y + rz·z) differ only in the last product, and rounding keeps the order of
    * rz·z_top >= rz·z_bottom and of every sum after it. The top layer alone then gives the same
-   * maximum, bit for bit, and of it the corner highest_top_point picks for each pose. */
+   * maximum, bit for bit, and of it the corner grip_ground_highest_top_point picks for each
+   * pose. */
   bool top_layer_highest = r0->r2.z > 0.0 && r1.r2.z > 0.0;
   double top;
   if (top_layer_highest) {
-    int k1 = highest_top_point(r1.r2), k0 = highest_top_point(r0->r2);
+    int k1 = grip_ground_highest_top_point(r1.r2), k0 = grip_ground_highest_top_point(r0->r2);
     top = maxd(v->position.z + v3_dot(r1.r2, local[k1]), start_position.z + v3_dot(r0->r2, local[k0]));
   } else {
     top = -INFINITY;

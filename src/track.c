@@ -274,16 +274,20 @@ typedef struct section {
   double dreach[2]; /* d/du of reach */
 } section;
 
+/* The road's width at v = u / len. */
+QUERY_INLINE double section_width(const track_seg *g, double v) {
+  return g->def.width_start + (g->def.width_end - g->def.width_start) * v;
+}
+
 /* The centre line's height, the cross slope and the road's width at v = u / len, with their
  * rates along u. */
 QUERY_INLINE void section_centre(const track_seg *g, double v, section *c) {
-  const grip_track_segment_def *d = &g->def;
   /* the Hermite curves in power form (hermite_power) */
   c->zc = g->z[0] + v * (g->z[1] + v * (g->z[2] + v * g->z[3]));
   c->dzc = (g->z[1] + v * (2.0 * g->z[2] + v * 3.0 * g->z[3])) * g->inv_len;
   c->g = g->cross[0] + v * (g->cross[1] + v * (g->cross[2] + v * g->cross[3]));
   c->dg = (g->cross[1] + v * (2.0 * g->cross[2] + v * 3.0 * g->cross[3])) * g->inv_len;
-  c->w = d->width_start + (d->width_end - d->width_start) * v;
+  c->w = section_width(g, v);
   c->dw = g->dw;
 }
 
@@ -315,6 +319,13 @@ QUERY_INLINE section seg_section(const track_seg *g, double u) {
 QUERY_INLINE void seg_section_side(const track_seg *g, double u, int s, section *c) {
   double v = section_v(g, u);
   section_centre(g, v, c);
+  section_reach(g, v, c, s);
+}
+
+/* Only the width and side s's reach: what a progress locate's test against the barrier reads. */
+QUERY_INLINE void seg_section_reach(const track_seg *g, double u, int s, section *c) {
+  double v = section_v(g, u);
+  c->w = section_width(g, v);
   section_reach(g, v, c, s);
 }
 
@@ -749,9 +760,11 @@ static grip_vec3 unit_normal(const plane_terms *pt) {
 /* What a locate fills in its location: everything with a unit normal, or with the normal
  * unnormalised (finish's scaled); for a ray's pass, what the ray reads (segment, height, scaled
  * normal, zone, surface: not the distance or lateral, and only the point's side of the
- * section); or on the plan only: segment and lateral (the barrier query reads no more; the
- * surface, zone, height and normal are not worked out). */
-enum { LOCATE_UNIT_NORMAL, LOCATE_SCALED_NORMAL, LOCATE_RAY, LOCATE_PLAN };
+ * section); or on the plan only: segment and lateral, with the section and the frame for the
+ * barrier query (the surface, zone, height and normal are not worked out); or for progress:
+ * segment, lateral and the local distance, without the frame and with only the point's side's
+ * reach of the section. */
+enum { LOCATE_UNIT_NORMAL, LOCATE_SCALED_NORMAL, LOCATE_RAY, LOCATE_PLAN, LOCATE_PROGRESS };
 
 /* Fills a location from a segment, its local coordinates and the section there (what: any but
  * LOCATE_PLAN). With LOCATE_SCALED_NORMAL or LOCATE_RAY (a ray's passes, the wall query) the
@@ -916,7 +929,7 @@ grip_track_location grip_track_locate_full(const grip_track *track, double x, do
 
 QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hint, located *out, int what) {
   /* the exhaustive search fills a plan-only location in full */
-  int full = what == LOCATE_PLAN ? LOCATE_SCALED_NORMAL : what;
+  int full = what == LOCATE_PLAN || what == LOCATE_PROGRESS ? LOCATE_SCALED_NORMAL : what;
   if (hint < 0 || hint >= track->count || !isfinite(x) || !isfinite(y)) {
     locate_full_at(track, x, y, out, full);
     return;
@@ -940,7 +953,7 @@ QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hin
   for (int step = 0; step <= TRACK_WALK_STEPS; ++step) {
     const track_seg *g = &track->seg[i];
     double u, t;
-    seg_project(g, x, y, &u, &t, &out->frame);
+    seg_project(g, x, y, &u, &t, what == LOCATE_PROGRESS ? NULL : &out->frame);
     double tol = 1e-9 * (1.0 + g->len);
     if (u < -tol) {
       if (came == -1) break; /* bounced between two segments: let the full search decide */
@@ -957,11 +970,12 @@ QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hin
     out->u = clampd(u, 0.0, g->len);
     int side = t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
     if (what == LOCATE_RAY) seg_section_side(g, out->u, side, &out->sec);
+    else if (what == LOCATE_PROGRESS) seg_section_reach(g, out->u, side, &out->sec);
     else out->sec = seg_section(g, out->u);
     /* Inside the barriers, the barrier line itself included (1 µm: the barrier query puts its
      * wall-foot point there, and rounding must not send it to the full search). */
     if (fabs(t) <= out->sec.reach[side] + 1e-6) {
-      if (what == LOCATE_PLAN) {
+      if (what == LOCATE_PLAN || what == LOCATE_PROGRESS) {
         out->loc.segment = i;
         out->loc.lateral = t;
       } else {
@@ -982,7 +996,7 @@ grip_track_location grip_track_locate(const grip_track *track, double x, double 
 
 grip_track_progress grip_track_locate_progress(const grip_track *track, double x, double y, int hint) {
   located at;
-  locate_at(track, x, y, hint, &at, LOCATE_PLAN);
+  locate_at(track, x, y, hint, &at, LOCATE_PROGRESS);
   /* the distance as finish gives it: the segment's start plus the clamped local distance */
   const track_seg *g = &track->seg[at.loc.segment];
   return (grip_track_progress){at.loc.segment, wrap_distance(track, g->s0 + at.u), at.loc.lateral};

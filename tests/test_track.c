@@ -497,6 +497,34 @@ static void test_progress_equals_locate(void) {
   }
 }
 
+/* The track's ground answers a vertical ray with what grip_track_locate gives at its foot: the
+ * located height (to 1e-12 m), normal (to 1e-13) and surface, and the located segment as the
+ * query's next hint. The ray locates only what it reports (the point's side of the section);
+ * this holds it to the full location on the road, the kerbs, the run-offs and beyond the
+ * barriers of the shipped tracks (the oval's kerbs and run-offs have their own surfaces) and a
+ * circle, from carried, neighbouring, random and no hints. */
+static void test_ray_equals_locate(void) {
+  const char *files[] = {"default", GRIP_SOURCE_DIR "/data/tracks/oval.track"};
+  double worst_height = 0.0, worst_normal = 0.0;
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
+    grip_track *t = NULL;
+    grip_load_error err;
+    grip_load_error_clear(&err);
+    CHECK(grip_track_open(files[i], &t, NULL, 0, &err) == 0);
+    if (!t) continue;
+    CHECK(support_ray_mismatches(t, 20000, 16.0, &worst_height, &worst_normal) == 0);
+    grip_track_destroy(t);
+  }
+  grip_track *circle = support_circle_track(150.0);
+  CHECK(circle != NULL);
+  if (circle) {
+    CHECK(support_ray_mismatches(circle, 20000, 16.0, &worst_height, &worst_normal) == 0);
+    grip_track_destroy(circle);
+  }
+  printf("  60000 vertical rays hit the located point: height within %.2g m, normal within %.2g\n", worst_height,
+         worst_normal);
+}
+
 /* The barrier query's wall top: the surface height at the wall's foot (the point moved by the
  * wall distance against the wall's normal, located again by grip_track_locate) plus the barrier
  * height, for points on both sides of a closed loop of straights and arcs that climbs and falls
@@ -768,6 +796,7 @@ int main(void) {
   RUN_TEST(test_spiral);
   RUN_TEST(test_hint_equals_full);
   RUN_TEST(test_progress_equals_locate);
+  RUN_TEST(test_ray_equals_locate);
   RUN_TEST(test_many_pieces);
   RUN_TEST(test_shipped_tracks);
   RUN_TEST(test_barrier_top);
