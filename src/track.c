@@ -766,8 +766,8 @@ static grip_vec3 unit_normal(const plane_terms *pt) {
  * reach of the section. */
 enum { LOCATE_UNIT_NORMAL, LOCATE_SCALED_NORMAL, LOCATE_RAY, LOCATE_PLAN, LOCATE_PROGRESS };
 
-/* Fills a location from a segment, its local coordinates and the section there (what: any but
- * LOCATE_PLAN). With LOCATE_SCALED_NORMAL or LOCATE_RAY (a ray's passes, the wall query) the
+/* Fills a location from a segment, its local coordinates and the section there (what: neither
+ * LOCATE_PLAN nor LOCATE_PROGRESS). With LOCATE_SCALED_NORMAL or LOCATE_RAY (a ray's passes, the wall query) the
  * location's normal is left unnormalised and scaled by the stretch, stretch·(−gradient, 1): the
  * same plane without the division, square root and division of the unit normal (the ray
  * normalises the one it reports). */
@@ -928,7 +928,7 @@ grip_track_location grip_track_locate_full(const grip_track *track, double x, do
 }
 
 QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hint, located *out, int what) {
-  /* the exhaustive search fills a plan-only location in full */
+  /* the exhaustive search fills a plan or progress location in full (with the scaled normal) */
   int full = what == LOCATE_PLAN || what == LOCATE_PROGRESS ? LOCATE_SCALED_NORMAL : what;
   if (hint < 0 || hint >= track->count || !isfinite(x) || !isfinite(y)) {
     locate_full_at(track, x, y, out, full);
