@@ -64,23 +64,36 @@ void grip_ground_box_points(vehicle_type *t) {
  * outer, points inner and the nearest taken without branches: the 6 × 4 comparisons are
  * unpredictable, and this gate runs whenever a low car's box comes within the gate of the
  * wheels' planes. A layer's fixed count lets the compiler keep the points and the running
- * nearest in registers. */
+ * nearest in registers. The height is worked out for the nearest wheel only, once it is known. */
 static void clearance_over_wheels(const vehicle *v, const double px[LAYER_POINTS], const double py[LAYER_POINTS],
                                   const double pz[LAYER_POINTS], double clearance[LAYER_POINTS]) {
   double best[LAYER_POINTS];
-  for (int j = 0; j < LAYER_POINTS; ++j) best[j] = clearance[j] = INFINITY;
+  int nearest[LAYER_POINTS];
+  for (int j = 0; j < LAYER_POINTS; ++j) {
+    best[j] = INFINITY;
+    nearest[j] = -1;
+  }
   for (int k = 0; k < v->wheel_count; ++k) {
     const wheel_runtime *w = &v->wheels[k];
     if (!w->in_contact) continue;
-    grip_vec3 c = w->contact_point, nrm = w->contact_normal;
+    grip_vec3 c = w->contact_point;
     for (int j = 0; j < LAYER_POINTS; ++j) {
       double dx = px[j] - c.x, dy = py[j] - c.y;
       double d2 = dx * dx + dy * dy;
-      double h = dx * nrm.x + dy * nrm.y + (pz[j] - c.z) * nrm.z; /* v3_dot(p − c, n) */
       bool nearer = d2 < best[j];
       best[j] = nearer ? d2 : best[j];
-      clearance[j] = nearer ? h : clearance[j];
+      nearest[j] = nearer ? k : nearest[j];
     }
+  }
+  for (int j = 0; j < LAYER_POINTS; ++j) {
+    if (nearest[j] < 0) {
+      clearance[j] = INFINITY;
+      continue;
+    }
+    const wheel_runtime *w = &v->wheels[nearest[j]];
+    grip_vec3 c = w->contact_point, nrm = w->contact_normal;
+    double dx = px[j] - c.x, dy = py[j] - c.y;
+    clearance[j] = dx * nrm.x + dy * nrm.y + (pz[j] - c.z) * nrm.z; /* v3_dot(p − c, n) */
   }
 }
 
@@ -149,6 +162,17 @@ static bool near_layers(const vehicle *v, const mat3 *rot, bool gated, bool laye
   return layer_near[0] || layer_near[1];
 }
 
+/* The index of the lowest set bit of a non-zero mask. */
+static inline int lowest_bit(unsigned m) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctz(m);
+#else
+  int i = 0;
+  for (; !(m & 1u); m >>= 1) ++i;
+  return i;
+#endif
+}
+
 /* The ground under each box point that is in or near it, as tangent planes; *first receives the
  * fraction of the step (from the start pose to the current one) at which the first of them
  * touched. gated: skip points the wheels show to be well clear; layer_near from near_layers.
@@ -161,16 +185,11 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
   *first = 1.0;
   const grip_vec3 *local = v->type->box_points;
   grip_vec3 end[GROUND_POINTS];
-  /* Each end point's height (the body's top below needs them all); the whole point in the near
-   * layers, also in columns for the gate. Each coordinate as mat3_mul computes it. A layer at a
-   * time: box_points alternates bottom (even) and top (odd). */
-  bool cast[GROUND_POINTS] = {false};
-  int casts = 0;
+  /* The end points of the near layers, also in columns for the gate. A layer at a time:
+   * box_points alternates bottom (even) and top (odd). */
+  unsigned cast = 0; /* bit i: box point i is cast */
   for (int layer = 0; layer < 2; ++layer) {
-    if (!layer_near[layer]) {
-      for (int i = layer; i < GROUND_POINTS; i += 2) end[i].z = v->position.z + v3_dot(r1.r2, local[i]);
-      continue;
-    }
+    if (!layer_near[layer]) continue;
     double ex[LAYER_POINTS], ey[LAYER_POINTS], ez[LAYER_POINTS], clearance[LAYER_POINTS];
     for (int j = 0, i = layer; j < LAYER_POINTS; ++j, i += 2) {
       end[i] = v3_add(v->position, mat3_mul(&r1, local[i]));
@@ -179,40 +198,41 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
       ez[j] = end[i].z;
     }
     if (!gated) {
-      for (int i = layer; i < GROUND_POINTS; i += 2) cast[i] = true;
-      casts += LAYER_POINTS;
+      cast |= layer == 0 ? 0x555u : 0xAAAu; /* even bits, odd bits */
       continue;
     }
     clearance_over_wheels(v, ex, ey, ez, clearance);
-    for (int j = 0, i = layer; j < LAYER_POINTS; ++j, i += 2) {
-      cast[i] = !(clearance[j] > CLEARANCE_GATE);
-      casts += cast[i];
-    }
+    for (int j = 0, i = layer; j < LAYER_POINTS; ++j, i += 2) cast |= (unsigned)!(clearance[j] > CLEARANCE_GATE) << i;
   }
-  if (casts == 0) return 0;
+  if (cast == 0) return 0;
   const mat3 *r0 = start_rot;
-  grip_vec3 start[GROUND_POINTS];
   /* The body's highest point over the step. A top point lies above the bottom point under it
    * whenever the body's z axis points up (R's last row has rz > 0): their heights
    * pos.z + (rx·x + ry·y + rz·z) differ only in the last product, and rounding keeps the order of
    * rz·z_top >= rz·z_bottom and of every sum after it. The top layer alone then gives the same
-   * maximum, bit for bit, and the bottom layer's start heights are not needed. */
+   * maximum, bit for bit, and of it the corner grip_ground_highest_top_point picks for each
+   * pose. */
   bool top_layer_highest = r0->r2.z > 0.0 && r1.r2.z > 0.0;
-  double top = -INFINITY;
-  for (int i = 0; i < GROUND_POINTS; ++i) {
-    bool for_top = !(top_layer_highest && (i & 1) == 0); /* bottom points: even */
-    /* the whole point only where a ray is cast (as mat3_mul), its height where the top needs it */
-    if (cast[i]) start[i] = v3_add(start_position, mat3_mul(r0, local[i]));
-    else if (for_top) start[i].z = start_position.z + v3_dot(r0->r2, local[i]);
-    if (for_top) top = maxd(top, maxd(end[i].z, start[i].z));
+  double top;
+  if (top_layer_highest) {
+    int k1 = grip_ground_highest_top_point(r1.r2), k0 = grip_ground_highest_top_point(r0->r2);
+    top = maxd(v->position.z + v3_dot(r1.r2, local[k1]), start_position.z + v3_dot(r0->r2, local[k0]));
+  } else {
+    top = -INFINITY;
+    for (int i = 0; i < GROUND_POINTS; ++i) {
+      /* each coordinate as mat3_mul computes it */
+      double end_z = layer_near[i & 1] ? end[i].z : v->position.z + v3_dot(r1.r2, local[i]);
+      top = maxd(top, maxd(end_z, start_position.z + v3_dot(r0->r2, local[i])));
+    }
   }
   top += GROUND_TOUCH;
   int n = 0;
   /* The body's one query: its hint is a pointer, which each ray's answer updates. */
   grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
-  for (int i = 0; i < GROUND_POINTS; ++i) {
-    if (!cast[i]) continue;
-    grip_vec3 p1 = end[i], p0 = start[i];
+  /* in the order of the points (the hint each ray leaves, the order of the planes) */
+  for (unsigned m = cast; m != 0; m &= m - 1) {
+    int i = lowest_bit(m);
+    grip_vec3 p1 = end[i];
     grip_ground_hit hit;
     if (!ground->raycast(ground->context, &query, v3(p1.x, p1.y, top), v3(0, 0, -1), top - p1.z + PROBE_BELOW, &hit))
       continue;
@@ -224,7 +244,8 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
     ground_plane g = {local[i], hit.point, hit.normal, world->moving_ground ? hit.velocity : v3(0, 0, 0)};
     double d1 = depth_below(&g, p1);
     if (!(d1 > -GROUND_TOUCH)) continue;
-    double d0 = depth_below(&g, p0);
+    /* the point at the start of the step, as mat3_mul computes it */
+    double d0 = depth_below(&g, v3_add(start_position, mat3_mul(r0, local[i])));
     if (d1 > 0.0 && d0 < 0.0) *first = mind(*first, d0 / (d0 - d1));
     planes[n++] = g;
   }

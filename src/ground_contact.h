@@ -2,10 +2,24 @@
 #ifndef GRIP_GROUND_CONTACT_H
 #define GRIP_GROUND_CONTACT_H
 
+#include "gmath.h"
 #include "vehicle_internal.h"
 
-/* The type's box points (t->box_points) from its definition and t->com_design. */
+/* The type's box points (t->box_points) from its definition and t->com_design: bottom (even
+ * indices) and top (odd) in turn, the pair (sx, sy) (each of x and y at −1, 0 or +1 half extent,
+ * y at ±1) at 2·((sx + 1) + 3·(sy > 0)). */
 void grip_ground_box_points(vehicle_type *t);
+
+/* The index of the box's highest top point for a rotation whose last row is r2: a body-frame
+ * point's world height is pos.z + r2·local (v3_dot). The top points share their z and differ in
+ * x (o.x − hx, o.x, o.x + hx) and y (o.y ± hy); each product r2.x·x and r2.y·y, and each sum
+ * after them, is rounded monotonically, so the corner on the side of r2.x's and r2.y's signs is
+ * at least as high as every other top point after rounding too: the six points' maximum, bit for
+ * bit. */
+static inline int grip_ground_highest_top_point(grip_vec3 r2) {
+  int sx = r2.x >= 0.0 ? 2 : 0, sy = r2.y >= 0.0 ? 3 : 0;
+  return 2 * (sx + sy) + 1;
+}
 
 /* After the body was integrated: pushes the body box out of the ground with impulses (swept from
  * the step's start pose) and sets v->ground_points and v->ground_impulse. start_rot is

@@ -274,24 +274,59 @@ typedef struct section {
   double dreach[2]; /* d/du of reach */
 } section;
 
-QUERY_INLINE section seg_section(const track_seg *g, double u) {
-  const grip_track_segment_def *d = &g->def;
-  section c;
-  double v = clampd(u * g->inv_len, 0.0, 1.0); /* len > 0 (grip_track_build) */
+/* The road's width at v = u / len. */
+QUERY_INLINE double section_width(const track_seg *g, double v) {
+  return g->def.width_start + (g->def.width_end - g->def.width_start) * v;
+}
+
+/* The centre line's height, the cross slope and the road's width at v = u / len, with their
+ * rates along u. */
+QUERY_INLINE void section_centre(const track_seg *g, double v, section *c) {
   /* the Hermite curves in power form (hermite_power) */
-  c.zc = g->z[0] + v * (g->z[1] + v * (g->z[2] + v * g->z[3]));
-  c.dzc = (g->z[1] + v * (2.0 * g->z[2] + v * 3.0 * g->z[3])) * g->inv_len;
-  c.g = g->cross[0] + v * (g->cross[1] + v * (g->cross[2] + v * g->cross[3]));
-  c.dg = (g->cross[1] + v * (2.0 * g->cross[2] + v * 3.0 * g->cross[3])) * g->inv_len;
-  c.w = d->width_start + (d->width_end - d->width_start) * v;
-  c.dw = g->dw;
+  c->zc = g->z[0] + v * (g->z[1] + v * (g->z[2] + v * g->z[3]));
+  c->dzc = (g->z[1] + v * (2.0 * g->z[2] + v * 3.0 * g->z[3])) * g->inv_len;
+  c->g = g->cross[0] + v * (g->cross[1] + v * (g->cross[2] + v * g->cross[3]));
+  c->dg = (g->cross[1] + v * (2.0 * g->cross[2] + v * 3.0 * g->cross[3])) * g->inv_len;
+  c->w = section_width(g, v);
+  c->dw = g->dw;
+}
+
+/* Side s's reach at v (after section_centre, which gives the width). */
+QUERY_INLINE void section_reach(const track_seg *g, double v, section *c, int s) {
+  const grip_track_side_def *sd = &g->def.side[s];
+  double run = g->run0[s] + (sd->runoff_width_end - sd->runoff_width_start) * v;
+  c->reach[s] = 0.5 * c->w + sd->kerb_width + run;
+}
+
+QUERY_INLINE double section_v(const track_seg *g, double u) {
+  return clampd(u * g->inv_len, 0.0, 1.0); /* len > 0 (grip_track_build) */
+}
+
+QUERY_INLINE section seg_section(const track_seg *g, double u) {
+  section c;
+  double v = section_v(g, u);
+  section_centre(g, v, &c);
   for (int s = 0; s < 2; ++s) {
-    const grip_track_side_def *sd = &d->side[s];
-    double run = g->run0[s] + (sd->runoff_width_end - sd->runoff_width_start) * v;
-    c.reach[s] = 0.5 * c.w + sd->kerb_width + run;
+    section_reach(g, v, &c, s);
     c.dreach[s] = 0.5 * c.dw + g->drun[s];
   }
   return c;
+}
+
+/* The part of seg_section a ray's location reads (finish with LOCATE_RAY): the centre, and the
+ * reach of side s only (the side the point lies on); the other reach and both dreach are left
+ * unset. The same values, computed as seg_section computes them. */
+QUERY_INLINE void seg_section_side(const track_seg *g, double u, int s, section *c) {
+  double v = section_v(g, u);
+  section_centre(g, v, c);
+  section_reach(g, v, c, s);
+}
+
+/* Only the width and side s's reach: what a progress locate's test against the barrier reads. */
+QUERY_INLINE void seg_section_reach(const track_seg *g, double u, int s, section *c) {
+  double v = section_v(g, u);
+  c->w = section_width(g, v);
+  section_reach(g, v, c, s);
 }
 
 /* Cubic Hermite on v in [0,1] with end values p0, p1 and end derivatives m0, m1 (per unit v),
@@ -722,29 +757,36 @@ static grip_vec3 unit_normal(const plane_terms *pt) {
   return v3_normalize(v3(-gx, -gy, 1.0));
 }
 
-/* Fills a location from a segment and its local coordinates. With `scaled` (a ray's passes, the
- * wall query) the location's normal is left unnormalised and scaled by the stretch, stretch·(−
- * gradient, 1): the same plane without the division, square root and division of the unit
- * normal (the ray normalises the one it reports). */
-QUERY_INLINE void finish(const grip_track *track, int i, double u, double t, const seg_frame *fr, const section *cs,
-                         grip_track_location *loc, bool scaled) {
-  /* *loc is filled in place and the section read through cs: no copy of either. */
+/* What a locate fills in its location: everything with a unit normal, or with the normal
+ * unnormalised (finish's scaled); for a ray's pass, what the ray reads (segment, height, scaled
+ * normal, zone, surface: not the distance or lateral, and only the point's side of the
+ * section); or on the plan only: segment and lateral, with the section and the frame for the
+ * barrier query (the surface, zone, height and normal are not worked out); or for progress:
+ * segment, lateral and the local distance, without the frame and with only the point's side's
+ * reach of the section. */
+enum { LOCATE_UNIT_NORMAL, LOCATE_SCALED_NORMAL, LOCATE_RAY, LOCATE_PLAN, LOCATE_PROGRESS };
+
+/* Fills a location from a segment, its local coordinates and the section there (what: neither
+ * LOCATE_PLAN nor LOCATE_PROGRESS). With LOCATE_SCALED_NORMAL or LOCATE_RAY (a ray's passes, the wall query) the
+ * location's normal is left unnormalised and scaled by the stretch, stretch·(−gradient, 1): the
+ * same plane without the division, square root and division of the unit normal (the ray
+ * normalises the one it reports). */
+QUERY_INLINE void finish(const grip_track *track, int i, double u, double t, const seg_frame *fr, const section *c,
+                         grip_track_location *loc, int what) {
+  /* *loc is filled in place and the section read through c: no copy of either. */
+  bool scaled = what != LOCATE_UNIT_NORMAL;
   const track_seg *g = &track->seg[i];
   u = clampd(u, 0.0, g->len);
   double kappa = fr->kappa;
-  section own;
-  if (!cs) {
-    own = seg_section(g, u);
-    cs = &own;
-  }
-  const section *c = cs;
   int side = t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
   double sgn = t >= 0.0 ? 1.0 : -1.0, at = fabs(t), hw = 0.5 * c->w;
   const grip_track_side_def *sd = &g->def.side[side];
 
   loc->segment = i;
-  loc->distance = wrap_distance(track, g->s0 + u);
-  loc->lateral = t;
+  if (what != LOCATE_RAY) {
+    loc->distance = wrap_distance(track, g->s0 + u);
+    loc->lateral = t;
+  }
   if (at <= hw) {
     loc->zone = GRIP_TRACK_ZONE_ROAD;
     loc->surface = g->def.surface;
@@ -842,7 +884,7 @@ static void score_segment(const grip_track *track, int i, double x, double y, in
   }
 }
 
-static void locate_full_at(const grip_track *track, double x, double y, located *out, bool scaled) {
+static void locate_full_at(const grip_track *track, double x, double y, located *out, int what) {
   int best = 0;
   double best_score = INFINITY, best_u = 0.0, best_t = 0.0;
   const track_grid *gr = &track->grid;
@@ -876,24 +918,20 @@ static void locate_full_at(const grip_track *track, double x, double y, located 
   seg_project(g, x, y, &best_u, &best_t, &out->frame);
   out->u = clampd(best_u, 0.0, g->len);
   out->sec = seg_section(g, out->u);
-  finish(track, best, best_u, best_t, &out->frame, &out->sec, &out->loc, scaled);
+  finish(track, best, best_u, best_t, &out->frame, &out->sec, &out->loc, what);
 }
 
 grip_track_location grip_track_locate_full(const grip_track *track, double x, double y) {
   located at;
-  locate_full_at(track, x, y, &at, false);
+  locate_full_at(track, x, y, &at, LOCATE_UNIT_NORMAL);
   return at.loc;
 }
 
-/* What a locate fills in its location: everything with a unit normal, or with the normal
- * unnormalised (finish's scaled), or on the plan only: segment and lateral (the barrier query
- * reads no more; the surface, zone, height and normal are not worked out). */
-enum { LOCATE_UNIT_NORMAL, LOCATE_SCALED_NORMAL, LOCATE_PLAN };
-
 QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hint, located *out, int what) {
-  bool scaled = what != LOCATE_UNIT_NORMAL;
+  /* the exhaustive search fills a plan or progress location in full (with the scaled normal) */
+  int full = what == LOCATE_PLAN || what == LOCATE_PROGRESS ? LOCATE_SCALED_NORMAL : what;
   if (hint < 0 || hint >= track->count || !isfinite(x) || !isfinite(y)) {
-    locate_full_at(track, x, y, out, scaled);
+    locate_full_at(track, x, y, out, full);
     return;
   }
   /* A hint far from the point (after a jump, or one given for another point) is no use: the walk
@@ -906,7 +944,7 @@ QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hin
       double bound;
       hint = grid_nearest(track, x, y, &bound);
       if (hint < 0) {
-        locate_full_at(track, x, y, out, scaled);
+        locate_full_at(track, x, y, out, full);
         return;
       }
     }
@@ -915,7 +953,7 @@ QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hin
   for (int step = 0; step <= TRACK_WALK_STEPS; ++step) {
     const track_seg *g = &track->seg[i];
     double u, t;
-    seg_project(g, x, y, &u, &t, &out->frame);
+    seg_project(g, x, y, &u, &t, what == LOCATE_PROGRESS ? NULL : &out->frame);
     double tol = 1e-9 * (1.0 + g->len);
     if (u < -tol) {
       if (came == -1) break; /* bounced between two segments: let the full search decide */
@@ -930,21 +968,24 @@ QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hin
       continue;
     }
     out->u = clampd(u, 0.0, g->len);
-    out->sec = seg_section(g, out->u);
+    int side = t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
+    if (what == LOCATE_RAY) seg_section_side(g, out->u, side, &out->sec);
+    else if (what == LOCATE_PROGRESS) seg_section_reach(g, out->u, side, &out->sec);
+    else out->sec = seg_section(g, out->u);
     /* Inside the barriers, the barrier line itself included (1 µm: the barrier query puts its
      * wall-foot point there, and rounding must not send it to the full search). */
-    if (fabs(t) <= out->sec.reach[t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT] + 1e-6) {
-      if (what == LOCATE_PLAN) {
+    if (fabs(t) <= out->sec.reach[side] + 1e-6) {
+      if (what == LOCATE_PLAN || what == LOCATE_PROGRESS) {
         out->loc.segment = i;
         out->loc.lateral = t;
       } else {
-        finish(track, i, u, t, &out->frame, &out->sec, &out->loc, scaled);
+        finish(track, i, u, t, &out->frame, &out->sec, &out->loc, what);
       }
       return;
     }
     break;
   }
-  locate_full_at(track, x, y, out, scaled);
+  locate_full_at(track, x, y, out, full);
 }
 
 grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint) {
@@ -955,7 +996,7 @@ grip_track_location grip_track_locate(const grip_track *track, double x, double 
 
 grip_track_progress grip_track_locate_progress(const grip_track *track, double x, double y, int hint) {
   located at;
-  locate_at(track, x, y, hint, &at, LOCATE_PLAN);
+  locate_at(track, x, y, hint, &at, LOCATE_PROGRESS);
   /* the distance as finish gives it: the segment's start plus the clamped local distance */
   const track_seg *g = &track->seg[at.loc.segment];
   return (grip_track_progress){at.loc.segment, wrap_distance(track, g->s0 + at.u), at.loc.lateral};
@@ -1072,7 +1113,7 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
   double dist = 0.0, at_x = NAN, at_y = NAN; /* where loc was found */
   bool ok = false, settled = false;
   for (int pass = 0; pass < RAY_PASSES; ++pass) {
-    locate_at(track, p.x, p.y, hint, &at, LOCATE_SCALED_NORMAL);
+    locate_at(track, p.x, p.y, hint, &at, LOCATE_RAY);
     at_x = p.x;
     at_y = p.y;
     hint = loc->segment;
@@ -1096,7 +1137,7 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
   keep_hint(query, hint);
   if (!ok || dist < 0.0 || dist > max_distance) return false;
   /* report the surface under the final point */
-  if (!settled) locate_at(track, p.x, p.y, hint, &at, LOCATE_SCALED_NORMAL);
+  if (!settled) locate_at(track, p.x, p.y, hint, &at, LOCATE_RAY);
   hit->point = v3(p.x, p.y, p.z);
   /* loc->normal is the plane's normal scaled by the stretch (finish): normalised directly, one
    * division fewer than unit_normal (equal to it within rounding). */

@@ -22,4 +22,12 @@ extern const char *const support_pit_oval_text;
  * segment, distance or lateral differs in any bit. */
 int support_progress_mismatches(const grip_track *t, int n, double reach);
 
+/* The track's ground (grip_track_ground) against grip_track_locate at n points drawn as above:
+ * a vertical ray from 0.5–4.5 m above the located height, for a wheel or the body, must hit the
+ * located point (the same x and y, the height within 1e-12 m), with its normal (each component
+ * within 1e-13) and surface (every field), and leave the located segment as the query's hint.
+ * Returns the points that differ; *worst_height and *worst_normal get the largest differences
+ * seen (m, and per component). */
+int support_ray_mismatches(const grip_track *t, int n, double reach, double *worst_height, double *worst_normal);
+
 #endif

@@ -497,7 +497,7 @@ static int check_distance_rate(const grip_track *t, const char *name, double *wo
 static void test_every_installed_track(void) {
   static const char *const categories[] = {"road", "oval", "dirt"};
   int opened = 0, queried = 0, beyond = 0, pairs = 0, rated = 0, progress = 0;
-  double worst_beyond = 0.0, closest = INFINITY, worst_rate = 0.0;
+  double worst_beyond = 0.0, closest = INFINITY, worst_rate = 0.0, worst_ray_height = 0.0, worst_ray_normal = 0.0;
   for (size_t c = 0; c < sizeof categories / sizeof categories[0]; ++c) {
     char dir[512];
     snprintf(dir, sizeof dir, "%s/%s", GRIP_TORCS_TRACK_DIR, categories[c]);
@@ -521,6 +521,10 @@ static void test_every_installed_track(void) {
         CHECK(off == 0);
         if (off) fprintf(stderr, "  %s: %d progress locates differ from grip_track_locate\n", spec, off);
         progress += 5000;
+        /* the track's ground: a vertical ray hits the located point, normal and surface */
+        off = support_ray_mismatches(t, 5000, 25.0, &worst_ray_height, &worst_ray_normal);
+        CHECK(off == 0);
+        if (off) fprintf(stderr, "  %s: %d vertical rays differ from grip_track_locate\n", spec, off);
         grip_track_destroy(t);
       } else {
         fprintf(stderr, "  %s: %s\n", spec, err.message);
@@ -538,7 +542,9 @@ static void test_every_installed_track(void) {
          closest);
   printf("  %d pairs up to 12 m apart, the second within 4 m of a wall: the distance shrank at most %.3f m per m\n",
          rated, worst_rate);
-  printf("  %d progress locates equal to grip_track_locate's\n", progress);
+  printf("  %d progress locates equal to grip_track_locate's; as many vertical rays hit the located point (height "
+         "within %.2g m, normal within %.2g)\n",
+         progress, worst_ray_height, worst_ray_normal);
 }
 
 
