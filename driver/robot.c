@@ -1299,8 +1299,9 @@ void robot_line_sample(const robot *r, int i, double *distance, double *lateral,
 
 /* Linear interpolation of a sample field at centre-line distance s. */
 static double interp(const robot *r, double s, drive_field field) {
-  double u = s / r->step;
-  u -= floor(u / r->n) * r->n;
+  double u = s / r->step, laps = u / r->n;
+  /* floor(laps) is 0 for laps in (0, 1), where u − 0·n is u: most calls, without the floor */
+  if (!(laps > 0.0 && laps < 1.0)) u -= floor(laps) * r->n;
   int i = (int)u;
   if (i >= r->n) i = r->n - 1;
   double t = u - i;
@@ -1436,9 +1437,13 @@ static void adapt_grip(robot *r, const grip_vehicle_state *st, double s, double 
  * 2·max(v, 10 m/s)), alongside (|ds| < half the two lengths + 1 m) or ahead within look_cars,
  * and traffic (|ds| < 30 m). */
 void robot_view_window(const robot *r, double speed, double max_length, double *ahead, double *behind) {
+  /* fmax's answers, by comparisons (every step of a race: no library calls). A NaN speed or
+   * length gives what fmax gives, the other operand. */
   double alongside = 0.5 * (r->car_length + max_length) + 1.0;
-  *behind = fmax(30.0, alongside);
-  *ahead = fmax(fmax(2.0 * fmax(speed, 10.0), r->p.look_cars), *behind);
+  *behind = alongside > 30.0 ? alongside : 30.0;
+  double pace = speed > 10.0 ? 2.0 * speed : 20.0, look = r->p.look_cars;
+  double ahead_cars = pace > look ? pace : look;
+  *ahead = ahead_cars > *behind ? ahead_cars : *behind;
 }
 
 /* Whether a downshift to gear g would be undone within downshift_hold s: the plan's
