@@ -516,15 +516,17 @@ static void test_every_installed_track(void) {
         queried += check_barrier_queries(t, spec, &beyond, &worst_beyond);
         pairs += check_walls_in_reach(t, spec, &closest);
         rated += check_distance_rate(t, spec, &worst_rate);
-        /* grip_track_locate_progress: grip_track_locate's segment, distance and lateral, bit for bit */
-        int off = support_progress_mismatches(t, 5000, 25.0);
-        CHECK(off == 0);
-        if (off) fprintf(stderr, "  %s: %d progress locates differ from grip_track_locate\n", spec, off);
+        /* grip_track_locate_progress: grip_track_locate's segment, distance and lateral, bit for
+         * bit; the track's ground: a vertical ray hits the located point, normal and surface */
+        support_query_check q = support_check_queries(t, 5000, 25.0);
+        CHECK(q.progress_mismatches == 0);
+        CHECK(q.ray_mismatches == 0);
+        if (q.progress_mismatches || q.ray_mismatches)
+          fprintf(stderr, "  %s: %d progress locates and %d vertical rays differ from grip_track_locate\n", spec,
+                  q.progress_mismatches, q.ray_mismatches);
+        worst_ray_height = fmax(worst_ray_height, q.worst_height);
+        worst_ray_normal = fmax(worst_ray_normal, q.worst_normal);
         progress += 5000;
-        /* the track's ground: a vertical ray hits the located point, normal and surface */
-        off = support_ray_mismatches(t, 5000, 25.0, &worst_ray_height, &worst_ray_normal);
-        CHECK(off == 0);
-        if (off) fprintf(stderr, "  %s: %d vertical rays differ from grip_track_locate\n", spec, off);
         grip_track_destroy(t);
       } else {
         fprintf(stderr, "  %s: %s\n", spec, err.message);

@@ -495,8 +495,11 @@ static void test_queries_equal_locate(void) {
   for (int i = 0; i < 3; ++i) {
     CHECK(tracks[i] != NULL);
     if (!tracks[i]) continue;
-    CHECK(support_progress_mismatches(tracks[i], 20000, 16.0) == 0);
-    CHECK(support_ray_mismatches(tracks[i], 20000, 16.0, &worst_height, &worst_normal) == 0);
+    support_query_check q = support_check_queries(tracks[i], 20000, 16.0);
+    CHECK(q.progress_mismatches == 0);
+    CHECK(q.ray_mismatches == 0);
+    worst_height = fmax(worst_height, q.worst_height);
+    worst_normal = fmax(worst_normal, q.worst_normal);
     grip_track_destroy(tracks[i]);
   }
   printf("  60000 progress locates equal to grip_track_locate's; 60000 vertical rays hit the located point: height "

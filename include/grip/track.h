@@ -162,10 +162,10 @@ typedef struct grip_track_location {
  * height of the barrier's foot (normal straight up). */
 GRIP_API grip_track_location grip_track_locate(const grip_track *track, double x, double y, int hint);
 /* Where (x, y) lies along the track: the segment, distance and lateral of grip_track_locate
- * (bit for bit, from the same hint), without the height, normal, zone and surface: about 70 % of
- * its cost (263 against 367 instructions in a race on e-track-4; no square root or division
- * after the projection). For progress along the
- * track at every step: lap timing, a robot's or an agent's position between its decisions. */
+ * (bit for bit, from the same hint), without the height, normal, zone and surface: about half
+ * its cost (192 against 368 instructions in a race on e-track-4; no square root or division
+ * after the projection). For progress along the track at every step: lap timing, a robot's or
+ * an agent's position between its decisions. */
 typedef struct grip_track_progress {
   int segment;     /* index of the segment the point projects onto */
   double distance; /* m, distance along the centre line, [0, length) */
