@@ -32,6 +32,9 @@
 /* m: each ray also looks this far below the point, so that a point just above the ground gives a
  * plane for the position correction. */
 #define PROBE_BELOW 0.05
+/* m: what a point must clear beyond the ground's vouched-for height (ground_flat.h: within 1e-6 m
+ * of its claim) for its ray to be left out */
+#define FLAT_MARGIN 1e-5
 
 typedef struct ground_plane {
   grip_vec3 local; /* m, the box point, CG-relative, body frame */
@@ -57,16 +60,60 @@ void grip_ground_box_points(vehicle_type *t) {
   }
 }
 
+void grip_ground_wheel_reach(vehicle_type *t) {
+  double box = 0.0, reach = 0.0;
+  for (int k = 0; k < t->wheel_count; ++k) {
+    const wheel_config *w = &t->wheels[k];
+    grip_vec3 high = v3_add(w->hardpoint, v3(0, 0, w->ray_lift));
+    grip_vec3 low = v3_sub(w->hardpoint, v3(0, 0, w->radius + w->max_length));
+    reach = fmax(reach, fmax(v3_length(high), v3_length(low)));
+  }
+  for (int i = 0; i < GROUND_POINTS; i += 2) {
+    grip_vec3 p = t->box_points[i];
+    double nearest = INFINITY;
+    for (int k = 0; k < t->wheel_count; ++k) {
+      const wheel_config *w = &t->wheels[k];
+      double dx = p.x - w->hardpoint.x, dy = p.y - w->hardpoint.y;
+      double dz = fmax(fabs(p.z - (w->hardpoint.z + w->ray_lift)), fabs(p.z - (w->hardpoint.z - w->radius - w->max_length)));
+      nearest = fmin(nearest, sqrt(dx * dx + dy * dy + dz * dz));
+    }
+    box = fmax(box, nearest);
+  }
+  t->box_wheel_reach = box;
+  t->contact_reach = reach;
+}
+
 #define LAYER_POINTS (GROUND_POINTS / 2) /* a layer of the box: its bottom or its top points */
 
+/* Whether the ground under a point lies, for certain, lower than a ray from it would count as
+ * touching: the ray's plane (point q, normal m) then has depth (q − p)·m <= −GROUND_TOUCH, and the
+ * ray gives nothing. clearance is the point's height above the wheel's contact plane (normal n)
+ * along n, d2 its horizontal distance from the contact point squared. With the ground's flatness
+ * (ground_flat.h), within its radius the ground lies at most rise = slope·d + curvature·d²/2
+ * above the plane, which the point clears vertically by clearance/n.z; and the ground's gradient
+ * there is at most |grad| = |n.xy|/n.z + slope + curvature·d, so m.z >= 1/sqrt(1 + grad²)
+ * >= 1/(1 + grad), and a vertical gap of GROUND_TOUCH·(1 + grad) is a depth below −GROUND_TOUCH.
+ * Multiplied through by n.z > 0. */
+static bool clear_for_sure(const ground_flatness *f, grip_vec3 n, double clearance, double d2) {
+  if (!(d2 < f->radius * f->radius) || !(n.z > 0.0)) return false;
+  double d = sqrt(d2);
+  double rise = d * (f->slope + 0.5 * f->curvature * d);
+  double tilt = sqrt(n.x * n.x + n.y * n.y);
+  double need = n.z * (rise + GROUND_TOUCH * (1.0 + f->slope + f->curvature * d) + FLAT_MARGIN) + GROUND_TOUCH * tilt;
+  return clearance > need;
+}
+
 /* Each of a layer's points' height above the contact plane of the wheel nearest to it
- * (horizontally; the first such wheel on a tie), INFINITY without a wheel in contact. Wheels
- * outer, points inner and the nearest taken without branches: the 6 × 4 comparisons are
- * unpredictable, and this gate runs whenever a low car's box comes within the gate of the
- * wheels' planes. A layer's fixed count lets the compiler keep the points and the running
- * nearest in registers. The height is worked out for the nearest wheel only, once it is known. */
+ * (horizontally; the first such wheel on a tie), INFINITY without a wheel in contact; and, for a
+ * point within the gate, whether that wheel's ground vouches that the point is clear of it
+ * (clear_for_sure: sure[j]). Wheels outer, points inner and the nearest taken without branches:
+ * the 6 × 4 comparisons are unpredictable, and this gate runs whenever a low car's box comes
+ * within the gate of the wheels' planes. A layer's fixed count lets the compiler keep the points
+ * and the running nearest in registers. The height is worked out for the nearest wheel only, once
+ * it is known. */
 static void clearance_over_wheels(const vehicle *v, const double px[LAYER_POINTS], const double py[LAYER_POINTS],
-                                  const double pz[LAYER_POINTS], double clearance[LAYER_POINTS]) {
+                                  const double pz[LAYER_POINTS], double clearance[LAYER_POINTS],
+                                  bool sure[LAYER_POINTS]) {
   double best[LAYER_POINTS];
   int nearest[LAYER_POINTS];
   for (int j = 0; j < LAYER_POINTS; ++j) {
@@ -88,12 +135,14 @@ static void clearance_over_wheels(const vehicle *v, const double px[LAYER_POINTS
   for (int j = 0; j < LAYER_POINTS; ++j) {
     if (nearest[j] < 0) {
       clearance[j] = INFINITY;
+      sure[j] = false;
       continue;
     }
     const wheel_runtime *w = &v->wheels[nearest[j]];
     grip_vec3 c = w->contact_point, nrm = w->contact_normal;
     double dx = px[j] - c.x, dy = py[j] - c.y;
     clearance[j] = dx * nrm.x + dy * nrm.y + (pz[j] - c.z) * nrm.z; /* v3_dot(p − c, n) */
+    sure[j] = !(clearance[j] > CLEARANCE_GATE) && clear_for_sure(&w->flat, nrm, clearance[j], best[j]);
   }
 }
 
@@ -148,16 +197,49 @@ static double deepest(const vehicle *v, const ground_plane *g, int n, grip_vec3 
   return worst;
 }
 
+/* Whether every bottom point is clear of the ground for certain (clear_for_sure), from the layer's
+ * bound alone: with every wheel on a ground that vouches for its flatness, each bottom point's
+ * clearance over its nearest wheel's plane is at least bound0, and it lies within D of that
+ * wheel's contact point. D is the type's box_wheel_reach, plus what the body moved since the
+ * wheels touched (the contacts are of the step's start pose, the points of its end: the start
+ * pose's contact c0 = R0ᵀ(c − p0) in the body frame is R1ᵀ(c − p1) + R1ᵀ(p1 − p0) + (I − R1ᵀR0)·c0
+ * at the end, and |R1ᵀR0 − I| = |R0 − R1| <= its Frobenius norm). Then clear_for_sure holds for
+ * every point, with n.z <= 1 and |n.xy| <= |n.x| + |n.y|. */
+static bool bottom_clear_for_sure(const vehicle *v, const mat3 *rot, grip_vec3 start_position, const mat3 *start_rot,
+                                  double bound0) {
+  double slope = 0.0, curvature = 0.0, radius = INFINITY, tilt = 0.0;
+  for (int i = 0; i < v->wheel_count; ++i) {
+    const wheel_runtime *w = &v->wheels[i];
+    if (!w->in_contact) return false;
+    slope = fmax(slope, w->flat.slope);
+    curvature = fmax(curvature, w->flat.curvature);
+    radius = fmin(radius, w->flat.radius);
+    tilt = fmax(tilt, fabs(w->contact_normal.x) + fabs(w->contact_normal.y));
+  }
+  if (!(radius > 0.0)) return false;
+  grip_vec3 moved = v3_sub(v->position, start_position);
+  grip_vec3 d0 = v3_sub(rot->r0, start_rot->r0), d1 = v3_sub(rot->r1, start_rot->r1), d2 = v3_sub(rot->r2, start_rot->r2);
+  double turn = v3_dot(d0, d0) + v3_dot(d1, d1) + v3_dot(d2, d2);
+  double d = v->type->box_wheel_reach + v3_length(moved) + sqrt(turn) * v->type->contact_reach;
+  if (!(d < radius)) return false;
+  double need = d * (slope + 0.5 * curvature * d) + GROUND_TOUCH * (1.0 + slope + curvature * d + tilt) + FLAT_MARGIN;
+  return bound0 > need;
+}
+
 /* The gate first: a car standing on its wheels (gated) usually has no point near the ground,
  * and then neither the start pose nor the rays are needed. A layer of points whose bound clears
  * the gate (margin for rounding: the bound and the per-point clearances are summed in different
- * orders) has no point to cast. Fills layer_near (bottom, top); false when neither is near. */
-static bool near_layers(const vehicle *v, const mat3 *rot, bool gated, bool layer_near[2]) {
+ * orders) has no point to cast, nor has a bottom layer the ground vouches is clear
+ * (bottom_clear_for_sure; start_rot NULL: not asked). Fills layer_near (bottom, top); false when
+ * neither is near. */
+static bool near_layers(const vehicle *v, const mat3 *rot, grip_vec3 start_position, const mat3 *start_rot, bool gated,
+                        bool layer_near[2]) {
   layer_near[0] = layer_near[1] = true;
   if (!gated) return true;
   double bound[2];
   layer_clearance_bounds(v, rot, bound);
-  layer_near[0] = !(bound[0] > CLEARANCE_GATE + 1e-6);
+  layer_near[0] = !(bound[0] > CLEARANCE_GATE + 1e-6) &&
+                  !(start_rot && bottom_clear_for_sure(v, rot, start_position, start_rot, bound[0]));
   layer_near[1] = !(bound[1] > CLEARANCE_GATE + 1e-6);
   return layer_near[0] || layer_near[1];
 }
@@ -191,6 +273,7 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
   for (int layer = 0; layer < 2; ++layer) {
     if (!layer_near[layer]) continue;
     double ex[LAYER_POINTS], ey[LAYER_POINTS], ez[LAYER_POINTS], clearance[LAYER_POINTS];
+    bool sure[LAYER_POINTS];
     for (int j = 0, i = layer; j < LAYER_POINTS; ++j, i += 2) {
       end[i] = v3_add(v->position, mat3_mul(&r1, local[i]));
       ex[j] = end[i].x;
@@ -201,8 +284,9 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
       cast |= layer == 0 ? 0x555u : 0xAAAu; /* even bits, odd bits */
       continue;
     }
-    clearance_over_wheels(v, ex, ey, ez, clearance);
-    for (int j = 0, i = layer; j < LAYER_POINTS; ++j, i += 2) cast |= (unsigned)!(clearance[j] > CLEARANCE_GATE) << i;
+    clearance_over_wheels(v, ex, ey, ez, clearance, sure);
+    for (int j = 0, i = layer; j < LAYER_POINTS; ++j, i += 2)
+      cast |= (unsigned)(!(clearance[j] > CLEARANCE_GATE) && !sure[j]) << i;
   }
   if (cast == 0) return 0;
   const mat3 *r0 = start_rot;
@@ -271,7 +355,7 @@ void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3
   double first;
   mat3 rot = mat3_from_quat(v->rotation);
   bool gated = standing_on_wheels(v, &rot), layer_near[2];
-  if (!near_layers(v, &rot, gated, layer_near)) return;
+  if (!near_layers(v, &rot, start_position, start_rot, gated, layer_near)) return;
   int n = probe(v, world, start_position, start_rot, &rot, gated, layer_near, planes, &first);
   if (n == 0) return;
 
@@ -310,7 +394,9 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
    * the wheels' contact planes cannot have been pushed into the ground (in a crowded race this
    * is most cars touching another; 12 rays each otherwise). */
   bool gated = standing_on_wheels(v, &rot), layer_near[2];
-  if (!near_layers(v, &rot, gated, layer_near)) return;
+  /* (the wheels touched at the start of the last step, before the push: no start pose to bound
+   * how far the body moved since, so no bound for the layer as a whole) */
+  if (!near_layers(v, &rot, v->position, NULL, gated, layer_near)) return;
   int n = probe(v, world, v->position, &rot, &rot, gated, layer_near, planes, &first);
   push_out(v, planes, n);
 }

@@ -10,6 +10,11 @@
  * y at ±1) at 2·((sx + 1) + 3·(sy > 0)). */
 void grip_ground_box_points(vehicle_type *t);
 
+/* The type's box_wheel_reach and contact_reach, from its box points and wheels (after both). A
+ * wheel's contact lies on its ray, hardpoint + (ray_lift − distance)·z in the body frame with
+ * distance in [0, ray_lift + radius + max_length]. */
+void grip_ground_wheel_reach(vehicle_type *t);
+
 /* The index of the box's highest top point for a rotation whose last row is r2: a body-frame
  * point's world height is pos.z + r2·local (v3_dot). The top points share their z and differ in
  * x (o.x − hx, o.x, o.x + hx) and y (o.y ± hy); each product r2.x·x and r2.y·y, and each sum

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gmath.h"
+#include "ground_flat.h"
 
 /* Steps a hint walk takes before giving up and searching every segment. */
 #define TRACK_WALK_STEPS 12
@@ -87,6 +88,7 @@ struct grip_track {
   double *circle;    /* per segment (CIRCLE_STRIDE): x, y, radius of a circle holding its plan up to
                         its barriers; radius of one holding its centre line; k such that its
                         score is at least (distance to the centre line) / k (build_index) */
+  struct track_flat *flat; /* per segment: the flatness a ray's hit on it vouches for; NULL: none */
 };
 
 grip_track_segment_def grip_default_track_segment_def(void) {
@@ -575,6 +577,216 @@ static void build_index(grip_track *t) {
   gr->ok = true;
 }
 
+/* --- flatness around a ray's hit (ground_flat.h) ----------------------------------------- */
+
+/* m: the radius a track's hit vouches for: more than a car's box reaches horizontally from its
+ * nearest wheel's contact (a corner overhangs an axle by ~1 m, the middle points lie half a
+ * wheelbase from one). */
+#define FLAT_RADIUS 2.5
+/* m: heights of two segments meeting at an end that differ by more than this (a step in the
+ * road) leave their neighbourhood without a claim */
+#define FLAT_STEP 1e-8
+/* The least stretch 1 − kappa·t of an arc's (u, t) grid within its barriers for a claim (the
+ * grid folds at 0; MIN_STRETCH holds it at 0.05 in the queries). */
+#define FLAT_MIN_STRETCH 0.2
+
+/* What a ray's hit on a segment vouches for (ground_flatness), by its lateral offset t: the
+ * claim holds for t <= band[LEFT] and −t <= band[RIGHT], with slope_inner for t <= inner[LEFT]
+ * and −t <= inner[RIGHT] (no road edge's crease within FLAT_RADIUS), slope_edge[side of t]
+ * otherwise (a road is wider than 2·FLAT_RADIUS, or the other edge is within reach too: both). */
+typedef struct track_flat {
+  double curvature, slope_inner, slope_edge[2];
+  double inner[2], band[2];
+} track_flat;
+
+/* Bounds of one segment's surface z(u, t) = zc(u) + s(u, t)·g(u) over its barriers (s = t on the
+ * road and a banked side, ±hw(u) on a flat side), and its values at the ends. */
+typedef struct flat_terms {
+  bool ok;        /* a straight or a circular arc whose grid does not fold within its barriers */
+  double T;       /* m, the largest reach */
+  double q;       /* 1, the largest |grad u| = 1/stretch (1 on a straight) */
+  double inv_a;   /* 1/m, 1/radius of an arc (0 on a straight) */
+  double kappa;   /* 1/m, signed curvature of the centre line */
+  double g0;      /* 1, max |g| */
+  double zu;      /* 1, max |dz/du| */
+  double K;       /* 1/m, bound of the Hessian of z(x, y) */
+  double edge[2]; /* 1, the gradient's jump across the road edge of a flat side (0 banked) */
+  double hw_min[2], reach_min[2];
+  bool flat_side; /* a side whose run-off does not follow the banking */
+  double zc[2], dzc[2], g[2], dg[2], hw[2]; /* at u = 0 and u = len */
+  double dhw;     /* d(hw)/du */
+} flat_terms;
+
+/* max |k1 + 2·k2·v + 3·k3·v²| and max |2·k2 + 6·k3·v| over v in [0, 1] (bounds) */
+static double cubic_d1_bound(const double k[4]) { return fabs(k[1]) + 2.0 * fabs(k[2]) + 3.0 * fabs(k[3]); }
+static double cubic_d2_bound(const double k[4]) { return fmax(fabs(2.0 * k[2]), fabs(2.0 * k[2] + 6.0 * k[3])); }
+
+static flat_terms flat_segment_terms(const track_seg *g) {
+  flat_terms f;
+  memset(&f, 0, sizeof f);
+  double L = g->len, il = g->inv_len;
+  f.T = fmax(fmax(g->reach_start[0], g->reach_end[0]), fmax(g->reach_start[1], g->reach_end[1]));
+  f.dhw = 0.5 * g->dw;
+  double z1 = cubic_d1_bound(g->z) * il, z2 = cubic_d2_bound(g->z) * il * il;
+  f.g0 = fabs(g->cross[0]) + fabs(g->cross[1]) + fabs(g->cross[2]) + fabs(g->cross[3]);
+  double g1 = cubic_d1_bound(g->cross) * il, g2 = cubic_d2_bound(g->cross) * il * il;
+  double dhw = fabs(f.dhw);
+  /* z_u = zc' + t·g' (road, banked side) or zc' + ±(hw'·g + hw·g') (flat side), |t|, hw <= T */
+  f.zu = z1 + f.T * g1 + dhw * f.g0;
+  double zuu = z2 + f.T * g2 + 2.0 * dhw * g1; /* z_uu; z_ut = g' or 0; z_tt = 0 */
+  f.ok = g->dir == 0.0 || g->b == 0.0;
+  if (g->dir != 0.0 && g->b == 0.0) {
+    double rho_min = g->a - f.T;
+    f.ok = rho_min >= FLAT_MIN_STRETCH * g->a;
+    f.q = f.ok ? g->a / rho_min : INFINITY;
+    f.inv_a = 1.0 / g->a;
+    f.kappa = g->arc_kappa;
+  } else {
+    f.q = 1.0;
+  }
+  /* Hess z = z_uu·∇u∇uᵀ + z_ut·(∇u∇tᵀ + ∇t∇uᵀ) + z_u·Hess u + z_t·Hess t, with |∇u| <= q, |∇t| = 1,
+   * |Hess u| <= a/rho² = q²/a and |Hess t| = 1/rho <= q/a on an arc (u = a·angle, t = ±(a − rho)) */
+  f.K = zuu * f.q * f.q + 2.0 * g1 * f.q + f.zu * f.q * f.q * f.inv_a + f.g0 * f.q * f.inv_a;
+  for (int s = 0; s < 2; ++s) {
+    const grip_track_side_def *sd = &g->def.side[s];
+    f.reach_min[s] = fmin(g->reach_start[s], g->reach_end[s]);
+    if (sd->banked) {
+      f.hw_min[s] = INFINITY;
+    } else {
+      f.flat_side = true;
+      f.hw_min[s] = 0.5 * fmin(g->def.width_start, g->def.width_end);
+      /* across the edge z_t jumps by g and z_u by ±hw'·g */
+      f.edge[s] = f.g0 * (1.0 + dhw * f.q);
+    }
+  }
+  for (int e = 0; e < 2; ++e) {
+    double v = (double)e;
+    f.zc[e] = g->z[0] + v * (g->z[1] + v * (g->z[2] + v * g->z[3]));
+    f.dzc[e] = (g->z[1] + v * (2.0 * g->z[2] + v * 3.0 * g->z[3])) * il;
+    f.g[e] = g->cross[0] + v * (g->cross[1] + v * (g->cross[2] + v * g->cross[3]));
+    f.dg[e] = (g->cross[1] + v * (2.0 * g->cross[2] + v * 3.0 * g->cross[3])) * il;
+    f.hw[e] = 0.5 * section_width(g, v);
+  }
+  (void)L;
+  f.ok = f.ok && isfinite(f.K) && isfinite(f.zu);
+  return f;
+}
+
+/* Where segment a ends and b starts: the step in height (out) and the jump of the gradient. */
+static double flat_junction(const flat_terms *a, const flat_terms *b, double *step) {
+  double T = fmax(a->T, b->T), g0 = fmax(a->g0, b->g0);
+  double dhw = fabs(a->hw[1] - b->hw[0]);
+  bool flat_side = a->flat_side || b->flat_side;
+  *step = fabs(a->zc[1] - b->zc[0]) + T * fabs(a->g[1] - b->g[0]) + (flat_side ? dhw * g0 : 0.0);
+  /* z_u: zc' + t·g' or zc' ± (hw'·g + hw·g'); z_u/stretch with 1/stretch = 1/(1 − kappa·t) */
+  double dzu = fabs(a->dzc[1] - b->dzc[0]) + T * fabs(a->dg[1] - b->dg[0]) +
+               (flat_side ? fabs(a->dhw - b->dhw) * g0 : 0.0);
+  double q = fmax(a->q, b->q);
+  return dzu * q + fmax(a->zu, b->zu) * fabs(a->kappa - b->kappa) * T * a->q * b->q + fabs(a->g[1] - b->g[0]);
+}
+
+/* Per segment, the claim its hits make (track_flat). A point within FLAT_RADIUS of a hit on
+ * segment i, with the hit inside the barriers by more than FLAT_RADIUS, is located on a segment
+ * of the run of consecutive segments around i whose regions (circle: centre line plus own reach)
+ * come within FLAT_RADIUS of i's; no other segment may come near enough to be found instead
+ * (circles with the search's reach), or there is no claim. Along a straight line from the hit,
+ * the gradient changes by at most K per metre within a segment and jumps where the line crosses
+ * a segment's end (once each) or a flat side's road edge (three times at most: an edge line
+ * bends once within the radius). */
+static void build_flatness(grip_track *t) {
+  if (!t->circle) return;
+  int n = t->count;
+  flat_terms *ft = malloc((size_t)n * sizeof *ft);
+  double *junction = malloc((size_t)n * sizeof *junction); /* jump where segment i ends; NAN: a step */
+  char *near = malloc((size_t)n);
+  t->flat = malloc((size_t)n * sizeof *t->flat);
+  if (!ft || !junction || !near || !t->flat) {
+    free(ft);
+    free(junction);
+    free(near);
+    free(t->flat);
+    t->flat = NULL;
+    return;
+  }
+  double reach = 0.0;
+  for (int i = 0; i < n; ++i) {
+    ft[i] = flat_segment_terms(&t->seg[i]);
+    reach = fmax(reach, ft[i].T);
+  }
+  for (int i = 0; i < n; ++i) {
+    int k = neighbour(t, i, +1, t->closed);
+    junction[i] = NAN;
+    if (k < 0) continue;
+    double step, jump = flat_junction(&ft[i], &ft[k], &step);
+    if (step <= FLAT_STEP && isfinite(jump)) junction[i] = jump;
+  }
+  const double R = FLAT_RADIUS;
+  for (int i = 0; i < n; ++i) {
+    track_flat *out = &t->flat[i];
+    memset(out, 0, sizeof *out);
+    out->band[0] = out->band[1] = -1.0; /* no claim */
+    const double *ci = &t->circle[CIRCLE_STRIDE * i];
+    /* near[j]: 1 for a segment whose own region comes within R of i's (a point near a hit can be
+     * located on it), 2 for one the search could find instead (its centre line within the
+     * search's reach of such a point) */
+    int count = 0;
+    for (int j = 0; j < n; ++j) {
+      const double *cj = &t->circle[CIRCLE_STRIDE * j];
+      double d = hypot(ci[0] - cj[0], ci[1] - cj[1]);
+      double mine = ci[3] + ft[i].T + R + 1e-6;
+      near[j] = d <= mine + cj[3] + ft[j].T ? 1 : d <= mine + cj[3] + reach * cj[4] ? 2 : 0;
+      count += near[j] != 0;
+    }
+    /* the run of consecutive near segments around i */
+    int lo = i, hi = i, len = 1;
+    bool ok = true;
+    while (len < count) {
+      int k = neighbour(t, hi, +1, t->closed);
+      if (k < 0 || !near[k] || k == lo) break;
+      hi = k;
+      ++len;
+    }
+    while (len < count) {
+      int k = neighbour(t, lo, -1, t->closed);
+      if (k < 0 || !near[k] || k == hi) break;
+      lo = k;
+      ++len;
+    }
+    if (len != count) continue; /* another part of the track comes near */
+    /* The run's ends on an open track: beyond them the surface is held at the end's height. */
+    if (!t->closed && (lo == 0 || hi == n - 1)) continue;
+    double K = 0.0, slope = 0.0, edge[2] = {0.0, 0.0}, inner[2] = {INFINITY, INFINITY};
+    double band[2] = {INFINITY, INFINITY};
+    for (int j = lo, m = 0; m < len; j = neighbour(t, j, +1, t->closed), ++m) {
+      const flat_terms *f = &ft[j];
+      if (!f->ok) ok = false;
+      K = fmax(K, f->K);
+      for (int s = 0; s < 2; ++s) {
+        edge[s] = fmax(edge[s], f->edge[s]);
+        inner[s] = fmin(inner[s], f->hw_min[s]);
+        band[s] = fmin(band[s], f->reach_min[s]);
+      }
+      if (m + 1 < len) {
+        if (!(junction[j] >= 0.0)) ok = false;
+        else slope += junction[j];
+      }
+    }
+    if (!ok) continue;
+    out->curvature = K;
+    out->slope_inner = slope;
+    for (int s = 0; s < 2; ++s) {
+      /* the other side's edge too where the road is narrower than the radius twice */
+      bool both = inner[0] + inner[1] < 2.0 * R + 1e-6;
+      out->slope_edge[s] = slope + 3.0 * (both ? edge[0] + edge[1] : edge[s]);
+      out->inner[s] = inner[s] - R;
+      out->band[s] = band[s] - R - 1e-6;
+    }
+  }
+  free(ft);
+  free(junction);
+  free(near);
+}
+
 grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
   if (!out) return GRIP_INVALID_ARGUMENT;
   *out = NULL;
@@ -634,6 +846,7 @@ grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
   t->length = s;
   prepare_barrier_look(t, x, y);
   build_index(t);
+  build_flatness(t);
   const track_seg *last = &t->seg[t->count - 1];
   t->end = v3(x, y, last->def.z_end);
   t->end_heading = psi;
@@ -646,6 +859,7 @@ void grip_track_destroy(grip_track *track) {
   free(track->grid.start);
   free(track->grid.items);
   free(track->circle);
+  free(track->flat);
   free(track->seg);
   free(track);
 }
@@ -783,10 +997,8 @@ QUERY_INLINE void finish(const grip_track *track, int i, double u, double t, con
   const grip_track_side_def *sd = &g->def.side[side];
 
   loc->segment = i;
-  if (what != LOCATE_RAY) {
-    loc->distance = wrap_distance(track, g->s0 + u);
-    loc->lateral = t;
-  }
+  if (what != LOCATE_RAY) loc->distance = wrap_distance(track, g->s0 + u);
+  loc->lateral = t;
   if (at <= hw) {
     loc->zone = GRIP_TRACK_ZONE_ROAD;
     loc->surface = g->def.surface;
@@ -1082,8 +1294,9 @@ static void keep_hint(const grip_ground_query *query, int segment) {
   if (query && query->hint) *query->hint = segment;
 }
 
-bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
-                        double max_distance, grip_ground_hit *hit) {
+/* grip_track_raycast, with the flatness around the hit in *flat when flat is not NULL. */
+QUERY_INLINE bool track_raycast(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
+                                double max_distance, grip_ground_hit *hit, ground_flatness *flat) {
   const grip_track_ground_context *ctx = context;
   const grip_track *track = ctx->track;
   int hint = query_hint(query);
@@ -1146,7 +1359,33 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
   hit->surface = loc->surface;
   hit->velocity = (grip_vec3){0.0, 0.0, 0.0}; /* grip's grounds stand still */
   hit->body = NULL;
+  if (flat) {
+    /* The plane is the tangent plane at (at_x, at_y), within RAY_SETTLED of the hit's point: the
+     * claim's margin (ground_flat.h) holds the difference. A ray that did not settle makes none. */
+    const track_flat *f = track->flat ? &track->flat[loc->segment] : NULL;
+    double t = loc->lateral;
+    if (settled && f && t <= f->band[GRIP_TRACK_SIDE_LEFT] && -t <= f->band[GRIP_TRACK_SIDE_RIGHT]) {
+      bool inner = t <= f->inner[GRIP_TRACK_SIDE_LEFT] && -t <= f->inner[GRIP_TRACK_SIDE_RIGHT];
+      /* the hit's point lies within RAY_SETTLED of the tangent point: curvature·RAY_SETTLED more
+       * slope covers the distance's difference (and 1e-6·slope of height, the callers' margin) */
+      int side = t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
+      double slope = (inner ? f->slope_inner : f->slope_edge[side]) + f->curvature * RAY_SETTLED;
+      *flat = (ground_flatness){slope <= 1.0 ? FLAT_RADIUS : 0.0, slope, f->curvature};
+    } else {
+      *flat = (ground_flatness){0.0, 0.0, 0.0};
+    }
+  }
   return true;
+}
+
+bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
+                        double max_distance, grip_ground_hit *hit) {
+  return track_raycast(context, query, origin, direction, max_distance, hit, NULL);
+}
+
+bool grip_track_raycast_flat(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
+                             double max_distance, grip_ground_hit *hit, ground_flatness *flat) {
+  return track_raycast(context, query, origin, direction, max_distance, hit, flat);
 }
 
 /* --- barrier adapter ----------------------------------------------------------------------- */

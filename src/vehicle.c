@@ -182,6 +182,7 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
       /* w->driven: grip_drivetrain_type_init, from the driveline tree */
     }
   }
+  grip_ground_wheel_reach(t);
   grip_drivetrain_type_init(t);
   grip_tyre_state_type_init(t);
   for (int a = 0; a < t->axle_count; ++a) {
@@ -305,6 +306,12 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
   grip_vec3 origins[GRIP_MAX_WHEELS];
   grip_ground_hit hits[GRIP_MAX_WHEELS];
   bool found[GRIP_MAX_WHEELS];
+  /* grip's own track and plane say how flat the ground is around each hit (ground_flat.h), which
+   * spares the body's probe rays that could not touch; a user's ground, or one that moves, does
+   * not. */
+  grip_raycast_fn *raycast = world->ground.raycast;
+  bool track = !moving && raycast == grip_track_raycast;
+  ground_flatness plane_flat = {!moving && raycast == grip_plane_raycast ? INFINITY : 0.0, 0.0, 0.0};
   for (int i = 0; i < n; ++i) {
     const wheel_config *c = &v->type->wheels[i];
     /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
@@ -316,8 +323,10 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
       hits[i].velocity = v3(0, 0, 0);
       hits[i].body = NULL;
     }
-    found[i] = world->ground.raycast &&
-               world->ground.raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
+    wheel_runtime *w = &v->wheels[i];
+    w->flat = plane_flat;
+    if (track) found[i] = grip_track_raycast_flat(world->ground.context, &query, origins[i], down, reach, &hits[i], &w->flat);
+    else found[i] = raycast && raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
   }
   for (int i = 0; i < n; ++i) {
     wheel_runtime *w = &v->wheels[i];
@@ -341,6 +350,7 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
     }
     w->hit_known = w->in_contact;
     if (!w->in_contact) {
+      w->flat.radius = 0.0;
       if (moving) {
         w->ground_velocity = v3(0, 0, 0);
         w->ground_body = NULL;

@@ -4,6 +4,7 @@
 
 #include "grip/grip.h"
 #include "grip/mf_tyre.h"
+#include "ground_flat.h"
 
 /* --- tyre ------------------------------------------------------------------------------ */
 
@@ -164,6 +165,10 @@ typedef struct vehicle_type {
   grip_vec3 box_points[GRIP_BOX_POINTS];
   grip_vec3 box_half;     /* m, the box's half extents */
   grip_vec3 box_offset;   /* m, the box's centre relative to the CG, body frame */
+  /* m: every bottom point of the box lies within this (3D, body frame) of some wheel's contact
+   * point, wherever along its ray the wheel touches; and no contact point lies further than
+   * contact_reach from the CG (ground_contact.c, grip_ground_wheel_reach) */
+  double box_wheel_reach, contact_reach;
   double box_reach;       /* m, no point of the body box lies further from the CG: |box centre − CG|
                              + half the box's diagonal (collision.c) */
   grip_vec3 inertia;      /* kg·m², principal, body */
@@ -226,6 +231,7 @@ typedef struct wheel_runtime {
   bool in_contact;
   grip_vec3 contact_point;
   grip_vec3 contact_normal;
+  ground_flatness flat; /* what the ground vouches for around contact_point (radius 0: nothing) */
   grip_surface surface;
   grip_vec3 ground_velocity; /* m/s, world, of the ground at the contact point (grip_ground_hit) */
   void *ground_body;         /* the ground's handle for what the wheel stands on, or NULL */

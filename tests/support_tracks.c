@@ -2,6 +2,8 @@
 
 #include "support_random.h"
 
+#include "ground_flat.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -84,6 +86,72 @@ support_query_check support_check_queries(const grip_track *t, int n, double rea
     if (!found || hit.point.x != x || hit.point.y != y || !(dz <= 1e-12) || !(dn <= 1e-13) ||
         !same_surface(&hit.surface, &full.surface) || hint != full.segment)
       ++r.ray_mismatches;
+  }
+  return r;
+}
+
+support_flat_check support_check_flatness(const grip_track *t, int n, double reach) {
+  support_flat_check r = {0, 0, 0, 0.0, 0.0};
+  unsigned long long rng = 0x2545f4914f6cdd1dull;
+  grip_track_ground_context ctx;
+  grip_ground ground = grip_track_ground(&ctx, t);
+  int count = grip_track_segment_count(t), carried = -1;
+  double length = grip_track_length(t);
+  for (int k = 0; k < n; ++k) {
+    double s = length * support_uniform(&rng);
+    double lateral = (2.0 * support_uniform(&rng) - 1.0) * reach;
+    grip_track_point c = grip_track_point_at(t, s);
+    double x = c.position.x - sin(c.heading) * lateral, y = c.position.y + cos(c.heading) * lateral;
+    grip_track_location at = grip_track_locate(t, x, y, -1);
+    /* a wheel's ray: from 0.3–1 m above, leaning by up to 5 % */
+    grip_vec3 dir = {0.1 * (support_uniform(&rng) - 0.5), 0.1 * (support_uniform(&rng) - 0.5), -1.0};
+    double norm = sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
+    dir = (grip_vec3){dir.x / norm, dir.y / norm, dir.z / norm};
+    double above = 0.3 + 0.7 * support_uniform(&rng);
+    grip_vec3 origin = {x - dir.x * above, y - dir.y * above, at.z + above};
+    int hint = k % 2 ? carried : -1;
+    grip_ground_query q = {.user_data = NULL, .wheel = k % 4, .hint = &hint};
+    grip_ground_hit hit;
+    ground_flatness flat;
+    if (!grip_track_raycast_flat(ground.context, &q, origin, dir, above + 2.0, &hit, &flat)) continue;
+    ++r.hits;
+    carried = hint;
+    if (!(flat.radius > 0.0)) continue;
+    ++r.claims;
+    grip_vec3 p = hit.point, m = hit.normal;
+    double gx = -m.x / m.z, gy = -m.y / m.z; /* the plane's gradient */
+    for (int j = 0; j < 12; ++j) {
+      /* uniform over the disc, a third of them in its outer tenth */
+      double u = support_uniform(&rng), a = 2.0 * 3.14159265358979323846 * support_uniform(&rng);
+      double d = flat.radius * (j % 3 == 0 ? 0.9 + 0.1 * u : sqrt(u));
+      double qx = p.x + d * cos(a), qy = p.y + d * sin(a);
+      double bound = d * (flat.slope + 0.5 * flat.curvature * d);
+      double grad_bound = flat.slope + flat.curvature * d;
+      int qhint;
+      switch (j % 4) {
+      case 0: qhint = -1; break;
+      case 1: qhint = (int)(support_uniform(&rng) * count) % count; break;
+      case 2: qhint = (hint + 1) % count; break;
+      default: qhint = hint; break;
+      }
+      double plane_z = p.z + gx * (qx - p.x) + gy * (qy - p.y);
+      grip_track_location l = grip_track_locate(t, qx, qy, qhint);
+      /* the body's probe: a vertical ray with the body's hint */
+      grip_ground_query bq = {.user_data = NULL, .wheel = GRIP_GROUND_QUERY_BODY, .hint = &qhint};
+      grip_ground_hit bh;
+      bool bfound = ground.raycast(ground.context, &bq, (grip_vec3){qx, qy, plane_z + bound + 3.0},
+                                   (grip_vec3){0.0, 0.0, -1.0}, 10.0 + bound, &bh);
+      double zs[2] = {l.z, bfound ? bh.point.z : -INFINITY};
+      grip_vec3 ns[2] = {l.normal, bfound ? bh.normal : l.normal};
+      for (int e = 0; e < 2; ++e) {
+        double rise = zs[e] - plane_z;
+        double dgx = -ns[e].x / ns[e].z - gx, dgy = -ns[e].y / ns[e].z - gy;
+        double change = sqrt(dgx * dgx + dgy * dgy);
+        if (!(rise <= bound + 1e-6) || !(change <= grad_bound + 1e-9)) ++r.violations;
+        r.worst_share = fmax(r.worst_share, rise / (bound + 1e-6));
+        r.worst_gradient_share = fmax(r.worst_gradient_share, change / (grad_bound + 1e-9));
+      }
+    }
   }
   return r;
 }

@@ -32,4 +32,20 @@ typedef struct support_query_check {
 } support_query_check;
 support_query_check support_check_queries(const grip_track *t, int n, double reach);
 
+/* The flatness the track vouches for around a wheel's hit (src/ground_flat.h), at n hits from rays
+ * cast as a wheel's, tilted by up to 5 % and from points drawn as in support_check_queries: at 12
+ * points within the claim's radius of each hit that has one, drawn uniformly over the disc, the
+ * located height (grip_track_locate with a carried, neighbouring, random or no hint, and a
+ * vertical body ray with the same hint) must lie no higher than the hit's plane by more than
+ * slope·d + curvature·d²/2 (+1e-6 m), and the located normal's gradient differ from the
+ * plane's by at most slope + curvature·d (+1e-9). */
+typedef struct support_flat_check {
+  int hits;           /* rays that hit */
+  int claims;         /* of them, hits with a claim */
+  int violations;     /* points where a claim failed */
+  double worst_share; /* the largest rise above the plane as a share of its bound (+1e-6 m) */
+  double worst_gradient_share; /* the same for the gradient's change (+1e-9) */
+} support_flat_check;
+support_flat_check support_check_flatness(const grip_track *t, int n, double reach);
+
 #endif

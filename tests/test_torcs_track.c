@@ -498,6 +498,8 @@ static void test_every_installed_track(void) {
   static const char *const categories[] = {"road", "oval", "dirt"};
   int opened = 0, queried = 0, beyond = 0, pairs = 0, rated = 0, progress = 0;
   double worst_beyond = 0.0, closest = INFINITY, worst_rate = 0.0, worst_ray_height = 0.0, worst_ray_normal = 0.0;
+  int flat_hits = 0, flat_claims = 0;
+  double flat_worst = 0.0, flat_worst_gradient = 0.0;
   for (size_t c = 0; c < sizeof categories / sizeof categories[0]; ++c) {
     char dir[512];
     snprintf(dir, sizeof dir, "%s/%s", GRIP_TORCS_TRACK_DIR, categories[c]);
@@ -524,6 +526,14 @@ static void test_every_installed_track(void) {
         if (q.progress_mismatches || q.ray_mismatches)
           fprintf(stderr, "  %s: %d progress locates and %d vertical rays differ from grip_track_locate\n", spec,
                   q.progress_mismatches, q.ray_mismatches);
+        /* the flatness a wheel's hit vouches for (src/ground_flat.h) */
+        support_flat_check f = support_check_flatness(t, 2000, 12.0);
+        CHECK(f.violations == 0);
+        if (f.violations) fprintf(stderr, "  %s: %d points break a flatness claim\n", spec, f.violations);
+        flat_hits += f.hits;
+        flat_claims += f.claims;
+        flat_worst = fmax(flat_worst, f.worst_share);
+        flat_worst_gradient = fmax(flat_worst_gradient, f.worst_gradient_share);
         worst_ray_height = fmax(worst_ray_height, q.worst_height);
         worst_ray_normal = fmax(worst_ray_normal, q.worst_normal);
         progress += 5000;
@@ -547,6 +557,11 @@ static void test_every_installed_track(void) {
   printf("  %d progress locates equal to grip_track_locate's; as many vertical rays hit the located point (height "
          "within %.2g m, normal within %.2g)\n",
          progress, worst_ray_height, worst_ray_normal);
+  /* the claims must be met everywhere, and made on much of each track */
+  CHECK(flat_claims >= flat_hits / 3);
+  printf("  %d of %d wheel hits vouch for the ground within 2.5 m; the rise above the plane reached %.3g of its bound, "
+         "the gradient's change %.3g\n",
+         flat_claims, flat_hits, flat_worst, flat_worst_gradient);
 }
 
 

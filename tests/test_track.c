@@ -507,6 +507,37 @@ static void test_queries_equal_locate(void) {
          worst_height, worst_normal);
 }
 
+/* The flatness a hit vouches for (src/ground_flat.h), which lets the body's probe leave out rays:
+ * 20,000 wheel rays on each of the shipped tracks and a circle, with 12 points within the claim's
+ * radius each: the located height never rises above the hit's plane by more than the claim's
+ * bound, nor does the gradient change by more. The claims must cover most hits there. */
+static void test_flatness_claims(void) {
+  grip_track *tracks[3] = {NULL, NULL, support_circle_track(150.0)};
+  const char *files[] = {"default", GRIP_SOURCE_DIR "/data/tracks/oval.track"};
+  for (int i = 0; i < 2; ++i) {
+    grip_load_error err;
+    grip_load_error_clear(&err);
+    CHECK(grip_track_open(files[i], &tracks[i], NULL, 0, &err) == 0);
+  }
+  int hits = 0, claims = 0;
+  double worst = 0.0, worst_gradient = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    CHECK(tracks[i] != NULL);
+    if (!tracks[i]) continue;
+    support_flat_check f = support_check_flatness(tracks[i], 20000, 14.0);
+    CHECK(f.violations == 0);
+    CHECK(f.claims >= f.hits / 3); /* much of the road, away from the barriers */
+    hits += f.hits;
+    claims += f.claims;
+    worst = fmax(worst, f.worst_share);
+    worst_gradient = fmax(worst_gradient, f.worst_gradient_share);
+    grip_track_destroy(tracks[i]);
+  }
+  printf("  %d of %d wheel hits vouch for the ground within 2.5 m; the rise above the plane reached %.3g of its bound, "
+         "the gradient's change %.3g\n",
+         claims, hits, worst, worst_gradient);
+}
+
 /* The barrier query's wall top: the surface height at the wall's foot (the point moved by the
  * wall distance against the wall's normal, located again by grip_track_locate) plus the barrier
  * height, for points on both sides of a closed loop of straights and arcs that climbs and falls
@@ -778,6 +809,7 @@ int main(void) {
   RUN_TEST(test_spiral);
   RUN_TEST(test_hint_equals_full);
   RUN_TEST(test_queries_equal_locate);
+  RUN_TEST(test_flatness_claims);
   RUN_TEST(test_many_pieces);
   RUN_TEST(test_shipped_tracks);
   RUN_TEST(test_barrier_top);
