@@ -730,11 +730,13 @@ static void build_flatness(grip_track *t) {
      * located on it), 2 for one the search could find instead (its centre line within the
      * search's reach of such a point) */
     int count = 0;
+    double mine = ci[3] + ft[i].T + R + 1e-6;
     for (int j = 0; j < n; ++j) {
+      /* squared distances: this runs for every pair of segments when the track is built */
       const double *cj = &t->circle[CIRCLE_STRIDE * j];
-      double d = hypot(ci[0] - cj[0], ci[1] - cj[1]);
-      double mine = ci[3] + ft[i].T + R + 1e-6;
-      near[j] = d <= mine + cj[3] + ft[j].T ? 1 : d <= mine + cj[3] + reach * cj[4] ? 2 : 0;
+      double dx = ci[0] - cj[0], dy = ci[1] - cj[1], d2 = dx * dx + dy * dy;
+      double own = mine + cj[3] + ft[j].T, found = mine + cj[3] + reach * cj[4];
+      near[j] = d2 <= own * own ? 1 : d2 <= found * found ? 2 : 0;
       count += near[j] != 0;
     }
     /* the run of consecutive near segments around i */
