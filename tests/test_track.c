@@ -474,6 +474,18 @@ static void test_shipped_tracks(void) {
   }
 }
 
+/* The tracks the query checks run on: the built-in track, the shipped oval and a circle. */
+static void open_query_tracks(grip_track *tracks[3]) {
+  const char *files[] = {"default", GRIP_SOURCE_DIR "/data/tracks/oval.track"};
+  for (int i = 0; i < 2; ++i) {
+    grip_load_error err;
+    grip_load_error_clear(&err);
+    tracks[i] = NULL;
+    CHECK(grip_track_open(files[i], &tracks[i], NULL, 0, &err) == 0);
+  }
+  tracks[2] = support_circle_track(150.0);
+}
+
 /* The lighter queries against grip_track_locate, on the shipped tracks (straights, arcs, a
  * climb; the oval's kerbs and run-offs have their own surfaces) and a circle of four 90° arcs,
  * at points on the road, the kerbs, the run-offs and beyond the barriers, from carried,
@@ -484,13 +496,8 @@ static void test_shipped_tracks(void) {
  *   locates only what it reports (the point's side of the section), the progress locate less
  *   still. */
 static void test_queries_equal_locate(void) {
-  grip_track *tracks[3] = {NULL, NULL, support_circle_track(150.0)};
-  const char *files[] = {"default", GRIP_SOURCE_DIR "/data/tracks/oval.track"};
-  for (int i = 0; i < 2; ++i) {
-    grip_load_error err;
-    grip_load_error_clear(&err);
-    CHECK(grip_track_open(files[i], &tracks[i], NULL, 0, &err) == 0);
-  }
+  grip_track *tracks[3];
+  open_query_tracks(tracks);
   double worst_height = 0.0, worst_normal = 0.0;
   for (int i = 0; i < 3; ++i) {
     CHECK(tracks[i] != NULL);
@@ -510,15 +517,10 @@ static void test_queries_equal_locate(void) {
 /* The flatness a hit vouches for (src/ground_flat.h), which lets the body's probe leave out rays:
  * 20,000 wheel rays on each of the shipped tracks and a circle, with 12 points within the claim's
  * radius each: the located height never rises above the hit's plane by more than the claim's
- * bound, nor does the gradient change by more. The claims must cover most hits there. */
+ * bound, nor does the gradient change by more. The claims must cover a third of the hits at least. */
 static void test_flatness_claims(void) {
-  grip_track *tracks[3] = {NULL, NULL, support_circle_track(150.0)};
-  const char *files[] = {"default", GRIP_SOURCE_DIR "/data/tracks/oval.track"};
-  for (int i = 0; i < 2; ++i) {
-    grip_load_error err;
-    grip_load_error_clear(&err);
-    CHECK(grip_track_open(files[i], &tracks[i], NULL, 0, &err) == 0);
-  }
+  grip_track *tracks[3];
+  open_query_tracks(tracks);
   int hits = 0, claims = 0;
   double worst = 0.0, worst_gradient = 0.0;
   for (int i = 0; i < 3; ++i) {
