@@ -13,8 +13,10 @@
  *   - its gradient (dz/dx, dz/dy) differs from the plane's by at most slope + curvature·d.
  * slope (1) bounds the jumps of the gradient across creases (a segment's end, a road edge whose
  * run-off does not follow the banking), curvature (1/m) the rate of its change elsewhere.
- * radius 0: no claim. Heights agree to within 1e-8 m across a crease (tracks whose heights step
- * by more make no claim there): callers keep a margin of 1e-6 m. */
+ * radius 0: no claim. The claim holds to within 1e-6 m: a track's hit lies within 1e-6 m of the
+ * point whose plane it reports, and heights may step by up to 1e-8 m at a segment's end (a track
+ * whose heights step by more makes no claim there). Callers keep a margin above that (the body's
+ * probe 1e-5 m). */
 typedef struct ground_flatness {
   double radius;    /* m: 0 none; 2.5 on a track's road; INFINITY on a plane */
   double slope;     /* 1: 0 on a plane; ~0.01 on a track away from its edges */
