@@ -74,7 +74,8 @@ void grip_ground_wheel_reach(vehicle_type *t) {
     for (int k = 0; k < t->wheel_count; ++k) {
       const wheel_config *w = &t->wheels[k];
       double dx = p.x - w->hardpoint.x, dy = p.y - w->hardpoint.y;
-      double dz = fmax(fabs(p.z - (w->hardpoint.z + w->ray_lift)), fabs(p.z - (w->hardpoint.z - w->radius - w->max_length)));
+      double high = w->hardpoint.z + w->ray_lift, low = w->hardpoint.z - w->radius - w->max_length;
+      double dz = fmax(fabs(p.z - high), fabs(p.z - low));
       nearest = fmin(nearest, sqrt(dx * dx + dy * dy + dz * dz));
     }
     box = fmax(box, nearest);
@@ -111,9 +112,9 @@ static bool clear_for_sure(const ground_flatness *f, grip_vec3 n, double clearan
  * within the gate of the wheels' planes. A layer's fixed count lets the compiler keep the points
  * and the running nearest in registers. The height is worked out for the nearest wheel only, once
  * it is known. */
-static void clearance_over_wheels(const vehicle *v, const double px[LAYER_POINTS], const double py[LAYER_POINTS],
-                                  const double pz[LAYER_POINTS], double clearance[LAYER_POINTS],
-                                  bool sure[LAYER_POINTS]) {
+static void clearance_over_wheels(const vehicle *v, const ground_flatness *flat, const double px[LAYER_POINTS],
+                                  const double py[LAYER_POINTS], const double pz[LAYER_POINTS],
+                                  double clearance[LAYER_POINTS], bool sure[LAYER_POINTS]) {
   double best[LAYER_POINTS];
   int nearest[LAYER_POINTS];
   for (int j = 0; j < LAYER_POINTS; ++j) {
@@ -142,7 +143,7 @@ static void clearance_over_wheels(const vehicle *v, const double px[LAYER_POINTS
     grip_vec3 c = w->contact_point, nrm = w->contact_normal;
     double dx = px[j] - c.x, dy = py[j] - c.y;
     clearance[j] = dx * nrm.x + dy * nrm.y + (pz[j] - c.z) * nrm.z; /* v3_dot(p − c, n) */
-    sure[j] = !(clearance[j] > CLEARANCE_GATE) && clear_for_sure(&w->flat, nrm, clearance[j], best[j]);
+    sure[j] = !(clearance[j] > CLEARANCE_GATE) && clear_for_sure(&flat[nearest[j]], nrm, clearance[j], best[j]);
   }
 }
 
@@ -205,20 +206,21 @@ static double deepest(const vehicle *v, const ground_plane *g, int n, grip_vec3 
  * pose's contact c0 = R0ᵀ(c − p0) in the body frame is R1ᵀ(c − p1) + R1ᵀ(p1 − p0) + (I − R1ᵀR0)·c0
  * at the end, and |R1ᵀR0 − I| = |R0 − R1| <= its Frobenius norm). Then clear_for_sure holds for
  * every point, with n.z <= 1 and |n.xy| <= |n.x| + |n.y|. */
-static bool bottom_clear_for_sure(const vehicle *v, const mat3 *rot, grip_vec3 start_position, const mat3 *start_rot,
-                                  double bound0) {
+static bool bottom_clear_for_sure(const vehicle *v, const ground_flatness *flat, const mat3 *rot,
+                                  grip_vec3 start_position, const mat3 *start_rot, double bound0) {
   double slope = 0.0, curvature = 0.0, radius = INFINITY, tilt = 0.0;
   for (int i = 0; i < v->wheel_count; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) return false;
-    slope = fmax(slope, w->flat.slope);
-    curvature = fmax(curvature, w->flat.curvature);
-    radius = fmin(radius, w->flat.radius);
+    slope = fmax(slope, flat[i].slope);
+    curvature = fmax(curvature, flat[i].curvature);
+    radius = fmin(radius, flat[i].radius);
     tilt = fmax(tilt, fabs(w->contact_normal.x) + fabs(w->contact_normal.y));
   }
   if (!(radius > 0.0)) return false;
   grip_vec3 moved = v3_sub(v->position, start_position);
-  grip_vec3 d0 = v3_sub(rot->r0, start_rot->r0), d1 = v3_sub(rot->r1, start_rot->r1), d2 = v3_sub(rot->r2, start_rot->r2);
+  grip_vec3 d0 = v3_sub(rot->r0, start_rot->r0), d1 = v3_sub(rot->r1, start_rot->r1);
+  grip_vec3 d2 = v3_sub(rot->r2, start_rot->r2);
   double turn = v3_dot(d0, d0) + v3_dot(d1, d1) + v3_dot(d2, d2);
   double d = v->type->box_wheel_reach + v3_length(moved) + sqrt(turn) * v->type->contact_reach;
   if (!(d < radius)) return false;
@@ -232,15 +234,26 @@ static bool bottom_clear_for_sure(const vehicle *v, const mat3 *rot, grip_vec3 s
  * orders) has no point to cast, nor has a bottom layer the ground vouches is clear
  * (bottom_clear_for_sure; start_rot NULL: not asked). Fills layer_near (bottom, top); false when
  * neither is near. */
-static bool near_layers(const vehicle *v, const mat3 *rot, grip_vec3 start_position, const mat3 *start_rot, bool gated,
-                        bool layer_near[2]) {
+static bool near_layers(const vehicle *v, const mat3 *rot, bool gated, bool layer_near[2], double *bound0) {
   layer_near[0] = layer_near[1] = true;
   if (!gated) return true;
   double bound[2];
   layer_clearance_bounds(v, rot, bound);
-  layer_near[0] = !(bound[0] > CLEARANCE_GATE + 1e-6) &&
-                  !(start_rot && bottom_clear_for_sure(v, rot, start_position, start_rot, bound[0]));
+  *bound0 = bound[0];
+  layer_near[0] = !(bound[0] > CLEARANCE_GATE + 1e-6);
   layer_near[1] = !(bound[1] > CLEARANCE_GATE + 1e-6);
+  return layer_near[0] || layer_near[1];
+}
+
+/* The wheels' grounds' claims (grip_ground_flatness), looked up once a point may come near. Then
+ * the bottom layer is left out where the claims say it is clear (bottom_clear_for_sure; start_rot
+ * NULL: not asked). False when no layer is left. */
+static bool near_with_claims(const vehicle *v, const mat3 *rot, grip_vec3 start_position, const mat3 *start_rot,
+                             double bound0, bool layer_near[2], ground_flatness flat[GRIP_MAX_WHEELS]) {
+  for (int i = 0; i < v->wheel_count; ++i)
+    flat[i] = v->wheels[i].in_contact ? grip_ground_flatness(&v->wheels[i].flat) : (ground_flatness){0.0, 0.0, 0.0};
+  if (layer_near[0] && start_rot && bottom_clear_for_sure(v, flat, rot, start_position, start_rot, bound0))
+    layer_near[0] = false;
   return layer_near[0] || layer_near[1];
 }
 
@@ -260,8 +273,8 @@ static inline int lowest_bit(unsigned m) {
  * touched. gated: skip points the wheels show to be well clear; layer_near from near_layers.
  * Returns the count. */
 static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_position, const mat3 *start_rot,
-                 const mat3 *rot, bool gated, const bool layer_near[2], ground_plane planes[GROUND_POINTS],
-                 double *first) {
+                 const mat3 *rot, bool gated, const bool layer_near[2], const ground_flatness *flat,
+                 ground_plane planes[GROUND_POINTS], double *first) {
   const grip_ground *ground = &world->ground;
   mat3 r1 = *rot; /* of v->rotation */
   *first = 1.0;
@@ -284,7 +297,7 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
       cast |= layer == 0 ? 0x555u : 0xAAAu; /* even bits, odd bits */
       continue;
     }
-    clearance_over_wheels(v, ex, ey, ez, clearance, sure);
+    clearance_over_wheels(v, flat, ex, ey, ez, clearance, sure);
     for (int j = 0, i = layer; j < LAYER_POINTS; ++j, i += 2)
       cast |= (unsigned)(!(clearance[j] > CLEARANCE_GATE) && !sure[j]) << i;
   }
@@ -355,8 +368,11 @@ void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3
   double first;
   mat3 rot = mat3_from_quat(v->rotation);
   bool gated = standing_on_wheels(v, &rot), layer_near[2];
-  if (!near_layers(v, &rot, start_position, start_rot, gated, layer_near)) return;
-  int n = probe(v, world, start_position, start_rot, &rot, gated, layer_near, planes, &first);
+  ground_flatness flat[GRIP_MAX_WHEELS];
+  double bound0 = 0.0;
+  if (!near_layers(v, &rot, gated, layer_near, &bound0)) return;
+  if (gated && !near_with_claims(v, &rot, start_position, start_rot, bound0, layer_near, flat)) return;
+  int n = probe(v, world, start_position, start_rot, &rot, gated, layer_near, flat, planes, &first);
   if (n == 0) return;
 
   double rest = 0.0;
@@ -396,8 +412,11 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
   bool gated = standing_on_wheels(v, &rot), layer_near[2];
   /* (the wheels touched at the start of the last step, before the push: no start pose to bound
    * how far the body moved since, so no bound for the layer as a whole) */
-  if (!near_layers(v, &rot, v->position, NULL, gated, layer_near)) return;
-  int n = probe(v, world, v->position, &rot, &rot, gated, layer_near, planes, &first);
+  ground_flatness flat[GRIP_MAX_WHEELS];
+  double bound0 = 0.0;
+  if (!near_layers(v, &rot, gated, layer_near, &bound0)) return;
+  if (gated && !near_with_claims(v, &rot, v->position, NULL, bound0, layer_near, flat)) return;
+  int n = probe(v, world, v->position, &rot, &rot, gated, layer_near, flat, planes, &first);
   push_out(v, planes, n);
 }
 

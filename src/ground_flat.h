@@ -5,6 +5,9 @@
 #ifndef GRIP_GROUND_FLAT_H
 #define GRIP_GROUND_FLAT_H
 
+#include <math.h>
+#include <stdbool.h>
+
 #include "grip/ground.h"
 #include "grip/track.h"
 
@@ -23,8 +26,56 @@ typedef struct ground_flatness {
   double curvature; /* 1/m: 0 on a plane; ~0.005 on a track */
 } ground_flatness;
 
-/* grip_track_raycast, and the flatness around the hit in *flat (radius 0 where none is known). */
+/* Where a hit's claim is looked up: what a ray leaves, cheaply, for a claim that is asked for only
+ * when a box point comes near the ground. */
+typedef struct ground_flat_ref {
+  const struct track_flat *track; /* the track segment's claims (built in src/track.c), or NULL */
+  double u, t;                    /* m, the hit's local distance and lateral offset on it */
+  bool plane;                     /* grip's own plane: flat everywhere */
+} ground_flat_ref;
+
+/* grip_track_raycast, and where to look up the flatness around the hit in *flat (its track field
+ * NULL where there is none; plane left alone). */
 bool grip_track_raycast_flat(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
-                             double max_distance, grip_ground_hit *hit, ground_flatness *flat);
+                             double max_distance, grip_ground_hit *hit, ground_flat_ref *flat);
+
+/* m: the radius a track's hit vouches for: more than a car's box reaches horizontally from its
+ * nearest wheel's contact (a corner overhangs an axle by ~1 m, the middle points lie half a
+ * wheelbase from one). */
+#define GROUND_FLAT_RADIUS 2.5
+/* m: a track's ray settles when a pass moves its point by no more than this (src/track.c) */
+#define GROUND_FLAT_SETTLED 1e-6
+
+/* What a ray's hit on a segment vouches for (ground_flatness), by its lateral offset t: the
+ * claim holds for t <= band[LEFT] and −t <= band[RIGHT], with slope_inner for t <= inner[LEFT]
+ * and −t <= inner[RIGHT] (no road edge's crease within GROUND_FLAT_RADIUS), slope_edge[side of t]
+ * otherwise (both edges' where the road is narrower than 2·GROUND_FLAT_RADIUS). A hit whose local
+ * distance lies within `interior` has the segment's own claim (own): no end of it within reach. */
+typedef struct flat_claim {
+  double curvature, slope_inner, slope_edge[2];
+  double inner[2], band[2];
+} flat_claim;
+typedef struct track_flat {
+  flat_claim run, own;
+  double interior[2]; /* m, local distances: GROUND_FLAT_RADIUS·q from either end (empty: none) */
+} track_flat;
+
+/* The flatness a hit vouches for (radius 0: none); inline, for the body's probe. */
+static inline ground_flatness grip_ground_flatness(const ground_flat_ref *ref) {
+  if (ref->plane) return (ground_flatness){INFINITY, 0.0, 0.0};
+  const track_flat *tf = ref->track;
+  if (!tf) return (ground_flatness){0.0, 0.0, 0.0};
+  const flat_claim *f = ref->u >= tf->interior[0] && ref->u <= tf->interior[1] ? &tf->own : &tf->run;
+  double t = ref->t;
+  if (!(t <= f->band[GRIP_TRACK_SIDE_LEFT] && -t <= f->band[GRIP_TRACK_SIDE_RIGHT]))
+    return (ground_flatness){0.0, 0.0, 0.0};
+  bool inner = t <= f->inner[GRIP_TRACK_SIDE_LEFT] && -t <= f->inner[GRIP_TRACK_SIDE_RIGHT];
+  int side = t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
+  /* the plane is the tangent plane at the located point, within GROUND_FLAT_SETTLED of the hit's
+   * point: curvature·GROUND_FLAT_SETTLED more slope covers the distance's difference (and
+   * 1e-6·slope of height, within the claim's 1e-6 m) */
+  double slope = (inner ? f->slope_inner : f->slope_edge[side]) + f->curvature * GROUND_FLAT_SETTLED;
+  return (ground_flatness){slope <= 1.0 ? GROUND_FLAT_RADIUS : 0.0, slope, f->curvature};
+}
 
 #endif

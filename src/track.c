@@ -16,7 +16,7 @@
 /* Plane passes of a ray at most, and the horizontal move (m) of a pass below which the ray has
  * settled (grip_track_raycast). */
 #define RAY_PASSES 4
-#define RAY_SETTLED 1e-6
+#define RAY_SETTLED GROUND_FLAT_SETTLED /* ground_flat.h */
 /* rad: the barrier's tangent line stands for the barrier while the centre line's frame has
  * turned by less than this from the point's own (barrier_from). */
 #define BARRIER_TANGENT_TURN 0.5
@@ -579,10 +579,6 @@ static void build_index(grip_track *t) {
 
 /* --- flatness around a ray's hit (ground_flat.h) ----------------------------------------- */
 
-/* m: the radius a track's hit vouches for: more than a car's box reaches horizontally from its
- * nearest wheel's contact (a corner overhangs an axle by ~1 m, the middle points lie half a
- * wheelbase from one). */
-#define FLAT_RADIUS 2.5
 /* m: heights of two segments meeting at an end that differ by more than this (a step in the
  * road) leave their neighbourhood without a claim */
 #define FLAT_STEP 1e-8
@@ -590,14 +586,6 @@ static void build_index(grip_track *t) {
  * grid folds at 0; MIN_STRETCH holds it at 0.05 in the queries). */
 #define FLAT_MIN_STRETCH 0.2
 
-/* What a ray's hit on a segment vouches for (ground_flatness), by its lateral offset t: the
- * claim holds for t <= band[LEFT] and −t <= band[RIGHT], with slope_inner for t <= inner[LEFT]
- * and −t <= inner[RIGHT] (no road edge's crease within FLAT_RADIUS), slope_edge[side of t]
- * otherwise (a road is wider than 2·FLAT_RADIUS, or the other edge is within reach too: both). */
-typedef struct track_flat {
-  double curvature, slope_inner, slope_edge[2];
-  double inner[2], band[2];
-} track_flat;
 
 /* Bounds of one segment's surface z(u, t) = zc(u) + s(u, t)·g(u) over its barriers (s = t on the
  * road and a banked side, ±hw(u) on a flat side), and its values at the ends. */
@@ -610,7 +598,8 @@ typedef struct flat_terms {
   double g0;      /* 1, max |g| */
   double zu;      /* 1, max |dz/du| */
   double K;       /* 1/m, bound of the Hessian of z(x, y) */
-  double edge[2]; /* 1, the gradient's jump across the road edge of a flat side (0 banked) */
+  double edge[2]; /* 1, the most the gradient's change from a point to another can gain by the
+                     road edge of a flat side lying between them (0 banked) */
   double hw_min[2], reach_min[2];
   bool flat_side; /* a side whose run-off does not follow the banking */
   double zc[2], dzc[2], g[2], dg[2], hw[2]; /* at u = 0 and u = len */
@@ -655,8 +644,13 @@ static flat_terms flat_segment_terms(const track_seg *g) {
     } else {
       f.flat_side = true;
       f.hw_min[s] = 0.5 * fmin(g->def.width_start, g->def.width_end);
-      /* across the edge z_t jumps by g and z_u by ±hw'·g */
-      f.edge[s] = f.g0 * (1.0 + dhw * f.q);
+      /* On the left z = S + h·max(0, phi) with S the road's formula, h = −g and phi = t − hw(u)
+       * (the right alike): beyond the edge the gradient gains h·grad phi + phi·grad h, with
+       * |grad phi| <= 1 + |hw'|·q and |grad h| <= |g'|·q, phi <= T. A straight line from one
+       * point to another gains that once however often it crosses the edge (the gains cancel in
+       * pairs), so the change of the gradient between them is at most this plus the Hessian's
+       * bound times their distance. */
+      f.edge[s] = f.g0 * (1.0 + dhw * f.q) + f.T * g1 * f.q;
     }
   }
   for (int e = 0; e < 2; ++e) {
@@ -685,14 +679,14 @@ static double flat_junction(const flat_terms *a, const flat_terms *b, double *st
   return dzu * q + fmax(a->zu, b->zu) * fabs(a->kappa - b->kappa) * T * a->q * b->q + fabs(a->g[1] - b->g[0]);
 }
 
-/* Per segment, the claim its hits make (track_flat). A point within FLAT_RADIUS of a hit on
- * segment i, with the hit inside the barriers by more than FLAT_RADIUS, is located on a segment
+/* Per segment, the claims its hits make (track_flat). A point within GROUND_FLAT_RADIUS of a hit on
+ * segment i, with the hit inside the barriers by more than GROUND_FLAT_RADIUS, is located on a segment
  * of the run of consecutive segments around i whose regions (circle: centre line plus own reach)
- * come within FLAT_RADIUS of i's; no other segment may come near enough to be found instead
+ * come within GROUND_FLAT_RADIUS of i's; no other segment may come near enough to be found instead
  * (circles with the search's reach), or there is no claim. Along a straight line from the hit,
- * the gradient changes by at most K per metre within a segment and jumps where the line crosses
- * a segment's end (once each) or a flat side's road edge (three times at most: an edge line
- * bends once within the radius). */
+ * the gradient changes by at most K per metre within a segment, and by the jumps of what lies
+ * between (segment ends, road edges); the rise above the hit's plane is at most the integral of
+ * that change, slope·d + K·d²/2. */
 static void build_flatness(grip_track *t) {
   if (!t->circle) return;
   int n = t->count;
@@ -720,11 +714,13 @@ static void build_flatness(grip_track *t) {
     double step, jump = flat_junction(&ft[i], &ft[k], &step);
     if (step <= FLAT_STEP && isfinite(jump)) junction[i] = jump;
   }
-  const double R = FLAT_RADIUS;
+  const double R = GROUND_FLAT_RADIUS;
   for (int i = 0; i < n; ++i) {
     track_flat *out = &t->flat[i];
     memset(out, 0, sizeof *out);
-    out->band[0] = out->band[1] = -1.0; /* no claim */
+    out->run.band[0] = out->run.band[1] = out->own.band[0] = out->own.band[1] = -1.0; /* no claim */
+    out->interior[0] = 1.0;
+    out->interior[1] = 0.0;
     const double *ci = &t->circle[CIRCLE_STRIDE * i];
     /* near[j]: 1 for a segment whose own region comes within R of i's (a point near a hit can be
      * located on it), 2 for one the search could find instead (its centre line within the
@@ -741,7 +737,7 @@ static void build_flatness(grip_track *t) {
     }
     /* the run of consecutive near segments around i */
     int lo = i, hi = i, len = 1;
-    bool ok = true;
+    bool ok = ft[i].ok;
     while (len < count) {
       int k = neighbour(t, hi, +1, t->closed);
       if (k < 0 || !near[k] || k == lo) break;
@@ -757,10 +753,20 @@ static void build_flatness(grip_track *t) {
     if (len != count) continue; /* another part of the track comes near */
     /* The run's ends on an open track: beyond them the surface is held at the end's height. */
     if (!t->closed && (lo == 0 || hi == n - 1)) continue;
+    /* A point near the hit is located on a segment whose own region holds it (near 1): the
+     * bounds are those segments', and the ends they share with a neighbour. Along a straight
+     * line of at most R from the hit, each end it crosses adds its jump, and the road edge of a
+     * flat side adds its gain once for each stretch between ends in which the line crosses it
+     * (an edge line, nearly straight within R, is crossed three times at most). */
     double K = 0.0, slope = 0.0, edge[2] = {0.0, 0.0}, inner[2] = {INFINITY, INFINITY};
     double band[2] = {INFINITY, INFINITY};
     for (int j = lo, m = 0; m < len; j = neighbour(t, j, +1, t->closed), ++m) {
       const flat_terms *f = &ft[j];
+      if (m + 1 < len && (near[j] == 1 || near[neighbour(t, j, +1, t->closed)] == 1)) {
+        if (!(junction[j] >= 0.0)) ok = false;
+        else slope += junction[j];
+      }
+      if (near[j] != 1) continue;
       if (!f->ok) ok = false;
       K = fmax(K, f->K);
       for (int s = 0; s < 2; ++s) {
@@ -768,20 +774,30 @@ static void build_flatness(grip_track *t) {
         inner[s] = fmin(inner[s], f->hw_min[s]);
         band[s] = fmin(band[s], f->reach_min[s]);
       }
-      if (m + 1 < len) {
-        if (!(junction[j] >= 0.0)) ok = false;
-        else slope += junction[j];
-      }
     }
     if (!ok) continue;
-    out->curvature = K;
-    out->slope_inner = slope;
-    for (int s = 0; s < 2; ++s) {
+    /* A hit further than R·q from both ends of its segment (in local distance: moving by R moves
+     * u by R·q at most) has every point within R on this segment: its own bounds, no end's
+     * jump, the edge's gain once. */
+    const flat_terms *fi = &ft[i];
+    double own_inner[2] = {fi->hw_min[0], fi->hw_min[1]}, own_band[2] = {fi->reach_min[0], fi->reach_min[1]};
+    double margin = R * fi->q + 1e-6;
+    out->interior[0] = margin;
+    out->interior[1] = t->seg[i].len - margin;
+    flat_claim *c[2] = {&out->run, &out->own};
+    for (int e = 0; e < 2; ++e) {
+      const double *in = e ? own_inner : inner, *bd = e ? own_band : band;
+      const double *ed = e ? fi->edge : edge;
+      double times = e ? 1.0 : 3.0;
+      c[e]->curvature = e ? fi->K : K;
+      c[e]->slope_inner = e ? 0.0 : slope;
       /* the other side's edge too where the road is narrower than the radius twice */
-      bool both = inner[0] + inner[1] < 2.0 * R + 1e-6;
-      out->slope_edge[s] = slope + 3.0 * (both ? edge[0] + edge[1] : edge[s]);
-      out->inner[s] = inner[s] - R;
-      out->band[s] = band[s] - R - 1e-6;
+      bool both = in[0] + in[1] < 2.0 * R + 1e-6;
+      for (int s = 0; s < 2; ++s) {
+        c[e]->slope_edge[s] = c[e]->slope_inner + times * (both ? ed[0] + ed[1] : ed[s]);
+        c[e]->inner[s] = in[s] - R;
+        c[e]->band[s] = bd[s] - R - 1e-6;
+      }
     }
   }
   free(ft);
@@ -1296,9 +1312,10 @@ static void keep_hint(const grip_ground_query *query, int segment) {
   if (query && query->hint) *query->hint = segment;
 }
 
-/* grip_track_raycast, with the flatness around the hit in *flat when flat is not NULL. */
+/* grip_track_raycast, with where to look up the flatness around the hit in *flat when flat is
+ * not NULL. */
 QUERY_INLINE bool track_raycast(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
-                                double max_distance, grip_ground_hit *hit, ground_flatness *flat) {
+                                double max_distance, grip_ground_hit *hit, ground_flat_ref *flat) {
   const grip_track_ground_context *ctx = context;
   const grip_track *track = ctx->track;
   int hint = query_hint(query);
@@ -1362,20 +1379,11 @@ QUERY_INLINE bool track_raycast(void *context, const grip_ground_query *query, g
   hit->velocity = (grip_vec3){0.0, 0.0, 0.0}; /* grip's grounds stand still */
   hit->body = NULL;
   if (flat) {
-    /* The plane is the tangent plane at (at_x, at_y), within RAY_SETTLED of the hit's point: the
-     * claim's margin (ground_flat.h) holds the difference. A ray that did not settle makes none. */
-    const track_flat *f = track->flat ? &track->flat[loc->segment] : NULL;
-    double t = loc->lateral;
-    if (settled && f && t <= f->band[GRIP_TRACK_SIDE_LEFT] && -t <= f->band[GRIP_TRACK_SIDE_RIGHT]) {
-      bool inner = t <= f->inner[GRIP_TRACK_SIDE_LEFT] && -t <= f->inner[GRIP_TRACK_SIDE_RIGHT];
-      /* the hit's point lies within RAY_SETTLED of the tangent point: curvature·RAY_SETTLED more
-       * slope covers the distance's difference (and 1e-6·slope of height, the callers' margin) */
-      int side = t >= 0.0 ? GRIP_TRACK_SIDE_LEFT : GRIP_TRACK_SIDE_RIGHT;
-      double slope = (inner ? f->slope_inner : f->slope_edge[side]) + f->curvature * RAY_SETTLED;
-      *flat = (ground_flatness){slope <= 1.0 ? FLAT_RADIUS : 0.0, slope, f->curvature};
-    } else {
-      *flat = (ground_flatness){0.0, 0.0, 0.0};
-    }
+    /* where the claim is looked up if it is asked for (grip_ground_flatness): none for a ray
+     * that did not settle */
+    flat->track = settled && track->flat ? &track->flat[loc->segment] : NULL;
+    flat->u = at.u;
+    flat->t = loc->lateral;
   }
   return true;
 }
@@ -1386,9 +1394,10 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
 }
 
 bool grip_track_raycast_flat(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
-                             double max_distance, grip_ground_hit *hit, ground_flatness *flat) {
+                             double max_distance, grip_ground_hit *hit, ground_flat_ref *flat) {
   return track_raycast(context, query, origin, direction, max_distance, hit, flat);
 }
+
 
 /* --- barrier adapter ----------------------------------------------------------------------- */
 

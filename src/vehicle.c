@@ -311,7 +311,7 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
    * not. */
   grip_raycast_fn *raycast = world->ground.raycast;
   bool track = !moving && raycast == grip_track_raycast;
-  ground_flatness plane_flat = {!moving && raycast == grip_plane_raycast ? INFINITY : 0.0, 0.0, 0.0};
+  bool plane = !moving && raycast == grip_plane_raycast;
   for (int i = 0; i < n; ++i) {
     const wheel_config *c = &v->type->wheels[i];
     /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
@@ -324,8 +324,10 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
       hits[i].body = NULL;
     }
     wheel_runtime *w = &v->wheels[i];
-    w->flat = plane_flat;
-    if (track) found[i] = grip_track_raycast_flat(world->ground.context, &query, origins[i], down, reach, &hits[i], &w->flat);
+    w->flat.track = NULL; /* (u and t are read only with a track's claims) */
+    w->flat.plane = plane;
+    if (track)
+      found[i] = grip_track_raycast_flat(world->ground.context, &query, origins[i], down, reach, &hits[i], &w->flat);
     else found[i] = raycast && raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
   }
   for (int i = 0; i < n; ++i) {
@@ -350,7 +352,6 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
     }
     w->hit_known = w->in_contact;
     if (!w->in_contact) {
-      w->flat.radius = 0.0;
       if (moving) {
         w->ground_velocity = v3(0, 0, 0);
         w->ground_body = NULL;

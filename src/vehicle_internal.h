@@ -231,7 +231,7 @@ typedef struct wheel_runtime {
   bool in_contact;
   grip_vec3 contact_point;
   grip_vec3 contact_normal;
-  ground_flatness flat; /* what the ground vouches for around contact_point (radius 0: nothing) */
+  ground_flat_ref flat; /* where to look up what the ground vouches for around contact_point */
   grip_surface surface;
   grip_vec3 ground_velocity; /* m/s, world, of the ground at the contact point (grip_ground_hit) */
   void *ground_body;         /* the ground's handle for what the wheel stands on, or NULL */

@@ -112,8 +112,9 @@ support_flat_check support_check_flatness(const grip_track *t, int n, double rea
     int hint = k % 2 ? carried : -1;
     grip_ground_query q = {.user_data = NULL, .wheel = k % 4, .hint = &hint};
     grip_ground_hit hit;
-    ground_flatness flat;
-    if (!grip_track_raycast_flat(ground.context, &q, origin, dir, above + 2.0, &hit, &flat)) continue;
+    ground_flat_ref ref = {NULL, 0.0, 0.0, false};
+    if (!grip_track_raycast_flat(ground.context, &q, origin, dir, above + 2.0, &hit, &ref)) continue;
+    ground_flatness flat = grip_ground_flatness(&ref);
     ++r.hits;
     carried = hint;
     if (!(flat.radius > 0.0)) continue;
