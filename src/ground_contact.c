@@ -231,9 +231,8 @@ static bool bottom_clear_for_sure(const vehicle *v, const ground_flatness *flat,
 /* The gate first: a car standing on its wheels (gated) usually has no point near the ground,
  * and then neither the start pose nor the rays are needed. A layer of points whose bound clears
  * the gate (margin for rounding: the bound and the per-point clearances are summed in different
- * orders) has no point to cast, nor has a bottom layer the ground vouches is clear
- * (bottom_clear_for_sure; start_rot NULL: not asked). Fills layer_near (bottom, top); false when
- * neither is near. */
+ * orders) has no point to cast. Fills layer_near (bottom, top) and *bound0 (the bottom layer's
+ * bound, when gated); false when neither is near. */
 static bool near_layers(const vehicle *v, const mat3 *rot, bool gated, bool layer_near[2], double *bound0) {
   layer_near[0] = layer_near[1] = true;
   if (!gated) return true;

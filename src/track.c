@@ -613,7 +613,7 @@ static double cubic_d2_bound(const double k[4]) { return fmax(fabs(2.0 * k[2]), 
 static flat_terms flat_segment_terms(const track_seg *g) {
   flat_terms f;
   memset(&f, 0, sizeof f);
-  double L = g->len, il = g->inv_len;
+  double il = g->inv_len;
   f.T = fmax(fmax(g->reach_start[0], g->reach_end[0]), fmax(g->reach_start[1], g->reach_end[1]));
   f.dhw = 0.5 * g->dw;
   double z1 = cubic_d1_bound(g->z) * il, z2 = cubic_d2_bound(g->z) * il * il;
@@ -645,11 +645,10 @@ static flat_terms flat_segment_terms(const track_seg *g) {
       f.flat_side = true;
       f.hw_min[s] = 0.5 * fmin(g->def.width_start, g->def.width_end);
       /* On the left z = S + h·max(0, phi) with S the road's formula, h = −g and phi = t − hw(u)
-       * (the right alike): beyond the edge the gradient gains h·grad phi + phi·grad h, with
-       * |grad phi| <= 1 + |hw'|·q and |grad h| <= |g'|·q, phi <= T. A straight line from one
-       * point to another gains that once however often it crosses the edge (the gains cancel in
-       * pairs), so the change of the gradient between them is at most this plus the Hessian's
-       * bound times their distance. */
+       * (the right alike): beyond the edge the gradient is S's plus h·grad phi + phi·grad h, with
+       * |grad phi| <= 1 + |hw'|·q and |grad h| <= |g'|·q, phi <= T. Between two points of the
+       * segment the gradient then changes by at most this gain plus the Hessian's bound times
+       * their distance, however often a line between them crosses the edge. */
       f.edge[s] = f.g0 * (1.0 + dhw * f.q) + f.T * g1 * f.q;
     }
   }
@@ -661,7 +660,6 @@ static flat_terms flat_segment_terms(const track_seg *g) {
     f.dg[e] = (g->cross[1] + v * (2.0 * g->cross[2] + v * 3.0 * g->cross[3])) * il;
     f.hw[e] = 0.5 * section_width(g, v);
   }
-  (void)L;
   f.ok = f.ok && isfinite(f.K) && isfinite(f.zu);
   return f;
 }
