@@ -22,8 +22,9 @@
  * probe 1e-5 m). */
 typedef struct ground_flatness {
   double radius;    /* m: 0 none; 2.5 on a track's road; INFINITY on a plane */
-  double slope;     /* 1: 0 on a plane; ~0.01 on a track away from its edges */
-  double curvature; /* 1/m: 0 on a plane; ~0.005 on a track */
+  double slope;     /* 1: 0 on a plane; 0 within a segment away from its road edges; ~0.0004 (median of
+                       e-track-4's segments) near their ends, ~0.05 near a flat run-off's edge */
+  double curvature; /* 1/m: 0 on a plane; ~0.002 (median of e-track-4's segments) */
 } ground_flatness;
 
 /* Where a hit's claim is looked up: what a ray leaves, cheaply, for a claim that is asked for only

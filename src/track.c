@@ -586,7 +586,6 @@ static void build_index(grip_track *t) {
  * grid folds at 0; MIN_STRETCH holds it at 0.05 in the queries). */
 #define FLAT_MIN_STRETCH 0.2
 
-
 /* Bounds of one segment's surface z(u, t) = zc(u) + s(u, t)·g(u) over its barriers (s = t on the
  * road and a banked side, ±hw(u) on a flat side), and its values at the ends. */
 typedef struct flat_terms {
@@ -623,15 +622,15 @@ static flat_terms flat_segment_terms(const track_seg *g) {
   /* z_u = zc' + t·g' (road, banked side) or zc' + ±(hw'·g + hw·g') (flat side), |t|, hw <= T */
   f.zu = z1 + f.T * g1 + dhw * f.g0;
   double zuu = z2 + f.T * g2 + 2.0 * dhw * g1; /* z_uu; z_ut = g' or 0; z_tt = 0 */
-  f.ok = g->dir == 0.0 || g->b == 0.0;
+  /* a straight; a spiral makes no claim */
+  f.ok = g->dir == 0.0;
+  f.q = 1.0;
   if (g->dir != 0.0 && g->b == 0.0) {
     double rho_min = g->a - f.T;
     f.ok = rho_min >= FLAT_MIN_STRETCH * g->a;
     f.q = f.ok ? g->a / rho_min : INFINITY;
     f.inv_a = 1.0 / g->a;
     f.kappa = g->arc_kappa;
-  } else {
-    f.q = 1.0;
   }
   /* Hess z = z_uu·∇u∇uᵀ + z_ut·(∇u∇tᵀ + ∇t∇uᵀ) + z_u·Hess u + z_t·Hess t, with |∇u| <= q, |∇t| = 1,
    * |Hess u| <= a/rho² = q²/a and |Hess t| = 1/rho <= q/a on an arc (u = a·angle, t = ±(a − rho)) */
@@ -653,16 +652,22 @@ static flat_terms flat_segment_terms(const track_seg *g) {
     }
   }
   for (int e = 0; e < 2; ++e) {
-    double v = (double)e;
-    f.zc[e] = g->z[0] + v * (g->z[1] + v * (g->z[2] + v * g->z[3]));
-    f.dzc[e] = (g->z[1] + v * (2.0 * g->z[2] + v * 3.0 * g->z[3])) * il;
-    f.g[e] = g->cross[0] + v * (g->cross[1] + v * (g->cross[2] + v * g->cross[3]));
-    f.dg[e] = (g->cross[1] + v * (2.0 * g->cross[2] + v * 3.0 * g->cross[3])) * il;
-    f.hw[e] = 0.5 * section_width(g, v);
+    section c;
+    section_centre(g, (double)e, &c);
+    f.zc[e] = c.zc;
+    f.dzc[e] = c.dzc;
+    f.g[e] = c.g;
+    f.dg[e] = c.dg;
+    f.hw[e] = 0.5 * c.w;
   }
   f.ok = f.ok && isfinite(f.K) && isfinite(f.zu);
   return f;
 }
+
+/* How near a segment comes to segment i (build_flatness): not at all; its own region within
+ * GROUND_FLAT_RADIUS of i's (a point near a hit can be located on it); near enough for the search
+ * to find it instead (its centre line within the search's reach of such a point). */
+enum { FLAT_FAR, FLAT_NEAR_REGION, FLAT_NEAR_SEARCH };
 
 /* Where segment a ends and b starts: the step in height (out) and the jump of the gradient. */
 static double flat_junction(const flat_terms *a, const flat_terms *b, double *step) {
@@ -720,9 +725,7 @@ static void build_flatness(grip_track *t) {
     out->interior[0] = 1.0;
     out->interior[1] = 0.0;
     const double *ci = &t->circle[CIRCLE_STRIDE * i];
-    /* near[j]: 1 for a segment whose own region comes within R of i's (a point near a hit can be
-     * located on it), 2 for one the search could find instead (its centre line within the
-     * search's reach of such a point) */
+    /* near[j]: FLAT_NEAR_REGION, FLAT_NEAR_SEARCH or FLAT_FAR */
     int count = 0;
     double mine = ci[3] + ft[i].T + R + 1e-6;
     for (int j = 0; j < n; ++j) {
@@ -730,28 +733,28 @@ static void build_flatness(grip_track *t) {
       const double *cj = &t->circle[CIRCLE_STRIDE * j];
       double dx = ci[0] - cj[0], dy = ci[1] - cj[1], d2 = dx * dx + dy * dy;
       double own = mine + cj[3] + ft[j].T, found = mine + cj[3] + reach * cj[4];
-      near[j] = d2 <= own * own ? 1 : d2 <= found * found ? 2 : 0;
-      count += near[j] != 0;
+      near[j] = d2 <= own * own ? FLAT_NEAR_REGION : d2 <= found * found ? FLAT_NEAR_SEARCH : FLAT_FAR;
+      count += near[j] != FLAT_FAR;
     }
     /* the run of consecutive near segments around i */
     int lo = i, hi = i, len = 1;
     bool ok = ft[i].ok;
     while (len < count) {
       int k = neighbour(t, hi, +1, t->closed);
-      if (k < 0 || !near[k] || k == lo) break;
+      if (k < 0 || near[k] == FLAT_FAR || k == lo) break;
       hi = k;
       ++len;
     }
     while (len < count) {
       int k = neighbour(t, lo, -1, t->closed);
-      if (k < 0 || !near[k] || k == hi) break;
+      if (k < 0 || near[k] == FLAT_FAR || k == hi) break;
       lo = k;
       ++len;
     }
     if (len != count) continue; /* another part of the track comes near */
     /* The run's ends on an open track: beyond them the surface is held at the end's height. */
     if (!t->closed && (lo == 0 || hi == n - 1)) continue;
-    /* A point near the hit is located on a segment whose own region holds it (near 1): the
+    /* A point near the hit is located on a segment whose own region holds it (FLAT_NEAR_REGION): the
      * bounds are those segments', and the ends they share with a neighbour. Along a straight
      * line of at most R from the hit, each end it crosses adds its jump, and the road edge of a
      * flat side adds its gain once for each stretch between ends in which the line crosses it
@@ -760,11 +763,11 @@ static void build_flatness(grip_track *t) {
     double band[2] = {INFINITY, INFINITY};
     for (int j = lo, m = 0; m < len; j = neighbour(t, j, +1, t->closed), ++m) {
       const flat_terms *f = &ft[j];
-      if (m + 1 < len && (near[j] == 1 || near[neighbour(t, j, +1, t->closed)] == 1)) {
+      if (m + 1 < len && (near[j] == FLAT_NEAR_REGION || near[neighbour(t, j, +1, t->closed)] == FLAT_NEAR_REGION)) {
         if (!(junction[j] >= 0.0)) ok = false;
         else slope += junction[j];
       }
-      if (near[j] != 1) continue;
+      if (near[j] != FLAT_NEAR_REGION) continue;
       if (!f->ok) ok = false;
       K = fmax(K, f->K);
       for (int s = 0; s < 2; ++s) {
@@ -779,7 +782,7 @@ static void build_flatness(grip_track *t) {
      * jump, the edge's gain once. */
     const flat_terms *fi = &ft[i];
     double own_inner[2] = {fi->hw_min[0], fi->hw_min[1]}, own_band[2] = {fi->reach_min[0], fi->reach_min[1]};
-    double margin = R * fi->q + 1e-6;
+    double margin = R * fi->q + 1e-6; /* (1e-6 m: rounding of u) */
     out->interior[0] = margin;
     out->interior[1] = t->seg[i].len - margin;
     flat_claim *c[2] = {&out->run, &out->own};
@@ -794,7 +797,7 @@ static void build_flatness(grip_track *t) {
       for (int s = 0; s < 2; ++s) {
         c[e]->slope_edge[s] = c[e]->slope_inner + times * (both ? ed[0] + ed[1] : ed[s]);
         c[e]->inner[s] = in[s] - R;
-        c[e]->band[s] = bd[s] - R - 1e-6;
+        c[e]->band[s] = bd[s] - R - 1e-6; /* (1e-6 m: the walk's slack at the barrier line) */
       }
     }
   }
@@ -988,8 +991,8 @@ static grip_vec3 unit_normal(const plane_terms *pt) {
 }
 
 /* What a locate fills in its location: everything with a unit normal, or with the normal
- * unnormalised (finish's scaled); for a ray's pass, what the ray reads (segment, height, scaled
- * normal, zone, surface: not the distance or lateral, and only the point's side of the
+ * unnormalised (finish's scaled); for a ray's pass, what the ray reads (segment, lateral,
+ * height, scaled normal, zone, surface: not the distance, and only the point's side of the
  * section); or on the plan only: segment and lateral, with the section and the frame for the
  * barrier query (the surface, zone, height and normal are not worked out); or for progress:
  * segment, lateral and the local distance, without the frame and with only the point's side's
@@ -1395,7 +1398,6 @@ bool grip_track_raycast_flat(void *context, const grip_ground_query *query, grip
                              double max_distance, grip_ground_hit *hit, ground_flat_ref *flat) {
   return track_raycast(context, query, origin, direction, max_distance, hit, flat);
 }
-
 
 /* --- barrier adapter ----------------------------------------------------------------------- */
 
