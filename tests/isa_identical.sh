@@ -7,9 +7,10 @@
 # state): their telemetry, and their results with the state hash of the world as each ended
 # (the telemetry's few digits alone can hide a difference in the last bit). Exit 77 (skipped)
 # on a CPU without AVX2, where both builds run the baseline copy.
-# usage: isa_identical.sh GRIP SOURCE_DIR WORK_DIR
+# usage: isa_identical.sh GRIP SOURCE_DIR WORK_DIR [C_COMPILER]: the build without the copies
+# is made with the compiler GRIP was built with (two compilers may differ in their last bits).
 set -uo pipefail
-clones=$1 src=$(cd "$2" && pwd) work=$3
+clones=$1 src=$(cd "$2" && pwd) work=$3 compiler=${4:-cc}
 if ! grep -qw avx2 /proc/cpuinfo; then
   echo "SKIP: this CPU has no AVX2, so the AVX2 copies cannot run here"
   exit 77
@@ -22,13 +23,13 @@ mkdir -p "$work"
 nm "$clones" > "$work/symbols.avx2"
 for f in vehicle_step_cloned drivetrain_step_cloned simple_mf_evaluate_batch_cloned track_raycast_flat_cloned \
          ground_contact_step_cloned contact_solve_cloned probe; do
-  grep -q " $f\.avx2$" "$work/symbols.avx2" || bad "no AVX2 copy of $f in $clones"
+  grep -Eq " $f\.avx2(\.0)?$" "$work/symbols.avx2" || bad "no AVX2 copy of $f in $clones"
 done
 [ "$("$clones" version | sed -n 's/^step code: //p')" = avx2 ] || bad "grip version does not say step code: avx2"
 
 # The same sources without the copies.
 if ! { cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DGRIP_BUILD_TESTS=OFF \
-         -DGRIP_ISA_CLONES=OFF -DGRIP_PYTHON=OFF > "$work/build.log" 2>&1 &&
+         -DGRIP_ISA_CLONES=OFF -DGRIP_PYTHON=OFF -DCMAKE_C_COMPILER="$compiler" > "$work/build.log" 2>&1 &&
        cmake --build "$work/build" -j 2 --target grip >> "$work/build.log" 2>&1; }; then
   cat "$work/build.log"
   echo "FAIL: the build without the copies"
@@ -37,7 +38,7 @@ fi
 baseline="$work/build/grip"
 [ "$("$baseline" version | sed -n 's/^step code: //p')" = baseline ] || bad "the build without copies does not say baseline"
 nm "$baseline" > "$work/symbols.baseline"
-grep -q ' vehicle_step_cloned\.avx2$' "$work/symbols.baseline" && bad "the build without copies has AVX2 copies"
+grep -Eq ' vehicle_step_cloned\.avx2(\.0)?$' "$work/symbols.baseline" && bad "the build without copies has AVX2 copies"
 
 hash_of() { "$@" | grep -o '"state_hash":"[0-9a-f]*"'; }
 for args in "bench --vehicles 100 --seconds 2 --threads 1 --json" \
