@@ -19,14 +19,16 @@
  * Only static functions are marked: the load-time choice of a function with external linkage
  * is a symbol that -fvisibility=hidden does not hide (GCC exports it and its resolver from
  * libgrip.so; Clang refuses the visibility attribute beside the copies). So grip_vehicle_step
- * and the others are one-line functions that call their static vehicle_step_cloned and so on,
- * one direct call more a step. */
+ * and the others are one-line functions that call their static vehicle_step_cloned and so on:
+ * one call more each, through the chosen copy's address. */
 #ifndef GRIP_ISA_H
 #define GRIP_ISA_H
 
-/* CMake defines GRIP_ISA_CLONES where the compiler builds such copies. They need the C
- * library's load-time choice (glibc's ifunc), and are left out under AddressSanitizer, whose
- * run-time is not yet set up when the choice is made (as driver/line_solver.c's). */
+#include <limits.h> /* any C library header: it defines __GLIBC__ under glibc */
+
+/* CMake defines GRIP_ISA_CLONES where the compiler builds such copies. They need glibc's
+ * load-time choice (ifunc), and are left out under AddressSanitizer, as driver/line_solver.c's
+ * are. */
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) /* Clang's spelling of __SANITIZE_ADDRESS__ */
 #define GRIP_ISA_SANITIZED 1
