@@ -45,6 +45,7 @@ static int bench_on_track(const char *track_spec, const grip_vehicle_def *car, i
   char hash[20];
   snprintf(hash, sizeof hash, "%016" PRIx64, r.state_hash);
   report_string(&rep, "state_hash", hash, "state hash");
+  report_string(&rep, "instruction_set", grip_step_instruction_set(), "step code");
   report_end(&rep);
   grip_track_destroy(track);
   return 0;
@@ -96,6 +97,7 @@ int cmd_bench(int argc, char **argv) {
   char hash[20];
   snprintf(hash, sizeof hash, "%016" PRIx64, r.state_hash);
   report_string(&rep, "state_hash", hash, "state hash");
+  report_string(&rep, "instruction_set", grip_step_instruction_set(), "step code");
   report_end(&rep);
   return 0;
 }

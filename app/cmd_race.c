@@ -1,6 +1,7 @@
 /* grip race: robot-driven cars race on a track. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +270,9 @@ int cmd_race(int argc, char **argv) {
     json_number(&w, "realtime_factor", res.realtime_factor);
     json_number(&w, "wall_time_s", res.wall_time_s);
     json_int(&w, "car_steps", res.car_steps);
+    char hash[20];
+    snprintf(hash, sizeof hash, "%016" PRIx64, res.state_hash);
+    json_string(&w, "state_hash", hash);
     json_number(&w, "ns_per_car_step", res.ns_per_car_step);
     json_number(&w, "startup_s", load_s + res.setup_wall_s);
     json_number(&w, "load_s", load_s);

@@ -3,6 +3,7 @@
  * Loads a scene file (docs/scene.md), builds its world (ground, cars at their starts) and reports
  * it, or steps it and reports where each car went. */
 #define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,6 +282,9 @@ static int scene_run(int argc, char **argv) {
     json_number(&w, "seconds", sim);
     json_number(&w, "dt_s", dt);
     json_number(&w, "realtime_factor", wall > 0.0 ? sim / wall : INFINITY);
+    char hash[20]; /* the world's end state: the same run gives the same hash, bit for bit */
+    snprintf(hash, sizeof hash, "%016" PRIx64, grip_world_state_hash(sw->world));
+    json_string(&w, "state_hash", hash);
     json_open(&w, "cars", '[');
   } else {
     print_scene_head(sc, sw);

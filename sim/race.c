@@ -609,6 +609,7 @@ int race_run(const race_config *cfg, race_result *out) {
   out->sim_time_s = t;
   out->steps = step;
   out->car_steps = car_steps;
+  out->state_hash = grip_world_state_hash(world);
   out->ns_per_car_step = car_steps > 0 ? 1e9 * out->wall_time_s / (double)car_steps : NAN;
   out->cpu_ns_per_car_step = car_steps > 0 ? 1e9 * loop_cpu_s / (double)car_steps : NAN;
   out->realtime_factor = out->wall_time_s > 0.0 ? t / out->wall_time_s : INFINITY;

@@ -154,6 +154,8 @@ typedef struct race_result {
                                collisions, timing) per car-step, set-up excluded; ~1000 */
   double setup_cpu_s;       /* s, process CPU time of the set-up */
   double cpu_ns_per_car_step; /* ns, process CPU time of the race loop per car-step */
+  uint64_t state_hash;      /* grip_world_state_hash of the world as the race ended: the same
+                               race gives the same hash, bit for bit */
 } race_result;
 
 /* A grid slot (0-based): two columns, rows 8 m apart, the right column 4 m further back, the

@@ -6,6 +6,7 @@
 
 #include "contact.h"
 #include "gmath.h"
+#include "isa.h"
 
 #define SOLVER_ITERATIONS 24
 
@@ -80,7 +81,8 @@ static void push_along(solver_velocities *s, const contact *k, grip_vec3 d, int 
   s->wa = v3_mad(s->wa, k->spin_a[axis], -lambda);
 }
 
-solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double restitution, double mu) {
+GRIP_HOT_CLONES
+static solve_result contact_solve_cloned(body *a, body *b, contact *ks, int n, double restitution, double mu) {
   solve_result r = {0.0, 0.0};
   solver_velocities sv = {v3(0, 0, 0), v3(0, 0, 0), b->v->velocity, b->v->angular_velocity, a->inv_mass, b->inv_mass};
   if (a->v) {
@@ -156,4 +158,8 @@ solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double res
   }
   for (int i = 0; i < n; ++i) r.impulse += ks[i].jn;
   return r;
+}
+
+solve_result grip_contact_solve(body *a, body *b, contact *ks, int n, double restitution, double mu) {
+  return contact_solve_cloned(a, b, ks, n, restitution, mu);
 }

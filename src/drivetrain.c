@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gmath.h"
+#include "isa.h"
 #include "vehicle_internal.h"
 
 #define MAX_MODE_PASSES 6
@@ -469,7 +470,12 @@ STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_W
 }
 
 /* The solve for n wheels, n a constant 4 for the usual car (vehicle.c does the same). */
-void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt) {
+GRIP_HOT_CLONES
+static void drivetrain_step_cloned(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt) {
   if (v->type->two_by_two) drivetrain_step_n(v, sc, dt, 4);
   else drivetrain_step_n(v, sc, dt, v->wheel_count);
+}
+
+void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt) {
+  drivetrain_step_cloned(v, sc, dt);
 }

@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "gmath.h"
+#include "ground_plane.h"
 
 grip_surface grip_default_surface(void) {
   return (grip_surface){.friction = 1.0, .rolling_resistance = 0.012, .roughness_amplitude = 0.0,
@@ -28,18 +29,7 @@ grip_ground_query grip_no_vehicle_query(void) {
 bool grip_plane_raycast(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
                         double max_distance, grip_ground_hit *hit) {
   (void)query; /* a plane needs no memory of earlier queries */
-  const grip_plane *plane = context;
-  double denom = v3_dot(plane->normal, direction);
-  if (denom > -1e-12) return false; /* parallel, or hitting the plane from below */
-  double t = (plane->offset - v3_dot(plane->normal, origin)) / denom;
-  if (t < 0.0 || t > max_distance) return false;
-  hit->point = v3_mad(origin, direction, t);
-  hit->normal = plane->normal;
-  hit->distance = t;
-  hit->surface = plane->surface;
-  hit->velocity = (grip_vec3){0.0, 0.0, 0.0}; /* grip's grounds stand still */
-  hit->body = NULL;
-  return true;
+  return plane_raycast(context, origin, direction, max_distance, hit);
 }
 
 grip_ground grip_plane_ground(const grip_plane *plane) {

@@ -21,6 +21,7 @@
 #include "contact.h"
 #include "gmath.h"
 #include "ground_contact.h"
+#include "isa.h"
 
 #define GROUND_POINTS 12
 #define GROUND_SLOP 0.005  /* m of penetration left after correction: keeps a resting contact alive */
@@ -154,6 +155,7 @@ static void clearance_over_wheels(const vehicle *v, const ground_flatness *flat,
  * m = Rᵀn. The nearest wheel's clearance is never below the least over all wheels. A car
  * standing on its wheels has its top points a box height above the bottom ones, so only the
  * bottom layer is ever near the gate. */
+GRIP_HOT_CLONES
 static void layer_clearance_bounds(const vehicle *v, const mat3 *rot, double bound[2]) {
   grip_vec3 h = v->type->box_half, o = v->type->box_offset;
   bound[0] = bound[1] = INFINITY;
@@ -233,6 +235,7 @@ static bool bottom_clear_for_sure(const vehicle *v, const ground_flatness *flat,
  * the gate (margin for rounding: the bound and the per-point clearances are summed in different
  * orders) has no point to cast. Fills layer_near (bottom, top) and *bound0 (the bottom layer's
  * bound, when gated); false when neither is near. */
+GRIP_HOT_CLONES
 static bool near_layers(const vehicle *v, const mat3 *rot, bool gated, bool layer_near[2], double *bound0) {
   layer_near[0] = layer_near[1] = true;
   if (!gated) return true;
@@ -247,6 +250,7 @@ static bool near_layers(const vehicle *v, const mat3 *rot, bool gated, bool laye
 /* The wheels' grounds' claims (grip_ground_flatness), looked up once a point may come near. Then
  * the bottom layer is left out where the claims say it is clear (bottom_clear_for_sure; start_rot
  * NULL: not asked). False when no layer is left. */
+GRIP_HOT_CLONES
 static bool near_with_claims(const vehicle *v, const mat3 *rot, grip_vec3 start_position, const mat3 *start_rot,
                              double bound0, bool layer_near[2], ground_flatness flat[GRIP_MAX_WHEELS]) {
   for (int i = 0; i < v->wheel_count; ++i)
@@ -271,6 +275,7 @@ static inline int lowest_bit(unsigned m) {
  * fraction of the step (from the start pose to the current one) at which the first of them
  * touched. gated: skip points the wheels show to be well clear; layer_near from near_layers.
  * Returns the count. */
+GRIP_HOT_CLONES
 static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_position, const mat3 *start_rot,
                  const mat3 *rot, bool gated, const bool layer_near[2], const ground_flatness *flat,
                  ground_plane planes[GROUND_POINTS], double *first) {
@@ -358,8 +363,9 @@ static void push_out(vehicle *v, const ground_plane *planes, int n) {
   }
 }
 
-void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
-                              const mat3 *start_rot, double dt) {
+GRIP_HOT_CLONES
+static void ground_contact_step_cloned(vehicle *v, const grip_world_def *world, grip_vec3 start_position,
+                                       grip_quat start_rotation, const mat3 *start_rot, double dt) {
   v->ground_points = 0;
   v->ground_impulse = 0.0;
   if (!world->ground.raycast) return;
@@ -398,6 +404,11 @@ void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3
   }
   grip_contact_advance(v, rest);
   push_out(v, planes, n);
+}
+
+void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
+                              const mat3 *start_rot, double dt) {
+  ground_contact_step_cloned(v, world, start_position, start_rotation, start_rot, dt);
 }
 
 void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {

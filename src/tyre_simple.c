@@ -12,6 +12,7 @@
 #include "gmath.h"
 #include "grip/mf_tyre.h"
 #include "grip/tyre.h"
+#include "isa.h"
 #include "vehicle_internal.h"
 
 grip_simple_mf_def grip_default_simple_mf_def(void) {
@@ -242,9 +243,11 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
   out->mz = -trail * out->fy;
 }
 
-void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
-                              const double fz[], const double kappa[], const double tan_alpha[],
-                              const double friction_scale[], grip_tyre_output out[]) {
+GRIP_HOT_CLONES
+static void simple_mf_evaluate_batch_cloned(int n, const grip_simple_mf_def *const def[],
+                                            const simple_mf_cache *const cache[], const double fz[],
+                                            const double kappa[], const double tan_alpha[],
+                                            const double friction_scale[], grip_tyre_output out[]) {
   /* grip_simple_mf_evaluate_tan's cached path a phase at a time, so that the wheels' square
    * roots and divisions overlap. */
   double sx[GRIP_MAX_WHEELS], sy[GRIP_MAX_WHEELS], rho[GRIP_MAX_WHEELS], inv_rho[GRIP_MAX_WHEELS];
@@ -288,6 +291,12 @@ void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[],
     double trail = d->pneumatic_trail * maxd(0.0, 1.0 - rho[k]);
     o->mz = -trail * o->fy;
   }
+}
+
+void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
+                                   const double fz[], const double kappa[], const double tan_alpha[],
+                                   const double friction_scale[], grip_tyre_output out[]) {
+  simple_mf_evaluate_batch_cloned(n, def, cache, fz, kappa, tan_alpha, friction_scale, out);
 }
 
 void grip_simple_mf_evaluate(const grip_simple_mf_def *def, const grip_tyre_input *in,

@@ -7,6 +7,8 @@
 
 #include "gmath.h"
 #include "ground_contact.h"
+#include "ground_plane.h"
+#include "isa.h"
 #include "vehicle_internal.h"
 
 
@@ -328,6 +330,7 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
     w->flat.plane = plane;
     if (track)
       found[i] = grip_track_raycast_flat(world->ground.context, &query, origins[i], down, reach, &hits[i], &w->flat);
+    else if (plane) found[i] = plane_raycast(world->ground.context, origins[i], down, reach, &hits[i]);
     else found[i] = raycast && raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
   }
   for (int i = 0; i < n; ++i) {
@@ -855,9 +858,14 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
   if (!external && grip_ground_left_world(v, world)) hold_out_of_world(v);
 }
 
-void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
+GRIP_HOT_CLONES
+static void vehicle_step_cloned(vehicle *v, const grip_world_def *world, double dt) {
   if (v->type->two_by_two) vehicle_step_n(v, world, dt, 4, true);
   else vehicle_step_n(v, world, dt, v->wheel_count, false);
+}
+
+void grip_vehicle_step(vehicle *v, const grip_world_def *world, double dt) {
+  vehicle_step_cloned(v, world, dt);
 }
 
 void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
@@ -900,7 +908,8 @@ void grip_vehicle_fill_state(const vehicle *v, grip_vehicle_state *s) {
   for (int i = 0; i < filled; ++i) grip_vehicle_fill_wheel(v, i, &s->wheels[i]);
 }
 
-void grip_vehicle_fill_motion(const vehicle *v, grip_vehicle_motion *m) {
+GRIP_HOT_CLONES
+static void vehicle_fill_motion_cloned(const vehicle *v, grip_vehicle_motion *m) {
   memset(m, 0, sizeof *m); /* padding too */
   /* the same expressions as grip_vehicle_fill_state's: the same bits */
   m->pose.rotation = v->rotation;
@@ -913,6 +922,10 @@ void grip_vehicle_fill_motion(const vehicle *v, grip_vehicle_motion *m) {
   m->fuel_mass = v->fuel_mass;
   m->time = v->time;
   m->out_of_world = v->out_of_world;
+}
+
+void grip_vehicle_fill_motion(const vehicle *v, grip_vehicle_motion *m) {
+  vehicle_fill_motion_cloned(v, m);
 }
 
 void grip_vehicle_fill_wheel(const vehicle *v, int i, grip_wheel_state *o) {

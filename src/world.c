@@ -6,6 +6,7 @@
 #include "collision.h"
 #include "gmath.h"
 #include "hitch.h"
+#include "isa.h"
 #include "timer.h"
 #include "vehicle_internal.h"
 
@@ -189,6 +190,15 @@ void grip_destroy_vehicle(grip_world *world, grip_vehicle_id id) {
   v->def = NULL;
   v->alive = false;
   world->alive--;
+}
+
+const char *grip_step_instruction_set(void) {
+#if GRIP_HOT_CLONES_BUILT
+  /* the test the copies' resolvers make (src/isa.h) */
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2")) return "avx2";
+#endif
+  return "baseline";
 }
 
 size_t grip_world_memory(const grip_world *world, size_t *shared) {

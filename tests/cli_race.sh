@@ -25,6 +25,11 @@ check "echo '$out' | /usr/bin/python3 -c 'import json,sys; c=json.load(sys.stdin
 "$GRIP" race --laps 1 --cars 2 --telemetry a.csv --telemetry-rate 5 --json > a.json; check "[ $? -eq 0 ]"
 "$GRIP" race --laps 1 --cars 2 --telemetry b.csv --telemetry-rate 5 --json > b.json; check "[ $? -eq 0 ]"
 check "cmp -s a.csv b.csv"
+# the race's end state: the same race hashes the same bit for bit; the tyre-state race (below)
+# another
+hash_a=$(python3 -c 'import json; print(json.load(open("a.json"))["state_hash"])')
+check "[ \"$hash_a\" = \"$(python3 -c 'import json; print(json.load(open("b.json"))["state_hash"])')\" ]"
+check "echo '$hash_a' | grep -Eq '^[0-9a-f]{16}$'"
 check "head -1 a.csv | grep -q '^time_s,car,lap,distance_m,lateral_m,x_m,y_m,z_m,speed_kmh,throttle,brake,steering,gear,rpm,lat_g,long_g,slip_ratio_fl,slip_angle_fl,load_fl'"
 check "[ \$(wc -l < a.csv) -gt 400 ]"
 
@@ -36,6 +41,7 @@ out=$("$GRIP" race --laps 1); check "echo '$out' | grep -q 'robot-1'"
 check "! head -1 a.csv | grep -q tyre_surface"
 check "! grep -q tyres a.json"
 "$GRIP" race --laps 1 --tyre-state on --tyre-temp 20 --no-fuel --telemetry t.csv --json > t.json; check "[ $? -eq 0 ]"
+check "[ \"$(python3 -c 'import json; print(json.load(open("t.json"))["state_hash"])')\" != \"$hash_a\" ]"
 check "head -1 t.csv | grep -q ',tyre_surface_k_fl,tyre_carcass_k_fl,tyre_gas_k_fl,tyre_pressure_kpa_fl,tread_mm_fl,tyre_grip_fl'"
 check "/usr/bin/python3 -c 'import json,sys; t=json.load(open(\"t.json\"))[\"cars\"][0][\"tyres\"]; \
   ok=all(293.15<s<450 for s in t[\"surface_temperature_k\"]) and \

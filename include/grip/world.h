@@ -141,6 +141,13 @@ GRIP_API const grip_vehicle_def *grip_vehicle_get_def(const grip_world *world, g
  * sized for its wheel count included) plus ~81 kB shared (grip bench: bytes/vehicle, shared/type). */
 GRIP_API size_t grip_world_memory(const grip_world *world, size_t *shared);
 
+/* Which copy of the step's hot functions this process runs: "avx2" (the copy for x86-64 CPUs
+ * with AVX2, picked when the library loads on such a CPU) or "baseline". Both give the same
+ * results bit for bit; the avx2 copy takes ~9 % fewer instructions a step (docs/performance.md).
+ * A library built without the copies (-DGRIP_ISA_CLONES=OFF, or a compiler or CPU family that
+ * has no such copies) always says "baseline". */
+GRIP_API const char *grip_step_instruction_set(void);
+
 /* A 64-bit hash of every vehicle's complete dynamic state, for determinism tests. */
 GRIP_API uint64_t grip_world_state_hash(const grip_world *world);
 
