@@ -113,6 +113,7 @@ static bool clear_for_sure(const ground_flatness *f, grip_vec3 n, double clearan
  * within the gate of the wheels' planes. A layer's fixed count lets the compiler keep the points
  * and the running nearest in registers. The height is worked out for the nearest wheel only, once
  * it is known. */
+GRIP_HOT_CLONES
 static void clearance_over_wheels(const vehicle *v, const ground_flatness *flat, const double px[LAYER_POINTS],
                                   const double py[LAYER_POINTS], const double pz[LAYER_POINTS],
                                   double clearance[LAYER_POINTS], bool sure[LAYER_POINTS]) {
@@ -208,16 +209,19 @@ static double deepest(const vehicle *v, const ground_plane *g, int n, grip_vec3 
  * pose's contact c0 = R0ᵀ(c − p0) in the body frame is R1ᵀ(c − p1) + R1ᵀ(p1 − p0) + (I − R1ᵀR0)·c0
  * at the end, and |R1ᵀR0 − I| = |R0 − R1| <= its Frobenius norm). Then clear_for_sure holds for
  * every point, with n.z <= 1 and |n.xy| <= |n.x| + |n.y|. */
+GRIP_HOT_CLONES
 static bool bottom_clear_for_sure(const vehicle *v, const ground_flatness *flat, const mat3 *rot,
                                   grip_vec3 start_position, const mat3 *start_rot, double bound0) {
   double slope = 0.0, curvature = 0.0, radius = INFINITY, tilt = 0.0;
   for (int i = 0; i < v->wheel_count; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) return false;
-    slope = fmax(slope, flat[i].slope);
-    curvature = fmax(curvature, flat[i].curvature);
-    radius = fmin(radius, flat[i].radius);
-    tilt = fmax(tilt, fabs(w->contact_normal.x) + fabs(w->contact_normal.y));
+    /* maxd, not fmax: libm's fmax is a call; and a NaN normal (never from a ground that makes
+     * claims) would make tilt NaN and the answer false, where fmax would drop it */
+    slope = maxd(slope, flat[i].slope);
+    curvature = maxd(curvature, flat[i].curvature);
+    radius = mind(radius, flat[i].radius);
+    tilt = maxd(tilt, fabs(w->contact_normal.x) + fabs(w->contact_normal.y));
   }
   if (!(radius > 0.0)) return false;
   grip_vec3 moved = v3_sub(v->position, start_position);
