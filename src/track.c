@@ -779,42 +779,122 @@ static bool flat_grid_build(flat_grid *g, const double *circle, const double *ha
   return true;
 }
 
+/* What build_flatness's nearness test reads: each segment's terms, the largest reach, and the
+ * grid of candidates. */
+typedef struct flat_setup {
+  flat_terms *ft;
+  double reach;
+  double *half; /* per segment, its square's half-side in the grid */
+  flat_grid grid;
+} flat_setup;
+
+static void flat_setup_free(flat_setup *s) {
+  free(s->ft);
+  free(s->half);
+  free(s->grid.start);
+  free(s->grid.items);
+}
+
+static bool flat_setup_build(const grip_track *t, flat_setup *s) {
+  int n = t->count;
+  memset(s, 0, sizeof *s);
+  s->ft = malloc((size_t)n * sizeof *s->ft);
+  s->half = malloc((size_t)n * sizeof *s->half);
+  if (!s->ft || !s->half) return false;
+  for (int i = 0; i < n; ++i) {
+    s->ft[i] = flat_segment_terms(&t->seg[i]);
+    s->reach = fmax(s->reach, s->ft[i].T);
+  }
+  for (int j = 0; j < n; ++j) {
+    const double *cj = &t->circle[CIRCLE_STRIDE * j];
+    s->half[j] = cj[3] + s->reach * cj[4] + FLAT_GRID_PAD;
+  }
+  return flat_grid_build(&s->grid, t->circle, s->half, n);
+}
+
+/* The test: how near segment j comes to segment i, from their circles (mine: segment i's circle
+ * grown by its reach and the claim's radius). */
+static inline char flat_nearness(const grip_track *t, const flat_setup *s, int i, int j, double mine) {
+  const double *ci = &t->circle[CIRCLE_STRIDE * i], *cj = &t->circle[CIRCLE_STRIDE * j];
+  double dx = ci[0] - cj[0], dy = ci[1] - cj[1], d2 = dx * dx + dy * dy;
+  double own = mine + cj[3] + s->ft[j].T, found = mine + cj[3] + s->reach * cj[4];
+  return d2 <= own * own ? FLAT_NEAR_REGION : d2 <= found * found ? FLAT_NEAR_SEARCH : FLAT_FAR;
+}
+
+static double flat_mine(const grip_track *t, const flat_setup *s, int i) {
+  return t->circle[CIRCLE_STRIDE * i + 3] + s->ft[i].T + GROUND_FLAT_RADIUS + 1e-6;
+}
+
+/* near[j] for every segment j the grid lists with i (the others are far, and near[] must hold
+ * FLAT_FAR for them on entry); the ones not far are put in touched. Returns their count. */
+static int flat_near_listed(const grip_track *t, const flat_setup *s, int i, char *near, int *seen, int *touched) {
+  const flat_grid *g = &s->grid;
+  const double *ci = &t->circle[CIRCLE_STRIDE * i];
+  double mine = flat_mine(t, s, i);
+  int cells[4], count = 0;
+  flat_grid_cells(g, ci[0], ci[1], mine + FLAT_GRID_PAD, cells);
+  for (int cy = cells[2]; cy <= cells[3]; ++cy)
+    for (int cx = cells[0]; cx <= cells[1]; ++cx) {
+      size_t c = (size_t)cy * (size_t)g->nx + (size_t)cx;
+      for (int e = g->start[c]; e < g->start[c + 1]; ++e) {
+        int j = g->items[e];
+        if (seen[j] == i) continue;
+        seen[j] = i;
+        near[j] = flat_nearness(t, s, i, j, mine);
+        if (near[j] != FLAT_FAR) touched[count++] = j;
+      }
+    }
+  return count;
+}
+
+long grip_track_flat_grid_check(const grip_track *t, long *near_pairs) {
+  *near_pairs = 0;
+  if (!t || !t->circle) return -1;
+  int n = t->count;
+  flat_setup s = {0};
+  char *near = malloc((size_t)n);
+  int *seen = malloc((size_t)n * sizeof *seen), *touched = malloc((size_t)n * sizeof *touched);
+  long wrong = -1;
+  if (near && seen && touched && flat_setup_build(t, &s)) {
+    wrong = 0;
+    for (int j = 0; j < n; ++j) {
+      near[j] = FLAT_FAR;
+      seen[j] = -1;
+    }
+    for (int i = 0; i < n; ++i) {
+      int count = flat_near_listed(t, &s, i, near, seen, touched);
+      double mine = flat_mine(t, &s, i);
+      for (int j = 0; j < n; ++j) wrong += near[j] != flat_nearness(t, &s, i, j, mine);
+      for (int k = 0; k < count; ++k) near[touched[k]] = FLAT_FAR;
+      *near_pairs += count;
+    }
+  }
+  flat_setup_free(&s);
+  free(near);
+  free(seen);
+  free(touched);
+  return wrong;
+}
+
 static void build_flatness(grip_track *t) {
   if (!t->circle) return;
   int n = t->count;
-  flat_terms *ft = malloc((size_t)n * sizeof *ft);
+  flat_setup setup = {0};
   double *junction = malloc((size_t)n * sizeof *junction); /* jump where segment i ends; NAN: a step */
   char *near = malloc((size_t)n);
-  double *half = malloc((size_t)n * sizeof *half);
   int *seen = malloc((size_t)n * sizeof *seen), *touched = malloc((size_t)n * sizeof *touched);
-  flat_grid grid = {0};
   t->flat = malloc((size_t)n * sizeof *t->flat);
-  bool ok_alloc = ft && junction && near && half && seen && touched && t->flat;
-  double reach = 0.0;
-  if (ok_alloc) {
-    for (int i = 0; i < n; ++i) {
-      ft[i] = flat_segment_terms(&t->seg[i]);
-      reach = fmax(reach, ft[i].T);
-    }
-    for (int j = 0; j < n; ++j) {
-      const double *cj = &t->circle[CIRCLE_STRIDE * j];
-      half[j] = cj[3] + reach * cj[4] + FLAT_GRID_PAD;
-    }
-    ok_alloc = flat_grid_build(&grid, t->circle, half, n);
-  }
-  if (!ok_alloc) {
-    free(ft);
+  if (!junction || !near || !seen || !touched || !t->flat || !flat_setup_build(t, &setup)) {
+    flat_setup_free(&setup);
     free(junction);
     free(near);
-    free(half);
     free(seen);
     free(touched);
-    free(grid.start);
-    free(grid.items);
     free(t->flat);
     t->flat = NULL;
     return;
   }
+  const flat_terms *ft = setup.ft;
   for (int j = 0; j < n; ++j) {
     near[j] = FLAT_FAR;
     seen[j] = -1;
@@ -834,32 +914,10 @@ static void build_flatness(grip_track *t) {
     out->run.band[0] = out->run.band[1] = out->own.band[0] = out->own.band[1] = -1.0; /* no claim */
     out->interior[0] = 1.0;
     out->interior[1] = 0.0;
-    const double *ci = &t->circle[CIRCLE_STRIDE * i];
-    /* near[j]: FLAT_NEAR_REGION, FLAT_NEAR_SEARCH or FLAT_FAR (every j the grid does not
-     * list with i is far; touched: the ones it does, reset to far before the next i) */
+    /* near[j]: FLAT_NEAR_REGION, FLAT_NEAR_SEARCH or FLAT_FAR (touched: the segments not far,
+     * reset to far before the next i) */
     for (int k = 0; k < touched_count; ++k) near[touched[k]] = FLAT_FAR;
-    touched_count = 0;
-    int count = 0;
-    double mine = ci[3] + ft[i].T + R + 1e-6;
-    int cells[4];
-    flat_grid_cells(&grid, ci[0], ci[1], mine + FLAT_GRID_PAD, cells);
-    for (int cy = cells[2]; cy <= cells[3]; ++cy)
-      for (int cx = cells[0]; cx <= cells[1]; ++cx) {
-        size_t c = (size_t)cy * (size_t)grid.nx + (size_t)cx;
-        for (int e = grid.start[c]; e < grid.start[c + 1]; ++e) {
-          int j = grid.items[e];
-          if (seen[j] == i) continue;
-          seen[j] = i;
-          /* squared distances: this runs for every listed pair when the track is built */
-          const double *cj = &t->circle[CIRCLE_STRIDE * j];
-          double dx = ci[0] - cj[0], dy = ci[1] - cj[1], d2 = dx * dx + dy * dy;
-          double own = mine + cj[3] + ft[j].T, found = mine + cj[3] + reach * cj[4];
-          near[j] = d2 <= own * own ? FLAT_NEAR_REGION : d2 <= found * found ? FLAT_NEAR_SEARCH : FLAT_FAR;
-          if (near[j] == FLAT_FAR) continue;
-          ++count;
-          touched[touched_count++] = j;
-        }
-      }
+    int count = touched_count = flat_near_listed(t, &setup, i, near, seen, touched);
     /* the run of consecutive near segments around i */
     int lo = i, hi = i, len = 1;
     bool ok = ft[i].ok;
@@ -925,14 +983,11 @@ static void build_flatness(grip_track *t) {
       }
     }
   }
-  free(ft);
+  flat_setup_free(&setup);
   free(junction);
   free(near);
-  free(half);
   free(seen);
   free(touched);
-  free(grid.start);
-  free(grid.items);
 }
 
 grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
