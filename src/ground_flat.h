@@ -40,6 +40,11 @@ typedef struct ground_flat_ref {
 bool grip_track_raycast_flat(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
                              double max_distance, grip_ground_hit *hit, ground_flat_ref *flat);
 
+/* For the tests: how many (segment, segment) pairs of the track build_flatness's grid of
+ * candidates classifies otherwise than a test of every pair would (0; −1 when it cannot be
+ * built), and in *near_pairs how many pairs come near. */
+long grip_track_flat_grid_check(const struct grip_track *track, long *near_pairs);
+
 /* m: the radius a track's hit vouches for: more than a car's box reaches horizontally from its
  * nearest wheel's contact (a corner overhangs an axle by ~1 m, the middle points lie half a
  * wheelbase from one). */

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "grip/track.h"
+#include "ground_flat.h"
 #include "support_random.h"
 #include "support_tracks.h"
 #include "test.h"
@@ -499,6 +500,7 @@ static void test_every_installed_track(void) {
   int opened = 0, queried = 0, beyond = 0, pairs = 0, rated = 0, progress = 0;
   double worst_beyond = 0.0, closest = INFINITY, worst_rate = 0.0, worst_ray_height = 0.0, worst_ray_normal = 0.0;
   int flat_hits = 0, flat_claims = 0;
+  long near_pairs_all = 0;
   double flat_worst = 0.0, flat_worst_gradient = 0.0;
   for (size_t c = 0; c < sizeof categories / sizeof categories[0]; ++c) {
     char dir[512];
@@ -532,6 +534,12 @@ static void test_every_installed_track(void) {
         if (f.violations) fprintf(stderr, "  %s: %d points break a flatness claim\n", spec, f.violations);
         flat_hits += f.hits;
         flat_claims += f.claims;
+        /* which segments come near which, through the grid: what testing every pair gives */
+        long near_pairs = 0, wrong = grip_track_flat_grid_check(t, &near_pairs);
+        CHECK(wrong == 0);
+        CHECK(near_pairs > 0);
+        if (wrong) fprintf(stderr, "  %s: %ld pairs of segments found near otherwise than by every pair\n", spec, wrong);
+        near_pairs_all += near_pairs;
         flat_worst = fmax(flat_worst, f.worst_share);
         flat_worst_gradient = fmax(flat_worst_gradient, f.worst_gradient_share);
         worst_ray_height = fmax(worst_ray_height, q.worst_height);
@@ -560,8 +568,8 @@ static void test_every_installed_track(void) {
   /* the claims must be met everywhere, and made on much of each track */
   CHECK(flat_claims >= flat_hits / 3);
   printf("  %d of %d wheel hits vouch for the ground within 2.5 m; the rise above the plane reached %.3g of its bound, "
-         "the gradient's change %.3g\n",
-         flat_claims, flat_hits, flat_worst, flat_worst_gradient);
+         "the gradient's change %.3g; %ld near pairs of segments, as by testing every pair\n",
+         flat_claims, flat_hits, flat_worst, flat_worst_gradient, near_pairs_all);
 }
 
 

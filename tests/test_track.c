@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "grip/track.h"
+#include "ground_flat.h"
 #include "support_tracks.h"
 #include "test.h"
 #include "track_file.h"
@@ -517,15 +518,22 @@ static void test_queries_equal_locate(void) {
 /* The flatness a hit vouches for (src/ground_flat.h), which lets the body's probe leave out rays:
  * 20,000 wheel rays on each of the shipped tracks and a circle, with 12 points within the claim's
  * radius each: the located height never rises above the hit's plane by more than the claim's
- * bound, nor does the gradient change by more. The claims must cover a third of the hits at least. */
+ * bound, nor does the gradient change by more. The claims must cover a third of the hits at least.
+ * And which segments come near which (the claims' runs), found through a grid, is what a test of
+ * every pair of segments finds: every segment is near itself and its two neighbours at least. */
 static void test_flatness_claims(void) {
   grip_track *tracks[3];
   open_query_tracks(tracks);
   int hits = 0, claims = 0;
+  long pairs = 0;
   double worst = 0.0, worst_gradient = 0.0;
   for (int i = 0; i < 3; ++i) {
     CHECK(tracks[i] != NULL);
     if (!tracks[i]) continue;
+    long near_pairs = 0;
+    CHECK(grip_track_flat_grid_check(tracks[i], &near_pairs) == 0);
+    CHECK(near_pairs >= 3L * grip_track_get_stats(tracks[i]).segments);
+    pairs += near_pairs;
     support_flat_check f = support_check_flatness(tracks[i], 20000, 14.0);
     CHECK(f.violations == 0);
     CHECK(f.claims >= f.hits / 3); /* much of the road, away from the barriers */
@@ -536,8 +544,8 @@ static void test_flatness_claims(void) {
     grip_track_destroy(tracks[i]);
   }
   printf("  %d of %d wheel hits vouch for the ground within 2.5 m; the rise above the plane reached %.3g of its bound, "
-         "the gradient's change %.3g\n",
-         claims, hits, worst, worst_gradient);
+         "the gradient's change %.3g; %ld near pairs of segments, as by testing every pair\n",
+         claims, hits, worst, worst_gradient, pairs);
 }
 
 /* The barrier query's wall top: the surface height at the wall's foot (the point moved by the
