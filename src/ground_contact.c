@@ -367,6 +367,22 @@ static void push_out(vehicle *v, const ground_plane *planes, int n) {
   }
 }
 
+/* The box points that touch the ground (probe), the layers that cannot left out first by the
+ * gate (near_layers) and the wheels' grounds' claims (near_with_claims): the step's path and the
+ * push-out's. whole_layer: the start pose bounds how far the body moved since the wheels touched
+ * (bottom_clear_for_sure may leave out the bottom layer as a whole). */
+static inline int touching_points(vehicle *v, const grip_world_def *world, grip_vec3 start_position,
+                                  const mat3 *start_rot, const mat3 *rot, bool whole_layer,
+                                  ground_plane planes[GROUND_POINTS], double *first) {
+  bool gated = standing_on_wheels(v, rot), layer_near[2];
+  ground_flatness flat[GRIP_MAX_WHEELS];
+  double bound0 = 0.0;
+  if (!near_layers(v, rot, gated, layer_near, &bound0)) return 0;
+  if (gated && !near_with_claims(v, rot, start_position, whole_layer ? start_rot : NULL, bound0, layer_near, flat))
+    return 0;
+  return probe(v, world, start_position, start_rot, rot, gated, layer_near, flat, planes, first);
+}
+
 GRIP_HOT_CLONES
 static void ground_contact_step_cloned(vehicle *v, const grip_world_def *world, grip_vec3 start_position,
                                        grip_quat start_rotation, const mat3 *start_rot, double dt) {
@@ -376,12 +392,7 @@ static void ground_contact_step_cloned(vehicle *v, const grip_world_def *world, 
   ground_plane planes[GROUND_POINTS];
   double first;
   mat3 rot = mat3_from_quat(v->rotation);
-  bool gated = standing_on_wheels(v, &rot), layer_near[2];
-  ground_flatness flat[GRIP_MAX_WHEELS];
-  double bound0 = 0.0;
-  if (!near_layers(v, &rot, gated, layer_near, &bound0)) return;
-  if (gated && !near_with_claims(v, &rot, start_position, start_rot, bound0, layer_near, flat)) return;
-  int n = probe(v, world, start_position, start_rot, &rot, gated, layer_near, flat, planes, &first);
+  int n = touching_points(v, world, start_position, start_rot, &rot, true, planes, &first);
   if (n == 0) return;
 
   double rest = 0.0;
@@ -422,15 +433,10 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
   mat3 rot = mat3_from_quat(v->rotation);
   /* Gated as in the step: a car standing on its wheels whose box points all stand well clear of
    * the wheels' contact planes cannot have been pushed into the ground (in a crowded race this
-   * is most cars touching another; 12 rays each otherwise). */
-  bool gated = standing_on_wheels(v, &rot), layer_near[2];
-  /* (the wheels touched at the start of the last step, before the push: no start pose to bound
-   * how far the body moved since, so no bound for the layer as a whole) */
-  ground_flatness flat[GRIP_MAX_WHEELS];
-  double bound0 = 0.0;
-  if (!near_layers(v, &rot, gated, layer_near, &bound0)) return;
-  if (gated && !near_with_claims(v, &rot, v->position, NULL, bound0, layer_near, flat)) return;
-  int n = probe(v, world, v->position, &rot, &rot, gated, layer_near, flat, planes, &first);
+   * is most cars touching another; 12 rays each otherwise). The wheels touched at the start of
+   * the last step, before the push: no start pose to bound how far the body moved since, so no
+   * bound for the layer as a whole. */
+  int n = touching_points(v, world, v->position, &rot, &rot, false, planes, &first);
   push_out(v, planes, n);
 }
 

@@ -683,14 +683,6 @@ static double flat_junction(const flat_terms *a, const flat_terms *b, double *st
   return dzu * q + fmax(a->zu, b->zu) * fabs(a->kappa - b->kappa) * T * a->q * b->q + fabs(a->g[1] - b->g[0]);
 }
 
-/* Per segment, the claims its hits make (track_flat). A point within GROUND_FLAT_RADIUS of a hit on
- * segment i, with the hit inside the barriers by more than GROUND_FLAT_RADIUS, is located on a segment
- * of the run of consecutive segments around i whose regions (circle: centre line plus own reach)
- * come within GROUND_FLAT_RADIUS of i's; no other segment may come near enough to be found instead
- * (circles with the search's reach), or there is no claim. Along a straight line from the hit,
- * the gradient changes by at most K per metre within a segment, and by the jumps of what lies
- * between (segment ends, road edges); the rise above the hit's plane is at most the integral of
- * that change, slope·d + K·d²/2. */
 /* Which segments may come near segment i (build_flatness's test below): a grid of the segments'
  * circles, each listed in every cell met by the square round its centre whose half-side is the
  * farthest the test can call it near from (its centre line's circle plus reach·k, plus
@@ -698,9 +690,12 @@ static double flat_junction(const flat_terms *a, const flat_terms *b, double *st
  * plus FLAT_GRID_PAD). Two segments the test calls near are within the sum of those half-sides
  * less twice the pad, so their squares share a cell: the test sees every pair it would see in
  * a scan of all segments, and gives each the same answer. The scan of all pairs took ~250 M
- * instructions on TORCS's spring (2,956 segments), half of loading it. */
+ * instructions on TORCS's spring (2,956 segments), half of loading it. (Not the locate's grid,
+ * track->grid: that one lists a segment where its centre line's band lies, which the circles'
+ * test does not bound, and a track with a spiral has none.) */
 #define FLAT_GRID_PAD 1.0             /* m */
-#define FLAT_GRID_CELLS_PER_SEGMENT 4 /* at most, and the cell at least the mean half-side */
+#define FLAT_GRID_CELLS_PER_SEGMENT 4 /* cells at most per segment (the cell at least the mean half-side) */
+#define FLAT_GRID_EXTRA_CELLS 64      /* and so many more, for a track of a few segments */
 #define FLAT_GRID_MAX_ENTRIES 1e8     /* listings in all, else no claims (a pathological track) */
 typedef struct flat_grid {
   double x0, y0, cell;
@@ -743,7 +738,7 @@ static bool flat_grid_build(flat_grid *g, const double *circle, const double *ha
       double side = floor(2.0 * half[j] / g->cell) + 2.0;
       entries += side * side;
     }
-    if (nx * ny <= (double)FLAT_GRID_CELLS_PER_SEGMENT * n + 64.0) {
+    if (nx * ny <= (double)FLAT_GRID_CELLS_PER_SEGMENT * n + FLAT_GRID_EXTRA_CELLS) {
       g->nx = (int)nx;
       g->ny = (int)ny;
       break;
@@ -812,8 +807,7 @@ static bool flat_setup_build(const grip_track *t, flat_setup *s) {
   return flat_grid_build(&s->grid, t->circle, s->half, n);
 }
 
-/* The test: how near segment j comes to segment i, from their circles (mine: segment i's circle
- * grown by its reach and the claim's radius). */
+/* The test: how near segment j comes to segment i, from their circles (mine: flat_mine). */
 static inline char flat_nearness(const grip_track *t, const flat_setup *s, int i, int j, double mine) {
   const double *ci = &t->circle[CIRCLE_STRIDE * i], *cj = &t->circle[CIRCLE_STRIDE * j];
   double dx = ci[0] - cj[0], dy = ci[1] - cj[1], d2 = dx * dx + dy * dy;
@@ -821,6 +815,8 @@ static inline char flat_nearness(const grip_track *t, const flat_setup *s, int i
   return d2 <= own * own ? FLAT_NEAR_REGION : d2 <= found * found ? FLAT_NEAR_SEARCH : FLAT_FAR;
 }
 
+/* How far from segment i's centre another segment's circle counts as near: i's own circle grown
+ * by its reach and the claim's radius (and 1e-6 m for rounding). */
 static double flat_mine(const grip_track *t, const flat_setup *s, int i) {
   return t->circle[CIRCLE_STRIDE * i + 3] + s->ft[i].T + GROUND_FLAT_RADIUS + 1e-6;
 }
@@ -876,6 +872,14 @@ long grip_track_flat_grid_check(const grip_track *t, long *near_pairs) {
   return wrong;
 }
 
+/* Per segment, the claims its hits make (track_flat). A point within GROUND_FLAT_RADIUS of a hit on
+ * segment i, with the hit inside the barriers by more than GROUND_FLAT_RADIUS, is located on a segment
+ * of the run of consecutive segments around i whose regions (circle: centre line plus own reach)
+ * come within GROUND_FLAT_RADIUS of i's; no other segment may come near enough to be found instead
+ * (circles with the search's reach), or there is no claim. Along a straight line from the hit,
+ * the gradient changes by at most K per metre within a segment, and by the jumps of what lies
+ * between (segment ends, road edges); the rise above the hit's plane is at most the integral of
+ * that change, slope·d + K·d²/2. */
 static void build_flatness(grip_track *t) {
   if (!t->circle) return;
   int n = t->count;
