@@ -438,7 +438,7 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     if (!w->in_contact) {
       w->deflection_x = w->deflection_y = 0.0;
       ws->fx0 = ws->k = w->fy = w->mz = w->fx = 0.0;
-      w->kappa = w->alpha = 0.0;
+      w->kappa = w->tan_alpha = 0.0;
       ws->inv_denom_x = 1.0;
       ws->damping_x = 0.0;
       ws->clamped_x = true;
@@ -562,7 +562,7 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     }
     w->mz = out[j].mz;
     w->deflection_y = defl_y[j];
-    w->alpha = fast_atan(tan_alpha[j]);
+    w->tan_alpha = tan_alpha[j];
 
     /* Linear response of Fx to the wheel's new spin: dFx/domega' = dFx/dkappa·dkappa'/domega'
      * + damping·du'/domega', with du'/domega' = dt·r/(1 + dt|vx|/sigma_x). */
@@ -843,7 +843,7 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
      * state non-finite, and this net catches it at no cost to the steps that do not blow up. */
     for (int i = 0; i < n; ++i) {
       wheel_runtime *w = &v->wheels[i];
-      w->fx = w->fy = w->mz = w->kappa = w->alpha = 0.0;
+      w->fx = w->fy = w->mz = w->kappa = w->tan_alpha = 0.0;
       w->load = w->suspension_force = w->applied_friction = 0.0;
       w->in_contact = w->hit_known = false;
       if (!isfinite(w->rotation)) w->rotation = 0.0;
@@ -937,7 +937,7 @@ void grip_vehicle_fill_wheel(const vehicle *v, int i, grip_wheel_state *o) {
     o->contact_normal = w->contact_normal;
     o->load = w->load;
     o->slip_ratio = w->kappa;
-    o->slip_angle = w->alpha;
+    o->slip_angle = fast_atan(w->tan_alpha); /* the angle only when asked for: an atan a wheel a step */
     o->fx = w->fx;
     o->fy = w->fy;
     o->mz = w->mz;

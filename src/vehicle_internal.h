@@ -239,7 +239,8 @@ typedef struct wheel_runtime {
   double suspension_force;
   double steer;         /* rad, road-wheel angle */
   double steer_sin, steer_cos; /* of steer */
-  double kappa, alpha;
+  double kappa;
+  double tan_alpha;     /* of the transient slip angle (the angle itself is worked out when read) */
   double fx, fy, mz;
   double drive_torque;
   double applied_friction; /* actually applied, signed */
