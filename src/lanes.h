@@ -1,11 +1,15 @@
-/* grip — four wheels side by side: the tyre step's arithmetic on vectors of four doubles.
+/* grip — wheels side by side: the tyre step's arithmetic on vectors of two doubles.
  *
- * A `lane` holds one value of each of four wheels. Its operators (+ − × ÷, comparisons) act on
+ * A `lane` holds one value of each of two wheels. Its operators (+ − × ÷, comparisons) act on
  * each wheel's value alone (GCC's and Clang's vector extension), so a wheel worked on in a lane
  * takes the same operations, rounded the same way, as a wheel worked on by itself: the results
- * are the same bit for bit, vectorised or not. The compiler emits one AVX instruction for four
- * wheels in the step's AVX2 copy, two SSE2 instructions in the baseline copy, four scalar ones
- * on a machine without either.
+ * are the same bit for bit, vectorised or not. Each operation is one SSE2 or AVX instruction on
+ * x86-64 (one NEON instruction on ARM64) for both wheels.
+ *
+ * Two lanes, not four: with four (32-byte vectors) the step's AVX2 copy took 1.3 % fewer
+ * instructions, but GCC has no 32-byte vectors in the baseline copy and turned each comparison
+ * and selection into a branch per wheel through the stack, 8 % more instructions there than the
+ * scalar code (docs/performance.md, twenty-first session).
  *
  * The helpers below are gmath.h's vector and selection functions written for lanes, with the
  * same operations in the same order (v3_dot sums x, y, z from the left, clampd tests the lower
@@ -20,11 +24,7 @@
 
 #include "gmath.h"
 
-/* Every lane function is inlined: the notes on how a 32-byte vector would be passed between
- * functions compiled with and without AVX do not apply. */
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-#define LANES 4
+#define LANES 2
 typedef double lane __attribute__((vector_size(LANES * sizeof(double))));
 typedef long long lane_mask __attribute__((vector_size(LANES * sizeof(double)))); /* all ones: true */
 
@@ -34,7 +34,9 @@ typedef struct lane3 {
 
 #define LANE_INLINE static inline __attribute__((always_inline))
 
-LANE_INLINE lane lane_of(double x) { return (lane){x, x, x, x}; }
+/* (written out for two lanes: GCC made a loop over the lanes slower) */
+_Static_assert(LANES == 2, "lane_of and lane_sqrt are written out for two lanes");
+LANE_INLINE lane lane_of(double x) { return (lane){x, x}; }
 
 /* m ? a : b, lane by lane */
 LANE_INLINE lane lane_select(lane_mask m, lane a, lane b) {
@@ -42,7 +44,7 @@ LANE_INLINE lane lane_select(lane_mask m, lane a, lane b) {
 }
 /* fabs: the sign bit cleared */
 LANE_INLINE lane lane_abs(lane x) { return (lane)((lane_mask)x & ~(lane_mask)lane_of(-0.0)); }
-LANE_INLINE lane lane_sqrt(lane x) { return (lane){sqrt(x[0]), sqrt(x[1]), sqrt(x[2]), sqrt(x[3])}; }
+LANE_INLINE lane lane_sqrt(lane x) { return (lane){sqrt(x[0]), sqrt(x[1])}; }
 LANE_INLINE lane lane_clamp(lane x, lane lo, lane hi) { return lane_select(x < lo, lo, lane_select(x > hi, hi, x)); }
 LANE_INLINE lane lane_max(lane a, lane b) { return lane_select(a > b, a, b); }
 
@@ -63,8 +65,8 @@ LANE_INLINE lane3 lane3_rotate(const mat3 *m, lane3 v) {
   return (lane3){lane3_dot(lane3_of(m->r0), v), lane3_dot(lane3_of(m->r1), v), lane3_dot(lane3_of(m->r2), v)};
 }
 
-/* The double at byte `offset` of each of four structs (the same struct four times over, or
- * four of an array), into a lane; and back. */
+/* The double at byte `offset` of each lane's struct (one struct in every lane, or one each of
+ * an array), into a lane; and back. */
 LANE_INLINE lane lane_gather(const void *const base[LANES], size_t offset) {
   lane v;
   for (int l = 0; l < LANES; ++l) v[l] = *(const double *)((const char *)base[l] + offset);
@@ -74,7 +76,7 @@ LANE_INLINE lane3 lane3_gather(const void *const base[LANES], size_t offset) {
   return (lane3){lane_gather(base, offset), lane_gather(base, offset + sizeof(double)),
                  lane_gather(base, offset + 2 * sizeof(double))};
 }
-/* Four consecutive doubles of an array, and back. */
+/* LANES consecutive doubles of an array, and back. */
 LANE_INLINE lane lane_load(const double *from) {
   lane v;
   memcpy(&v, from, sizeof v);

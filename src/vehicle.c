@@ -416,9 +416,9 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
 /* Contact kinematics, relaxation, and the linearised longitudinal response for the drivetrain
  * solve. Lateral force is final here; longitudinal force is settled by the drivetrain.
  *
- * The wheels on the ground are worked on four at a time, side by side in lanes (lanes.h): each
+ * The wheels on the ground are worked on two at a time, side by side in lanes (lanes.h): each
  * lane takes the operations a wheel worked on alone would, so the results are those of one
- * wheel at a time, bit for bit. A block with fewer than four wheels repeats its first wheel in
+ * wheel at a time, bit for bit. A block with fewer wheels than lanes repeats its first wheel in
  * the spare lanes: they work out that wheel's results again, bit for bit, and store them where
  * it does, so that every lane is stored without a test. */
 typedef struct tyre_block {
@@ -457,8 +457,8 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     contact[n++] = i;
   }
 
-  /* The tyre frame, the contact patch's velocity and the carcass's relaxation, four wheels at a
-   * time; the Magic Formula's inputs into arrays for the batch below. */
+  /* The tyre frame, the contact patch's velocity and the carcass's relaxation, a block of wheels
+   * at a time; the Magic Formula's inputs into arrays for the batch below. */
   enum { ROOM = (GRIP_MAX_WHEELS + LANES - 1) / LANES * LANES };
   double fz[ROOM], kappa[ROOM], tan_alpha[ROOM], scale[ROOM];
   const grip_simple_mf_def *mf_def[ROOM];
@@ -495,9 +495,7 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     lane length2 = lane3_dot(tangent, tangent);
     lane length = lane_sqrt(length2);
     lane inv_length = length * (1.0 / length2);
-    /* v3_normalize, +z for a zero tangent (a constant written out: GCC made lane3_of(v3(0, 0, 1))
-     * with a VEX vmovq form that Valgrind 3.19 cannot run) */
-    lane3 up = {lane_of(0.0), lane_of(0.0), lane_of(1.0)};
+    lane3 up = lane3_of(v3(0.0, 0.0, 1.0)); /* v3_normalize: +z for a zero tangent */
     lane3 lon = lane3_select(length > 0.0, lane3_scale(tangent, inv_length), up);
     lane3 lat = lane3_cross(nrm, lon);
     lane3_scatter(ws_out, offsetof(wheel_scratch, long_dir), lon);
