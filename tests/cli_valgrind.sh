@@ -2,9 +2,9 @@
 # grip under Valgrind's memcheck: no memory error, and the same state hashes as the same runs
 # without it (Valgrind runs each floating-point instruction as the CPU would, so any difference
 # is a read of memory that was never written). It also keeps the step's AVX2 copy runnable under
-# Valgrind, which users embed grip under to debug their own programs: a 4-lane vector constant
-# (a draft of the tyre step on 32-byte vectors had GCC build a constant with a VEX `vmovq xmm,
-# xmm` form that Valgrind 3.19 stops at with SIGILL).
+# Valgrind, which users run their own programs under with grip in them (a draft of the tyre
+# step on 32-byte vectors had GCC build a constant with a VEX `vmovq xmm, xmm` form that
+# Valgrind 3.19 stops at with SIGILL).
 # Skipped without valgrind, and for a build under AddressSanitizer (the two do not mix).
 set -u
 GRIP=$1
