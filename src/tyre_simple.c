@@ -158,6 +158,13 @@ void grip_simple_mf_cache_free(simple_mf_cache *c) {
   c->intervals = 0;
 }
 
+/* An interval's cubic a·s³ + b·s² + c·s + d at s (0 <= s < 1 across the interval), and its
+ * slope per unit of rho (inv_h: intervals per unit of rho). */
+static inline double table_cubic(double a, double b, double c, double d, double s, double inv_h, double *slope) {
+  *slope = ((3.0 * a * s + 2.0 * b) * s + c) * inv_h;
+  return ((a * s + b) * s + c) * s + d;
+}
+
 /* The cubic of the interval around rho (0 <= rho < rho_max) and its slope dG/drho. */
 static double table_lookup(const double *table, double rho, double *slope) {
   const double inv_h = 1.0 / MF_TABLE_SPACING;
@@ -165,8 +172,7 @@ static double table_lookup(const double *table, double rho, double *slope) {
   int i = (int)u;
   double s = u - i;
   const double *k = table + 4 * i;
-  *slope = ((3.0 * k[0] * s + 2.0 * k[1]) * s + k[2]) * inv_h;
-  return ((k[0] * s + k[1]) * s + k[2]) * s + k[3];
+  return table_cubic(k[0], k[1], k[2], k[3], s, inv_h, slope);
 }
 
 /* Direct evaluation (no tables): the public entry points, and the cached path's fallback. */
@@ -310,10 +316,9 @@ simple_mf_evaluate_batch_n(int n, const grip_simple_mf_def *const def[], const s
     double scale = friction_scale[k] * load;
     double dx = mu_x[k] * load_factor * scale;
     double dy = mu_y[k] * load_factor * scale;
-    double dgx = ((3.0 * kx[0][k] * s[k] + 2.0 * kx[1][k]) * s[k] + kx[2][k]) * inv_h;
-    double gx = ((kx[0][k] * s[k] + kx[1][k]) * s[k] + kx[2][k]) * s[k] + kx[3][k];
-    double dgy = ((3.0 * ky[0][k] * s[k] + 2.0 * ky[1][k]) * s[k] + ky[2][k]) * inv_h;
-    double gy = ((ky[0][k] * s[k] + ky[1][k]) * s[k] + ky[2][k]) * s[k] + ky[3][k];
+    double dgx, dgy;
+    double gx = table_cubic(kx[0][k], kx[1][k], kx[2][k], kx[3][k], s[k], inv_h, &dgx);
+    double gy = table_cubic(ky[0][k], ky[1][k], ky[2][k], ky[3][k], s[k], inv_h, &dgy);
     double ux = sx[k] * inv_rho[k], uy = sy[k] * inv_rho[k];
     fx[k] = dx * gx * ux;
     fy[k] = -dy * gy * uy;
