@@ -20,6 +20,8 @@ want+=(libplplot-dev plplot-driver-cairo)
 want+=(libbullet-dev)
 # The Python package (python/, docs/python.md): its tests run in the suite.
 need+=(python3-cffi python3-numpy python3-pytest python3-pandas python3-dask python3-distributed)
+# Optional: Valgrind runs grip under memcheck in the suite (tests/cli_valgrind.sh).
+want+=(valgrind)
 # pip install ./python (offline, --no-build-isolation) and venvs.
 want+=(python3-pip python3-setuptools python3-wheel python3-venv)
 missing=()

@@ -158,6 +158,13 @@ void grip_simple_mf_cache_free(simple_mf_cache *c) {
   c->intervals = 0;
 }
 
+/* An interval's cubic a·s³ + b·s² + c·s + d at s (0 <= s < 1 across the interval), and its
+ * slope per unit of rho (inv_h: intervals per unit of rho). */
+static inline double table_cubic(double a, double b, double c, double d, double s, double inv_h, double *slope) {
+  *slope = ((3.0 * a * s + 2.0 * b) * s + c) * inv_h;
+  return ((a * s + b) * s + c) * s + d;
+}
+
 /* The cubic of the interval around rho (0 <= rho < rho_max) and its slope dG/drho. */
 static double table_lookup(const double *table, double rho, double *slope) {
   const double inv_h = 1.0 / MF_TABLE_SPACING;
@@ -165,8 +172,7 @@ static double table_lookup(const double *table, double rho, double *slope) {
   int i = (int)u;
   double s = u - i;
   const double *k = table + 4 * i;
-  *slope = ((3.0 * k[0] * s + 2.0 * k[1]) * s + k[2]) * inv_h;
-  return ((k[0] * s + k[1]) * s + k[2]) * s + k[3];
+  return table_cubic(k[0], k[1], k[2], k[3], s, inv_h, slope);
 }
 
 /* Direct evaluation (no tables): the public entry points, and the cached path's fallback. */
@@ -243,21 +249,42 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
   out->mz = -trail * out->fy;
 }
 
-GRIP_HOT_CLONES
-static void simple_mf_evaluate_batch_cloned(int n, const grip_simple_mf_def *const def[],
-                                            const simple_mf_cache *const cache[], const double fz[],
-                                            const double kappa[], const double tan_alpha[],
-                                            const double friction_scale[], grip_tyre_output out[]) {
-  /* grip_simple_mf_evaluate_tan's cached path a phase at a time, so that the wheels' square
-   * roots and divisions overlap. */
-  double sx[GRIP_MAX_WHEELS], sy[GRIP_MAX_WHEELS], rho[GRIP_MAX_WHEELS], inv_rho[GRIP_MAX_WHEELS];
-  bool tabled[GRIP_MAX_WHEELS];
+static inline __attribute__((always_inline)) void
+simple_mf_evaluate_batch_n(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
+                           const double fz[], const double kappa[], const double tan_alpha[],
+                           const double friction_scale[], grip_tyre_output out[]) {
+  /* grip_simple_mf_evaluate_tan's cached path a phase at a time, each phase a loop over the
+   * wheels through arrays of their own (structure of arrays): the compiler runs such a loop on
+   * all the wheels at once in vector registers, and the wheels' square roots and divisions
+   * overlap. Every wheel takes the same operations in the same order as one evaluated alone, so
+   * the results are the same bit for bit. A wheel outside the tables reads their first interval
+   * (so no lane reads past them) and is evaluated directly afterwards. */
+  enum { N = GRIP_MAX_WHEELS };
+  double inv_kappa_peak[N], inv_tan_alpha_peak[N], rho_max2[N], load_sensitivity[N], nominal_load[N];
+  double inv_nominal_load[N], mu_x[N], mu_y[N], trail0[N];
+  const double *table_x[N], *table_y[N];
   for (int k = 0; k < n; ++k) {
     const simple_mf_cache *c = cache[k];
-    sx[k] = kappa[k] * c->inv_kappa_peak;
-    sy[k] = tan_alpha[k] * c->inv_tan_alpha_peak;
+    const grip_simple_mf_def *d = def[k];
+    inv_kappa_peak[k] = c->inv_kappa_peak;
+    inv_tan_alpha_peak[k] = c->inv_tan_alpha_peak;
+    rho_max2[k] = c->rho_max * c->rho_max;
+    load_sensitivity[k] = d->load_sensitivity;
+    nominal_load[k] = d->nominal_load;
+    inv_nominal_load[k] = c->inv_nominal_load;
+    mu_x[k] = d->longitudinal.mu;
+    mu_y[k] = d->lateral.mu;
+    trail0[k] = d->pneumatic_trail;
+    table_x[k] = c->x[0];
+    table_y[k] = c->y[0];
+  }
+  double sx[N], sy[N], rho[N], inv_rho[N];
+  bool tabled[N];
+  for (int k = 0; k < n; ++k) {
+    sx[k] = kappa[k] * inv_kappa_peak[k];
+    sy[k] = tan_alpha[k] * inv_tan_alpha_peak[k];
     double rho2 = sx[k] * sx[k] + sy[k] * sy[k];
-    tabled[k] = rho2 >= 1e-18 && rho2 < c->rho_max * c->rho_max;
+    tabled[k] = rho2 >= 1e-18 && rho2 < rho_max2[k];
     rho[k] = tabled[k] ? rho2 : 1.0;
   }
   /* 1/rho as rho·(1/rho²): the square root and the division run side by side. */
@@ -266,31 +293,58 @@ static void simple_mf_evaluate_batch_cloned(int n, const grip_simple_mf_def *con
     rho[k] = sqrt(rho2);
     inv_rho[k] = rho[k] * (1.0 / rho2);
   }
+  /* table_lookup's interval and position in it, for every wheel, then its cubic's coefficients. */
+  const double inv_h = 1.0 / MF_TABLE_SPACING;
+  double s[N], kx[4][N], ky[4][N];
+  int interval[N];
   for (int k = 0; k < n; ++k) {
-    const grip_simple_mf_def *d = def[k];
-    const simple_mf_cache *c = cache[k];
-    if (!tabled[k]) {
-      evaluate_direct(d, c->kappa_peak, c->tan_alpha_peak, fz[k], kappa[k], tan_alpha[k], friction_scale[k], &out[k]);
-      continue;
-    }
-    double load = fz[k] > 0.0 ? fz[k] : 0.0;
-    double load_factor = maxd(0.1, 1.0 - d->load_sensitivity * ((load - d->nominal_load) * c->inv_nominal_load));
-    double scale = friction_scale[k] * load;
-    double dx = d->longitudinal.mu * load_factor * scale;
-    double dy = d->lateral.mu * load_factor * scale;
-    double dgx, dgy;
-    double gx = table_lookup(c->x[0], rho[k], &dgx);
-    double gy = table_lookup(c->y[0], rho[k], &dgy);
-    double ux = sx[k] * inv_rho[k], uy = sy[k] * inv_rho[k];
-    grip_tyre_output *o = &out[k];
-    o->fx = dx * gx * ux;
-    o->fy = -dy * gy * uy;
-    o->dfx_dkappa = dx * (dgx * ux * ux + gx * inv_rho[k] * (1.0 - ux * ux)) * c->inv_kappa_peak;
-    double dsy_dalpha = (1.0 + tan_alpha[k] * tan_alpha[k]) * c->inv_tan_alpha_peak;
-    o->dfy_dalpha = -dy * (dgy * uy * uy + gy * inv_rho[k] * (1.0 - uy * uy)) * dsy_dalpha;
-    double trail = d->pneumatic_trail * maxd(0.0, 1.0 - rho[k]);
-    o->mz = -trail * o->fy;
+    double u = tabled[k] ? rho[k] * inv_h : 0.0;
+    interval[k] = (int)u;
+    s[k] = u - interval[k];
   }
+  for (int k = 0; k < n; ++k) {
+    const double *ax = table_x[k] + 4 * interval[k], *ay = table_y[k] + 4 * interval[k];
+    for (int m = 0; m < 4; ++m) {
+      kx[m][k] = ax[m];
+      ky[m][k] = ay[m];
+    }
+  }
+  double fx[N], fy[N], mz[N], dfx_dkappa[N], dfy_dalpha[N];
+  for (int k = 0; k < n; ++k) {
+    double load = fz[k] > 0.0 ? fz[k] : 0.0;
+    double load_factor = maxd(0.1, 1.0 - load_sensitivity[k] * ((load - nominal_load[k]) * inv_nominal_load[k]));
+    double scale = friction_scale[k] * load;
+    double dx = mu_x[k] * load_factor * scale;
+    double dy = mu_y[k] * load_factor * scale;
+    double dgx, dgy;
+    double gx = table_cubic(kx[0][k], kx[1][k], kx[2][k], kx[3][k], s[k], inv_h, &dgx);
+    double gy = table_cubic(ky[0][k], ky[1][k], ky[2][k], ky[3][k], s[k], inv_h, &dgy);
+    double ux = sx[k] * inv_rho[k], uy = sy[k] * inv_rho[k];
+    fx[k] = dx * gx * ux;
+    fy[k] = -dy * gy * uy;
+    dfx_dkappa[k] = dx * (dgx * ux * ux + gx * inv_rho[k] * (1.0 - ux * ux)) * inv_kappa_peak[k];
+    double dsy_dalpha = (1.0 + tan_alpha[k] * tan_alpha[k]) * inv_tan_alpha_peak[k];
+    dfy_dalpha[k] = -dy * (dgy * uy * uy + gy * inv_rho[k] * (1.0 - uy * uy)) * dsy_dalpha;
+    double trail = trail0[k] * maxd(0.0, 1.0 - rho[k]);
+    mz[k] = -trail * fy[k];
+  }
+  /* (out may overlap the inputs as far as the compiler knows: written once they are read) */
+  for (int k = 0; k < n; ++k)
+    out[k] = (grip_tyre_output){.fx = fx[k], .fy = fy[k], .mz = mz[k], .dfx_dkappa = dfx_dkappa[k],
+                                .dfy_dalpha = dfy_dalpha[k]};
+  for (int k = 0; k < n; ++k)
+    if (!tabled[k])
+      evaluate_direct(def[k], cache[k]->kappa_peak, cache[k]->tan_alpha_peak, fz[k], kappa[k], tan_alpha[k],
+                      friction_scale[k], &out[k]);
+}
+
+GRIP_HOT_CLONES
+static void simple_mf_evaluate_batch_cloned(int n, const grip_simple_mf_def *const def[],
+                                            const simple_mf_cache *const cache[], const double fz[],
+                                            const double kappa[], const double tan_alpha[],
+                                            const double friction_scale[], grip_tyre_output out[]) {
+  if (n == 4) simple_mf_evaluate_batch_n(4, def, cache, fz, kappa, tan_alpha, friction_scale, out);
+  else simple_mf_evaluate_batch_n(n, def, cache, fz, kappa, tan_alpha, friction_scale, out);
 }
 
 void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],

@@ -9,6 +9,7 @@
 #include "ground_contact.h"
 #include "ground_plane.h"
 #include "isa.h"
+#include "lanes.h"
 #include "vehicle_internal.h"
 
 
@@ -181,6 +182,8 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
       w->inv_relax_x = 1.0 / w->relax_x;
       w->inv_relax_y = 1.0 / w->relax_y;
       w->inv_low_speed = 1.0 / axle->tyre.low_speed;
+      w->rolling_resistance = axle->tyre.rolling_resistance;
+      w->low_speed_damping = axle->tyre.low_speed_damping;
       /* w->driven: grip_drivetrain_type_init, from the driveline tree */
     }
   }
@@ -411,23 +414,30 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
 /* --- tyres ----------------------------------------------------------------------------- */
 
 /* Contact kinematics, relaxation, and the linearised longitudinal response for the drivetrain
- * solve. Lateral force is final here; longitudinal force is settled by the drivetrain. The work
- * is done a phase at a time over the four wheels (frame, relaxation, tyre forces, response) so
- * that each wheel's square roots and divisions overlap with the other wheels' instead of
- * forming one long chain per wheel. */
+ * solve. Lateral force is final here; longitudinal force is settled by the drivetrain.
+ *
+ * The wheels on the ground are worked on two at a time, side by side in lanes (lanes.h): each
+ * lane takes the operations a wheel worked on alone would, so the results are those of one
+ * wheel at a time, bit for bit. A block with fewer wheels than lanes repeats its first wheel in
+ * the spare lanes: they work out that wheel's results again, bit for bit, and store them where
+ * it does, so that every lane is stored without a test. */
+typedef struct tyre_block {
+  int count;                  /* wheels in the block's lanes */
+  const void *config[LANES];  /* their wheel_config (the spare lanes repeat the first wheel's) */
+  void *scratch[LANES];       /* and wheel_scratch */
+  lane vx, inv_denom_x, u_pred, deflection_x, deflection_y, deflection_y_new;
+  lane_mask clamped_x;
+} tyre_block;
+
 STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt, int n_wheels,
                       bool moving) {
   const grip_brake_def *b = &v->def->brakes;
   double inv_dt = 1.0 / dt;
   double handbrake = b->handbrake_torque * v->filtered.handbrake;
   double grip = v->def->assists.grip_multiplier;
-  grip_vec3 forward = mat3_column(rot, 0);
   int contact[GRIP_MAX_WHEELS], n = 0;
-  grip_vec3 tangent[GRIP_MAX_WHEELS];
-  double length[GRIP_MAX_WHEELS];
 
-  /* Brakes, wheels in the air, and the tyre frame's heading: the (steered) wheel's heading
-   * projected on the contact plane. */
+  /* Brakes, and the wheels in the air. */
   for (int i = 0; i < n_wheels; ++i) {
     wheel_runtime *w = &v->wheels[i];
     wheel_scratch *ws = &sc[i];
@@ -438,84 +448,101 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     if (!w->in_contact) {
       w->deflection_x = w->deflection_y = 0.0;
       ws->fx0 = ws->k = w->fy = w->mz = w->fx = 0.0;
-      w->kappa = w->alpha = 0.0;
+      w->kappa = w->tan_alpha = 0.0;
       ws->inv_denom_x = 1.0;
       ws->damping_x = 0.0;
       ws->clamped_x = true;
       continue;
     }
-    grip_vec3 nrm = w->contact_normal;
-    grip_vec3 heading = forward;
-    if (w->steer != 0.0) heading = mat3_mul(rot, v3(w->steer_cos, w->steer_sin, 0.0));
-    tangent[n] = v3_mad(heading, nrm, -v3_dot(heading, nrm));
     contact[n++] = i;
   }
-  /* 1/|t| as |t|·(1/|t|²): the square root and the division run side by side. */
-  double inv_length[GRIP_MAX_WHEELS];
-  for (int j = 0; j < n; ++j) {
-    double length2 = v3_dot(tangent[j], tangent[j]);
-    length[j] = sqrt(length2);
-    inv_length[j] = length[j] * (1.0 / length2);
-  }
 
-  /* Contact-patch velocity and carcass deflections (Pacejka's first-order relaxation), backward
-   * Euler:
-   *   du/dt = (omega·r − vx) − |vx|·u/sigma_x,   dv/dt = vy − |vx|·v/sigma_y
-   * Transient slips: kappa' = u/sigma_x, tan(alpha') = v/sigma_y. The two denominators
-   * 1 + dt|vx|/sigma share one division. */
-  double denom_x[GRIP_MAX_WHEELS], denom_y[GRIP_MAX_WHEELS], inv_both[GRIP_MAX_WHEELS];
-  for (int j = 0; j < n; ++j) {
-    wheel_runtime *w = &v->wheels[contact[j]];
-    wheel_scratch *ws = &sc[contact[j]];
-    const wheel_config *c = &v->type->wheels[contact[j]];
-    double l = length[j];
-    grip_vec3 lon = l > 0.0 ? v3_scale(tangent[j], inv_length[j]) : v3(0.0, 0.0, 1.0); /* v3_normalize */
-    grip_vec3 lat = v3_cross(w->contact_normal, lon);
-    ws->long_dir = lon;
-    ws->lat_dir = lat;
-    grip_vec3 arm = v3_sub(w->contact_point, v->position);
+  /* The tyre frame, the contact patch's velocity and the carcass's relaxation, a block of wheels
+   * at a time; the Magic Formula's inputs into arrays for the batch below. */
+  enum { ROOM = (GRIP_MAX_WHEELS + LANES - 1) / LANES * LANES };
+  double fz[ROOM], kappa[ROOM], tan_alpha[ROOM], scale[ROOM];
+  const grip_simple_mf_def *mf_def[ROOM];
+  const simple_mf_cache *mf_cache[ROOM];
+  tyre_block blocks[ROOM / LANES];
+  int block_count = 0;
+  const lane3 forward = lane3_of(mat3_column(rot, 0));
+  const lane3 position = lane3_of(v->position), velocity = lane3_of(v->velocity);
+  const lane3 angular_velocity = lane3_of(v->angular_velocity);
+  for (int first = 0; first < n; first += LANES) {
+    tyre_block *blk = &blocks[block_count++];
+    blk->count = n - first < LANES ? n - first : LANES;
+    const void *w[LANES], *ws[LANES];
+    for (int l = 0; l < LANES; ++l) {
+      int i = contact[first + (l < blk->count ? l : 0)];
+      const wheel_config *c = &v->type->wheels[i];
+      w[l] = &v->wheels[i];
+      blk->config[l] = c;
+      ws[l] = blk->scratch[l] = &sc[i];
+      mf_def[first + l] = &v->def->axles[c->axle].tyre.simple;
+      mf_cache[first + l] = &v->type->tyre_cache[c->axle];
+    }
+    const void *const *c = blk->config;
+    void *const *ws_out = blk->scratch;
+#define W(field) lane_gather(w, offsetof(wheel_runtime, field))
+#define C(field) lane_gather(c, offsetof(wheel_config, field))
+    lane3 nrm = lane3_gather(w, offsetof(wheel_runtime, contact_normal));
+    /* the (steered) wheel's heading projected on the contact plane */
+    lane steer = W(steer);
+    lane3 steered = lane3_rotate(rot, (lane3){W(steer_cos), W(steer_sin), lane_of(0.0)});
+    lane3 heading = lane3_select(steer != 0.0, steered, forward);
+    lane3 tangent = lane3_mad(heading, nrm, -lane3_dot(heading, nrm));
+    /* 1/|t| as |t|·(1/|t|²): the square root and the division run side by side. */
+    lane length2 = lane3_dot(tangent, tangent);
+    lane length = lane_sqrt(length2);
+    lane inv_length = length * (1.0 / length2);
+    lane3 up = lane3_of(v3(0.0, 0.0, 1.0)); /* v3_normalize: +z for a zero tangent */
+    lane3 lon = lane3_select(length > 0.0, lane3_scale(tangent, inv_length), up);
+    lane3 lat = lane3_cross(nrm, lon);
+    lane3_scatter(ws_out, offsetof(wheel_scratch, long_dir), lon);
+    lane3_scatter(ws_out, offsetof(wheel_scratch, lat_dir), lat);
     /* Contact-patch velocity relative to the ground under it (a still ground: none to take). */
-    grip_vec3 vel = v3_add(v->velocity, v3_cross(v->angular_velocity, arm));
-    if (moving) vel = v3_sub(vel, w->ground_velocity);
-    ws->vx = v3_dot(vel, lon);
-    ws->vy = v3_dot(vel, lat);
-    double speed = fabs(ws->vx);
-    denom_x[j] = 1.0 + dt * speed * c->inv_relax_x;
-    denom_y[j] = 1.0 + dt * speed * c->inv_relax_y;
-  }
-  for (int j = 0; j < n; ++j) inv_both[j] = 1.0 / (denom_x[j] * denom_y[j]);
+    lane3 arm = lane3_sub(lane3_gather(w, offsetof(wheel_runtime, contact_point)), position);
+    lane3 vel = lane3_add(velocity, lane3_cross(angular_velocity, arm));
+    if (moving) vel = lane3_sub(vel, lane3_gather(w, offsetof(wheel_runtime, ground_velocity)));
+    lane vx = lane3_dot(vel, lon), vy = lane3_dot(vel, lat);
+    lane_scatter(ws_out, offsetof(wheel_scratch, vx), vx);
+    lane_scatter(ws_out, offsetof(wheel_scratch, vy), vy);
 
-  double fz[GRIP_MAX_WHEELS], kappa[GRIP_MAX_WHEELS], tan_alpha[GRIP_MAX_WHEELS], scale[GRIP_MAX_WHEELS];
-  double u_pred[GRIP_MAX_WHEELS], defl_y[GRIP_MAX_WHEELS];
-  const grip_simple_mf_def *mf_def[GRIP_MAX_WHEELS];
-  const simple_mf_cache *mf_cache[GRIP_MAX_WHEELS];
-  for (int j = 0; j < n; ++j) {
-    wheel_runtime *w = &v->wheels[contact[j]];
-    wheel_scratch *ws = &sc[contact[j]];
-    const wheel_config *c = &v->type->wheels[contact[j]];
-    const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
-    double sx = c->relax_x, sy = c->relax_y;
+    /* Carcass deflections (Pacejka's first-order relaxation), backward Euler:
+     *   du/dt = (omega·r − vx) − |vx|·u/sigma_x,   dv/dt = vy − |vx|·v/sigma_y
+     * Transient slips: kappa' = u/sigma_x, tan(alpha') = v/sigma_y. The two denominators
+     * 1 + dt|vx|/sigma share one division. */
+    lane speed = lane_abs(vx);
+    lane inv_relax_x = C(inv_relax_x), inv_relax_y = C(inv_relax_y), radius = C(radius);
+    lane denom_x = 1.0 + dt * speed * inv_relax_x;
+    lane denom_y = 1.0 + dt * speed * inv_relax_y;
+    lane inv_both = 1.0 / (denom_x * denom_y);
     /* Rolling resistance f·Fz acts as a friction torque f·Fz·r on the wheel. */
-    ws->friction_torque += t->rolling_resistance * w->surface.rolling_resistance * w->load * c->radius;
-    ws->inv_denom_x = denom_y[j] * inv_both[j];
-    double u = (w->deflection_x + dt * (w->spin * c->radius - ws->vx)) * ws->inv_denom_x;
-    double u_max = MAX_TRANSIENT_KAPPA * sx;
-    ws->clamped_x = fabs(u) > u_max;
-    u_pred[j] = clampd(u, -u_max, u_max);
-    double y_max = tan(MAX_TRANSIENT_ALPHA) * sy;
-    defl_y[j] = clampd((w->deflection_y + dt * ws->vy) * (denom_x[j] * inv_both[j]), -y_max, y_max);
-    fz[j] = w->load;
-    kappa[j] = u_pred[j] * c->inv_relax_x;
-    tan_alpha[j] = defl_y[j] * c->inv_relax_y;
+    lane load = W(load);
+    lane friction_torque = lane_gather(ws, offsetof(wheel_scratch, friction_torque)) +
+                           C(rolling_resistance) * W(surface.rolling_resistance) * load * radius;
+    lane_scatter(ws_out, offsetof(wheel_scratch, friction_torque), friction_torque);
+    blk->inv_denom_x = denom_y * inv_both;
+    lane_scatter(ws_out, offsetof(wheel_scratch, inv_denom_x), blk->inv_denom_x);
+    blk->deflection_x = W(deflection_x);
+    lane u = (blk->deflection_x + dt * (W(spin) * radius - vx)) * blk->inv_denom_x;
+    lane u_max = MAX_TRANSIENT_KAPPA * C(relax_x);
+    blk->clamped_x = lane_abs(u) > u_max;
+    blk->u_pred = lane_clamp(u, -u_max, u_max);
+    lane y_max = tan(MAX_TRANSIENT_ALPHA) * C(relax_y);
+    blk->deflection_y = W(deflection_y);
+    blk->deflection_y_new = lane_clamp((blk->deflection_y + dt * vy) * (denom_x * inv_both), -y_max, y_max);
+    blk->vx = vx;
+    lane_store(&fz[first], load);
+    lane_store(&kappa[first], blk->u_pred * inv_relax_x);
+    lane_store(&tan_alpha[first], blk->deflection_y_new * inv_relax_y);
     /* The tyre state's temperature-window and wear factor: exactly 1 while it is off, and
      * x·1.0 is x, so a car without it keeps its figures bit for bit. */
-    scale[j] = w->surface.friction * grip * w->tyre_grip;
-    mf_def[j] = &t->simple;
-    mf_cache[j] = &v->type->tyre_cache[c->axle];
+    lane_store(&scale[first], W(surface.friction) * grip * W(tyre_grip));
   }
 
   /* Tyre forces: the simple MF for all the wheels on it at once, the full MF one by one. */
-  grip_tyre_output out[GRIP_MAX_WHEELS];
+  grip_tyre_output out[ROOM];
   if (!v->type->any_full_mf) {
     grip_simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
   } else {
@@ -534,41 +561,58 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
       }
     }
   }
+  for (int j = n; j < block_count * LANES; ++j) out[j] = out[j - j % LANES]; /* a spare lane's: its block's first */
 
-  for (int j = 0; j < n; ++j) {
-    wheel_runtime *w = &v->wheels[contact[j]];
-    wheel_scratch *ws = &sc[contact[j]];
-    const wheel_config *c = &v->type->wheels[contact[j]];
-    const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
-    /* Low-speed carcass damping, fading out with speed. */
-    double fade = clampd(1.0 - fabs(ws->vx) * c->inv_low_speed, 0.0, 1.0);
-    double damping = t->low_speed_damping * fade;
-    ws->damping_x = damping;
+  /* Low-speed carcass damping, fading out with speed, and the linear response of Fx to the
+   * wheel's new spin: dFx/domega' = dFx/dkappa·dkappa'/domega' + damping·du'/domega', with
+   * du'/domega' = dt·r/(1 + dt|vx|/sigma_x). */
+  for (int k = 0; k < block_count; ++k) {
+    const tyre_block *blk = &blocks[k];
+    int first = k * LANES;
+    const void *const *c = blk->config;
+    void *const *ws_out = blk->scratch;
+    const void *o[LANES];
+    void *w_out[LANES];
+    for (int l = 0; l < LANES; ++l) {
+      o[l] = &out[first + l];
+      w_out[l] = &v->wheels[contact[first + (l < blk->count ? l : 0)]];
+    }
+    lane fade = lane_clamp(1.0 - lane_abs(blk->vx) * C(inv_low_speed), lane_of(0.0), lane_of(1.0));
+    lane damping = C(low_speed_damping) * fade;
+    lane_scatter(ws_out, offsetof(wheel_scratch, damping_x), damping);
+    lane du_domega = dt * C(radius) * blk->inv_denom_x;
+    lane fx0 = lane_gather(o, offsetof(grip_tyre_output, fx)) + damping * (blk->u_pred - blk->deflection_x) * inv_dt;
+    lane_scatter(ws_out, offsetof(wheel_scratch, fx0), fx0);
+    lane response = lane_max(lane_gather(o, offsetof(grip_tyre_output, dfx_dkappa)), lane_of(0.0)) * du_domega *
+                        C(inv_relax_x) +
+                    damping * du_domega * inv_dt;
+    lane_scatter(ws_out, offsetof(wheel_scratch, k), lane_select(blk->clamped_x, lane_of(0.0), response));
     /* The damping acts through the contact patch, so it cannot take the lateral force past
      * what friction allows, unless the Magic Formula's own force is larger: a car struck
      * broadside at standstill (the carcass deflecting at 6 m/s) drew 22 kN a tyre from it at
      * 3.6 kN of load, and tripped over its wheels. */
-    w->fy = out[j].fy;
-    if (damping > 0.0) {
-      double fy = out[j].fy - damping * (defl_y[j] - w->deflection_y) * inv_dt;
-      /* Only a force larger than the Magic Formula's can pass the cap. */
-      if (fabs(fy) > fabs(out[j].fy)) {
-        double mu_y = v->type->mf[c->axle] ? full_mf_peak_mu_y(t, fz[j])
-                                           : grip_simple_mf_loaded_mu(mf_def[j], mf_def[j]->lateral.mu, fz[j]);
-        double cap = maxd(mu_y * fz[j] * scale[j], fabs(out[j].fy));
-        fy = clampd(fy, -cap, cap);
-      }
-      w->fy = fy;
+    lane fy_mf = lane_gather(o, offsetof(grip_tyre_output, fy));
+    lane fy_damped = fy_mf - damping * (blk->deflection_y_new - blk->deflection_y) * inv_dt;
+    lane_mask damped = damping > 0.0;
+    lane fy = lane_select(damped, fy_damped, fy_mf);
+    /* Only a force larger than the Magic Formula's can pass the cap. */
+    lane_mask capped = damped & (lane_abs(fy_damped) > lane_abs(fy_mf));
+    for (int l = 0; l < LANES; ++l) {
+      if (!capped[l]) continue;
+      int j = first + l;
+      int axle = ((const wheel_config *)c[l])->axle;
+      double mu_y = v->type->mf[axle] ? full_mf_peak_mu_y(&v->def->axles[axle].tyre, fz[j])
+                                      : grip_simple_mf_loaded_mu(mf_def[j], mf_def[j]->lateral.mu, fz[j]);
+      double cap = maxd(mu_y * fz[j] * scale[j], fabs(fy_mf[l]));
+      fy[l] = clampd(fy[l], -cap, cap);
     }
-    w->mz = out[j].mz;
-    w->deflection_y = defl_y[j];
-    w->alpha = fast_atan(tan_alpha[j]);
-
-    /* Linear response of Fx to the wheel's new spin: dFx/domega' = dFx/dkappa·dkappa'/domega'
-     * + damping·du'/domega', with du'/domega' = dt·r/(1 + dt|vx|/sigma_x). */
-    double du_domega = dt * c->radius * ws->inv_denom_x;
-    ws->fx0 = out[j].fx + damping * (u_pred[j] - w->deflection_x) * inv_dt;
-    ws->k = ws->clamped_x ? 0.0 : maxd(out[j].dfx_dkappa, 0.0) * du_domega * c->inv_relax_x + damping * du_domega * inv_dt;
+    lane_scatter(w_out, offsetof(wheel_runtime, fy), fy);
+    lane_scatter(w_out, offsetof(wheel_runtime, mz), lane_gather(o, offsetof(grip_tyre_output, mz)));
+    lane_scatter(w_out, offsetof(wheel_runtime, deflection_y), blk->deflection_y_new);
+    lane_scatter(w_out, offsetof(wheel_runtime, tan_alpha), lane_load(&tan_alpha[first]));
+    for (int l = 0; l < LANES; ++l) ((wheel_scratch *)ws_out[l])->clamped_x = blk->clamped_x[l] != 0;
+#undef W
+#undef C
   }
 }
 
@@ -843,7 +887,7 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
      * state non-finite, and this net catches it at no cost to the steps that do not blow up. */
     for (int i = 0; i < n; ++i) {
       wheel_runtime *w = &v->wheels[i];
-      w->fx = w->fy = w->mz = w->kappa = w->alpha = 0.0;
+      w->fx = w->fy = w->mz = w->kappa = w->tan_alpha = 0.0;
       w->load = w->suspension_force = w->applied_friction = 0.0;
       w->in_contact = w->hit_known = false;
       if (!isfinite(w->rotation)) w->rotation = 0.0;
@@ -937,7 +981,7 @@ void grip_vehicle_fill_wheel(const vehicle *v, int i, grip_wheel_state *o) {
     o->contact_normal = w->contact_normal;
     o->load = w->load;
     o->slip_ratio = w->kappa;
-    o->slip_angle = w->alpha;
+    o->slip_angle = fast_atan(w->tan_alpha); /* the angle only when asked for: an atan a wheel a step */
     o->fx = w->fx;
     o->fy = w->fy;
     o->mz = w->mz;

@@ -6,7 +6,9 @@
 
 #include "grip/grip.h"
 #include "grip/mf_tyre.h"
+#include "support_random.h"
 #include "test.h"
+#include "vehicle_internal.h"
 
 /* TORCS's car1-trb1 curve (stiffness 20, dynamic friction 0.8, elasticity 0.7) and the skid
  * factor TORCS gives its robots. */
@@ -113,6 +115,83 @@ static void tyre_forces(void) {
   }
 }
 
+/* The step's batch of wheels (grip_simple_mf_evaluate_batch, whose phases run the wheels side
+ * by side in vector registers) against the one-wheel evaluation of the same tyre, over random
+ * tyres, loads and slips: inside the tables, at zero slip and beyond the tables (both evaluated
+ * directly), a load below zero. Each wheel's result must not depend on how many wheels share
+ * the batch or where it stands in it, bit for bit: that is what keeps a car's figures the same
+ * whatever its wheel count and whichever copy of the step runs. Against the one-wheel path
+ * (1/rho by a division there, as rho·(1/rho²) in the batch) to 1e-12. */
+static bool same_bits(const grip_tyre_output *a, const grip_tyre_output *b) {
+  return memcmp(a, b, sizeof *a) == 0;
+}
+
+static void batch_matches_one_wheel(void) {
+  enum { TYRES = 3 };
+  grip_simple_mf_def defs[TYRES];
+  simple_mf_cache caches[TYRES];
+  unsigned long long rng = 0x9e3779b97f4a7c15ull;
+  for (int k = 0; k < TYRES; ++k) {
+    defs[k] = grip_default_simple_mf_def();
+    defs[k].longitudinal = defs[k].lateral = TRB1;
+    defs[k].longitudinal.mu = 1.0 + 0.6 * support_uniform(&rng);
+    defs[k].lateral.mu = 1.0 + 0.6 * support_uniform(&rng);
+    defs[k].lateral.b = 8.0 + 8.0 * support_uniform(&rng);
+    defs[k].load_sensitivity = 0.2 * support_uniform(&rng);
+    defs[k].pneumatic_trail = 0.01 + 0.04 * support_uniform(&rng);
+    CHECK(grip_simple_mf_cache_init(&caches[k], &defs[k]));
+  }
+  int tabled = 0, direct = 0, checked = 0;
+  for (int round = 0; round < 400; ++round) {
+    int n = 1 + round % GRIP_MAX_WHEELS;
+    const grip_simple_mf_def *def[GRIP_MAX_WHEELS];
+    const simple_mf_cache *cache[GRIP_MAX_WHEELS];
+    double fz[GRIP_MAX_WHEELS], kappa[GRIP_MAX_WHEELS], tan_alpha[GRIP_MAX_WHEELS], scale[GRIP_MAX_WHEELS];
+    for (int j = 0; j < n; ++j) {
+      int k = (int)(support_uniform(&rng) * TYRES) % TYRES;
+      def[j] = &defs[k];
+      cache[j] = &caches[k];
+      double pick = support_uniform(&rng);
+      fz[j] = pick < 0.05 ? -100.0 : 8000.0 * support_uniform(&rng);
+      kappa[j] = 2.0 * MAX_TRANSIENT_KAPPA * (support_uniform(&rng) - 0.5);
+      tan_alpha[j] = 2.0 * tan(MAX_TRANSIENT_ALPHA) * (support_uniform(&rng) - 0.5);
+      if (pick > 0.9) kappa[j] = tan_alpha[j] = 0.0;                /* at rest: evaluated directly */
+      else if (pick > 0.85) kappa[j] = 50.0 * caches[k].kappa_peak * caches[k].rho_max; /* past the tables */
+      scale[j] = 0.5 + support_uniform(&rng);
+    }
+    grip_tyre_output out[GRIP_MAX_WHEELS];
+    grip_simple_mf_evaluate_batch(n, def, cache, fz, kappa, tan_alpha, scale, out);
+    for (int j = 0; j < n; ++j) {
+      grip_tyre_output alone, one;
+      /* the same wheel alone in a batch of one */
+      grip_simple_mf_evaluate_batch(1, &def[j], &cache[j], &fz[j], &kappa[j], &tan_alpha[j], &scale[j], &alone);
+      CHECK(same_bits(&out[j], &alone));
+      grip_simple_mf_evaluate_tan(def[j], cache[j], fz[j], kappa[j], tan_alpha[j], scale[j], &one);
+      double sx = kappa[j] * cache[j]->inv_kappa_peak, sy = tan_alpha[j] * cache[j]->inv_tan_alpha_peak;
+      double rho2 = sx * sx + sy * sy;
+      if (rho2 >= 1e-18 && rho2 < cache[j]->rho_max * cache[j]->rho_max) {
+        ++tabled;
+        double size = 1.0 + fabs(one.fx) + fabs(one.fy) + fabs(one.dfx_dkappa) + fabs(one.dfy_dalpha);
+        CHECK_NEAR(out[j].fx, one.fx, 1e-12 * size);
+        CHECK_NEAR(out[j].fy, one.fy, 1e-12 * size);
+        CHECK_NEAR(out[j].mz, one.mz, 1e-12 * size);
+        CHECK_NEAR(out[j].dfx_dkappa, one.dfx_dkappa, 1e-12 * size);
+        CHECK_NEAR(out[j].dfy_dalpha, one.dfy_dalpha, 1e-12 * size);
+      } else {
+        ++direct;
+        CHECK(same_bits(&out[j], &one)); /* both the direct evaluation */
+      }
+      ++checked;
+    }
+  }
+  /* every kind of wheel came up */
+  CHECK(tabled > 1000);
+  CHECK(direct > 200);
+  printf("  %d wheels in batches of 1..%d: %d from the tables, %d evaluated directly\n", checked, GRIP_MAX_WHEELS,
+         tabled, direct);
+  for (int k = 0; k < TYRES; ++k) grip_simple_mf_cache_free(&caches[k]);
+}
+
 /* The definition check: slide_gain in [0, 2]. */
 static void validation(void) {
   const double gains[] = {-0.1, 0.0, 0.3, 2.0, 2.5, NAN};
@@ -131,6 +210,7 @@ int main(void) {
   RUN_TEST(curve_matches_formula);
   RUN_TEST(peak_is_the_magic_formulas);
   RUN_TEST(tyre_forces);
+  RUN_TEST(batch_matches_one_wheel);
   RUN_TEST(validation);
   return TEST_RESULT();
 }
