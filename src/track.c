@@ -775,12 +775,16 @@ static bool flat_grid_build(flat_grid *g, const double *circle, const double *ha
 }
 
 /* What build_flatness's nearness test reads: each segment's terms, the largest reach, and the
- * grid of candidates. */
+ * grid of candidates; and what it writes, segment by segment (flat_near_listed). */
 typedef struct flat_setup {
   flat_terms *ft;
   double reach;
   double *half; /* per segment, its square's half-side in the grid */
   flat_grid grid;
+  char *near;   /* per segment j: FLAT_NEAR_REGION, FLAT_NEAR_SEARCH or FLAT_FAR from segment i */
+  int *seen;    /* per segment j: the last i whose cells listed it (j tested once per i) */
+  int *touched; /* the segments near i, to set back to FLAT_FAR before the next i */
+  int touched_count;
 } flat_setup;
 
 static void flat_setup_free(flat_setup *s) {
@@ -788,14 +792,26 @@ static void flat_setup_free(flat_setup *s) {
   free(s->half);
   free(s->grid.start);
   free(s->grid.items);
+  free(s->near);
+  free(s->seen);
+  free(s->touched);
 }
 
+/* False when out of memory or when the grid cannot be built (then no claims): flat_setup_free
+ * it either way. */
 static bool flat_setup_build(const grip_track *t, flat_setup *s) {
   int n = t->count;
   memset(s, 0, sizeof *s);
   s->ft = malloc((size_t)n * sizeof *s->ft);
   s->half = malloc((size_t)n * sizeof *s->half);
-  if (!s->ft || !s->half) return false;
+  s->near = malloc((size_t)n);
+  s->seen = malloc((size_t)n * sizeof *s->seen);
+  s->touched = malloc((size_t)n * sizeof *s->touched);
+  if (!s->ft || !s->half || !s->near || !s->seen || !s->touched) return false;
+  for (int j = 0; j < n; ++j) {
+    s->near[j] = FLAT_FAR;
+    s->seen[j] = -1;
+  }
   for (int i = 0; i < n; ++i) {
     s->ft[i] = flat_segment_terms(&t->seg[i]);
     s->reach = fmax(s->reach, s->ft[i].T);
@@ -821,10 +837,13 @@ static double flat_mine(const grip_track *t, const flat_setup *s, int i) {
   return t->circle[CIRCLE_STRIDE * i + 3] + s->ft[i].T + GROUND_FLAT_RADIUS + 1e-6;
 }
 
-/* near[j] for every segment j the grid lists with i (the others are far, and near[] must hold
- * FLAT_FAR for them on entry); the ones not far are put in touched. Returns their count. */
-static int flat_near_listed(const grip_track *t, const flat_setup *s, int i, char *near, int *seen, int *touched) {
+/* s->near[j] for every segment j, from segment i: the grid's listing tests only the segments in
+ * the cells i's square meets, and the others are far. Returns how many are not far. */
+static int flat_near_listed(const grip_track *t, flat_setup *s, int i) {
   const flat_grid *g = &s->grid;
+  char *near = s->near;
+  int *seen = s->seen, *touched = s->touched;
+  for (int k = 0; k < s->touched_count; ++k) near[touched[k]] = FLAT_FAR; /* the last i's */
   const double *ci = &t->circle[CIRCLE_STRIDE * i];
   double mine = flat_mine(t, s, i);
   int cells[4], count = 0;
@@ -840,35 +859,24 @@ static int flat_near_listed(const grip_track *t, const flat_setup *s, int i, cha
         if (near[j] != FLAT_FAR) touched[count++] = j;
       }
     }
-  return count;
+  return s->touched_count = count;
 }
 
 long grip_track_flat_grid_check(const grip_track *t, long *near_pairs) {
   *near_pairs = 0;
   if (!t || !t->circle) return -1;
   int n = t->count;
-  flat_setup s = {0};
-  char *near = malloc((size_t)n);
-  int *seen = malloc((size_t)n * sizeof *seen), *touched = malloc((size_t)n * sizeof *touched);
+  flat_setup s;
   long wrong = -1;
-  if (near && seen && touched && flat_setup_build(t, &s)) {
+  if (flat_setup_build(t, &s)) {
     wrong = 0;
-    for (int j = 0; j < n; ++j) {
-      near[j] = FLAT_FAR;
-      seen[j] = -1;
-    }
     for (int i = 0; i < n; ++i) {
-      int count = flat_near_listed(t, &s, i, near, seen, touched);
+      *near_pairs += flat_near_listed(t, &s, i);
       double mine = flat_mine(t, &s, i);
-      for (int j = 0; j < n; ++j) wrong += near[j] != flat_nearness(t, &s, i, j, mine);
-      for (int k = 0; k < count; ++k) near[touched[k]] = FLAT_FAR;
-      *near_pairs += count;
+      for (int j = 0; j < n; ++j) wrong += s.near[j] != flat_nearness(t, &s, i, j, mine);
     }
   }
   flat_setup_free(&s);
-  free(near);
-  free(seen);
-  free(touched);
   return wrong;
 }
 
@@ -883,26 +891,19 @@ long grip_track_flat_grid_check(const grip_track *t, long *near_pairs) {
 static void build_flatness(grip_track *t) {
   if (!t->circle) return;
   int n = t->count;
-  flat_setup setup = {0};
+  flat_setup setup;
+  bool built = flat_setup_build(t, &setup);
   double *junction = malloc((size_t)n * sizeof *junction); /* jump where segment i ends; NAN: a step */
-  char *near = malloc((size_t)n);
-  int *seen = malloc((size_t)n * sizeof *seen), *touched = malloc((size_t)n * sizeof *touched);
   t->flat = malloc((size_t)n * sizeof *t->flat);
-  if (!junction || !near || !seen || !touched || !t->flat || !flat_setup_build(t, &setup)) {
+  if (!built || !junction || !t->flat) {
     flat_setup_free(&setup);
     free(junction);
-    free(near);
-    free(seen);
-    free(touched);
     free(t->flat);
     t->flat = NULL;
     return;
   }
   const flat_terms *ft = setup.ft;
-  for (int j = 0; j < n; ++j) {
-    near[j] = FLAT_FAR;
-    seen[j] = -1;
-  }
+  const char *near = setup.near;
   for (int i = 0; i < n; ++i) {
     int k = neighbour(t, i, +1, t->closed);
     junction[i] = NAN;
@@ -911,17 +912,14 @@ static void build_flatness(grip_track *t) {
     if (step <= FLAT_STEP && isfinite(jump)) junction[i] = jump;
   }
   const double R = GROUND_FLAT_RADIUS;
-  int touched_count = 0;
   for (int i = 0; i < n; ++i) {
     track_flat *out = &t->flat[i];
     memset(out, 0, sizeof *out);
     out->run.band[0] = out->run.band[1] = out->own.band[0] = out->own.band[1] = -1.0; /* no claim */
     out->interior[0] = 1.0;
     out->interior[1] = 0.0;
-    /* near[j]: FLAT_NEAR_REGION, FLAT_NEAR_SEARCH or FLAT_FAR (touched: the segments not far,
-     * reset to far before the next i) */
-    for (int k = 0; k < touched_count; ++k) near[touched[k]] = FLAT_FAR;
-    int count = touched_count = flat_near_listed(t, &setup, i, near, seen, touched);
+    /* near[j]: FLAT_NEAR_REGION, FLAT_NEAR_SEARCH or FLAT_FAR */
+    int count = flat_near_listed(t, &setup, i);
     /* the run of consecutive near segments around i */
     int lo = i, hi = i, len = 1;
     bool ok = ft[i].ok;
@@ -989,9 +987,6 @@ static void build_flatness(grip_track *t) {
   }
   flat_setup_free(&setup);
   free(junction);
-  free(near);
-  free(seen);
-  free(touched);
 }
 
 grip_result grip_track_build(const grip_track_def *def, grip_track **out) {

@@ -422,9 +422,10 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
  * the spare lanes: they work out that wheel's results again, bit for bit, and store them where
  * it does, so that every lane is stored without a test. */
 typedef struct tyre_block {
-  int count;                  /* wheels in the block's lanes */
-  const void *config[LANES];  /* their wheel_config (the spare lanes repeat the first wheel's) */
-  void *scratch[LANES];       /* and wheel_scratch */
+  /* the lanes' wheel_runtime, wheel_config and wheel_scratch (a spare lane repeats the first) */
+  void *wheel[LANES];
+  const void *config[LANES];
+  void *scratch[LANES];
   lane vx, inv_denom_x, u_pred, deflection_x, deflection_y, deflection_y_new;
   lane_mask clamped_x;
 } tyre_block;
@@ -468,14 +469,14 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
   const lane3 forward = lane3_of(mat3_column(rot, 0));
   const lane3 position = lane3_of(v->position), velocity = lane3_of(v->velocity);
   const lane3 angular_velocity = lane3_of(v->angular_velocity);
+  const lane3 up = lane3_of(v3(0.0, 0.0, 1.0)); /* the tyre frame of a zero tangent */
   for (int first = 0; first < n; first += LANES) {
     tyre_block *blk = &blocks[block_count++];
-    blk->count = n - first < LANES ? n - first : LANES;
     const void *w[LANES], *ws[LANES];
     for (int l = 0; l < LANES; ++l) {
-      int i = contact[first + (l < blk->count ? l : 0)];
+      int i = contact[first + l < n ? first + l : first];
       const wheel_config *c = &v->type->wheels[i];
-      w[l] = &v->wheels[i];
+      w[l] = blk->wheel[l] = &v->wheels[i];
       blk->config[l] = c;
       ws[l] = blk->scratch[l] = &sc[i];
       mf_def[first + l] = &v->def->axles[c->axle].tyre.simple;
@@ -495,8 +496,7 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     lane length2 = lane3_dot(tangent, tangent);
     lane length = lane_sqrt(length2);
     lane inv_length = length * (1.0 / length2);
-    lane3 up = lane3_of(v3(0.0, 0.0, 1.0)); /* v3_normalize: +z for a zero tangent */
-    lane3 lon = lane3_select(length > 0.0, lane3_scale(tangent, inv_length), up);
+    lane3 lon = lane3_select(length > 0.0, lane3_scale(tangent, inv_length), up); /* v3_normalize */
     lane3 lat = lane3_cross(nrm, lon);
     lane3_scatter(ws_out, offsetof(wheel_scratch, long_dir), lon);
     lane3_scatter(ws_out, offsetof(wheel_scratch, lat_dir), lat);
@@ -570,13 +570,9 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     const tyre_block *blk = &blocks[k];
     int first = k * LANES;
     const void *const *c = blk->config;
-    void *const *ws_out = blk->scratch;
+    void *const *ws_out = blk->scratch, *const *w_out = blk->wheel;
     const void *o[LANES];
-    void *w_out[LANES];
-    for (int l = 0; l < LANES; ++l) {
-      o[l] = &out[first + l];
-      w_out[l] = &v->wheels[contact[first + (l < blk->count ? l : 0)]];
-    }
+    for (int l = 0; l < LANES; ++l) o[l] = &out[first + l];
     lane fade = lane_clamp(1.0 - lane_abs(blk->vx) * C(inv_low_speed), lane_of(0.0), lane_of(1.0));
     lane damping = C(low_speed_damping) * fade;
     lane_scatter(ws_out, offsetof(wheel_scratch, damping_x), damping);

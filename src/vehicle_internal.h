@@ -145,8 +145,8 @@ typedef struct wheel_config {
   double relax_x, relax_y;         /* m, the tyre's relaxation lengths */
   double inv_relax_x, inv_relax_y; /* 1/m, their reciprocals */
   double inv_low_speed;  /* s/m, 1/(tyre low_speed) */
-  double rolling_resistance; /* the tyre's rolling-resistance coefficient (grip_tyre_def) */
-  double low_speed_damping;  /* N·s/m, the tyre's low-speed carcass damping (grip_tyre_def) */
+  double rolling_resistance; /* 1, the tyre's factor on the surface's rolling resistance; ~1 (grip_tyre_def) */
+  double low_speed_damping;  /* N·s/m, the tyre's carcass damping near standstill; ~3000 (grip_tyre_def) */
   double steer_ratio;    /* the axle's: road-wheel angle per unit of the steering's angle */
   double side;           /* +1 left, -1 right, 0 on the centre line */
   int axle;
@@ -241,8 +241,9 @@ typedef struct wheel_runtime {
   double suspension_force;
   double steer;         /* rad, road-wheel angle */
   double steer_sin, steer_cos; /* of steer */
-  double kappa;
-  double tan_alpha;     /* of the transient slip angle (the angle itself is worked out when read) */
+  double kappa;         /* 1, transient slip ratio u/sigma_x; ~0.05 driving hard */
+  double tan_alpha;     /* 1, tan of the transient slip angle, v/sigma_y; ~0.1 cornering (the angle
+                           itself is worked out when read: grip_vehicle_fill_wheel) */
   double fx, fy, mz;
   double drive_torque;
   double applied_friction; /* actually applied, signed */
