@@ -170,6 +170,10 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
       w->hardpoint = v3_sub(v3_add(design, v3(0, 0, s->bump_travel)), t->com_design);
       double box_top = d->body.box_center.z + 0.5 * d->body.dimensions.z - t->com_design.z;
       w->ray_lift = clampd(box_top - w->hardpoint.z, 0.0, w->radius);
+      w->ray_start = v3_add(w->hardpoint, v3(0, 0, w->ray_lift));
+      w->ray_reach = w->ray_lift + w->radius + w->max_length;
+      w->mf_def = &axle->tyre.simple;
+      w->mf_cache = &t->tyre_cache[a];
       w->static_load = per_wheel * weight * share[a];
       /* The spring is preloaded so that the car sits at design ride height under its weight. */
       w->spring_zero = s->droop_travel - w->static_load / s->spring_rate;
@@ -321,9 +325,8 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
     const wheel_config *c = &v->type->wheels[i];
     /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
      * compression past the bump stop is still seen. */
-    origins[i] = v3_add(v->position, mat3_mul(rot, v3_add(c->hardpoint, v3(0, 0, c->ray_lift))));
-    double reach = c->ray_lift + c->radius + c->max_length;
-    grip_ground_query query = grip_vehicle_ground_query(v, i);
+    origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
+    double reach = c->ray_reach;
     if (moving) { /* a moving ground's callback may leave them alone where it stands still */
       hits[i].velocity = v3(0, 0, 0);
       hits[i].body = NULL;
@@ -331,16 +334,20 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
     wheel_runtime *w = &v->wheels[i];
     w->flat.track = NULL; /* (u and t are read only with a track's claims) */
     w->flat.plane = plane;
+    if (plane) {
+      found[i] = plane_raycast(world->ground.context, origins[i], down, reach, &hits[i]);
+      continue; /* (the plane asks for no query) */
+    }
+    grip_ground_query query = grip_vehicle_ground_query(v, i);
     if (track)
       found[i] = grip_track_raycast_flat(world->ground.context, &query, origins[i], down, reach, &hits[i], &w->flat);
-    else if (plane) found[i] = plane_raycast(world->ground.context, origins[i], down, reach, &hits[i]);
     else found[i] = raycast && raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
   }
   for (int i = 0; i < n; ++i) {
     wheel_runtime *w = &v->wheels[i];
     const wheel_config *c = &v->type->wheels[i];
     grip_vec3 origin = origins[i];
-    double reach = c->ray_lift + c->radius + c->max_length;
+    double reach = c->ray_reach;
     const grip_ground_hit *hit = &hits[i];
     w->in_contact = found[i];
     if (w->in_contact) {
@@ -479,8 +486,8 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
       w[l] = blk->wheel[l] = &v->wheels[i];
       blk->config[l] = c;
       ws[l] = blk->scratch[l] = &sc[i];
-      mf_def[first + l] = &v->def->axles[c->axle].tyre.simple;
-      mf_cache[first + l] = &v->type->tyre_cache[c->axle];
+      mf_def[first + l] = c->mf_def;
+      mf_cache[first + l] = c->mf_cache;
     }
     const void *const *c = blk->config;
     void *const *ws_out = blk->scratch;
@@ -852,11 +859,19 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
                      (v->angular_velocity.x - v->angular_velocity.x) + (v->angular_velocity.y - v->angular_velocity.y) +
                      (v->angular_velocity.z - v->angular_velocity.z) + (v->rotation.w - v->rotation.w) +
                      (v->engine_omega - v->engine_omega);
-  for (int i = 0; i < n; ++i) {
-    const wheel_runtime *w = &v->wheels[i];
-    nonfinite += (w->spin - w->spin) + (w->deflection_x - w->deflection_x) + (w->deflection_y - w->deflection_y) +
-                 (w->fx - w->fx) + (w->fy - w->fy) + (w->compression - w->compression) + (w->load - w->load);
+  /* The wheels two at a time in lanes (a spare lane repeats its pair's first wheel): the sum's
+   * order does not matter, only whether it is 0. */
+  lane wheels_nonfinite = lane_of(0.0);
+  for (int i = 0; i < n; i += LANES) {
+    const void *w[LANES];
+    for (int l = 0; l < LANES; ++l) w[l] = &v->wheels[i + l < n ? i + l : i];
+#define W(field) lane_gather(w, offsetof(wheel_runtime, field))
+    lane x = W(spin), dx = W(deflection_x), dy = W(deflection_y), fx = W(fx), fy = W(fy);
+    lane compression = W(compression), load = W(load);
+#undef W
+    wheels_nonfinite += (x - x) + (dx - dx) + (dy - dy) + (fx - fx) + (fy - fy) + (compression - compression) + (load - load);
   }
+  for (int l = 0; l < LANES; ++l) nonfinite += wheels_nonfinite[l];
   bool ok = nonfinite == 0.0;
   if (external) {
     ok = ok && finite3_ok(v->chassis_force) && finite3_ok(v->chassis_torque);

@@ -138,6 +138,8 @@ typedef struct wheel_config {
   double ray_lift;       /* m, the suspension ray starts this far above the hardpoint: one wheel
                             radius, less where that would leave the body box (so the ray never
                             starts below the ground while the body is above it) */
+  grip_vec3 ray_start;   /* m, body frame: the hardpoint raised by ray_lift, where the ray starts */
+  double ray_reach;      /* m, ray_lift + radius + max_length: how far the ray looks (~0.75) */
   double spring_zero;    /* m, compression at which the spring force is zero */
   double levelling_rate; /* 1/s, 1/levelling_time; 0 = no self-levelling */
   double static_load;    /* N at design ride height */
@@ -149,6 +151,9 @@ typedef struct wheel_config {
   double low_speed_damping;  /* N·s/m, the tyre's carcass damping near standstill; ~3000 (grip_tyre_def) */
   double steer_ratio;    /* the axle's: road-wheel angle per unit of the steering's angle */
   double side;           /* +1 left, -1 right, 0 on the centre line */
+  /* the axle's simple Magic Formula and its tables (in the type; unused with the full MF) */
+  const grip_simple_mf_def *mf_def;
+  const simple_mf_cache *mf_cache;
   int axle;
   int partner;           /* the other wheel of its axle, or -1 on a one-wheel axle */
   bool driven;
@@ -200,6 +205,9 @@ typedef struct vehicle_type {
   bool any_full_mf;       /* some axle has a full MF tyre */
   wheel_config wheels[GRIP_MAX_WHEELS];
   double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
+  /* 1, the gearbox's overall ratio (with the final drive) of gear g at [g + 1], g = −1 (reverse),
+   * 0 (neutral: 0) .. GRIP_MAX_GEARS; ~3.5 in third */
+  double gear_ratio[GRIP_MAX_GEARS + 2];
   double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
   simple_mf_cache tyre_cache[GRIP_MAX_AXLES];
   /* Tyre state (tyre_state.c), per axle: the tread area 2π·r·width (m²) the wear spreads over
