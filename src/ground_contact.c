@@ -447,13 +447,8 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
   push_out(v, planes, n);
 }
 
-bool grip_ground_left_world(vehicle *v, const grip_world_def *world) {
-  grip_vec3 p = v->position, lo = world->bounds_min, hi = world->bounds_max;
-  if (!(p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z)) return true;
-  if (v->ground_points > 0) return false;
-  for (int i = 0; i < v->wheel_count; ++i)
-    if (v->wheels[i].in_contact) return false;
-  /* Airborne: is there any ground below at all? */
+bool grip_ground_none_below(vehicle *v, const grip_world_def *world) {
+  grip_vec3 p = v->position;
   const grip_ground *ground = &world->ground;
   grip_ground_hit hit;
   grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);

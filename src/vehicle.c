@@ -321,27 +321,34 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
   grip_raycast_fn *raycast = world->ground.raycast;
   bool track = !moving && raycast == grip_track_raycast;
   bool plane = !moving && raycast == grip_plane_raycast;
-  for (int i = 0; i < n; ++i) {
-    const wheel_config *c = &v->type->wheels[i];
-    /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
-     * compression past the bump stop is still seen. */
-    origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
-    double reach = c->ray_reach;
-    if (moving) { /* a moving ground's callback may leave them alone where it stands still */
-      hits[i].velocity = v3(0, 0, 0);
-      hits[i].body = NULL;
+  /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
+   * compression past the bump stop is still seen. The plane's rays in a loop of their own: it
+   * asks no query and moves not. */
+  if (plane) {
+    for (int i = 0; i < n; ++i) {
+      const wheel_config *c = &v->type->wheels[i];
+      origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
+      v->wheels[i].flat.track = NULL; /* (u and t are read only with a track's claims) */
+      v->wheels[i].flat.plane = true;
+      found[i] = plane_raycast(world->ground.context, origins[i], down, c->ray_reach, &hits[i]);
     }
-    wheel_runtime *w = &v->wheels[i];
-    w->flat.track = NULL; /* (u and t are read only with a track's claims) */
-    w->flat.plane = plane;
-    if (plane) {
-      found[i] = plane_raycast(world->ground.context, origins[i], down, reach, &hits[i]);
-      continue; /* (the plane asks for no query) */
+  } else {
+    for (int i = 0; i < n; ++i) {
+      const wheel_config *c = &v->type->wheels[i];
+      origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
+      double reach = c->ray_reach;
+      if (moving) { /* a moving ground's callback may leave them alone where it stands still */
+        hits[i].velocity = v3(0, 0, 0);
+        hits[i].body = NULL;
+      }
+      wheel_runtime *w = &v->wheels[i];
+      w->flat.track = NULL;
+      w->flat.plane = false;
+      grip_ground_query query = grip_vehicle_ground_query(v, i);
+      if (track)
+        found[i] = grip_track_raycast_flat(world->ground.context, &query, origins[i], down, reach, &hits[i], &w->flat);
+      else found[i] = raycast && raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
     }
-    grip_ground_query query = grip_vehicle_ground_query(v, i);
-    if (track)
-      found[i] = grip_track_raycast_flat(world->ground.context, &query, origins[i], down, reach, &hits[i], &w->flat);
-    else found[i] = raycast && raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
   }
   for (int i = 0; i < n; ++i) {
     wheel_runtime *w = &v->wheels[i];
@@ -910,7 +917,7 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
     v->chassis_force = v->chassis_torque = v3(0, 0, 0);
     for (int i = 0; i < n; ++i) v->wheel_force[i] = v3(0, 0, 0);
   }
-  if (!external && grip_ground_left_world(v, world)) hold_out_of_world(v);
+  if (!external && grip_ground_left_world(v, world, n)) hold_out_of_world(v);
 }
 
 GRIP_HOT_CLONES
