@@ -429,7 +429,7 @@ STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_W
   double engagement = engine ? clutch_engagement(v) : 0.0;
   v->clutch_engagement = engagement;
   engine_output eo = {0};
-  if (engine) eo = grip_engine_torque(&v->def->engine, v->engine_omega, v->filtered.throttle);
+  if (engine) eo = grip_engine_torque(&v->def->engine, v->engine_omega, v->filtered.throttle, &v->engine_curve_piece);
   v->engine_torque = eo.torque;
   /* Efficiency loses torque in the direction power flows: engine -> wheels: eta; wheels ->
    * engine (engine braking): 1/eta. The direction is taken from the last step. */

@@ -69,8 +69,9 @@ typedef struct engine_output {
 } engine_output;
 
 /* Crank torque at engine speed omega (rad/s) for a throttle 0..1, with the idle governor and
- * the rev limiter applied. */
-engine_output grip_engine_torque(const grip_engine_def *def, double omega, double throttle);
+ * the rev limiter applied. *curve_piece: where the torque curve's look-up starts (the vehicle's
+ * engine_curve_piece; any value gives the same result). */
+engine_output grip_engine_torque(const grip_engine_def *def, double omega, double throttle, int *curve_piece);
 
 /* --- steering feedback ----------------------------------------------------------------- */
 
@@ -316,6 +317,8 @@ typedef struct vehicle {
   /* engine and drivetrain */
   double engine_omega;      /* rad/s */
   double engine_torque;     /* N·m last step */
+  int engine_curve_piece;   /* the torque curve's piece of the last look-up, where the next starts
+                               (1..curve_points − 1; any value is safe: engine.c) */
   int gear;                 /* engaged gear, -1..n (0 while shifting) */
   int target_gear;          /* gear being shifted into */
   double shift_timer;       /* s left of the current shift, 0 when not shifting */
