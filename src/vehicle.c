@@ -201,6 +201,15 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
       return false;
     }
   }
+  if (!t->any_full_mf) {
+    const grip_simple_mf_def *defs[GRIP_MAX_WHEELS];
+    const simple_mf_cache *caches[GRIP_MAX_WHEELS];
+    for (int i = 0; i < t->wheel_count; ++i) {
+      defs[i] = t->wheels[i].mf_def;
+      caches[i] = t->wheels[i].mf_cache;
+    }
+    grip_simple_mf_set_fill(&t->tyre_set, t->wheel_count, defs, caches);
+  }
   return true;
 }
 
@@ -444,12 +453,13 @@ typedef struct tyre_block {
   lane_mask clamped_x;
 } tyre_block;
 
+STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt,
+                                bool moving, const int contact[GRIP_MAX_WHEELS], int n, bool every_wheel);
+
 STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt, int n_wheels,
                       bool moving) {
   const grip_brake_def *b = &v->def->brakes;
-  double inv_dt = 1.0 / dt;
   double handbrake = b->handbrake_torque * v->filtered.handbrake;
-  double grip = v->def->assists.grip_multiplier;
   int contact[GRIP_MAX_WHEELS], n = 0;
 
   /* Brakes, and the wheels in the air. */
@@ -471,7 +481,20 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     }
     contact[n++] = i;
   }
+  /* With every wheel on the ground (nearly always) the k-th in contact is wheel k: a copy of the
+   * rest for that case, whose wheels' places the compiler knows (n_wheels a constant 4 for the
+   * usual car). */
+  if (n == n_wheels) tyres_on_ground(v, sc, rot, dt, moving, contact, n_wheels, true);
+  else tyres_on_ground(v, sc, rot, dt, moving, contact, n, false);
+}
 
+/* The tyres of the n wheels on the ground, contact[k] the k-th of them (k itself with
+ * every_wheel). */
+STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt,
+                                bool moving, const int contact[GRIP_MAX_WHEELS], int n, bool every_wheel) {
+  double inv_dt = 1.0 / dt;
+  double grip = v->def->assists.grip_multiplier;
+#define CONTACT(k) (every_wheel ? (k) : contact[k])
   /* The tyre frame, the contact patch's velocity and the carcass's relaxation, a block of wheels
    * at a time; the Magic Formula's inputs into arrays for the batch below. */
   enum { ROOM = (GRIP_MAX_WHEELS + LANES - 1) / LANES * LANES };
@@ -488,7 +511,7 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     tyre_block *blk = &blocks[block_count++];
     const void *w[LANES], *ws[LANES];
     for (int l = 0; l < LANES; ++l) {
-      int i = contact[first + l < n ? first + l : first];
+      int i = CONTACT(first + l < n ? first + l : first);
       const wheel_config *c = &v->type->wheels[i];
       w[l] = blk->wheel[l] = &v->wheels[i];
       blk->config[l] = c;
@@ -558,17 +581,19 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
   /* Tyre forces: the simple MF for all the wheels on it at once, the full MF one by one. */
   grip_tyre_output out[ROOM];
   if (!v->type->any_full_mf) {
-    grip_simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
+    /* every wheel: the type's constants as they lie, wheel k at [k] */
+    if (every_wheel) grip_simple_mf_evaluate_set(n, &v->type->tyre_set, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
+    else grip_simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
   } else {
     for (int j = 0; j < n; ++j) {
-      const wheel_scratch *ws = &sc[contact[j]];
-      const grip_mf_params *mf = v->type->mf[v->type->wheels[contact[j]].axle];
+      const wheel_scratch *ws = &sc[CONTACT(j)];
+      const grip_mf_params *mf = v->type->mf[v->type->wheels[CONTACT(j)].axle];
       if (mf) {
         /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame), at the
          * tyre's gauge pressure when the tyre state is on (0: the .tir's INFLPRES). */
         grip_tyre_input in = {.fz = fz[j], .kappa = kappa[j], .alpha = fast_atan(tan_alpha[j]), .gamma = 0.0,
                               .vx = ws->vx, .friction_scale = scale[j]};
-        double pressure = v->type->tyre_state_on ? maxd(v->wheels[contact[j]].pressure, 1.0) : 0.0;
+        double pressure = v->type->tyre_state_on ? maxd(v->wheels[CONTACT(j)].pressure, 1.0) : 0.0;
         grip_mf_evaluate_at_pressure(mf, &in, pressure, &out[j]);
       } else {
         grip_simple_mf_evaluate_tan(mf_def[j], mf_cache[j], fz[j], kappa[j], tan_alpha[j], scale[j], &out[j]);
@@ -624,6 +649,7 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
 #undef W
 #undef C
   }
+#undef CONTACT
 }
 
 /* After the drivetrain solve: carcass deflection from the final wheel speed. */

@@ -61,6 +61,29 @@ void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[],
                               const double fz[], const double kappa[], const double tan_alpha[],
                               const double friction_scale[], grip_tyre_output out[]);
 
+/* What the batch reads of each of n tyres' definition and cache, side by side (tyre k at [k]):
+ * a car type lays it out once for all its wheels (vehicle_type.tyre_set), so that a step with
+ * every wheel on the ground reads it as it is; the batch above gathers it for the wheels it is
+ * given. */
+typedef struct simple_mf_set {
+  double inv_kappa_peak[GRIP_MAX_WHEELS], inv_tan_alpha_peak[GRIP_MAX_WHEELS]; /* 1 */
+  double rho_max2[GRIP_MAX_WHEELS];         /* 1, the square of the tables' reach in rho */
+  double load_sensitivity[GRIP_MAX_WHEELS]; /* 1 */
+  double nominal_load[GRIP_MAX_WHEELS], inv_nominal_load[GRIP_MAX_WHEELS]; /* N; 1/N */
+  double mu_x[GRIP_MAX_WHEELS], mu_y[GRIP_MAX_WHEELS]; /* 1, peak friction coefficients */
+  double trail[GRIP_MAX_WHEELS];            /* m, pneumatic trail at zero slip */
+  const double *table_x[GRIP_MAX_WHEELS], *table_y[GRIP_MAX_WHEELS]; /* the caches' tables */
+} simple_mf_set;
+
+void grip_simple_mf_set_fill(simple_mf_set *set, int n, const grip_simple_mf_def *const def[],
+                             const simple_mf_cache *const cache[]);
+
+/* The batch with the set laid out already: set from def[] and cache[] (which a tyre beyond the
+ * tables still reads). */
+void grip_simple_mf_evaluate_set(int n, const simple_mf_set *set, const grip_simple_mf_def *const def[],
+                                 const simple_mf_cache *const cache[], const double fz[], const double kappa[],
+                                 const double tan_alpha[], const double friction_scale[], grip_tyre_output out[]);
+
 /* --- engine ---------------------------------------------------------------------------- */
 
 typedef struct engine_output {
@@ -211,6 +234,7 @@ typedef struct vehicle_type {
   double gear_ratio[GRIP_MAX_GEARS + 2];
   double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
   simple_mf_cache tyre_cache[GRIP_MAX_AXLES];
+  simple_mf_set tyre_set; /* of the wheels in order, with the simple MF on every axle (!any_full_mf) */
   /* Tyre state (tyre_state.c), per axle: the tread area 2π·r·width (m²) the wear spreads over
    * and the gauge pressure (Pa) set at def.tyre_state.pressure_temperature. */
   double tread_area[GRIP_MAX_AXLES];
