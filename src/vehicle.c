@@ -314,13 +314,45 @@ static void steer_wheels(vehicle *v, double forward_speed) {
 
 /* --- suspension ------------------------------------------------------------------------ */
 
+/* What wheel i's ray found (hit, when found) from origin, straight down the body's -up: the
+ * wheel's contact, compression and surface; a wall or nothing leaves it in the air. */
+STEP_INLINE void wheel_touch(vehicle *v, int i, bool found, const grip_ground_hit *hit, grip_vec3 origin, grip_vec3 up,
+                             bool moving) {
+  wheel_runtime *w = &v->wheels[i];
+  const wheel_config *c = &v->type->wheels[i];
+  w->in_contact = found;
+  if (w->in_contact) {
+    double length = hit->distance - c->ray_lift - c->radius; /* hardpoint to wheel centre */
+    w->compression = c->max_length - length;
+    w->contact_point = hit->point;
+    w->contact_normal = hit->normal;
+    w->surface = hit->surface;
+    if (moving) {
+      w->ground_velocity = hit->velocity;
+      w->ground_body = hit->body;
+    }
+    /* A wall, not ground (the world's max_ground_slope); a NaN normal counts as a wall. */
+    if (!(v3_dot(hit->normal, up) >= v->ground_min_up)) w->in_contact = false;
+  }
+  w->hit_known = w->in_contact;
+  if (!w->in_contact) {
+    if (moving) {
+      w->ground_velocity = v3(0, 0, 0);
+      w->ground_body = NULL;
+    }
+    w->compression = 0.0;
+    w->contact_normal = up;
+    w->contact_point = v3_mad(origin, v3_neg(up), c->ray_reach);
+  }
+}
+
 STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt, int n, bool car) {
   bool moving = world->moving_ground; /* the ground reports its velocity and bodies */
   double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
   grip_vec3 down = v3_neg(up);
   /* All four rays first, then what follows from them: a ray's result is not waited for before
-   * the next ray is cast. */
+   * the next ray is cast (the plane's answer needs no waiting). */
   grip_vec3 origins[GRIP_MAX_WHEELS];
   grip_ground_hit hits[GRIP_MAX_WHEELS];
   bool found[GRIP_MAX_WHEELS];
@@ -339,7 +371,9 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
       origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
       v->wheels[i].flat.track = NULL; /* (u and t are read only with a track's claims) */
       v->wheels[i].flat.plane = true;
-      found[i] = plane_raycast(world->ground.context, origins[i], down, c->ray_reach, &hits[i]);
+      grip_ground_hit hit;
+      bool hit_found = plane_raycast(world->ground.context, origins[i], down, c->ray_reach, &hit);
+      wheel_touch(v, i, hit_found, &hit, origins[i], up, false);
     }
   } else {
     for (int i = 0; i < n; ++i) {
@@ -358,37 +392,7 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
         found[i] = grip_track_raycast_flat(world->ground.context, &query, origins[i], down, reach, &hits[i], &w->flat);
       else found[i] = raycast && raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
     }
-  }
-  for (int i = 0; i < n; ++i) {
-    wheel_runtime *w = &v->wheels[i];
-    const wheel_config *c = &v->type->wheels[i];
-    grip_vec3 origin = origins[i];
-    double reach = c->ray_reach;
-    const grip_ground_hit *hit = &hits[i];
-    w->in_contact = found[i];
-    if (w->in_contact) {
-      double length = hit->distance - c->ray_lift - c->radius; /* hardpoint to wheel centre */
-      w->compression = c->max_length - length;
-      w->contact_point = hit->point;
-      w->contact_normal = hit->normal;
-      w->surface = hit->surface;
-      if (moving) {
-        w->ground_velocity = hit->velocity;
-        w->ground_body = hit->body;
-      }
-      /* A wall, not ground (the world's max_ground_slope); a NaN normal counts as a wall. */
-      if (!(v3_dot(hit->normal, up) >= v->ground_min_up)) w->in_contact = false;
-    }
-    w->hit_known = w->in_contact;
-    if (!w->in_contact) {
-      if (moving) {
-        w->ground_velocity = v3(0, 0, 0);
-        w->ground_body = NULL;
-      }
-      w->compression = 0.0;
-      w->contact_normal = up;
-      w->contact_point = v3_mad(origin, down, reach);
-    }
+    for (int i = 0; i < n; ++i) wheel_touch(v, i, found[i], &hits[i], origins[i], up, moving);
   }
   /* car: the usual car's specialisation, two axles of two wheels (vehicle_step_n) */
   int axles = car ? 2 : v->type->axle_count;
