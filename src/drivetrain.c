@@ -176,7 +176,8 @@ STEP_INLINE double driveline_omega(const vehicle *v, int n, int diffs) {
    * speed, from the wheels up (omega_in = s·omega_0 + (1 − s)·omega_1). (speed cleared for the
    * compiler, as in update_modes.) */
   const vehicle_type *t = v->type;
-  double spin[GRIP_MAX_WHEELS], speed[GRIP_MAX_DIFFS] = {0};
+  double spin[GRIP_MAX_WHEELS], speed[GRIP_MAX_DIFFS];
+  for (int k = 0; k < diffs; ++k) speed[k] = 0.0;
   for (int i = 0; i < n; ++i) spin[i] = v->wheels[i].spin;
   for (int k = diffs - 1; k >= 0; --k) {
     const drive_node *d = &t->drive[k];
@@ -253,7 +254,7 @@ STEP_INLINE void select_gear(vehicle *v, double dt, int n, int diffs) {
   }
 }
 
-static double clutch_engagement(const vehicle *v) {
+STEP_INLINE double clutch_engagement(const vehicle *v) {
   const grip_engine_def *e = &v->def->engine;
   const grip_gearbox_def *g = &v->def->gearbox;
   if (v->gear == 0) return 0.0;
@@ -381,7 +382,8 @@ STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n, int diffs) {
    * omega_in = s·omega_0 + (1 − s)·omega_1), needed only while an LSD slips. (Cleared: with the
    * count of differentials a constant, the compiler cannot see that an input differential's
    * index is below it, so never read before it is written.) */
-  double speed[GRIP_MAX_DIFFS] = {0};
+  double speed[GRIP_MAX_DIFFS];
+  for (int k = 0; k < diffs; ++k) speed[k] = 0.0;
   bool slipping = false;
   for (int k = 0; k < diffs; ++k)
     slipping = slipping || (t->drive[k].def.type == GRIP_DIFF_LIMITED_SLIP && v->diffs[k].mode == DIFF_MODE_SLIPPING);
