@@ -16,6 +16,7 @@
 
 #include "gmath.h"
 #include "isa.h"
+#include "lanes.h"
 #include "vehicle_internal.h"
 
 #define MAX_MODE_PASSES 6
@@ -122,6 +123,7 @@ static int node_input(grip_drive_input in) { return in.kind == GRIP_DRIVE_INPUT_
 
 void grip_drivetrain_type_init(vehicle_type *t) {
   const grip_drivetrain_def *d = &t->def.drivetrain;
+  for (int gear = -1; gear <= GRIP_MAX_GEARS; ++gear) t->gear_ratio[gear + 1] = gear_ratio(&t->def.gearbox, gear);
   if (d->layout != GRIP_DRIVE_NONE)
     grip_gearbox_shift_rpm(&t->def.gearbox, &t->def.engine, t->upshift_rpm, t->downshift_rpm);
   /* The tree: the layouts are shorthands for the trees of a two-axle car (FWD: the first axle's
@@ -165,13 +167,19 @@ void grip_drivetrain_type_init(vehicle_type *t) {
 
 /* --- gear selection and clutch --------------------------------------------------------- */
 
-static double driveline_omega(const vehicle *v) {
+/* The ratio of the vehicle's gear, as gear_ratio gives it. */
+static inline double current_gear_ratio(const vehicle *v) { return v->type->gear_ratio[v->gear + 1]; }
+
+/* n wheels and `diffs` differentials: constants in the step's copy for the usual car. */
+STEP_INLINE double driveline_omega(const vehicle *v, int n, int diffs) {
   /* Speed at the gearbox output implied by the driven wheels: the root differential's input
-   * speed, from the wheels up (omega_in = s·omega_0 + (1 − s)·omega_1). */
+   * speed, from the wheels up (omega_in = s·omega_0 + (1 − s)·omega_1). (speed cleared for the
+   * compiler, as in update_modes.) */
   const vehicle_type *t = v->type;
   double spin[GRIP_MAX_WHEELS], speed[GRIP_MAX_DIFFS];
-  for (int i = 0; i < v->wheel_count; ++i) spin[i] = v->wheels[i].spin;
-  for (int k = t->diff_count - 1; k >= 0; --k) {
+  for (int k = 0; k < diffs; ++k) speed[k] = 0.0;
+  for (int i = 0; i < n; ++i) spin[i] = v->wheels[i].spin;
+  for (int k = diffs - 1; k >= 0; --k) {
     const drive_node *d = &t->drive[k];
     speed[k] = d->split * DRIVE_INPUT(d->input[0], spin, speed) + (1.0 - d->split) * DRIVE_INPUT(d->input[1], spin, speed);
   }
@@ -181,7 +189,7 @@ static double driveline_omega(const vehicle *v) {
 void grip_drivetrain_match_speed(vehicle *v) {
   if (v->type->diff_count == 0) return; /* no engine: nothing to match */
   const grip_gearbox_def *g = &v->def->gearbox;
-  double omega = driveline_omega(v);
+  double omega = driveline_omega(v, v->wheel_count, v->type->diff_count);
   if (v->input.automatic && v->input.gear > 0 && omega > 0.0) {
     /* The gear the automatic would hold at this speed: the lowest below its upshift point. */
     int gear = g->forward_gears;
@@ -193,7 +201,7 @@ void grip_drivetrain_match_speed(vehicle *v) {
     v->gear = v->target_gear = gear;
   }
   v->shift_timer = 0.0;
-  double engine = fabs(omega * gear_ratio(g, v->gear));
+  double engine = fabs(omega * current_gear_ratio(v));
   double idle = v->def->engine.idle_rpm * RPM_TO_RAD_PER_S;
   if (v->gear != 0 && engine > idle) {
     v->engine_omega = engine;
@@ -205,7 +213,7 @@ void grip_drivetrain_match_speed(vehicle *v) {
   }
 }
 
-static void select_gear(vehicle *v, double dt) {
+STEP_INLINE void select_gear(vehicle *v, double dt, int n, int diffs) {
   const grip_gearbox_def *g = &v->def->gearbox;
   const grip_vehicle_input *in = &v->filtered;
   v->shift_cooldown = maxd(0.0, v->shift_cooldown - dt);
@@ -225,7 +233,7 @@ static void select_gear(vehicle *v, double dt) {
     } else if (v->gear <= 0) {
       want = 1;
     } else if (v->shift_cooldown <= 0.0) {
-      double rpm = fabs(driveline_omega(v) * gear_ratio(g, v->gear)) * RAD_PER_S_TO_RPM;
+      double rpm = fabs(driveline_omega(v, n, diffs) * current_gear_ratio(v)) * RAD_PER_S_TO_RPM;
       if (v->gear < g->forward_gears && rpm > v->type->upshift_rpm[v->gear - 1])
         want = v->gear + 1;
       else if (v->gear > 1 && rpm < v->type->downshift_rpm[v->gear - 1])
@@ -246,7 +254,7 @@ static void select_gear(vehicle *v, double dt) {
   }
 }
 
-static double clutch_engagement(const vehicle *v) {
+STEP_INLINE double clutch_engagement(const vehicle *v) {
   const grip_engine_def *e = &v->def->engine;
   const grip_gearbox_def *g = &v->def->gearbox;
   if (v->gear == 0) return 0.0;
@@ -263,12 +271,16 @@ static double clutch_engagement(const vehicle *v) {
 
 /* --- the implicit solve ---------------------------------------------------------------- */
 
-typedef enum wheel_mode { WHEEL_TURNING = 0, WHEEL_STUCK = 1 } wheel_mode;
+/* The wheels' arrays have room for a whole number of lanes (the set-up works a pair at a time). */
+enum { WHEEL_ROOM = (GRIP_MAX_WHEELS + LANES - 1) / LANES * LANES };
 
 typedef struct solve_context {
-  admittance base[GRIP_MAX_WHEELS]; /* wheel + tyre, no friction */
-  wheel_mode mode[GRIP_MAX_WHEELS];
-  double friction_sign[GRIP_MAX_WHEELS];
+  /* wheel + tyre, no friction: omega' = base_p + base_q·T */
+  double base_p[WHEEL_ROOM], base_q[WHEEL_ROOM];
+  /* a wheel's mode: stuck (omega' = 0, the friction holds it; all bits set, a lane's mask) or
+   * turning (0) */
+  long long stuck[WHEEL_ROOM];
+  double friction_sign[WHEEL_ROOM];
   double torque[GRIP_MAX_WHEELS];   /* drive torque from the drivetrain */
   double omega[GRIP_MAX_WHEELS];
   double clutch_torque;
@@ -284,14 +296,14 @@ typedef struct solve_context {
 } solve_context;
 
 static admittance wheel_admittance(const solve_context *c, int i) {
-  if (c->mode[i] == WHEEL_STUCK) return (admittance){0.0, 0.0};
-  admittance a = c->base[i];
+  if (c->stuck[i]) return (admittance){0.0, 0.0};
+  admittance a = {c->base_p[i], c->base_q[i]};
   a.p -= a.q * c->friction_sign[i] * c->sc[i].friction_torque;
   return a;
 }
 
 
-STEP_INLINE void solve_once(vehicle *v, solve_context *c, double engagement, double efficiency, int n) {
+STEP_INLINE void solve_once(vehicle *v, solve_context *c, double engagement, double efficiency, int n, int diffs) {
   const vehicle_type *t = v->type;
   admittance w[GRIP_MAX_WHEELS];
   for (int i = 0; i < n; ++i) {
@@ -302,15 +314,15 @@ STEP_INLINE void solve_once(vehicle *v, solve_context *c, double engagement, dou
    * so going down the indices reduces children before their parent; the root, 0, is the
    * gearbox's output shaft. */
   admittance in[GRIP_MAX_DIFFS];
-  for (int k = t->diff_count - 1; k >= 0; --k) {
+  for (int k = diffs - 1; k >= 0; --k) {
     const drive_node *d = &t->drive[k];
     in[k] = diff_reduce(&d->def, &v->diffs[k], d->split, DRIVE_INPUT(d->input[0], w, in),
                         DRIVE_INPUT(d->input[1], w, in), &c->split[k]);
   }
-  admittance out = t->diff_count > 0 ? in[0] : (admittance){0.0, 0.0}; /* no driveline: a free shaft */
+  admittance out = diffs > 0 ? in[0] : (admittance){0.0, 0.0}; /* no driveline: a free shaft */
 
   /* Gearbox: omega_g = G·omega_out; torque to the output = G·eta·T_clutch. */
-  double ratio = gear_ratio(&v->def->gearbox, v->gear);
+  double ratio = current_gear_ratio(v);
   admittance gearbox = {ratio * out.p, ratio * ratio * efficiency * out.q};
   admittance engine = c->engine;
   /* Engine side: omega_e' = engine.p − engine.q·T_c. */
@@ -331,7 +343,7 @@ STEP_INLINE void solve_once(vehicle *v, solve_context *c, double engagement, dou
 
   /* And down again: each differential's input torque to its two inputs. */
   c->diff_torque[0] = ratio * efficiency * tc;
-  for (int k = 0; k < t->diff_count; ++k) {
+  for (int k = 0; k < diffs; ++k) {
     const drive_node *d = &t->drive[k];
     const torque_split *sp = &c->split[k];
     double torque = c->diff_torque[k];
@@ -346,38 +358,41 @@ STEP_INLINE void solve_once(vehicle *v, solve_context *c, double engagement, dou
 }
 
 /* Checks the discrete modes against the solution; returns true if any changed. */
-STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n) {
+STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n, int diffs) {
   bool changed = false;
   for (int i = 0; i < n; ++i) {
     double cap = c->sc[i].friction_torque;
-    if (c->mode[i] == WHEEL_STUCK) {
+    if (c->stuck[i]) {
       /* Torque the friction must supply to hold omega' = 0: base.p + base.q·(T − T_hold) = 0. */
-      double hold = c->base[i].q > 0.0 ? c->base[i].p / c->base[i].q + c->torque[i] : 0.0;
+      double hold = c->base_q[i] > 0.0 ? c->base_p[i] / c->base_q[i] + c->torque[i] : 0.0;
       if (fabs(hold) > cap) {
-        c->mode[i] = WHEEL_TURNING;
+        c->stuck[i] = 0;
         c->friction_sign[i] = signd(hold);
         changed = true;
       }
     } else if (cap > 0.0 && c->omega[i] * c->friction_sign[i] < 0.0) {
       /* The friction torque would have reversed the wheel: it stops and sticks instead. */
-      c->mode[i] = WHEEL_STUCK;
+      c->stuck[i] = -1;
       changed = true;
     }
   }
   const vehicle_type *t = v->type;
   if (!t->any_lsd) return changed;
   /* Speeds of the differentials' input shafts, from the wheels up (power balance:
-   * omega_in = s·omega_0 + (1 − s)·omega_1), needed only while an LSD slips. */
+   * omega_in = s·omega_0 + (1 − s)·omega_1), needed only while an LSD slips. (Cleared: with the
+   * count of differentials a constant, the compiler cannot see that an input differential's
+   * index is below it, so never read before it is written.) */
   double speed[GRIP_MAX_DIFFS];
+  for (int k = 0; k < diffs; ++k) speed[k] = 0.0;
   bool slipping = false;
-  for (int k = 0; k < t->diff_count; ++k)
+  for (int k = 0; k < diffs; ++k)
     slipping = slipping || (t->drive[k].def.type == GRIP_DIFF_LIMITED_SLIP && v->diffs[k].mode == DIFF_MODE_SLIPPING);
-  for (int k = t->diff_count - 1; slipping && k >= 0; --k) {
+  for (int k = diffs - 1; slipping && k >= 0; --k) {
     const drive_node *d = &t->drive[k];
     speed[k] = d->split * DRIVE_INPUT(d->input[0], c->omega, speed) +
                (1.0 - d->split) * DRIVE_INPUT(d->input[1], c->omega, speed);
   }
-  for (int k = 0; k < t->diff_count; ++k) {
+  for (int k = 0; k < diffs; ++k) {
     const drive_node *d = &t->drive[k];
     if (d->def.type != GRIP_DIFF_LIMITED_SLIP) continue;
     diff_runtime *s = &v->diffs[k];
@@ -406,16 +421,17 @@ STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n) {
   return changed;
 }
 
-STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt, int n) {
+STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt, int n,
+                                   int diffs) {
   const grip_gearbox_def *g = &v->def->gearbox;
   /* A vehicle with no engine (GRIP_DRIVE_NONE) stays in neutral with the engine stopped: the
    * solve below then has no clutch torque and only the wheels' own brakes and tyres. */
-  bool engine = v->type->diff_count > 0;
-  if (engine) select_gear(v, dt);
+  bool engine = diffs > 0;
+  if (engine) select_gear(v, dt, n, diffs);
   double engagement = engine ? clutch_engagement(v) : 0.0;
   v->clutch_engagement = engagement;
   engine_output eo = {0};
-  if (engine) eo = grip_engine_torque(&v->def->engine, v->engine_omega, v->filtered.throttle);
+  if (engine) eo = grip_engine_torque(&v->def->engine, v->engine_omega, v->filtered.throttle, &v->engine_curve_piece);
   v->engine_torque = eo.torque;
   /* Efficiency loses torque in the direction power flows: engine -> wheels: eta; wheels ->
    * engine (engine braking): 1/eta. The direction is taken from the last step. */
@@ -430,27 +446,38 @@ STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_W
   /* Engine shaft: omega_e' = omega_e + dt·(T_engine − T_clutch)/I. */
   double dt_inertia = engine ? dt / v->def->engine.inertia : 0.0;
   c.engine = (admittance){v->engine_omega + eo.torque * dt_inertia, dt_inertia};
-  for (int i = 0; i < n; ++i) {
-    const wheel_runtime *w = &v->wheels[i];
-    const wheel_scratch *ws = &sc[i];
-    const wheel_config *wc = &v->type->wheels[i];
-    /* I·(omega' − omega)/dt = T − r·(fx0 + k·(omega' − omega)) − friction */
-    double i_dt = wc->inertia * inv_dt;
-    double q = 1.0 / (i_dt + wc->radius * ws->k);
-    c.base[i].q = q;
-    c.base[i].p = q * (i_dt * w->spin - wc->radius * ws->fx0 + wc->radius * ws->k * w->spin);
-    double guess = c.base[i].p + q * w->drive_torque;
-    if (fabs(guess) <= q * ws->friction_torque) {
-      c.mode[i] = WHEEL_STUCK;
-      c.friction_sign[i] = signd(guess);
-    } else {
-      c.mode[i] = WHEEL_TURNING;
-      c.friction_sign[i] = signd(guess);
+  /* Two wheels at a time, side by side in lanes (lanes.h: the same bits as one at a time); with
+   * an odd count the last pair's spare lane repeats its wheel into the arrays' spare room. */
+  for (int i = 0; i < n; i += LANES) {
+    const void *w[LANES], *ws[LANES], *wc[LANES];
+    for (int l = 0; l < LANES; ++l) {
+      int j = i + l < n ? i + l : i;
+      w[l] = &v->wheels[j];
+      ws[l] = &sc[j];
+      wc[l] = &v->type->wheels[j];
     }
+#define W(field) lane_gather(w, offsetof(wheel_runtime, field))
+#define S(field) lane_gather(ws, offsetof(wheel_scratch, field))
+#define WC(field) lane_gather(wc, offsetof(wheel_config, field))
+    /* I·(omega' − omega)/dt = T − r·(fx0 + k·(omega' − omega)) − friction */
+    lane i_dt = WC(inertia) * inv_dt, radius = WC(radius), k = S(k), spin = W(spin);
+    lane q = 1.0 / (i_dt + radius * k);
+    lane p = q * (i_dt * spin - radius * S(fx0) + radius * k * spin);
+    /* The mode the wheel would take alone; the friction opposes its motion (signd). */
+    lane guess = p + q * W(drive_torque);
+    lane_mask stuck = lane_abs(guess) <= q * S(friction_torque);
+    lane sign = lane_select(guess > 0.0, lane_of(1.0), lane_select(guess < 0.0, lane_of(-1.0), lane_of(0.0)));
+#undef W
+#undef S
+#undef WC
+    lane_store(&c.base_p[i], p);
+    lane_store(&c.base_q[i], q);
+    lane_store(&c.friction_sign[i], sign);
+    memcpy(&c.stuck[i], &stuck, sizeof stuck);
   }
   for (int pass = 0; pass < MAX_MODE_PASSES; ++pass) {
-    solve_once(v, &c, engagement, efficiency, n);
-    if (!update_modes(v, &c, n)) break;
+    solve_once(v, &c, engagement, efficiency, n, diffs);
+    if (!update_modes(v, &c, n, diffs)) break;
   }
 
   v->clutch_torque = c.clutch_torque;
@@ -459,21 +486,25 @@ STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_W
   for (int i = 0; i < n; ++i) {
     wheel_runtime *w = &v->wheels[i];
     const wheel_scratch *ws = &sc[i];
-    double omega = c.mode[i] == WHEEL_STUCK ? 0.0 : c.omega[i];
+    double omega = c.stuck[i] ? 0.0 : c.omega[i];
     w->drive_torque = c.torque[i];
-    w->applied_friction = c.mode[i] == WHEEL_STUCK
-                              ? (c.base[i].q > 0.0 ? c.base[i].p / c.base[i].q + c.torque[i] : 0.0)
+    w->applied_friction = c.stuck[i]
+                              ? (c.base_q[i] > 0.0 ? c.base_p[i] / c.base_q[i] + c.torque[i] : 0.0)
                               : c.friction_sign[i] * ws->friction_torque;
     w->fx = ws->fx0 + ws->k * (omega - w->spin);
     w->spin = omega;
   }
 }
 
-/* The solve for n wheels, n a constant 4 for the usual car (vehicle.c does the same). */
+/* The solve for n wheels and a tree of `diffs` differentials: for the usual car (vehicle.c does
+ * the same) a constant 4 wheels, and one differential for a car driven by one axle, so that
+ * the loops over the wheels and the tree compile for those counts. */
 GRIP_HOT_CLONES
 static void drivetrain_step_cloned(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt) {
-  if (v->type->two_by_two) drivetrain_step_n(v, sc, dt, 4);
-  else drivetrain_step_n(v, sc, dt, v->wheel_count);
+  const vehicle_type *t = v->type;
+  if (t->two_by_two && t->diff_count == 1) drivetrain_step_n(v, sc, dt, 4, 1);
+  else if (t->two_by_two) drivetrain_step_n(v, sc, dt, 4, t->diff_count);
+  else drivetrain_step_n(v, sc, dt, v->wheel_count, t->diff_count);
 }
 
 void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt) {

@@ -65,7 +65,7 @@ void grip_ground_wheel_reach(vehicle_type *t) {
   double box = 0.0, reach = 0.0;
   for (int k = 0; k < t->wheel_count; ++k) {
     const wheel_config *w = &t->wheels[k];
-    grip_vec3 high = v3_add(w->hardpoint, v3(0, 0, w->ray_lift));
+    grip_vec3 high = w->ray_start;
     grip_vec3 low = v3_sub(w->hardpoint, v3(0, 0, w->radius + w->max_length));
     reach = fmax(reach, fmax(v3_length(high), v3_length(low)));
   }
@@ -156,32 +156,31 @@ static void clearance_over_wheels(const vehicle *v, const ground_flatness *flat,
  * m = Rᵀn. The nearest wheel's clearance is never below the least over all wheels. A car
  * standing on its wheels has its top points a box height above the bottom ones, so only the
  * bottom layer is ever near the gate. */
-GRIP_HOT_CLONES
-static void layer_clearance_bounds(const vehicle *v, const mat3 *rot, double bound[2]) {
+STEP_INLINE void layer_clearance_bounds(const vehicle *v, const mat3 *rot, int n, double bound[2]) {
   grip_vec3 h = v->type->box_half, o = v->type->box_offset;
   bound[0] = bound[1] = INFINITY;
   /* The box's part depends on the normal only: wheels on one plane (flat ground) share it. */
   grip_vec3 last_normal = v3(NAN, NAN, NAN);
   double box_part = 0.0, ez = 0.0;
-  for (int i = 0; i < v->wheel_count; ++i) {
+  for (int i = 0; i < n; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
-    grip_vec3 n = w->contact_normal;
-    if (memcmp(&n, &last_normal, sizeof n) != 0) {
-      grip_vec3 m = mat3_mul_transposed(rot, n);
+    grip_vec3 nrm = w->contact_normal;
+    if (memcmp(&nrm, &last_normal, sizeof nrm) != 0) {
+      grip_vec3 m = mat3_mul_transposed(rot, nrm);
       box_part = v3_dot(o, m) - fabs(h.x * m.x) - fabs(h.y * m.y);
       ez = h.z * m.z;
-      last_normal = n;
+      last_normal = nrm;
     }
-    double c = v3_dot(v3_sub(v->position, w->contact_point), n) + box_part;
+    double c = v3_dot(v3_sub(v->position, w->contact_point), nrm) + box_part;
     bound[0] = mind(bound[0], c - ez);
     bound[1] = mind(bound[1], c + ez);
   }
 }
 
-static bool standing_on_wheels(const vehicle *v, const mat3 *rot) {
+STEP_INLINE bool standing_on_wheels(const vehicle *v, const mat3 *rot, int n) {
   int touching = 0;
-  for (int i = 0; i < v->wheel_count; ++i) touching += v->wheels[i].in_contact;
+  for (int i = 0; i < n; ++i) touching += v->wheels[i].in_contact;
   return touching >= 3 && mat3_column(rot, 2).z > 0.5;
 }
 
@@ -239,12 +238,12 @@ static bool bottom_clear_for_sure(const vehicle *v, const ground_flatness *flat,
  * the gate (margin for rounding: the bound and the per-point clearances are summed in different
  * orders) has no point to cast. Fills layer_near (bottom, top) and *bound0 (the bottom layer's
  * bound, when gated); false when neither is near. */
-GRIP_HOT_CLONES
-static bool near_layers(const vehicle *v, const mat3 *rot, bool gated, bool layer_near[2], double *bound0) {
+STEP_INLINE bool near_layers(const vehicle *v, const mat3 *rot, int n, bool gated, bool layer_near[2],
+                             double *bound0) {
   layer_near[0] = layer_near[1] = true;
   if (!gated) return true;
   double bound[2];
-  layer_clearance_bounds(v, rot, bound);
+  layer_clearance_bounds(v, rot, n, bound);
   *bound0 = bound[0];
   layer_near[0] = !(bound[0] > CLEARANCE_GATE + 1e-6);
   layer_near[1] = !(bound[1] > CLEARANCE_GATE + 1e-6);
@@ -371,28 +370,29 @@ static void push_out(vehicle *v, const ground_plane *planes, int n) {
  * gate (near_layers) and the wheels' grounds' claims (near_with_claims): the step's path and the
  * push-out's. whole_layer: the start pose bounds how far the body moved since the wheels touched
  * (bottom_clear_for_sure may leave out the bottom layer as a whole). */
-static inline int touching_points(vehicle *v, const grip_world_def *world, grip_vec3 start_position,
-                                  const mat3 *start_rot, const mat3 *rot, bool whole_layer,
-                                  ground_plane planes[GROUND_POINTS], double *first) {
-  bool gated = standing_on_wheels(v, rot), layer_near[2];
+STEP_INLINE int touching_points(vehicle *v, const grip_world_def *world, grip_vec3 start_position,
+                                const mat3 *start_rot, const mat3 *rot, bool whole_layer, int n_wheels,
+                                ground_plane planes[GROUND_POINTS], double *first) {
+  bool gated = standing_on_wheels(v, rot, n_wheels), layer_near[2];
   ground_flatness flat[GRIP_MAX_WHEELS];
   double bound0 = 0.0;
-  if (!near_layers(v, rot, gated, layer_near, &bound0)) return 0;
+  if (!near_layers(v, rot, n_wheels, gated, layer_near, &bound0)) return 0;
   if (gated && !near_with_claims(v, rot, start_position, whole_layer ? start_rot : NULL, bound0, layer_near, flat))
     return 0;
   return probe(v, world, start_position, start_rot, rot, gated, layer_near, flat, planes, first);
 }
 
-GRIP_HOT_CLONES
-static void ground_contact_step_cloned(vehicle *v, const grip_world_def *world, grip_vec3 start_position,
-                                       grip_quat start_rotation, const mat3 *start_rot, double dt) {
+/* The step for a vehicle of n_wheels wheels (a constant 4 for the usual car, as in vehicle.c, so
+ * that the gate's loops over the wheels compile for four). */
+STEP_INLINE void ground_contact_step_n(vehicle *v, const grip_world_def *world, grip_vec3 start_position,
+                                       grip_quat start_rotation, const mat3 *start_rot, double dt, int n_wheels) {
   v->ground_points = 0;
   v->ground_impulse = 0.0;
   if (!world->ground.raycast) return;
   ground_plane planes[GROUND_POINTS];
   double first;
   mat3 rot = mat3_from_quat(v->rotation);
-  int n = touching_points(v, world, start_position, start_rot, &rot, true, planes, &first);
+  int n = touching_points(v, world, start_position, start_rot, &rot, true, n_wheels, planes, &first);
   if (n == 0) return;
 
   double rest = 0.0;
@@ -421,6 +421,13 @@ static void ground_contact_step_cloned(vehicle *v, const grip_world_def *world, 
   push_out(v, planes, n);
 }
 
+GRIP_HOT_CLONES
+static void ground_contact_step_cloned(vehicle *v, const grip_world_def *world, grip_vec3 start_position,
+                                       grip_quat start_rotation, const mat3 *start_rot, double dt) {
+  if (v->type->two_by_two) ground_contact_step_n(v, world, start_position, start_rotation, start_rot, dt, 4);
+  else ground_contact_step_n(v, world, start_position, start_rotation, start_rot, dt, v->wheel_count);
+}
+
 void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
                               const mat3 *start_rot, double dt) {
   ground_contact_step_cloned(v, world, start_position, start_rotation, start_rot, dt);
@@ -436,17 +443,12 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
    * is most cars touching another; 12 rays each otherwise). The wheels touched at the start of
    * the last step, before the push: no start pose to bound how far the body moved since, so no
    * bound for the layer as a whole. */
-  int n = touching_points(v, world, v->position, &rot, &rot, false, planes, &first);
+  int n = touching_points(v, world, v->position, &rot, &rot, false, v->wheel_count, planes, &first);
   push_out(v, planes, n);
 }
 
-bool grip_ground_left_world(vehicle *v, const grip_world_def *world) {
-  grip_vec3 p = v->position, lo = world->bounds_min, hi = world->bounds_max;
-  if (!(p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z)) return true;
-  if (v->ground_points > 0) return false;
-  for (int i = 0; i < v->wheel_count; ++i)
-    if (v->wheels[i].in_contact) return false;
-  /* Airborne: is there any ground below at all? */
+bool grip_ground_none_below(vehicle *v, const grip_world_def *world) {
+  grip_vec3 p = v->position;
   const grip_ground *ground = &world->ground;
   grip_ground_hit hit;
   grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);

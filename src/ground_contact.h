@@ -36,8 +36,19 @@ void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3
  * pushed it). */
 void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world);
 
+/* Whether there is no ground within world->void_depth below the vehicle's centre of mass. */
+bool grip_ground_none_below(vehicle *v, const grip_world_def *world);
+
 /* True when the vehicle has left the world: its centre of mass is outside the world's bounds, or
- * nothing of it touches the ground and there is no ground within world->void_depth below it. */
-bool grip_ground_left_world(vehicle *v, const grip_world_def *world);
+ * nothing of it touches the ground and there is no ground within world->void_depth below it.
+ * Inline: every step asks, and nearly always a wheel touches. */
+static inline bool grip_ground_left_world(vehicle *v, const grip_world_def *world, int n_wheels) {
+  grip_vec3 p = v->position, lo = world->bounds_min, hi = world->bounds_max;
+  if (!(p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z)) return true;
+  if (v->ground_points > 0) return false;
+  for (int i = 0; i < n_wheels; ++i)
+    if (v->wheels[i].in_contact) return false;
+  return grip_ground_none_below(v, world);
+}
 
 #endif

@@ -249,10 +249,29 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
   out->mz = -trail * out->fy;
 }
 
+void grip_simple_mf_set_fill(simple_mf_set *set, int n, const grip_simple_mf_def *const def[],
+                             const simple_mf_cache *const cache[]) {
+  for (int k = 0; k < n; ++k) {
+    const simple_mf_cache *c = cache[k];
+    const grip_simple_mf_def *d = def[k];
+    set->inv_kappa_peak[k] = c->inv_kappa_peak;
+    set->inv_tan_alpha_peak[k] = c->inv_tan_alpha_peak;
+    set->rho_max2[k] = c->rho_max * c->rho_max;
+    set->load_sensitivity[k] = d->load_sensitivity;
+    set->nominal_load[k] = d->nominal_load;
+    set->inv_nominal_load[k] = c->inv_nominal_load;
+    set->mu_x[k] = d->longitudinal.mu;
+    set->mu_y[k] = d->lateral.mu;
+    set->trail[k] = d->pneumatic_trail;
+    set->table_x[k] = c->x[0];
+    set->table_y[k] = c->y[0];
+  }
+}
+
 static inline __attribute__((always_inline)) void
-simple_mf_evaluate_batch_n(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
-                           const double fz[], const double kappa[], const double tan_alpha[],
-                           const double friction_scale[], grip_tyre_output out[]) {
+simple_mf_evaluate_set_n(int n, const simple_mf_set *set, const grip_simple_mf_def *const def[],
+                         const simple_mf_cache *const cache[], const double fz[], const double kappa[],
+                         const double tan_alpha[], const double friction_scale[], grip_tyre_output out[]) {
   /* grip_simple_mf_evaluate_tan's cached path a phase at a time, each phase a loop over the
    * wheels through arrays of their own (structure of arrays): the compiler runs such a loop on
    * all the wheels at once in vector registers, and the wheels' square roots and divisions
@@ -260,24 +279,11 @@ simple_mf_evaluate_batch_n(int n, const grip_simple_mf_def *const def[], const s
    * the results are the same bit for bit. A wheel outside the tables reads their first interval
    * (so no lane reads past them) and is evaluated directly afterwards. */
   enum { N = GRIP_MAX_WHEELS };
-  double inv_kappa_peak[N], inv_tan_alpha_peak[N], rho_max2[N], load_sensitivity[N], nominal_load[N];
-  double inv_nominal_load[N], mu_x[N], mu_y[N], trail0[N];
-  const double *table_x[N], *table_y[N];
-  for (int k = 0; k < n; ++k) {
-    const simple_mf_cache *c = cache[k];
-    const grip_simple_mf_def *d = def[k];
-    inv_kappa_peak[k] = c->inv_kappa_peak;
-    inv_tan_alpha_peak[k] = c->inv_tan_alpha_peak;
-    rho_max2[k] = c->rho_max * c->rho_max;
-    load_sensitivity[k] = d->load_sensitivity;
-    nominal_load[k] = d->nominal_load;
-    inv_nominal_load[k] = c->inv_nominal_load;
-    mu_x[k] = d->longitudinal.mu;
-    mu_y[k] = d->lateral.mu;
-    trail0[k] = d->pneumatic_trail;
-    table_x[k] = c->x[0];
-    table_y[k] = c->y[0];
-  }
+  const double *inv_kappa_peak = set->inv_kappa_peak, *inv_tan_alpha_peak = set->inv_tan_alpha_peak;
+  const double *rho_max2 = set->rho_max2, *load_sensitivity = set->load_sensitivity;
+  const double *nominal_load = set->nominal_load, *inv_nominal_load = set->inv_nominal_load;
+  const double *mu_x = set->mu_x, *mu_y = set->mu_y, *trail0 = set->trail;
+  const double *const *table_x = set->table_x, *const *table_y = set->table_y;
   double sx[N], sy[N], rho[N], inv_rho[N];
   bool tabled[N];
   for (int k = 0; k < n; ++k) {
@@ -339,18 +345,26 @@ simple_mf_evaluate_batch_n(int n, const grip_simple_mf_def *const def[], const s
 }
 
 GRIP_HOT_CLONES
-static void simple_mf_evaluate_batch_cloned(int n, const grip_simple_mf_def *const def[],
-                                            const simple_mf_cache *const cache[], const double fz[],
-                                            const double kappa[], const double tan_alpha[],
-                                            const double friction_scale[], grip_tyre_output out[]) {
-  if (n == 4) simple_mf_evaluate_batch_n(4, def, cache, fz, kappa, tan_alpha, friction_scale, out);
-  else simple_mf_evaluate_batch_n(n, def, cache, fz, kappa, tan_alpha, friction_scale, out);
+static void simple_mf_evaluate_set_cloned(int n, const simple_mf_set *set, const grip_simple_mf_def *const def[],
+                                          const simple_mf_cache *const cache[], const double fz[],
+                                          const double kappa[], const double tan_alpha[],
+                                          const double friction_scale[], grip_tyre_output out[]) {
+  if (n == 4) simple_mf_evaluate_set_n(4, set, def, cache, fz, kappa, tan_alpha, friction_scale, out);
+  else simple_mf_evaluate_set_n(n, set, def, cache, fz, kappa, tan_alpha, friction_scale, out);
+}
+
+void grip_simple_mf_evaluate_set(int n, const simple_mf_set *set, const grip_simple_mf_def *const def[],
+                                 const simple_mf_cache *const cache[], const double fz[], const double kappa[],
+                                 const double tan_alpha[], const double friction_scale[], grip_tyre_output out[]) {
+  simple_mf_evaluate_set_cloned(n, set, def, cache, fz, kappa, tan_alpha, friction_scale, out);
 }
 
 void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
                                    const double fz[], const double kappa[], const double tan_alpha[],
                                    const double friction_scale[], grip_tyre_output out[]) {
-  simple_mf_evaluate_batch_cloned(n, def, cache, fz, kappa, tan_alpha, friction_scale, out);
+  simple_mf_set set;
+  grip_simple_mf_set_fill(&set, n, def, cache);
+  simple_mf_evaluate_set_cloned(n, &set, def, cache, fz, kappa, tan_alpha, friction_scale, out);
 }
 
 void grip_simple_mf_evaluate(const grip_simple_mf_def *def, const grip_tyre_input *in,

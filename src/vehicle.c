@@ -170,6 +170,10 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
       w->hardpoint = v3_sub(v3_add(design, v3(0, 0, s->bump_travel)), t->com_design);
       double box_top = d->body.box_center.z + 0.5 * d->body.dimensions.z - t->com_design.z;
       w->ray_lift = clampd(box_top - w->hardpoint.z, 0.0, w->radius);
+      w->ray_start = v3_add(w->hardpoint, v3(0, 0, w->ray_lift));
+      w->ray_reach = w->ray_lift + w->radius + w->max_length;
+      w->mf_def = &axle->tyre.simple;
+      w->mf_cache = &t->tyre_cache[a];
       w->static_load = per_wheel * weight * share[a];
       /* The spring is preloaded so that the car sits at design ride height under its weight. */
       w->spring_zero = s->droop_travel - w->static_load / s->spring_rate;
@@ -196,6 +200,15 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
       grip_vehicle_type_free(t);
       return false;
     }
+  }
+  if (!t->any_full_mf) {
+    const grip_simple_mf_def *defs[GRIP_MAX_WHEELS];
+    const simple_mf_cache *caches[GRIP_MAX_WHEELS];
+    for (int i = 0; i < t->wheel_count; ++i) {
+      defs[i] = t->wheels[i].mf_def;
+      caches[i] = t->wheels[i].mf_cache;
+    }
+    grip_simple_mf_set_fill(&t->tyre_set, t->wheel_count, defs, caches);
   }
   return true;
 }
@@ -301,13 +314,45 @@ static void steer_wheels(vehicle *v, double forward_speed) {
 
 /* --- suspension ------------------------------------------------------------------------ */
 
+/* What wheel i's ray found (hit, when found) from origin, straight down the body's -up: the
+ * wheel's contact, compression and surface; a wall or nothing leaves it in the air. */
+STEP_INLINE void wheel_touch(vehicle *v, int i, bool found, const grip_ground_hit *hit, grip_vec3 origin, grip_vec3 up,
+                             bool moving) {
+  wheel_runtime *w = &v->wheels[i];
+  const wheel_config *c = &v->type->wheels[i];
+  w->in_contact = found;
+  if (w->in_contact) {
+    double length = hit->distance - c->ray_lift - c->radius; /* hardpoint to wheel centre */
+    w->compression = c->max_length - length;
+    w->contact_point = hit->point;
+    w->contact_normal = hit->normal;
+    w->surface = hit->surface;
+    if (moving) {
+      w->ground_velocity = hit->velocity;
+      w->ground_body = hit->body;
+    }
+    /* A wall, not ground (the world's max_ground_slope); a NaN normal counts as a wall. */
+    if (!(v3_dot(hit->normal, up) >= v->ground_min_up)) w->in_contact = false;
+  }
+  w->hit_known = w->in_contact;
+  if (!w->in_contact) {
+    if (moving) {
+      w->ground_velocity = v3(0, 0, 0);
+      w->ground_body = NULL;
+    }
+    w->compression = 0.0;
+    w->contact_normal = up;
+    w->contact_point = v3_mad(origin, v3_neg(up), c->ray_reach);
+  }
+}
+
 STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt, int n, bool car) {
   bool moving = world->moving_ground; /* the ground reports its velocity and bodies */
   double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
   grip_vec3 down = v3_neg(up);
   /* All four rays first, then what follows from them: a ray's result is not waited for before
-   * the next ray is cast. */
+   * the next ray is cast (the plane's answer needs no waiting). */
   grip_vec3 origins[GRIP_MAX_WHEELS];
   grip_ground_hit hits[GRIP_MAX_WHEELS];
   bool found[GRIP_MAX_WHEELS];
@@ -317,55 +362,37 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
   grip_raycast_fn *raycast = world->ground.raycast;
   bool track = !moving && raycast == grip_track_raycast;
   bool plane = !moving && raycast == grip_plane_raycast;
-  for (int i = 0; i < n; ++i) {
-    const wheel_config *c = &v->type->wheels[i];
-    /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
-     * compression past the bump stop is still seen. */
-    origins[i] = v3_add(v->position, mat3_mul(rot, v3_add(c->hardpoint, v3(0, 0, c->ray_lift))));
-    double reach = c->ray_lift + c->radius + c->max_length;
-    grip_ground_query query = grip_vehicle_ground_query(v, i);
-    if (moving) { /* a moving ground's callback may leave them alone where it stands still */
-      hits[i].velocity = v3(0, 0, 0);
-      hits[i].body = NULL;
+  /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
+   * compression past the bump stop is still seen. The plane's rays in a loop of their own: it
+   * asks no query and moves not. */
+  if (plane) {
+    for (int i = 0; i < n; ++i) {
+      const wheel_config *c = &v->type->wheels[i];
+      origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
+      v->wheels[i].flat.track = NULL; /* (u and t are read only with a track's claims) */
+      v->wheels[i].flat.plane = true;
+      grip_ground_hit hit;
+      bool hit_found = plane_raycast(world->ground.context, origins[i], down, c->ray_reach, &hit);
+      wheel_touch(v, i, hit_found, &hit, origins[i], up, false);
     }
-    wheel_runtime *w = &v->wheels[i];
-    w->flat.track = NULL; /* (u and t are read only with a track's claims) */
-    w->flat.plane = plane;
-    if (track)
-      found[i] = grip_track_raycast_flat(world->ground.context, &query, origins[i], down, reach, &hits[i], &w->flat);
-    else if (plane) found[i] = plane_raycast(world->ground.context, origins[i], down, reach, &hits[i]);
-    else found[i] = raycast && raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
-  }
-  for (int i = 0; i < n; ++i) {
-    wheel_runtime *w = &v->wheels[i];
-    const wheel_config *c = &v->type->wheels[i];
-    grip_vec3 origin = origins[i];
-    double reach = c->ray_lift + c->radius + c->max_length;
-    const grip_ground_hit *hit = &hits[i];
-    w->in_contact = found[i];
-    if (w->in_contact) {
-      double length = hit->distance - c->ray_lift - c->radius; /* hardpoint to wheel centre */
-      w->compression = c->max_length - length;
-      w->contact_point = hit->point;
-      w->contact_normal = hit->normal;
-      w->surface = hit->surface;
-      if (moving) {
-        w->ground_velocity = hit->velocity;
-        w->ground_body = hit->body;
+  } else {
+    for (int i = 0; i < n; ++i) {
+      const wheel_config *c = &v->type->wheels[i];
+      origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
+      double reach = c->ray_reach;
+      if (moving) { /* a moving ground's callback may leave them alone where it stands still */
+        hits[i].velocity = v3(0, 0, 0);
+        hits[i].body = NULL;
       }
-      /* A wall, not ground (the world's max_ground_slope); a NaN normal counts as a wall. */
-      if (!(v3_dot(hit->normal, up) >= v->ground_min_up)) w->in_contact = false;
+      wheel_runtime *w = &v->wheels[i];
+      w->flat.track = NULL;
+      w->flat.plane = false;
+      grip_ground_query query = grip_vehicle_ground_query(v, i);
+      if (track)
+        found[i] = grip_track_raycast_flat(world->ground.context, &query, origins[i], down, reach, &hits[i], &w->flat);
+      else found[i] = raycast && raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
     }
-    w->hit_known = w->in_contact;
-    if (!w->in_contact) {
-      if (moving) {
-        w->ground_velocity = v3(0, 0, 0);
-        w->ground_body = NULL;
-      }
-      w->compression = 0.0;
-      w->contact_normal = up;
-      w->contact_point = v3_mad(origin, down, reach);
-    }
+    for (int i = 0; i < n; ++i) wheel_touch(v, i, found[i], &hits[i], origins[i], up, moving);
   }
   /* car: the usual car's specialisation, two axles of two wheels (vehicle_step_n) */
   int axles = car ? 2 : v->type->axle_count;
@@ -430,12 +457,13 @@ typedef struct tyre_block {
   lane_mask clamped_x;
 } tyre_block;
 
+STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt,
+                                bool moving, const int contact[GRIP_MAX_WHEELS], int n, bool every_wheel);
+
 STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt, int n_wheels,
                       bool moving) {
   const grip_brake_def *b = &v->def->brakes;
-  double inv_dt = 1.0 / dt;
   double handbrake = b->handbrake_torque * v->filtered.handbrake;
-  double grip = v->def->assists.grip_multiplier;
   int contact[GRIP_MAX_WHEELS], n = 0;
 
   /* Brakes, and the wheels in the air. */
@@ -457,7 +485,20 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     }
     contact[n++] = i;
   }
+  /* With every wheel on the ground (nearly always) the k-th in contact is wheel k: a copy of the
+   * rest for that case, whose wheels' places the compiler knows (n_wheels a constant 4 for the
+   * usual car). */
+  if (n == n_wheels) tyres_on_ground(v, sc, rot, dt, moving, contact, n_wheels, true);
+  else tyres_on_ground(v, sc, rot, dt, moving, contact, n, false);
+}
 
+/* The tyres of the n wheels on the ground, contact[k] the k-th of them (k itself with
+ * every_wheel). */
+STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt,
+                                bool moving, const int contact[GRIP_MAX_WHEELS], int n, bool every_wheel) {
+  double inv_dt = 1.0 / dt;
+  double grip = v->def->assists.grip_multiplier;
+#define CONTACT(k) (every_wheel ? (k) : contact[k])
   /* The tyre frame, the contact patch's velocity and the carcass's relaxation, a block of wheels
    * at a time; the Magic Formula's inputs into arrays for the batch below. */
   enum { ROOM = (GRIP_MAX_WHEELS + LANES - 1) / LANES * LANES };
@@ -474,13 +515,13 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
     tyre_block *blk = &blocks[block_count++];
     const void *w[LANES], *ws[LANES];
     for (int l = 0; l < LANES; ++l) {
-      int i = contact[first + l < n ? first + l : first];
+      int i = CONTACT(first + l < n ? first + l : first);
       const wheel_config *c = &v->type->wheels[i];
       w[l] = blk->wheel[l] = &v->wheels[i];
       blk->config[l] = c;
       ws[l] = blk->scratch[l] = &sc[i];
-      mf_def[first + l] = &v->def->axles[c->axle].tyre.simple;
-      mf_cache[first + l] = &v->type->tyre_cache[c->axle];
+      mf_def[first + l] = c->mf_def;
+      mf_cache[first + l] = c->mf_cache;
     }
     const void *const *c = blk->config;
     void *const *ws_out = blk->scratch;
@@ -544,17 +585,19 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
   /* Tyre forces: the simple MF for all the wheels on it at once, the full MF one by one. */
   grip_tyre_output out[ROOM];
   if (!v->type->any_full_mf) {
-    grip_simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
+    /* every wheel: the type's constants as they lie, wheel k at [k] */
+    if (every_wheel) grip_simple_mf_evaluate_set(n, &v->type->tyre_set, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
+    else grip_simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
   } else {
     for (int j = 0; j < n; ++j) {
-      const wheel_scratch *ws = &sc[contact[j]];
-      const grip_mf_params *mf = v->type->mf[v->type->wheels[contact[j]].axle];
+      const wheel_scratch *ws = &sc[CONTACT(j)];
+      const grip_mf_params *mf = v->type->mf[v->type->wheels[CONTACT(j)].axle];
       if (mf) {
         /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame), at the
          * tyre's gauge pressure when the tyre state is on (0: the .tir's INFLPRES). */
         grip_tyre_input in = {.fz = fz[j], .kappa = kappa[j], .alpha = fast_atan(tan_alpha[j]), .gamma = 0.0,
                               .vx = ws->vx, .friction_scale = scale[j]};
-        double pressure = v->type->tyre_state_on ? maxd(v->wheels[contact[j]].pressure, 1.0) : 0.0;
+        double pressure = v->type->tyre_state_on ? maxd(v->wheels[CONTACT(j)].pressure, 1.0) : 0.0;
         grip_mf_evaluate_at_pressure(mf, &in, pressure, &out[j]);
       } else {
         grip_simple_mf_evaluate_tan(mf_def[j], mf_cache[j], fz[j], kappa[j], tan_alpha[j], scale[j], &out[j]);
@@ -610,6 +653,7 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
 #undef W
 #undef C
   }
+#undef CONTACT
 }
 
 /* After the drivetrain solve: carcass deflection from the final wheel speed. */
@@ -852,11 +896,19 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
                      (v->angular_velocity.x - v->angular_velocity.x) + (v->angular_velocity.y - v->angular_velocity.y) +
                      (v->angular_velocity.z - v->angular_velocity.z) + (v->rotation.w - v->rotation.w) +
                      (v->engine_omega - v->engine_omega);
-  for (int i = 0; i < n; ++i) {
-    const wheel_runtime *w = &v->wheels[i];
-    nonfinite += (w->spin - w->spin) + (w->deflection_x - w->deflection_x) + (w->deflection_y - w->deflection_y) +
-                 (w->fx - w->fx) + (w->fy - w->fy) + (w->compression - w->compression) + (w->load - w->load);
+  /* The wheels two at a time in lanes (a spare lane repeats its pair's first wheel): the sum's
+   * order does not matter, only whether it is 0. */
+  lane wheels_nonfinite = lane_of(0.0);
+  for (int i = 0; i < n; i += LANES) {
+    const void *w[LANES];
+    for (int l = 0; l < LANES; ++l) w[l] = &v->wheels[i + l < n ? i + l : i];
+#define W(field) lane_gather(w, offsetof(wheel_runtime, field))
+    lane x = W(spin), dx = W(deflection_x), dy = W(deflection_y), fx = W(fx), fy = W(fy);
+    lane compression = W(compression), load = W(load);
+#undef W
+    wheels_nonfinite += (x - x) + (dx - dx) + (dy - dy) + (fx - fx) + (fy - fy) + (compression - compression) + (load - load);
   }
+  for (int l = 0; l < LANES; ++l) nonfinite += wheels_nonfinite[l];
   bool ok = nonfinite == 0.0;
   if (external) {
     ok = ok && finite3_ok(v->chassis_force) && finite3_ok(v->chassis_torque);
@@ -895,7 +947,7 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
     v->chassis_force = v->chassis_torque = v3(0, 0, 0);
     for (int i = 0; i < n; ++i) v->wheel_force[i] = v3(0, 0, 0);
   }
-  if (!external && grip_ground_left_world(v, world)) hold_out_of_world(v);
+  if (!external && grip_ground_left_world(v, world, n)) hold_out_of_world(v);
 }
 
 GRIP_HOT_CLONES

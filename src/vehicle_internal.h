@@ -61,6 +61,29 @@ void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[],
                               const double fz[], const double kappa[], const double tan_alpha[],
                               const double friction_scale[], grip_tyre_output out[]);
 
+/* What the batch reads of each of n tyres' definition and cache, side by side (tyre k at [k]):
+ * a car type lays it out once for all its wheels (vehicle_type.tyre_set), so that a step with
+ * every wheel on the ground reads it as it is; the batch above gathers it for the wheels it is
+ * given. */
+typedef struct simple_mf_set {
+  double inv_kappa_peak[GRIP_MAX_WHEELS], inv_tan_alpha_peak[GRIP_MAX_WHEELS]; /* 1 */
+  double rho_max2[GRIP_MAX_WHEELS];         /* 1, the square of the tables' reach in rho */
+  double load_sensitivity[GRIP_MAX_WHEELS]; /* 1 */
+  double nominal_load[GRIP_MAX_WHEELS], inv_nominal_load[GRIP_MAX_WHEELS]; /* N; 1/N */
+  double mu_x[GRIP_MAX_WHEELS], mu_y[GRIP_MAX_WHEELS]; /* 1, peak friction coefficients */
+  double trail[GRIP_MAX_WHEELS];            /* m, pneumatic trail at zero slip */
+  const double *table_x[GRIP_MAX_WHEELS], *table_y[GRIP_MAX_WHEELS]; /* the caches' tables */
+} simple_mf_set;
+
+void grip_simple_mf_set_fill(simple_mf_set *set, int n, const grip_simple_mf_def *const def[],
+                             const simple_mf_cache *const cache[]);
+
+/* The batch with the set laid out already: set from def[] and cache[] (which a tyre beyond the
+ * tables still reads). */
+void grip_simple_mf_evaluate_set(int n, const simple_mf_set *set, const grip_simple_mf_def *const def[],
+                                 const simple_mf_cache *const cache[], const double fz[], const double kappa[],
+                                 const double tan_alpha[], const double friction_scale[], grip_tyre_output out[]);
+
 /* --- engine ---------------------------------------------------------------------------- */
 
 typedef struct engine_output {
@@ -69,8 +92,9 @@ typedef struct engine_output {
 } engine_output;
 
 /* Crank torque at engine speed omega (rad/s) for a throttle 0..1, with the idle governor and
- * the rev limiter applied. */
-engine_output grip_engine_torque(const grip_engine_def *def, double omega, double throttle);
+ * the rev limiter applied. *curve_piece: where the torque curve's look-up starts (the vehicle's
+ * engine_curve_piece; any value gives the same result). */
+engine_output grip_engine_torque(const grip_engine_def *def, double omega, double throttle, int *curve_piece);
 
 /* --- steering feedback ----------------------------------------------------------------- */
 
@@ -138,6 +162,8 @@ typedef struct wheel_config {
   double ray_lift;       /* m, the suspension ray starts this far above the hardpoint: one wheel
                             radius, less where that would leave the body box (so the ray never
                             starts below the ground while the body is above it) */
+  grip_vec3 ray_start;   /* m, body frame: the hardpoint raised by ray_lift, where the ray starts */
+  double ray_reach;      /* m, ray_lift + radius + max_length: how far the ray looks (~0.75) */
   double spring_zero;    /* m, compression at which the spring force is zero */
   double levelling_rate; /* 1/s, 1/levelling_time; 0 = no self-levelling */
   double static_load;    /* N at design ride height */
@@ -149,6 +175,9 @@ typedef struct wheel_config {
   double low_speed_damping;  /* N·s/m, the tyre's carcass damping near standstill; ~3000 (grip_tyre_def) */
   double steer_ratio;    /* the axle's: road-wheel angle per unit of the steering's angle */
   double side;           /* +1 left, -1 right, 0 on the centre line */
+  /* the axle's simple Magic Formula and its tables (in the type; unused with the full MF) */
+  const grip_simple_mf_def *mf_def;
+  const simple_mf_cache *mf_cache;
   int axle;
   int partner;           /* the other wheel of its axle, or -1 on a one-wheel axle */
   bool driven;
@@ -200,8 +229,12 @@ typedef struct vehicle_type {
   bool any_full_mf;       /* some axle has a full MF tyre */
   wheel_config wheels[GRIP_MAX_WHEELS];
   double upshift_rpm[GRIP_MAX_GEARS];   /* derived per gear */
+  /* 1, the gearbox's overall ratio (with the final drive) of gear g at [g + 1], g = −1 (reverse),
+   * 0 (neutral: 0) .. GRIP_MAX_GEARS; ~3.5 in third */
+  double gear_ratio[GRIP_MAX_GEARS + 2];
   double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
   simple_mf_cache tyre_cache[GRIP_MAX_AXLES];
+  simple_mf_set tyre_set; /* of the wheels in order, with the simple MF on every axle (!any_full_mf) */
   /* Tyre state (tyre_state.c), per axle: the tread area 2π·r·width (m²) the wear spreads over
    * and the gauge pressure (Pa) set at def.tyre_state.pressure_temperature. */
   double tread_area[GRIP_MAX_AXLES];
@@ -308,6 +341,8 @@ typedef struct vehicle {
   /* engine and drivetrain */
   double engine_omega;      /* rad/s */
   double engine_torque;     /* N·m last step */
+  int engine_curve_piece;   /* the torque curve's piece of the last look-up, where the next starts
+                               (1..curve_points − 1; any value is safe: engine.c) */
   int gear;                 /* engaged gear, -1..n (0 while shifting) */
   int target_gear;          /* gear being shifted into */
   double shift_timer;       /* s left of the current shift, 0 when not shifting */

@@ -1,7 +1,10 @@
 /* Drivetrain figures from the design notes, measured on the running car, and the
  * differential equations checked against their definitions. */
+#include <string.h>
+
 #include "grip/grip.h"
 #include "manoeuvre.h"
+#include "gmath.h"
 #include "test.h"
 #include "vehicle_internal.h"
 
@@ -207,6 +210,53 @@ static void engine_curve_pieces(void) {
   CHECK(failed == 0);
 }
 
+/* The step's engine starts its curve look-up at the piece of the step before (engine.c): any
+ * starting piece, stale or out of range, gives the bits of a look-up from scratch, and leaves
+ * the piece that holds rpm (curve_rpm[i − 1] < rpm <= curve_rpm[i]) for the next. Rpms at the
+ * points, one ulp either side, inside the pieces, beyond both ends, and NaN; full throttle, so
+ * that the torque is the curve's. */
+static void engine_curve_any_start(void) {
+  grip_engine_def e = grip_default_vehicle_def().engine;
+  int checked = 0, failed = 0, misplaced = 0;
+  for (int n = 1; n <= GRIP_MAX_CURVE_POINTS; ++n) {
+    e.curve_points = n;
+    for (int i = 0; i < n; ++i) {
+      e.curve_rpm[i] = 700.0 + 300.0 * i + 41.0 * (i * i % 5);
+      e.curve_torque[i] = 150.0 + 80.0 * cos(0.7 * i);
+    }
+    double rpms[4 * GRIP_MAX_CURVE_POINTS + 4];
+    int count = 0;
+    for (int i = 0; i < n; ++i) {
+      rpms[count++] = e.curve_rpm[i];
+      rpms[count++] = nextafter(e.curve_rpm[i], -INFINITY);
+      rpms[count++] = nextafter(e.curve_rpm[i], INFINITY);
+      if (i + 1 < n) rpms[count++] = e.curve_rpm[i] + 0.37 * (e.curve_rpm[i + 1] - e.curve_rpm[i]);
+    }
+    rpms[count++] = 0.5 * e.curve_rpm[0];
+    rpms[count++] = e.curve_rpm[n - 1] + 1000.0;
+    rpms[count++] = NAN;
+    for (int k = 0; k < count; ++k) {
+      double omega = rpms[k] / RAD_PER_S_TO_RPM;
+      int fresh = 0;
+      engine_output want = grip_engine_torque(&e, omega, 1.0, &fresh);
+      double rpm = omega * RAD_PER_S_TO_RPM; /* as the engine works it out */
+      for (int start = -3; start <= n + 3; ++start) {
+        int piece = start;
+        engine_output got = grip_engine_torque(&e, omega, 1.0, &piece);
+        failed += memcmp(&got.torque, &want.torque, sizeof got.torque) != 0;
+        ++checked;
+        if (n >= 2 && rpm > e.curve_rpm[0] && rpm < e.curve_rpm[n - 1])
+          misplaced += !(piece >= 1 && piece < n && e.curve_rpm[piece - 1] < rpm && rpm <= e.curve_rpm[piece]);
+      }
+    }
+  }
+  printf("  %d look-ups from every starting piece, %d with other bits, %d leaving another piece\n", checked, failed,
+         misplaced);
+  CHECK(checked > 10000);
+  CHECK(failed == 0);
+  CHECK(misplaced == 0);
+}
+
 /* Idle: in neutral with no throttle the governor holds the engine within 2 % of idle; at the
  * limiter it never exceeds the limit by more than one step's rise. */
 static void idle_and_limiter(void) {
@@ -240,6 +290,7 @@ int main(void) {
   RUN_TEST(differential_equations);
   RUN_TEST(engine_curve);
   RUN_TEST(engine_curve_pieces);
+  RUN_TEST(engine_curve_any_start);
   RUN_TEST(idle_and_limiter);
   return TEST_RESULT();
 }
