@@ -170,19 +170,24 @@ void grip_drivetrain_type_init(vehicle_type *t) {
 /* The ratio of the vehicle's gear, as gear_ratio gives it. */
 static inline double current_gear_ratio(const vehicle *v) { return v->type->gear_ratio[v->gear + 1]; }
 
-/* n wheels and `diffs` differentials: constants in the step's copy for the usual car. */
-STEP_INLINE double driveline_omega(const vehicle *v, int n, int diffs) {
-  /* Speed at the gearbox output implied by the driven wheels: the root differential's input
-   * speed, from the wheels up (omega_in = s·omega_0 + (1 − s)·omega_1). (speed cleared for the
-   * compiler, as in update_modes.) */
-  const vehicle_type *t = v->type;
-  double spin[GRIP_MAX_WHEELS], speed[GRIP_MAX_DIFFS];
+/* The speeds of the tree's `diffs` differentials' input shafts from the wheels' speeds, from
+ * the wheels up (power balance: omega_in = s·omega_0 + (1 − s)·omega_1). speed is cleared first:
+ * with the count a constant (the step's copy for the usual car) the compiler cannot see that an
+ * input differential's index is below it, so never read before it is written. */
+STEP_INLINE void driveline_speeds(const vehicle_type *t, int diffs, const double wheel[], double speed[]) {
   for (int k = 0; k < diffs; ++k) speed[k] = 0.0;
-  for (int i = 0; i < n; ++i) spin[i] = v->wheels[i].spin;
   for (int k = diffs - 1; k >= 0; --k) {
     const drive_node *d = &t->drive[k];
-    speed[k] = d->split * DRIVE_INPUT(d->input[0], spin, speed) + (1.0 - d->split) * DRIVE_INPUT(d->input[1], spin, speed);
+    speed[k] = d->split * DRIVE_INPUT(d->input[0], wheel, speed) + (1.0 - d->split) * DRIVE_INPUT(d->input[1], wheel, speed);
   }
+}
+
+/* Speed at the gearbox output implied by the driven wheels: the root differential's input
+ * speed. n wheels and `diffs` differentials: constants in the step's copy for the usual car. */
+STEP_INLINE double driveline_omega(const vehicle *v, int n, int diffs) {
+  double spin[GRIP_MAX_WHEELS], speed[GRIP_MAX_DIFFS];
+  for (int i = 0; i < n; ++i) spin[i] = v->wheels[i].spin;
+  driveline_speeds(v->type, diffs, spin, speed);
   return speed[0];
 }
 
@@ -378,20 +383,12 @@ STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n, int diffs) {
   }
   const vehicle_type *t = v->type;
   if (!t->any_lsd) return changed;
-  /* Speeds of the differentials' input shafts, from the wheels up (power balance:
-   * omega_in = s·omega_0 + (1 − s)·omega_1), needed only while an LSD slips. (Cleared: with the
-   * count of differentials a constant, the compiler cannot see that an input differential's
-   * index is below it, so never read before it is written.) */
+  /* The differentials' input shaft speeds, needed only while an LSD slips. */
   double speed[GRIP_MAX_DIFFS];
-  for (int k = 0; k < diffs; ++k) speed[k] = 0.0;
   bool slipping = false;
   for (int k = 0; k < diffs; ++k)
     slipping = slipping || (t->drive[k].def.type == GRIP_DIFF_LIMITED_SLIP && v->diffs[k].mode == DIFF_MODE_SLIPPING);
-  for (int k = diffs - 1; slipping && k >= 0; --k) {
-    const drive_node *d = &t->drive[k];
-    speed[k] = d->split * DRIVE_INPUT(d->input[0], c->omega, speed) +
-               (1.0 - d->split) * DRIVE_INPUT(d->input[1], c->omega, speed);
-  }
+  if (slipping) driveline_speeds(t, diffs, c->omega, speed);
   for (int k = 0; k < diffs; ++k) {
     const drive_node *d = &t->drive[k];
     if (d->def.type != GRIP_DIFF_LIMITED_SLIP) continue;
@@ -451,7 +448,7 @@ STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_W
   for (int i = 0; i < n; i += LANES) {
     const void *w[LANES], *ws[LANES], *wc[LANES];
     for (int l = 0; l < LANES; ++l) {
-      int j = i + l < n ? i + l : i;
+      int j = lane_item(i, l, n);
       w[l] = &v->wheels[j];
       ws[l] = &sc[j];
       wc[l] = &v->type->wheels[j];

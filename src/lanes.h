@@ -38,6 +38,11 @@ typedef struct lane3 {
 _Static_assert(LANES == 2, "lane_of and lane_sqrt are written out for two lanes");
 LANE_INLINE lane lane_of(double x) { return (lane){x, x}; }
 
+/* The item lane l of the block that starts at item `first` works on, of n items: its own, or
+ * past the last item the block's first again (a spare lane then works out and stores that
+ * item's values a second time, the same bits, so that every lane is stored without a test). */
+LANE_INLINE int lane_item(int first, int l, int n) { return first + l < n ? first + l : first; }
+
 /* m ? a : b, lane by lane */
 LANE_INLINE lane lane_select(lane_mask m, lane a, lane b) {
   return (lane)(((lane_mask)a & m) | ((lane_mask)b & ~m));

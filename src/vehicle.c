@@ -351,11 +351,7 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
   double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
   grip_vec3 down = v3_neg(up);
-  /* All four rays first, then what follows from them: a ray's result is not waited for before
-   * the next ray is cast (the plane's answer needs no waiting). */
   grip_vec3 origins[GRIP_MAX_WHEELS];
-  grip_ground_hit hits[GRIP_MAX_WHEELS];
-  bool found[GRIP_MAX_WHEELS];
   /* grip's own track and plane say how flat the ground is around each hit (ground_flat.h), which
    * spares the body's probe rays that could not touch; a user's ground, or one that moves, does
    * not. */
@@ -376,6 +372,10 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
       wheel_touch(v, i, hit_found, &hit, origins[i], up, false);
     }
   } else {
+    /* All the rays first, then what follows from them: a ray's result is not waited for before
+     * the next ray is cast. */
+    grip_ground_hit hits[GRIP_MAX_WHEELS];
+    bool found[GRIP_MAX_WHEELS];
     for (int i = 0; i < n; ++i) {
       const wheel_config *c = &v->type->wheels[i];
       origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
@@ -457,41 +457,6 @@ typedef struct tyre_block {
   lane_mask clamped_x;
 } tyre_block;
 
-STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt,
-                                bool moving, const int contact[GRIP_MAX_WHEELS], int n, bool every_wheel);
-
-STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt, int n_wheels,
-                      bool moving) {
-  const grip_brake_def *b = &v->def->brakes;
-  double handbrake = b->handbrake_torque * v->filtered.handbrake;
-  int contact[GRIP_MAX_WHEELS], n = 0;
-
-  /* Brakes, and the wheels in the air. */
-  for (int i = 0; i < n_wheels; ++i) {
-    wheel_runtime *w = &v->wheels[i];
-    wheel_scratch *ws = &sc[i];
-    const wheel_config *c = &v->type->wheels[i];
-    double friction = c->brake_torque * v->filtered.brake;
-    if (c->handbrake) friction += handbrake;
-    ws->friction_torque = friction;
-    if (!w->in_contact) {
-      w->deflection_x = w->deflection_y = 0.0;
-      ws->fx0 = ws->k = w->fy = w->mz = w->fx = 0.0;
-      w->kappa = w->tan_alpha = 0.0;
-      ws->inv_denom_x = 1.0;
-      ws->damping_x = 0.0;
-      ws->clamped_x = true;
-      continue;
-    }
-    contact[n++] = i;
-  }
-  /* With every wheel on the ground (nearly always) the k-th in contact is wheel k: a copy of the
-   * rest for that case, whose wheels' places the compiler knows (n_wheels a constant 4 for the
-   * usual car). */
-  if (n == n_wheels) tyres_on_ground(v, sc, rot, dt, moving, contact, n_wheels, true);
-  else tyres_on_ground(v, sc, rot, dt, moving, contact, n, false);
-}
-
 /* The tyres of the n wheels on the ground, contact[k] the k-th of them (k itself with
  * every_wheel). */
 STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt,
@@ -515,7 +480,7 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], 
     tyre_block *blk = &blocks[block_count++];
     const void *w[LANES], *ws[LANES];
     for (int l = 0; l < LANES; ++l) {
-      int i = CONTACT(first + l < n ? first + l : first);
+      int i = CONTACT(lane_item(first, l, n));
       const wheel_config *c = &v->type->wheels[i];
       w[l] = blk->wheel[l] = &v->wheels[i];
       blk->config[l] = c;
@@ -654,6 +619,38 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], 
 #undef C
   }
 #undef CONTACT
+}
+
+STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt, int n_wheels,
+                      bool moving) {
+  const grip_brake_def *b = &v->def->brakes;
+  double handbrake = b->handbrake_torque * v->filtered.handbrake;
+  int contact[GRIP_MAX_WHEELS], n = 0;
+
+  /* Brakes, and the wheels in the air. */
+  for (int i = 0; i < n_wheels; ++i) {
+    wheel_runtime *w = &v->wheels[i];
+    wheel_scratch *ws = &sc[i];
+    const wheel_config *c = &v->type->wheels[i];
+    double friction = c->brake_torque * v->filtered.brake;
+    if (c->handbrake) friction += handbrake;
+    ws->friction_torque = friction;
+    if (!w->in_contact) {
+      w->deflection_x = w->deflection_y = 0.0;
+      ws->fx0 = ws->k = w->fy = w->mz = w->fx = 0.0;
+      w->kappa = w->tan_alpha = 0.0;
+      ws->inv_denom_x = 1.0;
+      ws->damping_x = 0.0;
+      ws->clamped_x = true;
+      continue;
+    }
+    contact[n++] = i;
+  }
+  /* With every wheel on the ground (nearly always) the k-th in contact is wheel k: a copy of the
+   * rest for that case, whose wheels' places the compiler knows (n_wheels a constant 4 for the
+   * usual car). */
+  if (n == n_wheels) tyres_on_ground(v, sc, rot, dt, moving, contact, n_wheels, true);
+  else tyres_on_ground(v, sc, rot, dt, moving, contact, n, false);
 }
 
 /* After the drivetrain solve: carcass deflection from the final wheel speed. */
@@ -901,7 +898,7 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
   lane wheels_nonfinite = lane_of(0.0);
   for (int i = 0; i < n; i += LANES) {
     const void *w[LANES];
-    for (int l = 0; l < LANES; ++l) w[l] = &v->wheels[i + l < n ? i + l : i];
+    for (int l = 0; l < LANES; ++l) w[l] = &v->wheels[lane_item(i, l, n)];
 #define W(field) lane_gather(w, offsetof(wheel_runtime, field))
     lane x = W(spin), dx = W(deflection_x), dy = W(deflection_y), fx = W(fx), fy = W(fy);
     lane compression = W(compression), load = W(load);
