@@ -201,6 +201,18 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
       return false;
     }
   }
+  for (int i = 0; i < t->wheel_count; ++i) {
+    const wheel_config *w = &t->wheels[i];
+    wheel_constants *k = &t->wheel_set;
+    k->radius[i] = w->radius;
+    k->relax_x[i] = w->relax_x;
+    k->relax_y[i] = w->relax_y;
+    k->inv_relax_x[i] = w->inv_relax_x;
+    k->inv_relax_y[i] = w->inv_relax_y;
+    k->inv_low_speed[i] = w->inv_low_speed;
+    k->rolling_resistance[i] = w->rolling_resistance;
+    k->low_speed_damping[i] = w->low_speed_damping;
+  }
   if (!t->any_full_mf) {
     const grip_simple_mf_def *defs[GRIP_MAX_WHEELS];
     const simple_mf_cache *caches[GRIP_MAX_WHEELS];
@@ -476,6 +488,7 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], 
   const lane3 position = lane3_of(v->position), velocity = lane3_of(v->velocity);
   const lane3 angular_velocity = lane3_of(v->angular_velocity);
   const lane3 up = lane3_of(v3(0.0, 0.0, 1.0)); /* the tyre frame of a zero tangent */
+  const bool paired = every_wheel && n % LANES == 0; /* block k: wheels 2k and 2k + 1, no spare lane */
   for (int first = 0; first < n; first += LANES) {
     tyre_block *blk = &blocks[block_count++];
     const void *w[LANES], *ws[LANES];
@@ -491,7 +504,8 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], 
     const void *const *c = blk->config;
     void *const *ws_out = blk->scratch;
 #define W(field) lane_gather(w, offsetof(wheel_runtime, field))
-#define C(field) lane_gather(c, offsetof(wheel_config, field))
+#define C(field)                                                                                          \
+  (paired ? lane_load(&v->type->wheel_set.field[first]) : lane_gather(c, offsetof(wheel_config, field)))
     lane3 nrm = lane3_gather(w, offsetof(wheel_runtime, contact_normal));
     /* the (steered) wheel's heading projected on the contact plane */
     lane steer = W(steer);

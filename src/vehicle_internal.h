@@ -185,6 +185,18 @@ typedef struct wheel_config {
   bool handbrake;        /* the axle has the handbrake */
 } wheel_config;
 
+/* The wheel constants the tyre step reads two wheels at a time, one array per field (wheel i at
+ * [i]; copies of wheel_config's), so that with every wheel on the ground a lane of two is one
+ * load rather than one from each wheel's config (tyres_on_ground). */
+typedef struct wheel_constants {
+  double radius[GRIP_MAX_WHEELS];                                    /* m */
+  double relax_x[GRIP_MAX_WHEELS], relax_y[GRIP_MAX_WHEELS];         /* m */
+  double inv_relax_x[GRIP_MAX_WHEELS], inv_relax_y[GRIP_MAX_WHEELS]; /* 1/m */
+  double inv_low_speed[GRIP_MAX_WHEELS];                             /* s/m */
+  double rolling_resistance[GRIP_MAX_WHEELS];                        /* 1 */
+  double low_speed_damping[GRIP_MAX_WHEELS];                         /* N·s/m */
+} wheel_constants;
+
 /* A car type: everything derived from a vehicle definition that does not change while the car
  * drives, held once per world for all the vehicles created from an equal definition (the same
  * bytes apart from pose and velocity). Read-only during a step. */
@@ -235,6 +247,7 @@ typedef struct vehicle_type {
   double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
   simple_mf_cache tyre_cache[GRIP_MAX_AXLES];
   simple_mf_set tyre_set; /* of the wheels in order, with the simple MF on every axle (!any_full_mf) */
+  wheel_constants wheel_set; /* of the wheels in order */
   /* Tyre state (tyre_state.c), per axle: the tread area 2π·r·width (m²) the wear spreads over
    * and the gauge pressure (Pa) set at def.tyre_state.pressure_temperature. */
   double tread_area[GRIP_MAX_AXLES];
