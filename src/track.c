@@ -1589,6 +1589,20 @@ bool grip_track_raycast_flat(void *context, const grip_ground_query *query, grip
   return track_raycast_flat_cloned(context, query, origin, direction, max_distance, hit, flat);
 }
 
+GRIP_HOT_CLONES
+static void track_raycast_flat_n_cloned(void *context, int n, const grip_ground_query query[],
+                                        const grip_vec3 origin[], grip_vec3 direction, const double max_distance[],
+                                        grip_ground_hit hit[], bool found[], ground_flat_ref *const flat[]) {
+  for (int i = 0; i < n; ++i)
+    found[i] = track_raycast(context, &query[i], origin[i], direction, max_distance[i], &hit[i], flat[i]);
+}
+
+void grip_track_raycast_flat_n(void *context, int n, const grip_ground_query query[], const grip_vec3 origin[],
+                               grip_vec3 direction, const double max_distance[], grip_ground_hit hit[], bool found[],
+                               ground_flat_ref *const flat[]) {
+  track_raycast_flat_n_cloned(context, n, query, origin, direction, max_distance, hit, found, flat);
+}
+
 /* --- barrier adapter ----------------------------------------------------------------------- */
 
 grip_barrier grip_track_barriers(grip_track_ground_context *context, const grip_track *track) {

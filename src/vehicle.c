@@ -358,12 +358,55 @@ STEP_INLINE void wheel_touch(vehicle *v, int i, bool found, const grip_ground_hi
   }
 }
 
+/* The wheels' rays on a ground other than the plane: all the rays first, then what follows from
+ * them, so that a ray's result is not waited for before the next ray is cast; a track's rays in
+ * one call (190 instructions fewer a car-step than a call each). Out of the step's line: inside
+ * it, its arrays (a query per wheel) had the compiler lay out the plane's path otherwise, at 42
+ * instructions more a vehicle-step. */
+STEP_INLINE void ground_rays_n(vehicle *v, const grip_world_def *world, const mat3 *rot, int n, bool moving,
+                               bool track) {
+  grip_raycast_fn *raycast = world->ground.raycast;
+  grip_vec3 up = mat3_column(rot, 2), down = v3_neg(up);
+  grip_vec3 origins[GRIP_MAX_WHEELS];
+  grip_ground_hit hits[GRIP_MAX_WHEELS];
+  bool found[GRIP_MAX_WHEELS];
+  grip_ground_query queries[GRIP_MAX_WHEELS];
+  double reach[GRIP_MAX_WHEELS];
+  ground_flat_ref *flat[GRIP_MAX_WHEELS];
+  for (int i = 0; i < n; ++i) {
+    const wheel_config *c = &v->type->wheels[i];
+    origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
+    reach[i] = c->ray_reach;
+    if (moving) { /* a moving ground's callback may leave them alone where it stands still */
+      hits[i].velocity = v3(0, 0, 0);
+      hits[i].body = NULL;
+    }
+    wheel_runtime *w = &v->wheels[i];
+    w->flat.track = NULL;
+    w->flat.plane = false;
+    flat[i] = &w->flat;
+    queries[i] = grip_vehicle_ground_query(v, i);
+  }
+  if (track) {
+    grip_track_raycast_flat_n(world->ground.context, n, queries, origins, down, reach, hits, found, flat);
+  } else {
+    for (int i = 0; i < n; ++i)
+      found[i] = raycast && raycast(world->ground.context, &queries[i], origins[i], down, reach[i], &hits[i]);
+  }
+  for (int i = 0; i < n; ++i) wheel_touch(v, i, found[i], &hits[i], origins[i], up, moving);
+}
+
+GRIP_HOT_CLONES
+static void ground_rays(vehicle *v, const grip_world_def *world, const mat3 *rot, int n, bool moving, bool track) {
+  if (n == 4) ground_rays_n(v, world, rot, 4, moving, track);
+  else ground_rays_n(v, world, rot, n, moving, track);
+}
+
 STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt, int n, bool car) {
   bool moving = world->moving_ground; /* the ground reports its velocity and bodies */
   double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
   grip_vec3 down = v3_neg(up);
-  grip_vec3 origins[GRIP_MAX_WHEELS];
   /* grip's own track and plane say how flat the ground is around each hit (ground_flat.h), which
    * spares the body's probe rays that could not touch; a user's ground, or one that moves, does
    * not. */
@@ -376,35 +419,15 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
   if (plane) {
     for (int i = 0; i < n; ++i) {
       const wheel_config *c = &v->type->wheels[i];
-      origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
+      grip_vec3 origin = v3_add(v->position, mat3_mul(rot, c->ray_start));
       v->wheels[i].flat.track = NULL; /* (u and t are read only with a track's claims) */
       v->wheels[i].flat.plane = true;
       grip_ground_hit hit;
-      bool hit_found = plane_raycast(world->ground.context, origins[i], down, c->ray_reach, &hit);
-      wheel_touch(v, i, hit_found, &hit, origins[i], up, false);
+      bool hit_found = plane_raycast(world->ground.context, origin, down, c->ray_reach, &hit);
+      wheel_touch(v, i, hit_found, &hit, origin, up, false);
     }
   } else {
-    /* All the rays first, then what follows from them: a ray's result is not waited for before
-     * the next ray is cast. */
-    grip_ground_hit hits[GRIP_MAX_WHEELS];
-    bool found[GRIP_MAX_WHEELS];
-    for (int i = 0; i < n; ++i) {
-      const wheel_config *c = &v->type->wheels[i];
-      origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
-      double reach = c->ray_reach;
-      if (moving) { /* a moving ground's callback may leave them alone where it stands still */
-        hits[i].velocity = v3(0, 0, 0);
-        hits[i].body = NULL;
-      }
-      wheel_runtime *w = &v->wheels[i];
-      w->flat.track = NULL;
-      w->flat.plane = false;
-      grip_ground_query query = grip_vehicle_ground_query(v, i);
-      if (track)
-        found[i] = grip_track_raycast_flat(world->ground.context, &query, origins[i], down, reach, &hits[i], &w->flat);
-      else found[i] = raycast && raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
-    }
-    for (int i = 0; i < n; ++i) wheel_touch(v, i, found[i], &hits[i], origins[i], up, moving);
+    ground_rays(v, world, rot, n, moving, track);
   }
   /* car: the usual car's specialisation, two axles of two wheels (vehicle_step_n) */
   int axles = car ? 2 : v->type->axle_count;
