@@ -23,7 +23,7 @@ typedef struct collision_world {
   grip_vec3 *end_velocity;        /* velocity after the vehicle step, before the contacts */
   grip_vehicle_contacts *contacts; /* what grip_vehicle_get_contacts reports */
   int *order;                     /* broad phase: slots sorted along the sweep axis */
-  double *box_min, *box_max;      /* broad phase: swept bounding box, x, y, z and a spare per slot */
+  double *box_min, *box_max;      /* broad phase: swept bounding box, 3 per slot */
   unsigned char *active;          /* alive and in the world after its step: takes part in contacts */
   int *hitched;                   /* 2 per slot: the slots it is hitched to without collisions, -1 none */
   struct pose_box *last_box;      /* per slot: the chassis box's bounds at the pose they were last

@@ -1577,16 +1577,10 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
   return track_raycast(context, query, origin, direction, max_distance, hit, NULL);
 }
 
-GRIP_HOT_CLONES
-static bool track_raycast_flat_cloned(void *context, const grip_ground_query *query, grip_vec3 origin,
-                                      grip_vec3 direction, double max_distance, grip_ground_hit *hit,
-                                      ground_flat_ref *flat) {
-  return track_raycast(context, query, origin, direction, max_distance, hit, flat);
-}
-
+/* One ray (the tests': the step casts a vehicle's rays in one call, below). */
 bool grip_track_raycast_flat(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
                              double max_distance, grip_ground_hit *hit, ground_flat_ref *flat) {
-  return track_raycast_flat_cloned(context, query, origin, direction, max_distance, hit, flat);
+  return track_raycast(context, query, origin, direction, max_distance, hit, flat);
 }
 
 GRIP_HOT_CLONES
