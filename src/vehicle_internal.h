@@ -306,8 +306,9 @@ typedef struct wheel_runtime {
  * grip_vehicle_step, not in the vehicle. One array per field, wheel i at [i], so that the lanes of
  * two wheels side by side (lanes.h) are one load or store. */
 typedef struct wheel_scratch {
-  double long_x[GRIP_MAX_WHEELS], long_y[GRIP_MAX_WHEELS], long_z[GRIP_MAX_WHEELS]; /* tyre frame on the */
-  double lat_x[GRIP_MAX_WHEELS], lat_y[GRIP_MAX_WHEELS], lat_z[GRIP_MAX_WHEELS];    /* ground, world */
+  /* the tyre frame on the ground (unit vectors, world frame): longitudinal and lateral */
+  double long_x[GRIP_MAX_WHEELS], long_y[GRIP_MAX_WHEELS], long_z[GRIP_MAX_WHEELS];
+  double lat_x[GRIP_MAX_WHEELS], lat_y[GRIP_MAX_WHEELS], lat_z[GRIP_MAX_WHEELS];
   double vx[GRIP_MAX_WHEELS], vy[GRIP_MAX_WHEELS]; /* m/s contact-patch velocity in the tyre frame */
   double friction_torque[GRIP_MAX_WHEELS]; /* N·m, capacity of brake + handbrake + rolling resistance */
   /* linearised ground response: Fx(omega') = fx0 + k·(omega' − spin) */
