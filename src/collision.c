@@ -14,6 +14,8 @@
 #include "contact.h"
 #include "ground_contact.h"
 #include "gmath.h"
+#include "isa.h"
+#include "lanes.h"
 
 #define WALL_SLOP 0.005        /* m of penetration left after correction: keeps contacts alive */
 #define CAR_SLOP 0.005         /* m, the same between two cars */
@@ -32,11 +34,14 @@
 
 /* --- storage ----------------------------------------------------------------------------- */
 
-/* The bounds of a chassis box at one pose (without the margin), and that pose, bit for bit. */
+/* The bounds of a chassis box at the pose they were last taken for (with the margin), and that
+ * pose, bit for bit. */
 typedef struct pose_box {
-  double pose[7]; /* position x, y, z, rotation w, x, y, z */
-  double lo[3], hi[3];
-  int valid;
+  double lo[3], hi[3]; /* m */
+  grip_vec3 position;
+  grip_quat rotation;
+  bool valid;       /* taken at least once since the slot was reset */
+  bool start_known; /* lo and hi are the bounds of this step's start pose (begin_slot) */
 } pose_box;
 
 /* The walls' distance (m) from a car's CG at a horizontal position; distance −inf: none known. */
@@ -109,7 +114,7 @@ void grip_collision_reset_slot(collision_world *c, int slot) {
   k->last_impact_other = GRIP_NULL_VEHICLE;
   c->active[slot] = 0;
   c->hitched[2 * slot] = c->hitched[2 * slot + 1] = -1;
-  c->last_box[slot].valid = 0;
+  c->last_box[slot].valid = c->last_box[slot].start_known = false;
   c->wall_clear[slot] = (wall_clear){0.0, 0.0, -INFINITY};
 }
 
@@ -159,12 +164,22 @@ void grip_collision_begin_slot(collision_world *c, int slot, const vehicle *v) {
   prefetch_for_write(&c->box_max[3 * slot + 2]);
   c->start_position[slot] = v->position;
   c->start_rotation[slot] = v->rotation;
+  /* The start pose is nearly always the one the bounds were last taken for (the end of the step
+   * before, or where the collision pass left the car): then swept_bounds reuses them. Checked
+   * here, where the pose is at hand, and bit for bit, so that whatever moved the car in between
+   * (the pairs' pass, a hitch, the caller) is seen without being told. Only in a step that takes
+   * bounds: swept_bounds runs only in such a step, after this. */
+  if (c->pairs_possible) {
+    pose_box *memo = &c->last_box[slot];
+    memo->start_known = memo->valid && memcmp(&memo->position, &v->position, sizeof v->position) == 0 &&
+                        memcmp(&memo->rotation, &v->rotation, sizeof v->rotation) == 0;
+  }
   grip_vehicle_contacts *k = &c->contacts[slot];
   k->count = k->wall_count = k->vehicle_count = 0;
   k->impulse = 0.0;
 }
 
-static void swept_bounds(collision_world *c, int slot, const vehicle *v, double *lo, double *hi);
+static void swept_bounds(collision_world *c, int slot, const vehicle *v);
 static int wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_def *def, double dt);
 
 int grip_collision_end_slot(collision_world *c, int slot, vehicle *v, const grip_world_def *def, double dt) {
@@ -176,7 +191,7 @@ int grip_collision_end_slot(collision_world *c, int slot, vehicle *v, const grip
   /* Written only when it changes: 64 slots share a cache line, and threads stepping neighbouring
    * slots would otherwise pass the line back and forth at every vehicle. */
   if (c->active[slot] != active) c->active[slot] = active;
-  if (c->active[slot] && c->pairs_possible) swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
+  if (c->active[slot] && c->pairs_possible) swept_bounds(c, slot, v);
   return c->active[slot] && def->barrier.query ? wall_pass(c, v, slot, def, dt) : 0;
 }
 
@@ -546,7 +561,7 @@ static int wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_
     if (!(depth > WALL_SLOP)) break;
     v->position = v3_mad(v->position, normal, depth - WALL_SLOP);
   }
-  if (c->pairs_possible) swept_bounds(c, slot, v, &c->box_min[3 * slot], &c->box_max[3 * slot]);
+  if (c->pairs_possible) swept_bounds(c, slot, v);
   return n;
 }
 
@@ -629,55 +644,51 @@ static void pair_pass(collision_world *c, vehicle *vs, int ia, int ib, const gri
   }
 }
 
-/* The bounds of the chassis box at pose (p, q): its centre p + R·offset ± its half extent along
- * each world axis, Σ_j e_j·|R_kj|. Computed from the rotation directly, as make_obb would give
- * them (the same operations in the same order), without an obb on the stack: the copies of one
- * made 16-byte loads of two 8-byte stores, which cannot be forwarded and wait for every store
- * before them, the bounds of the car before among them (a cache line the collision pass read
- * on another core). */
-static void pose_bounds(const vehicle *v, grip_vec3 p, grip_quat q, double lo[3], double hi[3]) {
+/* The bounds of the chassis box at pose (p, q), widened by CAR_SLOP: its centre p + R·offset ±
+ * its half extent along each world axis, Σ_j e_j·|R_kj|. R's columns are the box's axes u_j;
+ * R·offset is Σ_j u_j·offset_j, summed from the left as mat3_mul's rows are, and e_j·|u_j| is
+ * make_obb's product, so the bounds are those of the obb the narrow phase tests. x and y side by
+ * side in a lane (lanes.h: the same bits as one at a time), z alone. */
+static inline __attribute__((always_inline)) void pose_bounds(const vehicle *v, grip_vec3 p, grip_quat q,
+                                                              double lo[3], double hi[3]) {
   grip_vec3 offset = box_offset(v);
   double e0 = 0.5 * v->def->body.dimensions.x, e1 = 0.5 * v->def->body.dimensions.y,
          e2 = 0.5 * v->def->body.dimensions.z;
   mat3 r = mat3_from_quat(q);
-  grip_vec3 cc = v3_add(p, mat3_mul(&r, offset));
-  grip_vec3 u0 = mat3_column(&r, 0), u1 = mat3_column(&r, 1), u2 = mat3_column(&r, 2);
-  double rx = e0 * fabs(u0.x) + e1 * fabs(u1.x) + e2 * fabs(u2.x);
-  double ry = e0 * fabs(u0.y) + e1 * fabs(u1.y) + e2 * fabs(u2.y);
-  double rz = e0 * fabs(u0.z) + e1 * fabs(u1.z) + e2 * fabs(u2.z);
-  lo[0] = cc.x - rx;
-  hi[0] = cc.x + rx;
-  lo[1] = cc.y - ry;
-  hi[1] = cc.y + ry;
-  lo[2] = cc.z - rz;
-  hi[2] = cc.z + rz;
+  lane u0 = {r.r0.x, r.r1.x}, u1 = {r.r0.y, r.r1.y}, u2 = {r.r0.z, r.r1.z};
+  lane centre = (lane){p.x, p.y} + ((u0 * offset.x + u1 * offset.y) + u2 * offset.z);
+  lane reach = (lane_abs(u0) * e0 + lane_abs(u1) * e1) + lane_abs(u2) * e2;
+  lane_store(lo, (centre - reach) - CAR_SLOP);
+  lane_store(hi, (centre + reach) + CAR_SLOP);
+  double centre_z = p.z + ((r.r2.x * offset.x + r.r2.y * offset.y) + r.r2.z * offset.z);
+  double reach_z = (fabs(r.r2.x) * e0 + fabs(r.r2.y) * e1) + fabs(r.r2.z) * e2;
+  lo[2] = (centre_z - reach_z) - CAR_SLOP;
+  hi[2] = (centre_z + reach_z) + CAR_SLOP;
 }
 
-/* Bounding box of a chassis box over the step (start and end poses), with a margin. The start
- * pose is nearly always the pose the bounds were last taken for (the end of the step before,
- * or where the collision pass left the car): those are reused when the pose is the same bit
- * for bit, which halves the work. */
-static void swept_bounds(collision_world *c, int slot, const vehicle *v, double *lo, double *hi) {
+/* Bounding box of a chassis box over the step (start and end poses), with a margin, into the
+ * slot's box_min and box_max. The start pose's bounds are those last taken when begin_slot found
+ * the car where they were taken, which halves the work. */
+GRIP_HOT_CLONES static void swept_bounds(collision_world *c, int slot, const vehicle *v) {
   pose_box *memo = &c->last_box[slot];
-  double start[7] = {c->start_position[slot].x, c->start_position[slot].y, c->start_position[slot].z,
-                     c->start_rotation[slot].w, c->start_rotation[slot].x, c->start_rotation[slot].y,
-                     c->start_rotation[slot].z};
   double l0[3], h0[3], l1[3], h1[3];
-  if (memo->valid && memcmp(memo->pose, start, sizeof start) == 0) {
+  if (memo->start_known) {
     memcpy(l0, memo->lo, sizeof l0);
     memcpy(h0, memo->hi, sizeof h0);
   } else {
     pose_bounds(v, c->start_position[slot], c->start_rotation[slot], l0, h0);
   }
   pose_bounds(v, v->position, v->rotation, l1, h1);
-  *memo = (pose_box){.pose = {v->position.x, v->position.y, v->position.z, v->rotation.w, v->rotation.x,
-                              v->rotation.y, v->rotation.z},
-                     .lo = {l1[0], l1[1], l1[2]},
-                     .hi = {h1[0], h1[1], h1[2]},
-                     .valid = 1};
+  memcpy(memo->lo, l1, sizeof l1);
+  memcpy(memo->hi, h1, sizeof h1);
+  memo->position = v->position;
+  memo->rotation = v->rotation;
+  memo->valid = true;
+  memo->start_known = false; /* they are the end pose's now (the wall pass may move the car again) */
+  double *lo = &c->box_min[3 * slot], *hi = &c->box_max[3 * slot];
   for (int k = 0; k < 3; ++k) {
-    lo[k] = mind(l0[k] - CAR_SLOP, l1[k] - CAR_SLOP);
-    hi[k] = maxd(h0[k] + CAR_SLOP, h1[k] + CAR_SLOP);
+    lo[k] = mind(l0[k], l1[k]);
+    hi[k] = maxd(h0[k], h1[k]);
   }
 }
 
@@ -705,7 +716,7 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
   for (int i = 1; i < n; ++i) {
     int s = c->order[i], j = i - 1;
     const double *key = c->box_min + axis;
-    while (j >= 0 && before(key, 3 * s, 3 * c->order[j]) ) {
+    while (j >= 0 && before(key, 3 * s, 3 * c->order[j])) {
       c->order[j + 1] = c->order[j];
       --j;
     }
@@ -716,9 +727,10 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
     for (int j = i + 1; j < n; ++j) {
       int b = c->order[j];
       if (c->box_min[3 * b + axis] > c->box_max[3 * a + axis]) break;
+      const double *lo_a = &c->box_min[3 * a], *hi_a = &c->box_max[3 * a];
+      const double *lo_b = &c->box_min[3 * b], *hi_b = &c->box_max[3 * b];
       bool overlap = true;
-      for (int k = 0; k < 3; ++k)
-        overlap = overlap && c->box_min[3 * a + k] <= c->box_max[3 * b + k] && c->box_min[3 * b + k] <= c->box_max[3 * a + k];
+      for (int k = 0; k < 3; ++k) overlap = overlap && lo_a[k] <= hi_b[k] && lo_b[k] <= hi_a[k];
       if (overlap && !hitched(c, a, b)) pair_pass(c, vs, a < b ? a : b, a < b ? b : a, def, dt);
     }
   }

@@ -297,13 +297,13 @@ typedef struct solve_context {
   double first_torque[GRIP_MAX_DIFFS];
   torque_split split[GRIP_MAX_DIFFS];
   admittance engine; /* engine shaft, no clutch torque */
-  const wheel_scratch *sc; /* the tyres' linearised response, per wheel */
+  const wheel_scratch *sc; /* the tyres' linearised response */
 } solve_context;
 
 static admittance wheel_admittance(const solve_context *c, int i) {
   if (c->stuck[i]) return (admittance){0.0, 0.0};
   admittance a = {c->base_p[i], c->base_q[i]};
-  a.p -= a.q * c->friction_sign[i] * c->sc[i].friction_torque;
+  a.p -= a.q * c->friction_sign[i] * c->sc->friction_torque[i];
   return a;
 }
 
@@ -366,7 +366,7 @@ STEP_INLINE void solve_once(vehicle *v, solve_context *c, double engagement, dou
 STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n, int diffs) {
   bool changed = false;
   for (int i = 0; i < n; ++i) {
-    double cap = c->sc[i].friction_torque;
+    double cap = c->sc->friction_torque[i];
     if (c->stuck[i]) {
       /* Torque the friction must supply to hold omega' = 0: base.p + base.q·(T − T_hold) = 0. */
       double hold = c->base_q[i] > 0.0 ? c->base_p[i] / c->base_q[i] + c->torque[i] : 0.0;
@@ -418,7 +418,7 @@ STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n, int diffs) {
   return changed;
 }
 
-STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt, int n,
+STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch *sc, double dt, int n,
                                    int diffs) {
   const grip_gearbox_def *g = &v->def->gearbox;
   /* A vehicle with no engine (GRIP_DRIVE_NONE) stays in neutral with the engine stopped: the
@@ -446,15 +446,15 @@ STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_W
   /* Two wheels at a time, side by side in lanes (lanes.h: the same bits as one at a time); with
    * an odd count the last pair's spare lane repeats its wheel into the arrays' spare room. */
   for (int i = 0; i < n; i += LANES) {
-    const void *w[LANES], *ws[LANES], *wc[LANES];
+    const void *w[LANES], *wc[LANES];
+    int at[LANES];
     for (int l = 0; l < LANES; ++l) {
-      int j = lane_item(i, l, n);
+      int j = at[l] = lane_item(i, l, n);
       w[l] = &v->wheels[j];
-      ws[l] = &sc[j];
       wc[l] = &v->type->wheels[j];
     }
 #define W(field) lane_gather(w, offsetof(wheel_runtime, field))
-#define S(field) lane_gather(ws, offsetof(wheel_scratch, field))
+#define S(field) (n % LANES == 0 ? lane_load(&sc->field[i]) : lane_pick(sc->field, at))
 #define WC(field) lane_gather(wc, offsetof(wheel_config, field))
     /* I·(omega' − omega)/dt = T − r·(fx0 + k·(omega' − omega)) − friction */
     lane i_dt = WC(inertia) * inv_dt, radius = WC(radius), k = S(k), spin = W(spin);
@@ -482,13 +482,12 @@ STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_W
   v->engine_omega = maxd(0.0, c.engine_omega);
   for (int i = 0; i < n; ++i) {
     wheel_runtime *w = &v->wheels[i];
-    const wheel_scratch *ws = &sc[i];
     double omega = c.stuck[i] ? 0.0 : c.omega[i];
     w->drive_torque = c.torque[i];
     w->applied_friction = c.stuck[i]
                               ? (c.base_q[i] > 0.0 ? c.base_p[i] / c.base_q[i] + c.torque[i] : 0.0)
-                              : c.friction_sign[i] * ws->friction_torque;
-    w->fx = ws->fx0 + ws->k * (omega - w->spin);
+                              : c.friction_sign[i] * sc->friction_torque[i];
+    w->fx = sc->fx0[i] + sc->k[i] * (omega - w->spin);
     w->spin = omega;
   }
 }
@@ -497,13 +496,13 @@ STEP_INLINE void drivetrain_step_n(vehicle *v, const wheel_scratch sc[GRIP_MAX_W
  * the same) a constant 4 wheels, and one differential for a car driven by one axle, so that
  * the loops over the wheels and the tree compile for those counts. */
 GRIP_HOT_CLONES
-static void drivetrain_step_cloned(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt) {
+static void drivetrain_step_cloned(vehicle *v, const wheel_scratch *sc, double dt) {
   const vehicle_type *t = v->type;
   if (t->two_by_two && t->diff_count == 1) drivetrain_step_n(v, sc, dt, 4, 1);
   else if (t->two_by_two) drivetrain_step_n(v, sc, dt, 4, t->diff_count);
   else drivetrain_step_n(v, sc, dt, v->wheel_count, t->diff_count);
 }
 
-void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt) {
+void grip_drivetrain_step(vehicle *v, const wheel_scratch *sc, double dt) {
   drivetrain_step_cloned(v, sc, dt);
 }

@@ -40,6 +40,13 @@ typedef struct ground_flat_ref {
 bool grip_track_raycast_flat(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
                              double max_distance, grip_ground_hit *hit, ground_flat_ref *flat);
 
+/* n rays of grip_track_raycast_flat in one call (a vehicle's wheels): ray i is query[i], from
+ * origin[i] along direction, up to max_distance[i], into hit[i], found[i] and *flat[i]. The same
+ * results as n calls, without a call each. */
+void grip_track_raycast_flat_n(void *context, int n, const grip_ground_query query[], const grip_vec3 origin[],
+                               grip_vec3 direction, const double max_distance[], grip_ground_hit hit[], bool found[],
+                               ground_flat_ref *const flat[]);
+
 /* For the tests: how many (segment, segment) pairs of the track build_flatness's grid of
  * candidates classifies otherwise than a test of every pair would (0; −1 when it cannot be
  * built), and in *near_pairs how many pairs come near. */

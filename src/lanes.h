@@ -81,6 +81,16 @@ LANE_INLINE lane3 lane3_gather(const void *const base[LANES], size_t offset) {
   return (lane3){lane_gather(base, offset), lane_gather(base, offset + sizeof(double)),
                  lane_gather(base, offset + 2 * sizeof(double))};
 }
+/* The doubles of an array at the lanes' indices, and back (a spare lane's index repeats one, and
+ * stores the same bits there again). */
+LANE_INLINE lane lane_pick(const double *a, const int at[LANES]) {
+  lane v;
+  for (int l = 0; l < LANES; ++l) v[l] = a[at[l]];
+  return v;
+}
+LANE_INLINE void lane_put(double *a, const int at[LANES], lane v) {
+  for (int l = 0; l < LANES; ++l) a[at[l]] = v[l];
+}
 /* LANES consecutive doubles of an array, and back. */
 LANE_INLINE lane lane_load(const double *from) {
   lane v;

@@ -100,7 +100,7 @@ static void esc_torques(vehicle *v, const grip_esc_def *e, const mat3 *rot, cons
   v->esc_active = true;
 }
 
-double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, const grip_world_def *world,
+double grip_systems_step(vehicle *v, wheel_scratch *sc, const mat3 *rot, const grip_world_def *world,
                     double dt) {
   const grip_systems_def *d = &v->def->systems;
   const grip_vehicle_input *in = &v->input;
@@ -126,7 +126,7 @@ double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const ma
     for (int i = 0; i < v->wheel_count; ++i) {
       const wheel_config *c = &v->type->wheels[i];
       if (!c->driven || !v->wheels[i].in_contact) continue;
-      double kappa = wheel_slip(&v->wheels[i], c, sc[i].vx, t->min_speed);
+      double kappa = wheel_slip(&v->wheels[i], c, sc->vx[i], t->min_speed);
       if (kappa > worst) worst = kappa;
       /* Brake on a spinning wheel (an open differential's only way to move torque across). */
       if (t->brake_gain > 0.0 && kappa > target) {
@@ -156,7 +156,7 @@ double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const ma
     if (abs_on) {
       /* Pressure factor p: an integral law on the slip error, dp/dt = −rate·clamp(e/band, −1, 1)
        * with e = |kappa| − target; released to 1 when the brake is off or the car is slow. */
-      double vx = sc[i].vx;
+      double vx = sc->vx[i];
       if (asked <= 0.0 || !w->in_contact || fabs(vx) < a->min_speed) {
         v->abs_pressure[i] = 1.0;
       } else {
@@ -180,6 +180,6 @@ double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const ma
     double p = mind(v->abs_pressure[l], v->abs_pressure[r]);
     for (int i = l; i <= r; ++i) applied[i] = t->wheels[i].brake_torque * pedal * p;
   }
-  for (int i = 0; i < v->wheel_count; ++i) sc[i].friction_torque += applied[i] - v->type->wheels[i].brake_torque * pedal;
+  for (int i = 0; i < v->wheel_count; ++i) sc->friction_torque[i] += applied[i] - v->type->wheels[i].brake_torque * pedal;
   return tc_factor;
 }

@@ -1577,16 +1577,24 @@ bool grip_track_raycast(void *context, const grip_ground_query *query, grip_vec3
   return track_raycast(context, query, origin, direction, max_distance, hit, NULL);
 }
 
-GRIP_HOT_CLONES
-static bool track_raycast_flat_cloned(void *context, const grip_ground_query *query, grip_vec3 origin,
-                                      grip_vec3 direction, double max_distance, grip_ground_hit *hit,
-                                      ground_flat_ref *flat) {
+/* One ray (the tests': the step casts a vehicle's rays in one call, below). */
+bool grip_track_raycast_flat(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
+                             double max_distance, grip_ground_hit *hit, ground_flat_ref *flat) {
   return track_raycast(context, query, origin, direction, max_distance, hit, flat);
 }
 
-bool grip_track_raycast_flat(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
-                             double max_distance, grip_ground_hit *hit, ground_flat_ref *flat) {
-  return track_raycast_flat_cloned(context, query, origin, direction, max_distance, hit, flat);
+GRIP_HOT_CLONES
+static void track_raycast_flat_n_cloned(void *context, int n, const grip_ground_query query[],
+                                        const grip_vec3 origin[], grip_vec3 direction, const double max_distance[],
+                                        grip_ground_hit hit[], bool found[], ground_flat_ref *const flat[]) {
+  for (int i = 0; i < n; ++i)
+    found[i] = track_raycast(context, &query[i], origin[i], direction, max_distance[i], &hit[i], flat[i]);
+}
+
+void grip_track_raycast_flat_n(void *context, int n, const grip_ground_query query[], const grip_vec3 origin[],
+                               grip_vec3 direction, const double max_distance[], grip_ground_hit hit[], bool found[],
+                               ground_flat_ref *const flat[]) {
+  track_raycast_flat_n_cloned(context, n, query, origin, direction, max_distance, hit, found, flat);
 }
 
 /* --- barrier adapter ----------------------------------------------------------------------- */

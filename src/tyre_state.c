@@ -105,7 +105,7 @@ void grip_tyre_state_init(vehicle *v) {
   }
 }
 
-void grip_tyre_state_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt) {
+void grip_tyre_state_step(vehicle *v, const wheel_scratch *sc, double dt) {
   const grip_tyre_state_def *d = &v->def->tyre_state;
   /* Air speed over the tyres: the car's (still air), at the start of the step. */
   double speed = v3_length(v->velocity);
@@ -126,9 +126,8 @@ void grip_tyre_state_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], d
     const wheel_config *c = &v->type->wheels[i];
     double p_slide = 0.0, p_roll = 0.0, g_road = 0.0;
     if (w->in_contact) {
-      const wheel_scratch *ws = &sc[i];
       const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
-      p_slide = fabs(w->fx * (w->spin * c->radius - ws->vx)) + fabs(w->fy * ws->vy);
+      p_slide = fabs(w->fx * (w->spin * c->radius - sc->vx[i])) + fabs(w->fy * sc->vy[i]);
       p_roll = t->rolling_resistance * w->surface.rolling_resistance * w->load * fabs(w->spin) * c->radius;
       if (!isfinite(p_slide)) p_slide = 0.0;
       if (!isfinite(p_roll)) p_roll = 0.0;

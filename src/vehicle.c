@@ -201,6 +201,18 @@ bool grip_vehicle_type_init(vehicle_type *t, grip_vec3 gravity) {
       return false;
     }
   }
+  for (int i = 0; i < t->wheel_count; ++i) {
+    const wheel_config *w = &t->wheels[i];
+    wheel_constants *k = &t->wheel_set;
+    k->radius[i] = w->radius;
+    k->relax_x[i] = w->relax_x;
+    k->relax_y[i] = w->relax_y;
+    k->inv_relax_x[i] = w->inv_relax_x;
+    k->inv_relax_y[i] = w->inv_relax_y;
+    k->inv_low_speed[i] = w->inv_low_speed;
+    k->rolling_resistance[i] = w->rolling_resistance;
+    k->low_speed_damping[i] = w->low_speed_damping;
+  }
   if (!t->any_full_mf) {
     const grip_simple_mf_def *defs[GRIP_MAX_WHEELS];
     const simple_mf_cache *caches[GRIP_MAX_WHEELS];
@@ -346,12 +358,71 @@ STEP_INLINE void wheel_touch(vehicle *v, int i, bool found, const grip_ground_hi
   }
 }
 
+/* Wheel i's ray: where it starts, how far it looks, and where its hit's flatness will be looked
+ * up (cleared first). */
+STEP_INLINE void ray_set_up(vehicle *v, const mat3 *rot, int i, bool moving, grip_vec3 origins[],
+                            double reach[], grip_ground_hit hits[], ground_flat_ref *flat[]) {
+  const wheel_config *c = &v->type->wheels[i];
+  origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
+  reach[i] = c->ray_reach;
+  if (moving) { /* a moving ground's callback may leave them alone where it stands still */
+    hits[i].velocity = v3(0, 0, 0);
+    hits[i].body = NULL;
+  }
+  wheel_runtime *w = &v->wheels[i];
+  w->flat.track = NULL;
+  w->flat.plane = false;
+  flat[i] = &w->flat;
+}
+
+/* The wheels' rays on a ground other than the plane: all the rays first, then what follows from
+ * them, so that a ray's result is not waited for before the next ray is cast; a track's rays in
+ * one call (190 instructions fewer a car-step than a call each). Out of the step's line: inside
+ * it, its arrays (a query per wheel) had the compiler lay out the plane's path otherwise, at 42
+ * instructions more a vehicle-step. */
+STEP_INLINE void ground_rays_n(vehicle *v, const grip_world_def *world, const mat3 *rot, int n, bool moving,
+                               bool track) {
+  grip_raycast_fn *raycast = world->ground.raycast;
+  grip_vec3 up = mat3_column(rot, 2), down = v3_neg(up);
+  grip_vec3 origins[GRIP_MAX_WHEELS];
+  grip_ground_hit hits[GRIP_MAX_WHEELS];
+  bool found[GRIP_MAX_WHEELS];
+  grip_ground_query queries[GRIP_MAX_WHEELS];
+  double reach[GRIP_MAX_WHEELS];
+  ground_flat_ref *flat[GRIP_MAX_WHEELS];
+  /* Four wheels in one loop, which the compiler unrolls. Any other count with the queries in a
+   * loop of their own: in one loop, the compiler checked ~40 pairs of addresses at every call
+   * for a vector copy of it (~300 instructions for three wheels). */
+  if (n == 4) {
+    for (int i = 0; i < 4; ++i) {
+      ray_set_up(v, rot, i, moving, origins, reach, hits, flat);
+      queries[i] = grip_vehicle_ground_query(v, i);
+    }
+  } else {
+    for (int i = 0; i < n; ++i) ray_set_up(v, rot, i, moving, origins, reach, hits, flat);
+    for (int i = 0; i < n; ++i) queries[i] = grip_vehicle_ground_query(v, i);
+  }
+  if (track) {
+    grip_track_raycast_flat_n(world->ground.context, n, queries, origins, down, reach, hits, found, flat);
+  } else {
+    for (int i = 0; i < n; ++i)
+      found[i] = raycast && raycast(world->ground.context, &queries[i], origins[i], down, reach[i], &hits[i]);
+  }
+  for (int i = 0; i < n; ++i) wheel_touch(v, i, found[i], &hits[i], origins[i], up, moving);
+}
+
+GRIP_HOT_CLONES
+static void ground_rays(vehicle *v, const grip_world_def *world, const mat3 *rot, int n, bool moving, bool track) {
+  if (n == 4 && track) ground_rays_n(v, world, rot, 4, false, true); /* the usual car on a track */
+  else if (n == 4) ground_rays_n(v, world, rot, 4, moving, false);
+  else ground_rays_n(v, world, rot, n, moving, track);
+}
+
 STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt, int n, bool car) {
   bool moving = world->moving_ground; /* the ground reports its velocity and bodies */
   double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
   grip_vec3 down = v3_neg(up);
-  grip_vec3 origins[GRIP_MAX_WHEELS];
   /* grip's own track and plane say how flat the ground is around each hit (ground_flat.h), which
    * spares the body's probe rays that could not touch; a user's ground, or one that moves, does
    * not. */
@@ -364,35 +435,15 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
   if (plane) {
     for (int i = 0; i < n; ++i) {
       const wheel_config *c = &v->type->wheels[i];
-      origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
+      grip_vec3 origin = v3_add(v->position, mat3_mul(rot, c->ray_start));
       v->wheels[i].flat.track = NULL; /* (u and t are read only with a track's claims) */
       v->wheels[i].flat.plane = true;
       grip_ground_hit hit;
-      bool hit_found = plane_raycast(world->ground.context, origins[i], down, c->ray_reach, &hit);
-      wheel_touch(v, i, hit_found, &hit, origins[i], up, false);
+      bool hit_found = plane_raycast(world->ground.context, origin, down, c->ray_reach, &hit);
+      wheel_touch(v, i, hit_found, &hit, origin, up, false);
     }
   } else {
-    /* All the rays first, then what follows from them: a ray's result is not waited for before
-     * the next ray is cast. */
-    grip_ground_hit hits[GRIP_MAX_WHEELS];
-    bool found[GRIP_MAX_WHEELS];
-    for (int i = 0; i < n; ++i) {
-      const wheel_config *c = &v->type->wheels[i];
-      origins[i] = v3_add(v->position, mat3_mul(rot, c->ray_start));
-      double reach = c->ray_reach;
-      if (moving) { /* a moving ground's callback may leave them alone where it stands still */
-        hits[i].velocity = v3(0, 0, 0);
-        hits[i].body = NULL;
-      }
-      wheel_runtime *w = &v->wheels[i];
-      w->flat.track = NULL;
-      w->flat.plane = false;
-      grip_ground_query query = grip_vehicle_ground_query(v, i);
-      if (track)
-        found[i] = grip_track_raycast_flat(world->ground.context, &query, origins[i], down, reach, &hits[i], &w->flat);
-      else found[i] = raycast && raycast(world->ground.context, &query, origins[i], down, reach, &hits[i]);
-    }
-    for (int i = 0; i < n; ++i) wheel_touch(v, i, found[i], &hits[i], origins[i], up, moving);
+    ground_rays(v, world, rot, n, moving, track);
   }
   /* car: the usual car's specialisation, two axles of two wheels (vehicle_step_n) */
   int axles = car ? 2 : v->type->axle_count;
@@ -449,17 +500,18 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
  * the spare lanes: they work out that wheel's results again, bit for bit, and store them where
  * it does, so that every lane is stored without a test. */
 typedef struct tyre_block {
-  /* the lanes' wheel_runtime, wheel_config and wheel_scratch (a spare lane repeats the first) */
+  /* the lanes' wheel_runtime and wheel_config, and their wheels' indices (a spare lane repeats
+   * the first) */
   void *wheel[LANES];
   const void *config[LANES];
-  void *scratch[LANES];
+  int at[LANES];
   lane vx, inv_denom_x, u_pred, deflection_x, deflection_y, deflection_y_new;
   lane_mask clamped_x;
 } tyre_block;
 
 /* The tyres of the n wheels on the ground, contact[k] the k-th of them (k itself with
  * every_wheel). */
-STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt,
+STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot, double dt,
                                 bool moving, const int contact[GRIP_MAX_WHEELS], int n, bool every_wheel) {
   double inv_dt = 1.0 / dt;
   double grip = v->def->assists.grip_multiplier;
@@ -476,22 +528,26 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], 
   const lane3 position = lane3_of(v->position), velocity = lane3_of(v->velocity);
   const lane3 angular_velocity = lane3_of(v->angular_velocity);
   const lane3 up = lane3_of(v3(0.0, 0.0, 1.0)); /* the tyre frame of a zero tangent */
+  const bool paired = every_wheel && n % LANES == 0; /* block k: wheels 2k and 2k + 1, no spare lane */
   for (int first = 0; first < n; first += LANES) {
     tyre_block *blk = &blocks[block_count++];
-    const void *w[LANES], *ws[LANES];
+    const void *w[LANES];
     for (int l = 0; l < LANES; ++l) {
-      int i = CONTACT(lane_item(first, l, n));
+      int i = blk->at[l] = CONTACT(lane_item(first, l, n));
       const wheel_config *c = &v->type->wheels[i];
       w[l] = blk->wheel[l] = &v->wheels[i];
       blk->config[l] = c;
-      ws[l] = blk->scratch[l] = &sc[i];
       mf_def[first + l] = c->mf_def;
       mf_cache[first + l] = c->mf_cache;
     }
     const void *const *c = blk->config;
-    void *const *ws_out = blk->scratch;
+    const int *at = blk->at;
 #define W(field) lane_gather(w, offsetof(wheel_runtime, field))
-#define C(field) lane_gather(c, offsetof(wheel_config, field))
+    /* the scratch's lanes: with every wheel of an even count, wheels first and first + 1 */
+#define S_GET(field) (paired ? lane_load(&sc->field[first]) : lane_pick(sc->field, at))
+#define S_PUT(field, value) (paired ? lane_store(&sc->field[first], (value)) : lane_put(sc->field, at, (value)))
+#define C(field)                                                                                          \
+  (paired ? lane_load(&v->type->wheel_set.field[first]) : lane_gather(c, offsetof(wheel_config, field)))
     lane3 nrm = lane3_gather(w, offsetof(wheel_runtime, contact_normal));
     /* the (steered) wheel's heading projected on the contact plane */
     lane steer = W(steer);
@@ -504,15 +560,19 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], 
     lane inv_length = length * (1.0 / length2);
     lane3 lon = lane3_select(length > 0.0, lane3_scale(tangent, inv_length), up); /* v3_normalize */
     lane3 lat = lane3_cross(nrm, lon);
-    lane3_scatter(ws_out, offsetof(wheel_scratch, long_dir), lon);
-    lane3_scatter(ws_out, offsetof(wheel_scratch, lat_dir), lat);
+    S_PUT(long_x, lon.x);
+    S_PUT(long_y, lon.y);
+    S_PUT(long_z, lon.z);
+    S_PUT(lat_x, lat.x);
+    S_PUT(lat_y, lat.y);
+    S_PUT(lat_z, lat.z);
     /* Contact-patch velocity relative to the ground under it (a still ground: none to take). */
     lane3 arm = lane3_sub(lane3_gather(w, offsetof(wheel_runtime, contact_point)), position);
     lane3 vel = lane3_add(velocity, lane3_cross(angular_velocity, arm));
     if (moving) vel = lane3_sub(vel, lane3_gather(w, offsetof(wheel_runtime, ground_velocity)));
     lane vx = lane3_dot(vel, lon), vy = lane3_dot(vel, lat);
-    lane_scatter(ws_out, offsetof(wheel_scratch, vx), vx);
-    lane_scatter(ws_out, offsetof(wheel_scratch, vy), vy);
+    S_PUT(vx, vx);
+    S_PUT(vy, vy);
 
     /* Carcass deflections (Pacejka's first-order relaxation), backward Euler:
      *   du/dt = (omega·r − vx) − |vx|·u/sigma_x,   dv/dt = vy − |vx|·v/sigma_y
@@ -525,11 +585,11 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], 
     lane inv_both = 1.0 / (denom_x * denom_y);
     /* Rolling resistance f·Fz acts as a friction torque f·Fz·r on the wheel. */
     lane load = W(load);
-    lane friction_torque = lane_gather(ws, offsetof(wheel_scratch, friction_torque)) +
+    lane friction_torque = S_GET(friction_torque) +
                            C(rolling_resistance) * W(surface.rolling_resistance) * load * radius;
-    lane_scatter(ws_out, offsetof(wheel_scratch, friction_torque), friction_torque);
+    S_PUT(friction_torque, friction_torque);
     blk->inv_denom_x = denom_y * inv_both;
-    lane_scatter(ws_out, offsetof(wheel_scratch, inv_denom_x), blk->inv_denom_x);
+    S_PUT(inv_denom_x, blk->inv_denom_x);
     blk->deflection_x = W(deflection_x);
     lane u = (blk->deflection_x + dt * (W(spin) * radius - vx)) * blk->inv_denom_x;
     lane u_max = MAX_TRANSIENT_KAPPA * C(relax_x);
@@ -555,13 +615,12 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], 
     else grip_simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
   } else {
     for (int j = 0; j < n; ++j) {
-      const wheel_scratch *ws = &sc[CONTACT(j)];
       const grip_mf_params *mf = v->type->mf[v->type->wheels[CONTACT(j)].axle];
       if (mf) {
         /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame), at the
          * tyre's gauge pressure when the tyre state is on (0: the .tir's INFLPRES). */
         grip_tyre_input in = {.fz = fz[j], .kappa = kappa[j], .alpha = fast_atan(tan_alpha[j]), .gamma = 0.0,
-                              .vx = ws->vx, .friction_scale = scale[j]};
+                              .vx = sc->vx[CONTACT(j)], .friction_scale = scale[j]};
         double pressure = v->type->tyre_state_on ? maxd(v->wheels[CONTACT(j)].pressure, 1.0) : 0.0;
         grip_mf_evaluate_at_pressure(mf, &in, pressure, &out[j]);
       } else {
@@ -578,19 +637,20 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], 
     const tyre_block *blk = &blocks[k];
     int first = k * LANES;
     const void *const *c = blk->config;
-    void *const *ws_out = blk->scratch, *const *w_out = blk->wheel;
+    void *const *w_out = blk->wheel;
+    const int *at = blk->at;
     const void *o[LANES];
     for (int l = 0; l < LANES; ++l) o[l] = &out[first + l];
     lane fade = lane_clamp(1.0 - lane_abs(blk->vx) * C(inv_low_speed), lane_of(0.0), lane_of(1.0));
     lane damping = C(low_speed_damping) * fade;
-    lane_scatter(ws_out, offsetof(wheel_scratch, damping_x), damping);
+    S_PUT(damping_x, damping);
     lane du_domega = dt * C(radius) * blk->inv_denom_x;
     lane fx0 = lane_gather(o, offsetof(grip_tyre_output, fx)) + damping * (blk->u_pred - blk->deflection_x) * inv_dt;
-    lane_scatter(ws_out, offsetof(wheel_scratch, fx0), fx0);
+    S_PUT(fx0, fx0);
     lane response = lane_max(lane_gather(o, offsetof(grip_tyre_output, dfx_dkappa)), lane_of(0.0)) * du_domega *
                         C(inv_relax_x) +
                     damping * du_domega * inv_dt;
-    lane_scatter(ws_out, offsetof(wheel_scratch, k), lane_select(blk->clamped_x, lane_of(0.0), response));
+    S_PUT(k, lane_select(blk->clamped_x, lane_of(0.0), response));
     /* The damping acts through the contact patch, so it cannot take the lateral force past
      * what friction allows, unless the Magic Formula's own force is larger: a car struck
      * broadside at standstill (the carcass deflecting at 6 m/s) drew 22 kN a tyre from it at
@@ -614,14 +674,16 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], 
     lane_scatter(w_out, offsetof(wheel_runtime, mz), lane_gather(o, offsetof(grip_tyre_output, mz)));
     lane_scatter(w_out, offsetof(wheel_runtime, deflection_y), blk->deflection_y_new);
     lane_scatter(w_out, offsetof(wheel_runtime, tan_alpha), lane_load(&tan_alpha[first]));
-    for (int l = 0; l < LANES; ++l) ((wheel_scratch *)ws_out[l])->clamped_x = blk->clamped_x[l] != 0;
+    for (int l = 0; l < LANES; ++l) sc->clamped_x[at[l]] = blk->clamped_x[l] != 0;
 #undef W
 #undef C
+#undef S_GET
+#undef S_PUT
   }
 #undef CONTACT
 }
 
-STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3 *rot, double dt, int n_wheels,
+STEP_INLINE void tyres(vehicle *v, wheel_scratch *sc, const mat3 *rot, double dt, int n_wheels,
                       bool moving) {
   const grip_brake_def *b = &v->def->brakes;
   double handbrake = b->handbrake_torque * v->filtered.handbrake;
@@ -630,18 +692,17 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
   /* Brakes, and the wheels in the air. */
   for (int i = 0; i < n_wheels; ++i) {
     wheel_runtime *w = &v->wheels[i];
-    wheel_scratch *ws = &sc[i];
     const wheel_config *c = &v->type->wheels[i];
     double friction = c->brake_torque * v->filtered.brake;
     if (c->handbrake) friction += handbrake;
-    ws->friction_torque = friction;
+    sc->friction_torque[i] = friction;
     if (!w->in_contact) {
       w->deflection_x = w->deflection_y = 0.0;
-      ws->fx0 = ws->k = w->fy = w->mz = w->fx = 0.0;
+      sc->fx0[i] = sc->k[i] = w->fy = w->mz = w->fx = 0.0;
       w->kappa = w->tan_alpha = 0.0;
-      ws->inv_denom_x = 1.0;
-      ws->damping_x = 0.0;
-      ws->clamped_x = true;
+      sc->inv_denom_x[i] = 1.0;
+      sc->damping_x[i] = 0.0;
+      sc->clamped_x[i] = true;
       continue;
     }
     contact[n++] = i;
@@ -654,17 +715,16 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const mat3
 }
 
 /* After the drivetrain solve: carcass deflection from the final wheel speed. */
-STEP_INLINE void tyres_finish(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt, int n) {
+STEP_INLINE void tyres_finish(vehicle *v, const wheel_scratch *sc, double dt, int n) {
   for (int i = 0; i < n; ++i) {
     wheel_runtime *w = &v->wheels[i];
-    const wheel_scratch *ws = &sc[i];
     const wheel_config *c = &v->type->wheels[i];
     if (!w->in_contact) {
       w->fx = 0.0;
       continue;
     }
     double sx = c->relax_x;
-    double u = (w->deflection_x + dt * (w->spin * c->radius - ws->vx)) * ws->inv_denom_x;
+    double u = (w->deflection_x + dt * (w->spin * c->radius - sc->vx[i])) * sc->inv_denom_x[i];
     u = clampd(u, -MAX_TRANSIENT_KAPPA * sx, MAX_TRANSIENT_KAPPA * sx);
     w->deflection_x = u;
     w->kappa = u * c->inv_relax_x;
@@ -678,7 +738,7 @@ STEP_INLINE void tyres_finish(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS
  * in grip's own mode, with zero in forces mode: the sum's order stays that of before forces
  * mode, so grip's own mode is bit-identical). wheel_force (may be NULL) gets each wheel's
  * force. */
-STEP_INLINE void chassis_forces(const vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], const grip_world_def *world,
+STEP_INLINE void chassis_forces(const vehicle *v, const wheel_scratch *sc, const grip_world_def *world,
                                 const mat3 *rot, grip_vec3 *force_io, grip_vec3 *torque_io,
                                 grip_vec3 wheel_force[GRIP_MAX_WHEELS], int n) {
   grip_vec3 force = *force_io;
@@ -688,8 +748,8 @@ STEP_INLINE void chassis_forces(const vehicle *v, const wheel_scratch sc[GRIP_MA
     if (wheel_force) wheel_force[i] = v3(0, 0, 0);
     if (!w->in_contact) continue;
     grip_vec3 f = v3_scale(w->contact_normal, w->load);
-    f = v3_mad(f, sc[i].long_dir, w->fx);
-    f = v3_mad(f, sc[i].lat_dir, w->fy);
+    f = v3_mad(f, v3(sc->long_x[i], sc->long_y[i], sc->long_z[i]), w->fx);
+    f = v3_mad(f, v3(sc->lat_x[i], sc->lat_y[i], sc->lat_z[i]), w->fy);
     if (wheel_force) wheel_force[i] = f;
     force = v3_add(force, f);
     torque = v3_add(torque, v3_cross(v3_sub(w->contact_point, v->position), f));
@@ -769,7 +829,7 @@ STEP_INLINE void chassis_forces(const vehicle *v, const wheel_scratch sc[GRIP_MA
   *torque_io = torque;
 }
 
-STEP_INLINE void integrate_body(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], const grip_world_def *world,
+STEP_INLINE void integrate_body(vehicle *v, const wheel_scratch *sc, const grip_world_def *world,
                                 const mat3 *rot, double dt, int n) {
   grip_vec3 force = v3_scale(world->gravity, total_mass(v));
   grip_vec3 torque = v3(0, 0, 0);
@@ -840,8 +900,9 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
   mat3 rot = mat3_from_quat(v->rotation);
   steer_wheels(v, v3_dot(v->velocity, mat3_column(&rot, 0)));
   suspension(v, world, &rot, dt, n, car);
-  wheel_scratch scratch[GRIP_MAX_WHEELS]; /* this step's tyre frame and linearised response */
-  tyres(v, scratch, &rot, dt, n, world->moving_ground);
+  wheel_scratch scratch; /* this step's tyre frame and linearised response */
+  wheel_scratch *sc = &scratch;
+  tyres(v, sc, &rot, dt, n, world->moving_ground);
   steering_feedback(v, previous_steering, dt, n);
   /* No fuel, no combustion: the engine only brakes. */
   if (v->def->engine.fuel_per_joule > 0.0 && v->fuel_mass <= 0.0) v->filtered.throttle = 0.0;
@@ -849,25 +910,25 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
     /* ABS, traction control, ESC: they change this step's brake torques and may cut the engine
      * torque (through the throttle the engine sees, the driver's kept for the filter). */
     double driver_throttle = v->filtered.throttle;
-    v->filtered.throttle *= grip_systems_step(v, scratch, &rot, world, dt);
-    grip_drivetrain_step(v, scratch, dt);
+    v->filtered.throttle *= grip_systems_step(v, sc, &rot, world, dt);
+    grip_drivetrain_step(v, sc, dt);
     v->filtered.throttle = driver_throttle;
   } else {
-    grip_drivetrain_step(v, scratch, dt);
+    grip_drivetrain_step(v, sc, dt);
   }
-  tyres_finish(v, scratch, dt, n);
-  if (v->type->tyre_state_on) grip_tyre_state_step(v, scratch, dt);
+  tyres_finish(v, sc, dt, n);
+  if (v->type->tyre_state_on) grip_tyre_state_step(v, sc, dt);
   bool external = v->def->chassis_mode == GRIP_CHASSIS_EXTERNAL;
   if (external) {
     /* Forces mode: the caller's engine integrates the body and resolves its contacts. */
     v->chassis_force = v->chassis_torque = v3(0, 0, 0);
-    chassis_forces(v, scratch, world, &rot, &v->chassis_force, &v->chassis_torque, v->wheel_force, n);
+    chassis_forces(v, sc, world, &rot, &v->chassis_force, &v->chassis_torque, v->wheel_force, n);
     /* What the body would accelerate at under grip's forces and gravity alone. */
     v->acceleration = v3_mad(world->gravity, v->chassis_force, 1.0 / total_mass(v));
     v->ground_points = 0;
     v->ground_impulse = 0.0;
   } else {
-    integrate_body(v, scratch, world, &rot, dt, n);
+    integrate_body(v, sc, world, &rot, dt, n);
     grip_ground_contact_step(v, world, start_position, start_rotation, &rot, dt); /* rot: of start_rotation */
   }
 

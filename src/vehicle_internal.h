@@ -185,6 +185,18 @@ typedef struct wheel_config {
   bool handbrake;        /* the axle has the handbrake */
 } wheel_config;
 
+/* The wheel constants the tyre step reads two wheels at a time, one array per field (wheel i at
+ * [i]; copies of wheel_config's), so that with every wheel on the ground a lane of two is one
+ * load rather than one from each wheel's config (tyres_on_ground). */
+typedef struct wheel_constants {
+  double radius[GRIP_MAX_WHEELS];                                    /* m */
+  double relax_x[GRIP_MAX_WHEELS], relax_y[GRIP_MAX_WHEELS];         /* m */
+  double inv_relax_x[GRIP_MAX_WHEELS], inv_relax_y[GRIP_MAX_WHEELS]; /* 1/m */
+  double inv_low_speed[GRIP_MAX_WHEELS];                             /* s/m */
+  double rolling_resistance[GRIP_MAX_WHEELS];                        /* 1 */
+  double low_speed_damping[GRIP_MAX_WHEELS];                         /* N·s/m */
+} wheel_constants;
+
 /* A car type: everything derived from a vehicle definition that does not change while the car
  * drives, held once per world for all the vehicles created from an equal definition (the same
  * bytes apart from pose and velocity). Read-only during a step. */
@@ -235,6 +247,7 @@ typedef struct vehicle_type {
   double downshift_rpm[GRIP_MAX_GEARS]; /* derived per gear */
   simple_mf_cache tyre_cache[GRIP_MAX_AXLES];
   simple_mf_set tyre_set; /* of the wheels in order, with the simple MF on every axle (!any_full_mf) */
+  wheel_constants wheel_set; /* of the wheels in order */
   /* Tyre state (tyre_state.c), per axle: the tread area 2π·r·width (m²) the wear spreads over
    * and the gauge pressure (Pa) set at def.tyre_state.pressure_temperature. */
   double tread_area[GRIP_MAX_AXLES];
@@ -289,17 +302,21 @@ typedef struct wheel_runtime {
   double sliding_power;  /* W, last step */
 } wheel_runtime;
 
-/* What one step passes from the tyres to the drivetrain and the chassis, per wheel; on the
- * stack of grip_vehicle_step, not in the vehicle. */
+/* What one step passes from the tyres to the drivetrain and the chassis; on the stack of
+ * grip_vehicle_step, not in the vehicle. One array per field, wheel i at [i], so that the lanes of
+ * two wheels side by side (lanes.h) are one load or store. */
 typedef struct wheel_scratch {
-  grip_vec3 long_dir, lat_dir; /* tyre frame on the ground */
-  double vx, vy;          /* m/s contact-patch velocity in the tyre frame */
-  double friction_torque; /* capacity of brake + handbrake + rolling resistance, N·m */
+  /* the tyre frame on the ground (unit vectors, world frame): longitudinal and lateral */
+  double long_x[GRIP_MAX_WHEELS], long_y[GRIP_MAX_WHEELS], long_z[GRIP_MAX_WHEELS];
+  double lat_x[GRIP_MAX_WHEELS], lat_y[GRIP_MAX_WHEELS], lat_z[GRIP_MAX_WHEELS];
+  double vx[GRIP_MAX_WHEELS], vy[GRIP_MAX_WHEELS]; /* m/s contact-patch velocity in the tyre frame */
+  double friction_torque[GRIP_MAX_WHEELS]; /* N·m, capacity of brake + handbrake + rolling resistance */
   /* linearised ground response: Fx(omega') = fx0 + k·(omega' − spin) */
-  double fx0, k;
-  double inv_denom_x;     /* 1/(1 + dt|vx|/sigma_x) */
-  double damping_x;       /* N·s/m active low-speed damping this step */
-  bool clamped_x;
+  double fx0[GRIP_MAX_WHEELS]; /* N */
+  double k[GRIP_MAX_WHEELS];   /* N·s/rad */
+  double inv_denom_x[GRIP_MAX_WHEELS]; /* 1/(1 + dt|vx|/sigma_x) */
+  double damping_x[GRIP_MAX_WHEELS];   /* N·s/m active low-speed damping this step */
+  bool clamped_x[GRIP_MAX_WHEELS];
 } wheel_scratch;
 
 typedef struct vehicle {
@@ -414,7 +431,7 @@ void grip_systems_type_init(vehicle_type *t);
 bool grip_systems_on(const vehicle *v);
 /* Adjusts this step's brake torques (scratch friction_torque) for ABS, traction control and
  * ESC; returns the factor (0..1) traction control leaves on the throttle. */
-double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const struct mat3 *rot, const grip_world_def *world,
+double grip_systems_step(vehicle *v, wheel_scratch *sc, const struct mat3 *rot, const grip_world_def *world,
                     double dt);
 
 /* Tyre state (tyre_state.c): derives the type's constants; sets a new vehicle's tyres to the
@@ -422,14 +439,14 @@ double grip_systems_step(vehicle *v, wheel_scratch sc[GRIP_MAX_WHEELS], const st
  * step's final tyre forces and slip velocities. */
 void grip_tyre_state_type_init(vehicle_type *t);
 void grip_tyre_state_init(vehicle *v);
-void grip_tyre_state_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt);
+void grip_tyre_state_step(vehicle *v, const wheel_scratch *sc, double dt);
 
 /* The full MF at a given gauge pressure (Pa; 0 = INFLPRES), otherwise grip_mf_evaluate. */
 void grip_mf_evaluate_at_pressure(const grip_mf_params *p, const grip_tyre_input *in, double pressure,
                                   grip_tyre_output *out);
 
 /* Drivetrain step: solves engine, clutch, gearbox, differentials and wheel spin implicitly. */
-void grip_drivetrain_step(vehicle *v, const wheel_scratch sc[GRIP_MAX_WHEELS], double dt);
+void grip_drivetrain_step(vehicle *v, const wheel_scratch *sc, double dt);
 /* After a teleport to a speed: the automatic's gear for it, engine locked to the driveline. */
 void grip_drivetrain_match_speed(vehicle *v);
 /* Derives automatic shift points from the engine curve and gear ratios, and the driveline tree

@@ -156,3 +156,86 @@ support_flat_check support_check_flatness(const grip_track *t, int n, double rea
   }
   return r;
 }
+
+/* Bit for bit, as doubles seen through their bytes (a NaN or a zero's sign counts). */
+static bool same_bits(const void *a, const void *b, size_t size) { return memcmp(a, b, size) == 0; }
+
+static bool same_hit(const grip_ground_hit *a, const grip_ground_hit *b) {
+  return same_bits(&a->point, &b->point, sizeof a->point) && same_bits(&a->normal, &b->normal, sizeof a->normal) &&
+         same_bits(&a->distance, &b->distance, sizeof a->distance) && same_surface(&a->surface, &b->surface) &&
+         same_bits(&a->velocity, &b->velocity, sizeof a->velocity) && a->body == b->body;
+}
+
+int support_check_ray_batches(const grip_track *t, int groups, double reach, int *cast) {
+  unsigned long long rng = 0x9e3779b97f4a7c15ull;
+  grip_track_ground_context ctx;
+  grip_ground ground = grip_track_ground(&ctx, t);
+  int count = grip_track_segment_count(t), mismatches = 0;
+  double length = grip_track_length(t), s = 0.0, lateral = 0.0;
+  grip_ground_hit last[4];
+  bool last_found[4] = {false, false, false, false};
+  int carried[4] = {-1, -1, -1, -1};
+  *cast = 0;
+  for (int g = 0; g < groups; ++g) {
+    /* runs of 40 groups 0.1 m apart (a car at 50 m/s, dt 0.002), each run from a random place */
+    if (g % 40 == 0) {
+      s = length * support_uniform(&rng);
+      lateral = (2.0 * support_uniform(&rng) - 1.0) * reach;
+      for (int w = 0; w < 4; ++w) last_found[w] = false;
+    } else {
+      s = fmod(s + 0.1, length);
+    }
+    grip_track_point c = grip_track_point_at(t, s);
+    double yaw = c.heading + 0.2 * (support_uniform(&rng) - 0.5);
+    /* one direction for the four, as a vehicle's down: leaning by up to 5 % */
+    grip_vec3 dir = {0.1 * (support_uniform(&rng) - 0.5), 0.1 * (support_uniform(&rng) - 0.5), -1.0};
+    double norm = sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
+    dir = (grip_vec3){dir.x / norm, dir.y / norm, dir.z / norm};
+    grip_ground_query query[4];
+    grip_vec3 origin[4];
+    double distance[4];
+    int batch_hint[4], single_hint[4];
+    for (int w = 0; w < 4; ++w) {
+      /* a car's wheels: 1.3 m ahead or behind, 0.8 m left or right of a point off the centre line */
+      double ax = w < 2 ? 1.3 : -1.3, ay = w % 2 ? -0.8 : 0.8;
+      double cx = c.position.x - sin(c.heading) * lateral, cy = c.position.y + cos(c.heading) * lateral;
+      double x = cx + cos(yaw) * ax - sin(yaw) * ay, y = cy + sin(yaw) * ax + cos(yaw) * ay;
+      grip_track_location at = grip_track_locate(t, x, y, -1);
+      double above = 0.3 + 0.7 * support_uniform(&rng);
+      origin[w] = (grip_vec3){x - dir.x * above, y - dir.y * above, at.z + above};
+      distance[w] = above + 2.0;
+      /* the hint a car carries, none, or a random segment's */
+      int h = g % 7 == 3 ? -1 : g % 7 == 5 ? (int)(support_uniform(&rng) * count) % count : carried[w];
+      batch_hint[w] = single_hint[w] = h;
+      query[w] = (grip_ground_query){.user_data = NULL, .wheel = w, .hint = &batch_hint[w]};
+      if (last_found[w] && g % 5 != 0) {
+        query[w].has_last_hit = true;
+        query[w].last_point = last[w].point;
+        query[w].last_normal = last[w].normal;
+      }
+    }
+    grip_ground_hit hit[4];
+    bool found[4];
+    ground_flat_ref ref[4] = {{NULL, 0.0, 0.0, false}, {NULL, 0.0, 0.0, false}, {NULL, 0.0, 0.0, false},
+                              {NULL, 0.0, 0.0, false}};
+    ground_flat_ref *refs[4] = {&ref[0], &ref[1], &ref[2], &ref[3]};
+    grip_track_raycast_flat_n(ground.context, 4, query, origin, dir, distance, hit, found, refs);
+    for (int w = 0; w < 4; ++w) {
+      grip_ground_query q = query[w];
+      q.hint = &single_hint[w];
+      grip_ground_hit one;
+      ground_flat_ref one_ref = {NULL, 0.0, 0.0, false};
+      bool one_found = grip_track_raycast_flat(ground.context, &q, origin[w], dir, distance[w], &one, &one_ref);
+      bool same = one_found == found[w] && batch_hint[w] == single_hint[w];
+      if (same && one_found)
+        same = same_hit(&one, &hit[w]) && one_ref.track == ref[w].track && one_ref.plane == ref[w].plane &&
+               same_bits(&one_ref.u, &ref[w].u, sizeof one_ref.u) && same_bits(&one_ref.t, &ref[w].t, sizeof one_ref.t);
+      if (!same) ++mismatches;
+      *cast += 1;
+      last[w] = hit[w];
+      last_found[w] = found[w];
+      carried[w] = batch_hint[w];
+    }
+  }
+  return mismatches;
+}

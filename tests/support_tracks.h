@@ -48,4 +48,12 @@ typedef struct support_flat_check {
 } support_flat_check;
 support_flat_check support_check_flatness(const grip_track *t, int n, double reach);
 
+/* A vehicle's four wheel rays in one call (grip_track_raycast_flat_n) against the same rays one
+ * call each (grip_track_raycast_flat): `groups` groups of four, as a car's wheels around a point
+ * within `reach` m of the centre line, in runs of 40 groups 0.1 m apart, each with the hint it
+ * carried, none or a random segment's, and most with the last group's hit as the starting guess.
+ * Returns how many rays differ in any bit (found, hit, the flatness reference, the hint left);
+ * *cast: the rays cast. */
+int support_check_ray_batches(const grip_track *t, int groups, double reach, int *cast);
+
 #endif

@@ -524,12 +524,16 @@ static void test_queries_equal_locate(void) {
 static void test_flatness_claims(void) {
   grip_track *tracks[3];
   open_query_tracks(tracks);
-  int hits = 0, claims = 0;
+  int hits = 0, claims = 0, batch_rays = 0, batch_differ = 0;
   long pairs = 0;
   double worst = 0.0, worst_gradient = 0.0;
   for (int i = 0; i < 3; ++i) {
     CHECK(tracks[i] != NULL);
     if (!tracks[i]) continue;
+    /* a vehicle's four rays in one call: the rays of one call each, bit for bit */
+    int cast = 0;
+    batch_differ += support_check_ray_batches(tracks[i], 2000, 14.0, &cast);
+    batch_rays += cast;
     long near_pairs = 0;
     CHECK(grip_track_flat_grid_check(tracks[i], &near_pairs) == 0);
     CHECK(near_pairs >= 3L * grip_track_get_stats(tracks[i]).segments);
@@ -546,6 +550,9 @@ static void test_flatness_claims(void) {
   printf("  %d of %d wheel hits vouch for the ground within 2.5 m; the rise above the plane reached %.3g of its bound, "
          "the gradient's change %.3g; %ld near pairs of segments, as by testing every pair\n",
          claims, hits, worst, worst_gradient, pairs);
+  CHECK(batch_rays == 3 * 8000);
+  CHECK(batch_differ == 0);
+  printf("  %d wheel rays four to a call: %d differ from one call each\n", batch_rays, batch_differ);
 }
 
 /* The barrier query's wall top: the surface height at the wall's foot (the point moved by the
