@@ -1506,8 +1506,10 @@ QUERY_INLINE bool track_raycast(void *context, const grip_ground_query *query, g
   /* Start below the origin, then slide along the ray to the local tangent plane: each pass
    * locates the current (x, y) and intersects the ray with the plane there. The passes stop when
    * a pass moves the point by at most RAY_SETTLED horizontally: the plane found there is then
-   * that of the final point (to within the surface's curvature times that move, ~1e-9 m of
-   * height on a track), and its surface and normal are reported without locating again. A
+   * that of the final point (to within the surface's curvature times that move, ~1e-14 m of
+   * height on a smooth track; where the cross-section's slope changes within that move, the
+   * change times the move: 1.4e-7 m at most over 76,000 wheel rays on the 38 TORCS tracks,
+   * tests/support_tracks.h), and its surface and normal are reported without locating again. A
    * wheel's ray, tilted by the body's pitch and roll (~1 %), moves ~1 cm in the first pass and
    * ~1e-7 m in the second: two locates instead of four. A vertical ray needs one. */
   grip_vec3 p = origin;

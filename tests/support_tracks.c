@@ -166,16 +166,16 @@ static bool same_hit(const grip_ground_hit *a, const grip_ground_hit *b) {
          same_bits(&a->velocity, &b->velocity, sizeof a->velocity) && a->body == b->body;
 }
 
-int support_check_ray_batches(const grip_track *t, int groups, double reach, int *cast) {
+support_batch_check support_check_ray_batches(const grip_track *t, int groups, double reach) {
   unsigned long long rng = 0x9e3779b97f4a7c15ull;
   grip_track_ground_context ctx;
   grip_ground ground = grip_track_ground(&ctx, t);
-  int count = grip_track_segment_count(t), mismatches = 0;
+  int count = grip_track_segment_count(t);
+  support_batch_check r = {0, 0, 0, 0, 0.0, 0.0};
   double length = grip_track_length(t), s = 0.0, lateral = 0.0;
   grip_ground_hit last[4];
   bool last_found[4] = {false, false, false, false};
   int carried[4] = {-1, -1, -1, -1};
-  *cast = 0;
   for (int g = 0; g < groups; ++g) {
     /* runs of 40 groups 0.1 m apart (a car at 50 m/s, dt 0.002), each run from a random place */
     if (g % 40 == 0) {
@@ -230,12 +230,32 @@ int support_check_ray_batches(const grip_track *t, int groups, double reach, int
       if (same && one_found)
         same = same_hit(&one, &hit[w]) && one_ref.track == ref[w].track && one_ref.plane == ref[w].plane &&
                same_bits(&one_ref.u, &ref[w].u, sizeof one_ref.u) && same_bits(&one_ref.t, &ref[w].t, sizeof one_ref.t);
-      if (!same) ++mismatches;
-      *cast += 1;
+      if (!same) ++r.differ;
+      ++r.cast;
+      if (found[w]) {
+        /* where the ray meets the surface: on the ray, at the located height, with its normal
+         * and surface */
+        ++r.hits;
+        grip_vec3 p = hit[w].point;
+        grip_vec3 on_ray = {origin[w].x + dir.x * hit[w].distance, origin[w].y + dir.y * hit[w].distance,
+                            origin[w].z + dir.z * hit[w].distance};
+        /* from the segment the ray left as its hint: where the track passes over itself, the
+         * level the ray found */
+        grip_track_location l = grip_track_locate(t, p.x, p.y, batch_hint[w]);
+        double dz = fabs(p.z - l.z);
+        double dn = fmax(fabs(hit[w].normal.x - l.normal.x),
+                         fmax(fabs(hit[w].normal.y - l.normal.y), fabs(hit[w].normal.z - l.normal.z)));
+        r.worst_height = fmax(r.worst_height, dz);
+        r.worst_normal = fmax(r.worst_normal, dn);
+        double off = fmax(fabs(p.x - on_ray.x), fmax(fabs(p.y - on_ray.y), fabs(p.z - on_ray.z)));
+        if (!(off <= 1e-12) || !(dz <= SUPPORT_RAY_HEIGHT) || !(dn <= SUPPORT_RAY_NORMAL) ||
+            !same_surface(&hit[w].surface, &l.surface))
+          ++r.off_surface;
+      }
       last[w] = hit[w];
       last_found[w] = found[w];
       carried[w] = batch_hint[w];
     }
   }
-  return mismatches;
+  return r;
 }

@@ -48,12 +48,32 @@ typedef struct support_flat_check {
 } support_flat_check;
 support_flat_check support_check_flatness(const grip_track *t, int n, double reach);
 
-/* A vehicle's four wheel rays in one call (grip_track_raycast_flat_n) against the same rays one
- * call each (grip_track_raycast_flat): `groups` groups of four, as a car's wheels around a point
- * within `reach` m of the centre line, in runs of 40 groups 0.1 m apart, each with the hint it
- * carried, none or a random segment's, and most with the last group's hit as the starting guess.
- * Returns how many rays differ in any bit (found, hit, the flatness reference, the hint left);
- * *cast: the rays cast. */
-int support_check_ray_batches(const grip_track *t, int groups, double reach, int *cast);
+/* A vehicle's four wheel rays in one call (grip_track_raycast_flat_n): `groups` groups of four,
+ * as a car's wheels around a point within `reach` m of the centre line, tilted by up to 5 %, in
+ * runs of 40 groups 0.1 m apart, each with the hint it carried, none or a random segment's, and
+ * most with the last group's hit as the starting guess. Each ray against the same ray in a call
+ * of its own (grip_track_raycast_flat), every bit of found, hit, flatness reference and the hint
+ * left; and each hit against the track's geometry: on the ray (within 1e-12 m), at the height
+ * grip_track_locate gives at its x and y (within SUPPORT_RAY_HEIGHT), with that normal (each
+ * component within SUPPORT_RAY_NORMAL) and surface. */
+/* m: a ray stops once a pass moves its point by at most GROUND_FLAT_SETTLED (1e-6 m)
+ * horizontally, so its hit lies on the tangent plane of a point up to that far away, or of its
+ * last pass's point when it runs out of passes. On a smooth surface that is ~1e-14 m (8.7e-15 seen
+ * on the three tracks of test_track); where the cross-section's slope changes between the two
+ * points (a kerb's edge) it is that change times the distance: 1.4e-7 m seen over the 38 TORCS
+ * tracks, a slope change of up to 1 allowed. */
+#define SUPPORT_RAY_HEIGHT 1e-6
+/* the normal is that of the point located last, up to GROUND_FLAT_SETTLED from the hit: it turns
+ * by the surface's curvature times that (3e-8 seen) */
+#define SUPPORT_RAY_NORMAL 1e-6
+typedef struct support_batch_check {
+  int cast;           /* rays cast */
+  int differ;         /* of them, rays whose batch and single results differ in any bit */
+  int hits;           /* rays that hit */
+  int off_surface;    /* hits off the ray or the located surface */
+  double worst_height; /* m, the largest height difference from the located surface */
+  double worst_normal; /* the largest difference of a normal's component */
+} support_batch_check;
+support_batch_check support_check_ray_batches(const grip_track *t, int groups, double reach);
 
 #endif

@@ -499,7 +499,8 @@ static void test_every_installed_track(void) {
   static const char *const categories[] = {"road", "oval", "dirt"};
   int opened = 0, queried = 0, beyond = 0, pairs = 0, rated = 0, progress = 0;
   double worst_beyond = 0.0, closest = INFINITY, worst_rate = 0.0, worst_ray_height = 0.0, worst_ray_normal = 0.0;
-  int flat_hits = 0, flat_claims = 0, batch_rays = 0, batch_differ = 0;
+  int flat_hits = 0, flat_claims = 0, batch_rays = 0, batch_differ = 0, batch_hits = 0;
+  double batch_worst_height = 0.0, batch_worst_normal = 0.0;
   long near_pairs_all = 0;
   double flat_worst = 0.0, flat_worst_gradient = 0.0;
   for (size_t c = 0; c < sizeof categories / sizeof categories[0]; ++c) {
@@ -535,12 +536,19 @@ static void test_every_installed_track(void) {
         flat_hits += f.hits;
         flat_claims += f.claims;
         /* a vehicle's four wheel rays in one call: the rays of one call each, bit for bit */
-        int cast = 0, differ = support_check_ray_batches(t, 500, 12.0, &cast);
-        CHECK(differ == 0);
-        CHECK(cast == 2000);
-        if (differ) fprintf(stderr, "  %s: %d of %d rays differ four to a call\n", spec, differ, cast);
-        batch_rays += cast;
-        batch_differ += differ;
+        support_batch_check b = support_check_ray_batches(t, 500, 12.0);
+        CHECK(b.differ == 0);
+        CHECK(b.cast == 2000);
+        CHECK(b.off_surface == 0);
+        CHECK(b.hits == b.cast); /* from 0.3–1 m above the surface, reaching 2 m past it */
+        if (b.differ || b.off_surface)
+          fprintf(stderr, "  %s: %d of %d rays differ four to a call, %d hits off the surface\n", spec, b.differ,
+                  b.cast, b.off_surface);
+        batch_rays += b.cast;
+        batch_hits += b.hits;
+        batch_differ += b.differ;
+        batch_worst_height = fmax(batch_worst_height, b.worst_height);
+        batch_worst_normal = fmax(batch_worst_normal, b.worst_normal);
         /* which segments come near which, through the grid: what testing every pair gives */
         long near_pairs = 0, wrong = grip_track_flat_grid_check(t, &near_pairs);
         CHECK(wrong == 0);
@@ -577,7 +585,9 @@ static void test_every_installed_track(void) {
   printf("  %d of %d wheel hits vouch for the ground within 2.5 m; the rise above the plane reached %.3g of its bound, "
          "the gradient's change %.3g; %ld near pairs of segments, as by testing every pair\n",
          flat_claims, flat_hits, flat_worst, flat_worst_gradient, near_pairs_all);
-  printf("  %d wheel rays four to a call: %d differ from one call each\n", batch_rays, batch_differ);
+  printf("  %d wheel rays four to a call: %d differ from one call each; %d hits, on the located surface within "
+         "%.2g m, normals within %.2g\n",
+         batch_rays, batch_differ, batch_hits, batch_worst_height, batch_worst_normal);
 }
 
 

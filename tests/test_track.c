@@ -524,16 +524,22 @@ static void test_queries_equal_locate(void) {
 static void test_flatness_claims(void) {
   grip_track *tracks[3];
   open_query_tracks(tracks);
-  int hits = 0, claims = 0, batch_rays = 0, batch_differ = 0;
+  int hits = 0, claims = 0, batch_rays = 0, batch_differ = 0, batch_hits = 0;
+  double batch_worst_height = 0.0, batch_worst_normal = 0.0;
   long pairs = 0;
   double worst = 0.0, worst_gradient = 0.0;
   for (int i = 0; i < 3; ++i) {
     CHECK(tracks[i] != NULL);
     if (!tracks[i]) continue;
-    /* a vehicle's four rays in one call: the rays of one call each, bit for bit */
-    int cast = 0;
-    batch_differ += support_check_ray_batches(tracks[i], 2000, 14.0, &cast);
-    batch_rays += cast;
+    /* a vehicle's four rays in one call: the rays of one call each, bit for bit, on the surface */
+    support_batch_check b = support_check_ray_batches(tracks[i], 2000, 14.0);
+    CHECK(b.off_surface == 0);
+    CHECK(b.hits == b.cast); /* from 0.3–1 m above the surface, reaching 2 m past it */
+    batch_differ += b.differ;
+    batch_rays += b.cast;
+    batch_hits += b.hits;
+    batch_worst_height = fmax(batch_worst_height, b.worst_height);
+    batch_worst_normal = fmax(batch_worst_normal, b.worst_normal);
     long near_pairs = 0;
     CHECK(grip_track_flat_grid_check(tracks[i], &near_pairs) == 0);
     CHECK(near_pairs >= 3L * grip_track_get_stats(tracks[i]).segments);
@@ -552,7 +558,9 @@ static void test_flatness_claims(void) {
          claims, hits, worst, worst_gradient, pairs);
   CHECK(batch_rays == 3 * 8000);
   CHECK(batch_differ == 0);
-  printf("  %d wheel rays four to a call: %d differ from one call each\n", batch_rays, batch_differ);
+  printf("  %d wheel rays four to a call: %d differ from one call each; %d hits, on the located surface within "
+         "%.2g m, normals within %.2g\n",
+         batch_rays, batch_differ, batch_hits, batch_worst_height, batch_worst_normal);
 }
 
 /* The barrier query's wall top: the surface height at the wall's foot (the point moved by the
