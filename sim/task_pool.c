@@ -185,10 +185,10 @@ bool task_pool_leave_cpu(int cpu) {
 /* A helper that slept was woken by the caller (enqueue), and Linux tends to wake a thread on the
  * waker's CPU when it expects them to share data. There the helper polls between tasks while the
  * caller, preempted by it, cannot hand out the next: the helper's poll runs out, it sleeps, the
- * caller wakes it again onto its own CPU, and so on. On the 2-core VM that cycle held 11-12 % of
- * the 100-car bench's steps back by more than 100 us (1,070-1,331 sleeps in 10,000 steps); a
- * helper that leaves the caller's CPU when it wakes there broke it (51-63 sleeps), and two
- * threads took 599-703 ns a vehicle-step instead of 666-757 in the same runs. */
+ * caller wakes it again onto its own CPU, and so on. On the 2-core VM that cycle held 11–12 % of
+ * the 100-car bench's steps back by more than 100 µs (714–1,331 sleeps in 10,000 steps); a
+ * helper that leaves the caller's CPU when it wakes there broke it (51–63 sleeps), and two
+ * threads took 599–703 ns a vehicle-step instead of 666–757 in the same runs. */
 static void leave_callers_cpu(task_pool *p) {
 #if defined(__linux__)
   int cpu = sched_getcpu();
