@@ -206,7 +206,6 @@ int pit_car_init(pit_car *pc, const pit_lane *lane, int box, double tank, double
   memset(pc, 0, sizeof *pc);
   pc->strategy = fuel_strategy_plan(tank, per_lap, laps > 0 ? laps : 1000000);
   pc->lap_fuel = NAN;
-  pc->laps_past_at = NAN;
   pc->phase = PIT_RACING;
   if (!lane) return 0;
   pc->lane = lane;
@@ -272,14 +271,16 @@ bool pit_car_update(pit_car *pc, robot *bot, grip_world *world, grip_vehicle_id 
   switch (pc->phase) {
     case PIT_RACING: {
       /* The decision point passed during this step (not before the start: the grid may stand
-       * behind it). */
-      /* The laps past it before and after this step: the one before is the last step's after
-       * when this step starts where that one ended (one division a step instead of two). */
+       * behind it): the laps past it before and after the step differ. The laps before are the
+       * last step's after when this step starts where that one ended: one division a step
+       * instead of two. */
       double dp = pc->decision_point;
       bool crossed = false;
       if (progress > 0.0) {
-        double before = prev_progress == pc->laps_past_at ? pc->laps_past : floor((prev_progress - dp) / L);
+        bool kept = pc->laps_past_known && prev_progress == pc->laps_past_at;
+        double before = kept ? pc->laps_past : floor((prev_progress - dp) / L);
         double after = floor((progress - dp) / L);
+        pc->laps_past_known = true;
         pc->laps_past_at = progress;
         pc->laps_past = after;
         crossed = before != after;
