@@ -14,4 +14,9 @@ void task_pool_destroy(task_pool *pool);
 /* Wires the pool into a world definition. */
 void task_pool_attach(task_pool *pool, grip_world_def *def);
 
+/* Moves the calling thread off CPU `cpu` when its affinity allows it another (Linux), and
+ * leaves its affinity as it was: true when moved. What a helper woken onto its caller's CPU does
+ * (task_pool.c, leave_callers_cpu). */
+bool task_pool_leave_cpu(int cpu);
+
 #endif

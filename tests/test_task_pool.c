@@ -1,9 +1,14 @@
 /* The task pool (sim/task_pool.c) hands each item of each task to exactly one thread, whatever
- * the item count and thread count, with tasks following each other faster than a helper wakes;
- * and a world stepped on it gives the same state hash as one stepped on the calling thread, on
- * a plane and between the walls of a track, where each worker meets the walls for its own
- * vehicles and counts their contact points. */
+ * the item count and thread count, with tasks following each other faster than a helper wakes
+ * and slower than its poll lasts (it sleeps and is woken for each); a world stepped on it gives
+ * the same state hash as one stepped on the calling thread, on a plane and between the walls of
+ * a track, where each worker meets the walls for its own vehicles and counts their contact
+ * points; and a thread leaves a CPU when asked to, with its affinity as it was. */
+#define _GNU_SOURCE /* sched_getcpu, the affinity calls */
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,8 +167,100 @@ static void walls_on_any_thread_count(void) {
   }
 }
 
+/* Busy for about `ns` (an item that takes a helper long enough to wake and claim its share). */
+static void spin_ns(long ns) {
+  struct timespec a, b;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  do clock_gettime(CLOCK_MONOTONIC, &b);
+  while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < ns);
+}
+
+typedef struct woken_items {
+  atomic_int hits[16];
+  atomic_int ranges_bad;
+  atomic_int helper_items, helper_apart; /* items the helper ran, and of them away from caller_cpu */
+  int caller_cpu;
+} woken_items;
+
+static void slow_items(int start, int end, int worker, void *context) {
+  woken_items *c = context;
+  if (start < 0 || end > 16 || start >= end || worker < 0 || worker > 1) atomic_fetch_add(&c->ranges_bad, 1);
+  for (int i = start; i < end && i >= 0 && i < 16; ++i) {
+    atomic_fetch_add(&c->hits[i], 1);
+    if (worker == 1) {
+      atomic_fetch_add(&c->helper_items, 1);
+      atomic_fetch_add(&c->helper_apart, sched_getcpu() != c->caller_cpu);
+    }
+    spin_ns(50000);
+  }
+}
+
+/* Tasks 1 ms apart, more than a helper polls (200 µs): it sleeps before each and is woken for
+ * it, and every item still runs once. How many of the helper's items ran away from the caller's
+ * CPU is printed, not checked: the scheduler may put them together again at any time. */
+static void every_item_once_after_sleeps(void) {
+  static woken_items c;
+  task_pool *pool = task_pool_create(2);
+  CHECK(pool != NULL);
+  if (!pool) return;
+  grip_world_def def = grip_default_world_def();
+  task_pool_attach(pool, &def);
+  int wrong = 0;
+  atomic_store(&c.helper_items, 0);
+  atomic_store(&c.helper_apart, 0);
+  for (int task = 0; task < 60; ++task) {
+    struct timespec pause = {0, 1000000};
+    nanosleep(&pause, NULL);
+    int n = 2 + task % 15;
+    for (int i = 0; i < n; ++i) atomic_store(&c.hits[i], 0);
+    atomic_store(&c.ranges_bad, 0);
+    c.caller_cpu = sched_getcpu();
+    void *h = def.enqueue_task(slow_items, n, 1, &c, def.task_context);
+    if (h) def.finish_task(h, def.task_context);
+    for (int i = 0; i < n; ++i) wrong += atomic_load(&c.hits[i]) != 1;
+    wrong += atomic_load(&c.ranges_bad);
+  }
+  CHECK(wrong == 0);
+  printf("  helper: %d items, %d of them off the caller's CPU\n", atomic_load(&c.helper_items),
+         atomic_load(&c.helper_apart));
+  task_pool_destroy(pool);
+}
+
+/* task_pool_leave_cpu from each CPU the thread may use: it runs elsewhere after, with the same
+ * affinity; allowed one CPU, or asked to leave one it is not allowed or none, it stays. */
+static void leaving_a_cpu(void) {
+  cpu_set_t allowed, now, one;
+  CHECK(pthread_getaffinity_np(pthread_self(), sizeof allowed, &allowed) == 0);
+  int cpus = CPU_COUNT(&allowed), tried = 0;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (!CPU_ISSET(cpu, &allowed)) continue;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    CHECK(pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0); /* onto cpu */
+    CHECK(sched_getcpu() == cpu);
+    CHECK(!task_pool_leave_cpu(cpu)); /* cpu is all it may use */
+    CHECK(sched_getcpu() == cpu);
+    CHECK(pthread_getaffinity_np(pthread_self(), sizeof now, &now) == 0 && CPU_EQUAL(&now, &one));
+    CHECK(pthread_setaffinity_np(pthread_self(), sizeof allowed, &allowed) == 0); /* it stays on cpu */
+    CHECK(task_pool_leave_cpu(cpu) == (cpus >= 2));
+    if (cpus >= 2) CHECK(sched_getcpu() != cpu);
+    CHECK(pthread_getaffinity_np(pthread_self(), sizeof now, &now) == 0 && CPU_EQUAL(&now, &allowed));
+    ++tried;
+  }
+  CHECK(tried == cpus);
+  CHECK(!task_pool_leave_cpu(-1));
+  CHECK(!task_pool_leave_cpu(CPU_SETSIZE));
+  int outside = -1;
+  for (int cpu = 0; cpu < CPU_SETSIZE && outside < 0; ++cpu)
+    if (!CPU_ISSET(cpu, &allowed)) outside = cpu;
+  if (outside >= 0) CHECK(!task_pool_leave_cpu(outside));
+  printf("  left each of %d CPUs\n", tried);
+}
+
 int main(void) {
   RUN_TEST(every_item_once);
+  RUN_TEST(every_item_once_after_sleeps);
+  RUN_TEST(leaving_a_cpu);
   RUN_TEST(same_bits_on_any_thread_count);
   RUN_TEST(walls_on_any_thread_count);
   return TEST_RESULT();
