@@ -3,8 +3,8 @@
  * and slower than its poll lasts (it sleeps and is woken for each); a world stepped on it gives
  * the same state hash as one stepped on the calling thread, on a plane and between the walls of
  * a track, where each worker meets the walls for its own vehicles and counts their contact
- * points; and a thread leaves a CPU when asked to, with its affinity as it was. */
-#define _GNU_SOURCE /* sched_getcpu, the affinity calls */
+ * points; and, on Linux, a thread leaves a CPU when asked to, with its affinity as it was. */
+#define _GNU_SOURCE /* sched_getcpu, the affinity calls (Linux) */
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -189,7 +189,9 @@ static void slow_items(int start, int end, int worker, void *context) {
     atomic_fetch_add(&c->hits[i], 1);
     if (worker == 1) {
       atomic_fetch_add(&c->helper_items, 1);
+#if defined(__linux__)
       atomic_fetch_add(&c->helper_apart, sched_getcpu() != c->caller_cpu);
+#endif
     }
     spin_ns(50000);
   }
@@ -214,7 +216,9 @@ static void every_item_once_after_sleeps(void) {
     int n = 2 + task % 15;
     for (int i = 0; i < n; ++i) atomic_store(&c.hits[i], 0);
     atomic_store(&c.ranges_bad, 0);
+#if defined(__linux__)
     c.caller_cpu = sched_getcpu();
+#endif
     void *h = def.enqueue_task(slow_items, n, 1, &c, def.task_context);
     if (h) def.finish_task(h, def.task_context);
     for (int i = 0; i < n; ++i) wrong += atomic_load(&c.hits[i]) != 1;
@@ -226,6 +230,7 @@ static void every_item_once_after_sleeps(void) {
   task_pool_destroy(pool);
 }
 
+#if defined(__linux__)
 /* task_pool_leave_cpu from each CPU the thread may use: it runs elsewhere after, with the same
  * affinity; allowed one CPU, or asked to leave one it is not allowed or none, it stays. */
 static void leaving_a_cpu(void) {
@@ -256,11 +261,14 @@ static void leaving_a_cpu(void) {
   if (outside >= 0) CHECK(!task_pool_leave_cpu(outside));
   printf("  left each of %d CPUs\n", tried);
 }
+#endif
 
 int main(void) {
   RUN_TEST(every_item_once);
   RUN_TEST(every_item_once_after_sleeps);
+#if defined(__linux__)
   RUN_TEST(leaving_a_cpu);
+#endif
   RUN_TEST(same_bits_on_any_thread_count);
   RUN_TEST(walls_on_any_thread_count);
   return TEST_RESULT();
