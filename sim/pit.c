@@ -271,20 +271,9 @@ bool pit_car_update(pit_car *pc, robot *bot, grip_world *world, grip_vehicle_id 
   switch (pc->phase) {
     case PIT_RACING: {
       /* The decision point passed during this step (not before the start: the grid may stand
-       * behind it): the laps past it before and after the step differ. The laps before are the
-       * last step's after when this step starts where that one ended: one division a step
-       * instead of two. */
+       * behind it). */
       double dp = pc->decision_point;
-      bool crossed = false;
-      if (progress > 0.0) {
-        bool kept = pc->laps_past_known && prev_progress == pc->laps_past_at;
-        double before = kept ? pc->laps_past : floor((prev_progress - dp) / L);
-        double after = floor((progress - dp) / L);
-        pc->laps_past_known = true;
-        pc->laps_past_at = progress;
-        pc->laps_past = after;
-        crossed = before != after;
-      }
+      bool crossed = progress > 0.0 && floor((prev_progress - dp) / L) != floor((progress - dp) / L);
       if (crossed) {
         pc->decision_progress = progress;
         pc->decision_used = pc->start_fuel + pc->refuelled - st->fuel_mass;
@@ -295,11 +284,12 @@ bool pit_car_update(pit_car *pc, robot *bot, grip_world *world, grip_vehicle_id 
           double so_far = pc->decision_used / progress * L;
           if (so_far > pc->strategy.per_lap) fuel_strategy_measure(&pc->strategy, so_far);
         }
-      }
-      double laps_to_go = !crossed ? 0.0 : race_distance > 0.0 ? (race_distance - progress) / L : 1.0e6;
-      if (crossed && laps_to_go > 0.0 && fuel_strategy_pit_now(&pc->strategy, st->fuel_mass, laps_to_go)) {
-        pc->phase = PIT_GOING_IN;
-        robot_set_route(bot, &pc->in.route);
+        /* the laps to go, needed only here (not a division every step) */
+        double laps_to_go = race_distance > 0.0 ? (race_distance - progress) / L : 1.0e6;
+        if (laps_to_go > 0.0 && fuel_strategy_pit_now(&pc->strategy, st->fuel_mass, laps_to_go)) {
+          pc->phase = PIT_GOING_IN;
+          robot_set_route(bot, &pc->in.route);
+        }
       }
       return false;
     }

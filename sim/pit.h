@@ -100,9 +100,6 @@ typedef struct pit_car {
   double service_end;     /* s, race time the service ends */
   double refuel;          /* kg, this stop's fuel */
   double decision_point;  /* m along the track where the pit decision is taken (the in-route's start) */
-  bool laps_past_known;   /* laps_past holds the laps past the decision point at laps_past_at */
-  double laps_past_at;    /* m, the progress last step ended at */
-  double laps_past;       /* floor((laps_past_at − decision_point) / length), reused as this step's "before" */
   double lap_fuel;        /* kg on board at the last line crossing (NAN before the first) */
   double refuelled_in_lap; /* kg added since the last line crossing */
   int stops;

@@ -294,11 +294,19 @@ QUERY_INLINE void section_centre(const track_seg *g, double v, section *c) {
   c->dw = g->dw;
 }
 
-/* Side s's reach at v (after section_centre, which gives the width). */
-QUERY_INLINE void section_reach(const track_seg *g, double v, section *c, int s) {
+/* Side s's reach at v (after section_centre, which gives the width), as far as a point at
+ * |t| = at on that side needs it (INFINITY: the reach itself): the reach beyond the kerb's outer
+ * edge; within it, that edge. A run-off is never negative (segment_ok), so the reach is at least
+ * the edge, and at <= edge tells all that the point's zone and the barrier test need (finish
+ * reads the reach only beyond the edge): a wheel on the road skips the run-off's width. The edge
+ * is the reach's own first sum, so the reach has the same bits either way. */
+QUERY_INLINE void section_reach(const track_seg *g, double v, section *c, int s, double at) {
   const grip_track_side_def *sd = &g->def.side[s];
-  double run = g->run0[s] + (sd->runoff_width_end - sd->runoff_width_start) * v;
-  c->reach[s] = 0.5 * c->w + sd->kerb_width + run;
+  double edge = 0.5 * c->w + sd->kerb_width;
+  if (at <= edge)
+    c->reach[s] = edge;
+  else
+    c->reach[s] = edge + (g->run0[s] + (sd->runoff_width_end - sd->runoff_width_start) * v);
 }
 
 QUERY_INLINE double section_v(const track_seg *g, double u) {
@@ -310,42 +318,27 @@ QUERY_INLINE section seg_section(const track_seg *g, double u) {
   double v = section_v(g, u);
   section_centre(g, v, &c);
   for (int s = 0; s < 2; ++s) {
-    section_reach(g, v, &c, s);
+    section_reach(g, v, &c, s, INFINITY);
     c.dreach[s] = 0.5 * c.dw + g->drun[s];
   }
   return c;
 }
 
-/* Side s's reach as far as a point at |t| = at on that side needs it (after the width): the
- * reach itself beyond the kerb's outer edge; within it, that edge. A run-off is never negative
- * (segment_ok), so the reach is at least the edge, and at <= edge tells all that the point's
- * zone and the barrier test need (finish reads the reach only beyond the edge): a wheel on the
- * road skips the run-off's width. The edge is the reach's own first sum, so the reach, where it
- * is worked out, has the same bits as section_reach's. */
-QUERY_INLINE void section_reach_at(const track_seg *g, double v, section *c, int s, double at) {
-  const grip_track_side_def *sd = &g->def.side[s];
-  double edge = 0.5 * c->w + sd->kerb_width;
-  if (at <= edge)
-    c->reach[s] = edge;
-  else
-    c->reach[s] = edge + (g->run0[s] + (sd->runoff_width_end - sd->runoff_width_start) * v);
-}
-
 /* The part of seg_section a ray's location reads (finish with LOCATE_RAY) for a point at
- * lateral t: the centre, and the reach of t's side only as section_reach_at gives it; the other
+ * lateral t: the centre, and the reach of t's side only as section_reach gives it for t; the other
  * reach and both dreach are left unset. The same values, computed as seg_section computes them. */
 QUERY_INLINE void seg_section_side(const track_seg *g, double u, int s, double t, section *c) {
   double v = section_v(g, u);
   section_centre(g, v, c);
-  section_reach_at(g, v, c, s, fabs(t));
+  section_reach(g, v, c, s, fabs(t));
 }
 
-/* Only the width and side s's reach as section_reach_at gives it for a point at lateral t: what
+/* Only the width and side s's reach as section_reach gives it for a point at lateral t: what
  * a progress locate's test against the barrier reads. */
 QUERY_INLINE void seg_section_reach(const track_seg *g, double u, int s, double t, section *c) {
   double v = section_v(g, u);
   c->w = section_width(g, v);
-  section_reach_at(g, v, c, s, fabs(t));
+  section_reach(g, v, c, s, fabs(t));
 }
 
 /* Cubic Hermite on v in [0,1] with end values p0, p1 and end derivatives m0, m1 (per unit v),

@@ -381,7 +381,7 @@ STEP_INLINE void ray_set_up(vehicle *v, const mat3 *rot, int i, bool moving, gri
  * it, its arrays (a query per wheel) had the compiler lay out the plane's path otherwise, at 42
  * instructions more a vehicle-step. */
 STEP_INLINE void ground_rays_n(vehicle *v, const grip_world_def *world, const mat3 *rot, int n, bool moving,
-                               bool track) {
+                               bool track, bool constant_count) {
   grip_raycast_fn *raycast = world->ground.raycast;
   grip_vec3 up = mat3_column(rot, 2), down = v3_neg(up);
   grip_vec3 origins[GRIP_MAX_WHEELS];
@@ -390,11 +390,11 @@ STEP_INLINE void ground_rays_n(vehicle *v, const grip_world_def *world, const ma
   grip_ground_query queries[GRIP_MAX_WHEELS];
   double reach[GRIP_MAX_WHEELS];
   ground_flat_ref *flat[GRIP_MAX_WHEELS];
-  /* A count known here (four, three or six wheels: ground_rays) in one loop, which the compiler
-   * unrolls. Any other count with the queries in a loop of their own: in one loop, the compiler
-   * checked ~40 pairs of addresses at every call for a vector copy of it (~300 instructions for
-   * three wheels). */
-  if (n == 4 || n == 3 || n == 6) {
+  /* A count the compiler knows here (constant_count: ground_rays) in one loop, which it unrolls.
+   * Any other count with the queries in a loop of their own: in one loop, the compiler checked
+   * ~40 pairs of addresses at every call for a vector copy of it (~300 instructions for three
+   * wheels). */
+  if (constant_count) {
     for (int i = 0; i < n; ++i) {
       ray_set_up(v, rot, i, moving, origins, reach, hits, flat);
       queries[i] = grip_vehicle_ground_query(v, i);
@@ -419,11 +419,11 @@ STEP_INLINE void ground_rays_n(vehicle *v, const grip_world_def *world, const ma
  * step on a heightfield, through the register allocation of this function's start). */
 GRIP_HOT_CLONES
 static void ground_rays(vehicle *v, const grip_world_def *world, const mat3 *rot, int n, bool moving, bool track) {
-  if (n == 4 && track) ground_rays_n(v, world, rot, 4, false, true); /* the usual car on a track */
-  else if (n == 4) ground_rays_n(v, world, rot, 4, moving, false);
-  else if (n == 3 && track) ground_rays_n(v, world, rot, 3, false, true);
-  else if (n == 6 && track) ground_rays_n(v, world, rot, 6, false, true);
-  else ground_rays_n(v, world, rot, n, moving, track);
+  if (n == 4 && track) ground_rays_n(v, world, rot, 4, false, true, true); /* the usual car on a track */
+  else if (n == 4) ground_rays_n(v, world, rot, 4, moving, false, true);
+  else if (n == 3 && track) ground_rays_n(v, world, rot, 3, false, true, true);
+  else if (n == 6 && track) ground_rays_n(v, world, rot, 6, false, true, true);
+  else ground_rays_n(v, world, rot, n, moving, track, false);
 }
 
 STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt, int n, bool car) {
