@@ -159,14 +159,18 @@ static void clearance_over_wheels(const vehicle *v, const ground_flatness *flat,
 STEP_INLINE void layer_clearance_bounds(const vehicle *v, const mat3 *rot, int n, double bound[2]) {
   grip_vec3 h = v->type->box_half, o = v->type->box_offset;
   bound[0] = bound[1] = INFINITY;
-  /* The box's part depends on the normal only: wheels on one plane (flat ground) share it. */
+  /* The box's part depends on the normal only: wheels on one plane (flat ground) share it. The
+   * normals compared as numbers, not bytes (memcmp took them through memory): a normal equal to
+   * the last but in the sign of a zero gives m the same values but for that sign, which the
+   * absolute values and the sums with the box's non-zero terms drop; NaN never equals, so it is
+   * worked out as before. */
   grip_vec3 last_normal = v3(NAN, NAN, NAN);
   double box_part = 0.0, ez = 0.0;
   for (int i = 0; i < n; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
     grip_vec3 nrm = w->contact_normal;
-    if (memcmp(&nrm, &last_normal, sizeof nrm) != 0) {
+    if (!(nrm.x == last_normal.x && nrm.y == last_normal.y && nrm.z == last_normal.z)) {
       grip_vec3 m = mat3_mul_transposed(rot, nrm);
       box_part = v3_dot(o, m) - fabs(h.x * m.x) - fabs(h.y * m.y);
       ez = h.z * m.z;
