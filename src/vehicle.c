@@ -944,7 +944,7 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
     v->ground_impulse = 0.0;
   } else {
     integrate_body(v, sc, world, &rot, dt, n);
-    grip_ground_contact_step(v, world, start_position, start_rotation, &rot, dt); /* rot: of start_rotation */
+    grip_ground_contact_step(v, world, &start_position, &start_rotation, &rot, dt); /* rot: of start_rotation */
   }
 
   double work = v->engine_torque * v->engine_omega * dt;
