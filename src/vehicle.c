@@ -527,9 +527,11 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
   /* The tyre frame, the contact patch's velocity and the carcass's relaxation, a block of wheels
    * at a time; the Magic Formula's inputs into arrays for the batch below. */
   enum { ROOM = (GRIP_MAX_WHEELS + LANES - 1) / LANES * LANES };
-  double fz[ROOM], kappa[ROOM], tan_alpha[ROOM], scale[ROOM];
-  const grip_simple_mf_def *mf_def[ROOM];
-  const simple_mf_cache *mf_cache[ROOM];
+  _Static_assert(ROOM == GRIP_MAX_WHEELS, "the batch's arrays hold a spare lane's tyre");
+  tyre_inputs batch;
+  double *fz = batch.fz, *kappa = batch.kappa, *tan_alpha = batch.tan_alpha, *scale = batch.friction_scale;
+  const grip_simple_mf_def **mf_def = batch.def;
+  const simple_mf_cache **mf_cache = batch.cache;
   tyre_block blocks[ROOM / LANES];
   int block_count = 0;
   const lane3 forward = lane3_of(mat3_column(rot, 0));
@@ -616,12 +618,11 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
   }
 
   /* Tyre forces: the simple MF for all the wheels on it at once, the full MF one by one. */
-  _Static_assert(ROOM == GRIP_MAX_WHEELS, "tyre_results holds a spare lane's tyre");
   tyre_results out;
   if (!v->type->any_full_mf) {
     /* every wheel: the type's constants as they lie, wheel k at [k] */
-    if (every_wheel) grip_simple_mf_evaluate_set(n, &v->type->tyre_set, mf_def, mf_cache, fz, kappa, tan_alpha, scale, false, &out);
-    else grip_simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, false, &out);
+    if (every_wheel) grip_simple_mf_evaluate_set(n, &v->type->tyre_set, &batch, false, &out);
+    else grip_simple_mf_evaluate_batch(n, &batch, false, &out);
   } else {
     for (int j = 0; j < n; ++j) {
       const grip_mf_params *mf = v->type->mf[v->type->wheels[CONTACT(j)].axle];

@@ -149,9 +149,10 @@ static void batch_matches_one_wheel(void) {
   int tabled = 0, direct = 0, checked = 0;
   for (int round = 0; round < 400; ++round) {
     int n = 1 + round % GRIP_MAX_WHEELS;
-    const grip_simple_mf_def *def[GRIP_MAX_WHEELS];
-    const simple_mf_cache *cache[GRIP_MAX_WHEELS];
-    double fz[GRIP_MAX_WHEELS], kappa[GRIP_MAX_WHEELS], tan_alpha[GRIP_MAX_WHEELS], scale[GRIP_MAX_WHEELS];
+    tyre_inputs in;
+    const grip_simple_mf_def **def = in.def;
+    const simple_mf_cache **cache = in.cache;
+    double *fz = in.fz, *kappa = in.kappa, *tan_alpha = in.tan_alpha, *scale = in.friction_scale;
     for (int j = 0; j < n; ++j) {
       int k = (int)(support_uniform(&rng) * TYRES) % TYRES;
       def[j] = &defs[k];
@@ -165,10 +166,10 @@ static void batch_matches_one_wheel(void) {
       scale[j] = 0.5 + support_uniform(&rng);
     }
     tyre_results batch, without_y;
-    grip_simple_mf_evaluate_batch(n, def, cache, fz, kappa, tan_alpha, scale, true, &batch);
+    grip_simple_mf_evaluate_batch(n, &in, true, &batch);
     /* the step's call, without the lateral slopes: the other four the same bits */
     memset(&without_y, 0, sizeof without_y);
-    grip_simple_mf_evaluate_batch(n, def, cache, fz, kappa, tan_alpha, scale, false, &without_y);
+    grip_simple_mf_evaluate_batch(n, &in, false, &without_y);
     grip_tyre_output out[GRIP_MAX_WHEELS];
     for (int j = 0; j < n; ++j) {
       out[j] = batch_tyre(&batch, j);
@@ -179,8 +180,10 @@ static void batch_matches_one_wheel(void) {
     for (int j = 0; j < n; ++j) {
       grip_tyre_output alone, one;
       /* the same wheel alone in a batch of one */
+      tyre_inputs one_in = {.def = {def[j]}, .cache = {cache[j]}, .fz = {fz[j]}, .kappa = {kappa[j]},
+                            .tan_alpha = {tan_alpha[j]}, .friction_scale = {scale[j]}};
       tyre_results single;
-      grip_simple_mf_evaluate_batch(1, &def[j], &cache[j], &fz[j], &kappa[j], &tan_alpha[j], &scale[j], true, &single);
+      grip_simple_mf_evaluate_batch(1, &one_in, true, &single);
       alone = batch_tyre(&single, 0);
       CHECK(same_bits(&out[j], &alone));
       grip_simple_mf_evaluate_tan(def[j], cache[j], fz[j], kappa[j], tan_alpha[j], scale[j], &one);
