@@ -384,12 +384,14 @@ STEP_INLINE void ground_rays_n(vehicle *v, const grip_world_def *world, const ma
                                bool track, bool constant_count) {
   grip_raycast_fn *raycast = world->ground.raycast;
   grip_vec3 up = mat3_column(rot, 2), down = v3_neg(up);
-  grip_vec3 origins[GRIP_MAX_WHEELS];
-  grip_ground_hit hits[GRIP_MAX_WHEELS];
-  bool found[GRIP_MAX_WHEELS];
-  grip_ground_query queries[GRIP_MAX_WHEELS];
-  double reach[GRIP_MAX_WHEELS];
-  ground_flat_ref *flat[GRIP_MAX_WHEELS];
+  ground_ray_batch rays;
+  grip_vec3 *origins = rays.origin;
+  grip_ground_hit *hits = rays.hit;
+  bool *found = rays.found;
+  grip_ground_query *queries = rays.query;
+  double *reach = rays.max_distance;
+  ground_flat_ref **flat = rays.flat;
+  rays.direction = down;
   /* A count the compiler knows here (constant_count: ground_rays) in one loop, which it unrolls.
    * Any other count with the queries in a loop of their own: in one loop, the compiler checked
    * ~40 pairs of addresses at every call for a vector copy of it (~300 instructions for three
@@ -404,7 +406,7 @@ STEP_INLINE void ground_rays_n(vehicle *v, const grip_world_def *world, const ma
     for (int i = 0; i < n; ++i) queries[i] = grip_vehicle_ground_query(v, i);
   }
   if (track) {
-    grip_track_raycast_flat_n(world->ground.context, n, queries, origins, down, reach, hits, found, flat);
+    grip_track_raycast_flat_n(world->ground.context, n, &rays);
   } else {
     for (int i = 0; i < n; ++i)
       found[i] = raycast && raycast(world->ground.context, &queries[i], origins[i], down, reach[i], &hits[i]);
