@@ -424,9 +424,10 @@ GRIP_HOT_CLONES
 static bool heightfield_raycast_cloned(const grip_heightfield *hf, const grip_vec3 *origin, const grip_vec3 *direction,
                                        double max_distance, grip_ground_hit *hit) {
   grip_vec3 o = *origin, d = *direction;
-  if (!hf || !isfinite(o.x) || !isfinite(o.y) || !isfinite(o.z) || !isfinite(d.x) ||
-      !isfinite(d.y) || !isfinite(d.z) || !(max_distance >= 0.0))
-    return false;
+  /* x − x is 0 for a finite x and NaN otherwise: the sum is 0 exactly when all six are finite
+   * (one test for them, as the vehicle step's safety net does) */
+  double finite = (o.x - o.x) + (o.y - o.y) + (o.z - o.z) + (d.x - d.x) + (d.y - d.y) + (d.z - d.z);
+  if (!hf || !(finite == 0.0) || !(max_distance >= 0.0)) return false;
   double search = max_distance;
   if (hf->rough_max > 0.0) /* the bumps can lift the ground above the smooth hit */
     search += 2.0 * hf->rough_max / maxd(-d.z, 0.05);
@@ -434,15 +435,20 @@ static bool heightfield_raycast_cloned(const grip_heightfield *hf, const grip_ve
   double t = smooth_raycast(hf, o, d, 0.0, search, &gx, &gy);
   if (!(t < INFINITY)) return false;
   grip_vec3 p = v3_mad(o, d, t);
-  double h, sgx, sgy;
-  const grip_surface *s;
-  int ci, cj;
-  if (!smooth_eval(hf, p.x, p.y, &h, &sgx, &sgy, &ci, &cj)) {
-    /* On the border within rounding: locate the cell by clamping. */
-    ci = clampi((int)floor((p.x - hf->ox) * hf->inv_dx), 0, hf->cols - 2);
-    cj = clampi((int)floor((p.y - hf->oy) * hf->inv_dy), 0, hf->rows - 2);
+  double h;
+  /* The hit's cell, for its surface: only a map of surfaces needs it (without one, every cell
+   * has the first). */
+  const grip_surface *s = &hf->surfaces[0];
+  if (hf->cell_surface) {
+    double sgx, sgy;
+    int ci, cj;
+    if (!smooth_eval(hf, p.x, p.y, &h, &sgx, &sgy, &ci, &cj)) {
+      /* On the border within rounding: locate the cell by clamping. */
+      ci = clampi((int)floor((p.x - hf->ox) * hf->inv_dx), 0, hf->cols - 2);
+      cj = clampi((int)floor((p.y - hf->oy) * hf->inv_dy), 0, hf->rows - 2);
+    }
+    s = cell_surface(hf, ci, cj);
   }
-  s = cell_surface(hf, ci, cj);
   if (hf->rough_max > 0.0 && (s->roughness_amplitude != 0.0)) {
     /* Newton steps on g(t) = ray z − ground z (smooth + bumps) from the smooth hit. */
     for (int k = 0; k < 12; ++k) {
