@@ -159,14 +159,18 @@ static void clearance_over_wheels(const vehicle *v, const ground_flatness *flat,
 STEP_INLINE void layer_clearance_bounds(const vehicle *v, const mat3 *rot, int n, double bound[2]) {
   grip_vec3 h = v->type->box_half, o = v->type->box_offset;
   bound[0] = bound[1] = INFINITY;
-  /* The box's part depends on the normal only: wheels on one plane (flat ground) share it. */
+  /* The box's part depends on the normal only: wheels on one plane (flat ground) share it. The
+   * normals compared as numbers, not bytes (memcmp took them through memory): a normal equal to
+   * the last but in the sign of a zero gives m the same values but for that sign, which the
+   * absolute values and the sums with the box's non-zero terms drop; NaN never equals, so it is
+   * worked out as before. */
   grip_vec3 last_normal = v3(NAN, NAN, NAN);
   double box_part = 0.0, ez = 0.0;
   for (int i = 0; i < n; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (!w->in_contact) continue;
     grip_vec3 nrm = w->contact_normal;
-    if (memcmp(&nrm, &last_normal, sizeof nrm) != 0) {
+    if (!(nrm.x == last_normal.x && nrm.y == last_normal.y && nrm.z == last_normal.z)) {
       grip_vec3 m = mat3_mul_transposed(rot, nrm);
       box_part = v3_dot(o, m) - fabs(h.x * m.x) - fabs(h.y * m.y);
       ez = h.z * m.z;
@@ -210,7 +214,7 @@ static double deepest(const vehicle *v, const ground_plane *g, int n, grip_vec3 
  * every point, with n.z <= 1 and |n.xy| <= |n.x| + |n.y|. */
 GRIP_HOT_CLONES
 static bool bottom_clear_for_sure(const vehicle *v, const ground_flatness *flat, const mat3 *rot,
-                                  grip_vec3 start_position, const mat3 *start_rot, double bound0) {
+                                  const grip_vec3 *start_position, const mat3 *start_rot, double bound0) {
   double slope = 0.0, curvature = 0.0, radius = INFINITY, tilt = 0.0;
   for (int i = 0; i < v->wheel_count; ++i) {
     const wheel_runtime *w = &v->wheels[i];
@@ -223,7 +227,7 @@ static bool bottom_clear_for_sure(const vehicle *v, const ground_flatness *flat,
     tilt = maxd(tilt, fabs(w->contact_normal.x) + fabs(w->contact_normal.y));
   }
   if (!(radius > 0.0)) return false;
-  grip_vec3 moved = v3_sub(v->position, start_position);
+  grip_vec3 moved = v3_sub(v->position, *start_position);
   grip_vec3 d0 = v3_sub(rot->r0, start_rot->r0), d1 = v3_sub(rot->r1, start_rot->r1);
   grip_vec3 d2 = v3_sub(rot->r2, start_rot->r2);
   double turn = v3_dot(d0, d0) + v3_dot(d1, d1) + v3_dot(d2, d2);
@@ -254,7 +258,7 @@ STEP_INLINE bool near_layers(const vehicle *v, const mat3 *rot, int n, bool gate
  * the bottom layer is left out where the claims say it is clear (bottom_clear_for_sure; start_rot
  * NULL: not asked). False when no layer is left. */
 GRIP_HOT_CLONES
-static bool near_with_claims(const vehicle *v, const mat3 *rot, grip_vec3 start_position, const mat3 *start_rot,
+static bool near_with_claims(const vehicle *v, const mat3 *rot, const grip_vec3 *start_position, const mat3 *start_rot,
                              double bound0, bool layer_near[2], ground_flatness flat[GRIP_MAX_WHEELS]) {
   for (int i = 0; i < v->wheel_count; ++i)
     flat[i] = v->wheels[i].in_contact ? grip_ground_flatness(&v->wheels[i].flat) : (ground_flatness){0.0, 0.0, 0.0};
@@ -279,7 +283,7 @@ static inline int lowest_bit(unsigned m) {
  * touched. gated: skip points the wheels show to be well clear; layer_near from near_layers.
  * Returns the count. */
 GRIP_HOT_CLONES
-static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_position, const mat3 *start_rot,
+static int probe(vehicle *v, const grip_world_def *world, const grip_vec3 *start_position, const mat3 *start_rot,
                  const mat3 *rot, bool gated, const bool layer_near[2], const ground_flatness *flat,
                  ground_plane planes[GROUND_POINTS], double *first) {
   const grip_ground *ground = &world->ground;
@@ -320,13 +324,13 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
   double top;
   if (top_layer_highest) {
     int k1 = grip_ground_highest_top_point(r1.r2), k0 = grip_ground_highest_top_point(r0->r2);
-    top = maxd(v->position.z + v3_dot(r1.r2, local[k1]), start_position.z + v3_dot(r0->r2, local[k0]));
+    top = maxd(v->position.z + v3_dot(r1.r2, local[k1]), start_position->z + v3_dot(r0->r2, local[k0]));
   } else {
     top = -INFINITY;
     for (int i = 0; i < GROUND_POINTS; ++i) {
       /* each coordinate as mat3_mul computes it */
       double end_z = layer_near[i & 1] ? end[i].z : v->position.z + v3_dot(r1.r2, local[i]);
-      top = maxd(top, maxd(end_z, start_position.z + v3_dot(r0->r2, local[i])));
+      top = maxd(top, maxd(end_z, start_position->z + v3_dot(r0->r2, local[i])));
     }
   }
   top += GROUND_TOUCH;
@@ -349,7 +353,7 @@ static int probe(vehicle *v, const grip_world_def *world, grip_vec3 start_positi
     double d1 = depth_below(&g, p1);
     if (!(d1 > -GROUND_TOUCH)) continue;
     /* the point at the start of the step, as mat3_mul computes it */
-    double d0 = depth_below(&g, v3_add(start_position, mat3_mul(r0, local[i])));
+    double d0 = depth_below(&g, v3_add(*start_position, mat3_mul(r0, local[i])));
     if (d1 > 0.0 && d0 < 0.0) *first = mind(*first, d0 / (d0 - d1));
     planes[n++] = g;
   }
@@ -370,7 +374,7 @@ static void push_out(vehicle *v, const ground_plane *planes, int n) {
  * gate (near_layers) and the wheels' grounds' claims (near_with_claims): the step's path and the
  * push-out's. whole_layer: the start pose bounds how far the body moved since the wheels touched
  * (bottom_clear_for_sure may leave out the bottom layer as a whole). */
-STEP_INLINE int touching_points(vehicle *v, const grip_world_def *world, grip_vec3 start_position,
+STEP_INLINE int touching_points(vehicle *v, const grip_world_def *world, const grip_vec3 *start_position,
                                 const mat3 *start_rot, const mat3 *rot, bool whole_layer, int n_wheels,
                                 ground_plane planes[GROUND_POINTS], double *first) {
   bool gated = standing_on_wheels(v, rot, n_wheels), layer_near[2];
@@ -384,8 +388,9 @@ STEP_INLINE int touching_points(vehicle *v, const grip_world_def *world, grip_ve
 
 /* The step for a vehicle of n_wheels wheels (a constant 4 for the usual car, as in vehicle.c, so
  * that the gate's loops over the wheels compile for four). */
-STEP_INLINE void ground_contact_step_n(vehicle *v, const grip_world_def *world, grip_vec3 start_position,
-                                       grip_quat start_rotation, const mat3 *start_rot, double dt, int n_wheels) {
+STEP_INLINE void ground_contact_step_n(vehicle *v, const grip_world_def *world, const grip_vec3 *start_position,
+                                       const grip_quat *start_rotation, const mat3 *start_rot, double dt,
+                                       int n_wheels) {
   v->ground_points = 0;
   v->ground_impulse = 0.0;
   if (!world->ground.raycast) return;
@@ -397,7 +402,7 @@ STEP_INLINE void ground_contact_step_n(vehicle *v, const grip_world_def *world, 
 
   double rest = 0.0;
   if (first < 1.0) {
-    grip_contact_pose_between(start_position, start_rotation, v, first, &v->position, &v->rotation);
+    grip_contact_pose_between(*start_position, *start_rotation, v, first, &v->position, &v->rotation);
     rest = (1.0 - first) * dt;
   }
   mat3 r = mat3_from_quat(v->rotation);
@@ -422,14 +427,15 @@ STEP_INLINE void ground_contact_step_n(vehicle *v, const grip_world_def *world, 
 }
 
 GRIP_HOT_CLONES
-static void ground_contact_step_cloned(vehicle *v, const grip_world_def *world, grip_vec3 start_position,
-                                       grip_quat start_rotation, const mat3 *start_rot, double dt) {
+static void ground_contact_step_cloned(vehicle *v, const grip_world_def *world, const grip_vec3 *start_position,
+                                       const grip_quat *start_rotation, const mat3 *start_rot, double dt) {
   if (v->type->two_by_two) ground_contact_step_n(v, world, start_position, start_rotation, start_rot, dt, 4);
   else ground_contact_step_n(v, world, start_position, start_rotation, start_rot, dt, v->wheel_count);
 }
 
-void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
-                              const mat3 *start_rot, double dt) {
+/* (the start pose by its address: passed by value, it was copied onto the stack twice a step) */
+void grip_ground_contact_step(vehicle *v, const grip_world_def *world, const grip_vec3 *start_position,
+                              const grip_quat *start_rotation, const mat3 *start_rot, double dt) {
   ground_contact_step_cloned(v, world, start_position, start_rotation, start_rot, dt);
 }
 
@@ -443,7 +449,7 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
    * is most cars touching another; 12 rays each otherwise). The wheels touched at the start of
    * the last step, before the push: no start pose to bound how far the body moved since, so no
    * bound for the layer as a whole. */
-  int n = touching_points(v, world, v->position, &rot, &rot, false, v->wheel_count, planes, &first);
+  int n = touching_points(v, world, &v->position, &rot, &rot, false, v->wheel_count, planes, &first);
   push_out(v, planes, n);
 }
 

@@ -29,8 +29,8 @@ static inline int grip_ground_highest_top_point(grip_vec3 r2) {
 /* After the body was integrated: pushes the body box out of the ground with impulses (swept from
  * the step's start pose) and sets v->ground_points and v->ground_impulse. start_rot is
  * mat3_from_quat(start_rotation), which the step has already worked out. */
-void grip_ground_contact_step(vehicle *v, const grip_world_def *world, grip_vec3 start_position, grip_quat start_rotation,
-                              const mat3 *start_rot, double dt);
+void grip_ground_contact_step(vehicle *v, const grip_world_def *world, const grip_vec3 *start_position,
+                              const grip_quat *start_rotation, const mat3 *start_rot, double dt);
 
 /* Position only: moves the body box out of the ground down to the slop (after another vehicle
  * pushed it). */

@@ -10,6 +10,7 @@
 
 #include "grip/ground.h"
 #include "grip/track.h"
+#include "grip/vehicle.h"
 
 /* Within radius (m, horizontally) of a hit's point, at a horizontal distance d from it:
  *   - the ground lies at most slope·d + curvature·d²/2 above the hit's plane (point, normal);
@@ -40,12 +41,22 @@ typedef struct ground_flat_ref {
 bool grip_track_raycast_flat(void *context, const grip_ground_query *query, grip_vec3 origin, grip_vec3 direction,
                              double max_distance, grip_ground_hit *hit, ground_flat_ref *flat);
 
-/* n rays of grip_track_raycast_flat in one call (a vehicle's wheels): ray i is query[i], from
- * origin[i] along direction, up to max_distance[i], into hit[i], found[i] and *flat[i]. The same
- * results as n calls, without a call each. */
-void grip_track_raycast_flat_n(void *context, int n, const grip_ground_query query[], const grip_vec3 origin[],
-                               grip_vec3 direction, const double max_distance[], grip_ground_hit hit[], bool found[],
-                               ground_flat_ref *const flat[]);
+/* Rays along one direction (a vehicle's wheels), ray i with query[i] from origin[i] up to
+ * max_distance[i]; what they find in hit[i], found[i] and *flat[i]. One struct, so that the
+ * batch's entry point takes its arguments in registers. */
+typedef struct ground_ray_batch {
+  grip_ground_query query[GRIP_MAX_WHEELS];
+  grip_vec3 origin[GRIP_MAX_WHEELS];    /* m, world */
+  double max_distance[GRIP_MAX_WHEELS]; /* m, ~0.7 for a car's wheel */
+  grip_vec3 direction;                  /* unit, world: down the body's z axis for the wheels */
+  grip_ground_hit hit[GRIP_MAX_WHEELS];
+  bool found[GRIP_MAX_WHEELS];
+  ground_flat_ref *flat[GRIP_MAX_WHEELS];
+} ground_ray_batch;
+
+/* The first n rays of the batch by grip_track_raycast_flat in one call: the same results as n
+ * calls, without a call each. */
+void grip_track_raycast_flat_n(void *context, int n, ground_ray_batch *rays);
 
 /* For the tests: how many (segment, segment) pairs of the track build_flatness's grid of
  * candidates classifies otherwise than a test of every pair would (0; −1 when it cannot be

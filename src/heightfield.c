@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gmath.h"
+#include "isa.h"
 
 struct grip_heightfield {
   double ox, oy;         /* m, position of sample (0, 0) */
@@ -207,8 +208,9 @@ static inline bool axis_locate(const grip_heightfield *hf, double f, int n, int 
 }
 
 /* Smooth (triangle) height and slopes at (x, y); false outside with no ground. */
-static bool smooth_eval(const grip_heightfield *hf, double x, double y, double *h, double *gx,
-                        double *gy, int *ci, int *cj) {
+/* (inline: the ray query's AVX2 copy runs it in its own instruction set) */
+static inline __attribute__((always_inline)) bool smooth_eval(const grip_heightfield *hf, double x, double y, double *h,
+                                                              double *gx, double *gy, int *ci, int *cj) {
   int i, j;
   double u, v;
   bool outx, outy;
@@ -284,8 +286,9 @@ static inline double plane_t(grip_vec3 o, grip_vec3 d, double zp, double xp, dou
 
 /* Tests region (i, j) over the ray interval [ta, tb]. Regions with an index outside the grid's
  * cells exist only in clamp mode and are one plane. Returns the hit t or +inf; sets *gx, *gy. */
-static double region_hit(const grip_heightfield *hf, int i, int j, grip_vec3 o, grip_vec3 d,
-                         double ta, double tb, double *gx, double *gy) {
+static inline __attribute__((always_inline)) double region_hit(const grip_heightfield *hf, int i, int j, grip_vec3 o,
+                                                               grip_vec3 d, double ta, double tb, double *gx,
+                                                               double *gy) {
   int nc = hf->cols, nr = hf->rows;
   int ci0 = clampi(i, 0, nc - 1), ci1 = clampi(i + 1, 0, nc - 1);
   int cj0 = clampi(j, 0, nr - 1), cj1 = clampi(j + 1, 0, nr - 1);
@@ -347,8 +350,8 @@ static inline int start_region(double f, int lo, int hi) {
 }
 
 /* The smooth-surface hit; returns t or +inf and the slopes of the hit triangle. */
-static double smooth_raycast(const grip_heightfield *hf, grip_vec3 o, grip_vec3 d, double t0,
-                             double t1, double *gx, double *gy) {
+static inline __attribute__((always_inline)) double smooth_raycast(const grip_heightfield *hf, grip_vec3 o, grip_vec3 d,
+                                                                   double t0, double t1, double *gx, double *gy) {
   bool clamp = hf->edge == GRIP_EDGE_CLAMP;
   double zlo = hf->hmin - hf->rough_max, zhi = hf->hmax + hf->rough_max;
   double zpad = 1e-9 * (1.0 + fabs(zlo) + fabs(zhi));
@@ -414,13 +417,17 @@ static double smooth_raycast(const grip_heightfield *hf, grip_vec3 o, grip_vec3 
   return INFINITY;
 }
 
-bool grip_heightfield_raycast(void *context, const grip_ground_query *query, grip_vec3 o, grip_vec3 d,
-                              double max_distance, grip_ground_hit *hit) {
-  (void)query; /* the grid is found in O(1) from (x, y): no memory of earlier queries needed */
-  const grip_heightfield *hf = context;
-  if (!hf || !isfinite(o.x) || !isfinite(o.y) || !isfinite(o.z) || !isfinite(d.x) ||
-      !isfinite(d.y) || !isfinite(d.z) || !(max_distance >= 0.0))
-    return false;
+/* The query, in an AVX2 copy too (isa.h): a wheel's ray on a heightfield took ~730 instructions
+ * in the baseline copy, of them ~35 for two floors that SSE4.1 does in one instruction each. The
+ * ray by its address: by value, each vector went onto the stack at the call. */
+GRIP_HOT_CLONES
+static bool heightfield_raycast_cloned(const grip_heightfield *hf, const grip_vec3 *origin, const grip_vec3 *direction,
+                                       double max_distance, grip_ground_hit *hit) {
+  grip_vec3 o = *origin, d = *direction;
+  /* x − x is 0 for a finite x and NaN otherwise: the sum is 0 exactly when all six are finite
+   * (one test for them, as the vehicle step's safety net does) */
+  double finite = (o.x - o.x) + (o.y - o.y) + (o.z - o.z) + (d.x - d.x) + (d.y - d.y) + (d.z - d.z);
+  if (!hf || !(finite == 0.0) || !(max_distance >= 0.0)) return false;
   double search = max_distance;
   if (hf->rough_max > 0.0) /* the bumps can lift the ground above the smooth hit */
     search += 2.0 * hf->rough_max / maxd(-d.z, 0.05);
@@ -428,15 +435,20 @@ bool grip_heightfield_raycast(void *context, const grip_ground_query *query, gri
   double t = smooth_raycast(hf, o, d, 0.0, search, &gx, &gy);
   if (!(t < INFINITY)) return false;
   grip_vec3 p = v3_mad(o, d, t);
-  double h, sgx, sgy;
-  const grip_surface *s;
-  int ci, cj;
-  if (!smooth_eval(hf, p.x, p.y, &h, &sgx, &sgy, &ci, &cj)) {
-    /* On the border within rounding: locate the cell by clamping. */
-    ci = clampi((int)floor((p.x - hf->ox) * hf->inv_dx), 0, hf->cols - 2);
-    cj = clampi((int)floor((p.y - hf->oy) * hf->inv_dy), 0, hf->rows - 2);
+  double h;
+  /* The hit's cell, for its surface: only a map of surfaces needs it (without one, every cell
+   * has the first). */
+  const grip_surface *s = &hf->surfaces[0];
+  if (hf->cell_surface) {
+    double sgx, sgy;
+    int ci, cj;
+    if (!smooth_eval(hf, p.x, p.y, &h, &sgx, &sgy, &ci, &cj)) {
+      /* On the border within rounding: locate the cell by clamping. */
+      ci = clampi((int)floor((p.x - hf->ox) * hf->inv_dx), 0, hf->cols - 2);
+      cj = clampi((int)floor((p.y - hf->oy) * hf->inv_dy), 0, hf->rows - 2);
+    }
+    s = cell_surface(hf, ci, cj);
   }
-  s = cell_surface(hf, ci, cj);
   if (hf->rough_max > 0.0 && (s->roughness_amplitude != 0.0)) {
     /* Newton steps on g(t) = ray z − ground z (smooth + bumps) from the smooth hit. */
     for (int k = 0; k < 12; ++k) {
@@ -462,6 +474,12 @@ bool grip_heightfield_raycast(void *context, const grip_ground_query *query, gri
   hit->velocity = (grip_vec3){0.0, 0.0, 0.0}; /* grip's grounds stand still */
   hit->body = NULL;
   return true;
+}
+
+bool grip_heightfield_raycast(void *context, const grip_ground_query *query, grip_vec3 o, grip_vec3 d,
+                              double max_distance, grip_ground_hit *hit) {
+  (void)query; /* the grid is found in O(1) from (x, y): no memory of earlier queries needed */
+  return heightfield_raycast_cloned(context, &o, &d, max_distance, hit);
 }
 
 grip_ground grip_heightfield_ground(const grip_heightfield *hf) {

@@ -12,9 +12,10 @@
  * checks that against a build without the copies (-DGRIP_ISA_CLONES=OFF).
  *
  * Marked: the functions at the top of a race's and of `grip bench`'s profiles that are called
- * directly. Never a function whose address is taken or compared (the grounds' raycasts: the
- * vehicle step tells grip's own grounds by their address), since the address of a function
- * that has copies is its resolver's.
+ * directly, and the work of a heightfield's ray. Never a function whose address is taken or
+ * compared (the grounds' raycasts: the vehicle step tells grip's own grounds by their address),
+ * since the address of a function that has copies is its resolver's: grip_heightfield_raycast
+ * stays one copy and calls its static heightfield_raycast_cloned.
  *
  * Only static functions are marked: the load-time choice of a function with external linkage
  * is a symbol that -fvisibility=hidden does not hide (GCC exports it and its resolver from

@@ -1595,17 +1595,14 @@ bool grip_track_raycast_flat(void *context, const grip_ground_query *query, grip
 }
 
 GRIP_HOT_CLONES
-static void track_raycast_flat_n_cloned(void *context, int n, const grip_ground_query query[],
-                                        const grip_vec3 origin[], grip_vec3 direction, const double max_distance[],
-                                        grip_ground_hit hit[], bool found[], ground_flat_ref *const flat[]) {
+static void track_raycast_flat_n_cloned(void *context, int n, ground_ray_batch *rays) {
   for (int i = 0; i < n; ++i)
-    found[i] = track_raycast(context, &query[i], origin[i], direction, max_distance[i], &hit[i], flat[i]);
+    rays->found[i] = track_raycast(context, &rays->query[i], rays->origin[i], rays->direction, rays->max_distance[i],
+                                   &rays->hit[i], rays->flat[i]);
 }
 
-void grip_track_raycast_flat_n(void *context, int n, const grip_ground_query query[], const grip_vec3 origin[],
-                               grip_vec3 direction, const double max_distance[], grip_ground_hit hit[], bool found[],
-                               ground_flat_ref *const flat[]) {
-  track_raycast_flat_n_cloned(context, n, query, origin, direction, max_distance, hit, found, flat);
+void grip_track_raycast_flat_n(void *context, int n, ground_ray_batch *rays) {
+  track_raycast_flat_n_cloned(context, n, rays);
 }
 
 /* --- barrier adapter ----------------------------------------------------------------------- */

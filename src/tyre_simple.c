@@ -269,9 +269,7 @@ void grip_simple_mf_set_fill(simple_mf_set *set, int n, const grip_simple_mf_def
 }
 
 static inline __attribute__((always_inline)) void
-simple_mf_evaluate_set_n(int n, const simple_mf_set *set, const grip_simple_mf_def *const def[],
-                         const simple_mf_cache *const cache[], const double fz[], const double kappa[],
-                         const double tan_alpha[], const double friction_scale[], grip_tyre_output out[]) {
+simple_mf_evaluate_set_n(int n, const simple_mf_set *set, const tyre_inputs *in, bool slopes_y, tyre_results *out) {
   /* grip_simple_mf_evaluate_tan's cached path a phase at a time, each phase a loop over the
    * wheels through arrays of their own (structure of arrays): the compiler runs such a loop on
    * all the wheels at once in vector registers, and the wheels' square roots and divisions
@@ -279,6 +277,9 @@ simple_mf_evaluate_set_n(int n, const simple_mf_set *set, const grip_simple_mf_d
    * the results are the same bit for bit. A wheel outside the tables reads their first interval
    * (so no lane reads past them) and is evaluated directly afterwards. */
   enum { N = GRIP_MAX_WHEELS };
+  const grip_simple_mf_def *const *def = in->def;
+  const simple_mf_cache *const *cache = in->cache;
+  const double *fz = in->fz, *kappa = in->kappa, *tan_alpha = in->tan_alpha, *friction_scale = in->friction_scale;
   const double *inv_kappa_peak = set->inv_kappa_peak, *inv_tan_alpha_peak = set->inv_tan_alpha_peak;
   const double *rho_max2 = set->rho_max2, *load_sensitivity = set->load_sensitivity;
   const double *nominal_load = set->nominal_load, *inv_nominal_load = set->inv_nominal_load;
@@ -315,6 +316,8 @@ simple_mf_evaluate_set_n(int n, const simple_mf_set *set, const grip_simple_mf_d
       ky[m][k] = ay[m];
     }
   }
+  /* (out may overlap the inputs as far as the compiler knows: its results are written after the
+   * inputs are read) */
   double fx[N], fy[N], mz[N], dfx_dkappa[N], dfy_dalpha[N];
   for (int k = 0; k < n; ++k) {
     double load = fz[k] > 0.0 ? fz[k] : 0.0;
@@ -334,37 +337,42 @@ simple_mf_evaluate_set_n(int n, const simple_mf_set *set, const grip_simple_mf_d
     double trail = trail0[k] * maxd(0.0, 1.0 - rho[k]);
     mz[k] = -trail * fy[k];
   }
-  /* (out may overlap the inputs as far as the compiler knows: written once they are read) */
+  /* a slopes_y known false where this is inlined leaves dfy_dalpha unread, and the compiler
+   * leaves out its sums */
+  if (slopes_y)
+    for (int k = 0; k < n; ++k) out->dfy_dalpha[k] = dfy_dalpha[k];
+  for (int k = 0; k < n; ++k) {
+    out->fx[k] = fx[k];
+    out->fy[k] = fy[k];
+    out->mz[k] = mz[k];
+    out->dfx_dkappa[k] = dfx_dkappa[k];
+  }
   for (int k = 0; k < n; ++k)
-    out[k] = (grip_tyre_output){.fx = fx[k], .fy = fy[k], .mz = mz[k], .dfx_dkappa = dfx_dkappa[k],
-                                .dfy_dalpha = dfy_dalpha[k]};
-  for (int k = 0; k < n; ++k)
-    if (!tabled[k])
+    if (!tabled[k]) {
+      grip_tyre_output direct;
       evaluate_direct(def[k], cache[k]->kappa_peak, cache[k]->tan_alpha_peak, fz[k], kappa[k], tan_alpha[k],
-                      friction_scale[k], &out[k]);
+                      friction_scale[k], &direct);
+      tyre_results_put(out, k, &direct);
+    }
 }
 
 GRIP_HOT_CLONES
-static void simple_mf_evaluate_set_cloned(int n, const simple_mf_set *set, const grip_simple_mf_def *const def[],
-                                          const simple_mf_cache *const cache[], const double fz[],
-                                          const double kappa[], const double tan_alpha[],
-                                          const double friction_scale[], grip_tyre_output out[]) {
-  if (n == 4) simple_mf_evaluate_set_n(4, set, def, cache, fz, kappa, tan_alpha, friction_scale, out);
-  else simple_mf_evaluate_set_n(n, set, def, cache, fz, kappa, tan_alpha, friction_scale, out);
+static void simple_mf_evaluate_set_cloned(int n, const simple_mf_set *set, const tyre_inputs *in, bool slopes_y,
+                                          tyre_results *out) {
+  /* the step's usual call: four tyres, without the lateral slopes */
+  if (n == 4 && !slopes_y) simple_mf_evaluate_set_n(4, set, in, false, out);
+  else simple_mf_evaluate_set_n(n, set, in, slopes_y, out);
 }
 
-void grip_simple_mf_evaluate_set(int n, const simple_mf_set *set, const grip_simple_mf_def *const def[],
-                                 const simple_mf_cache *const cache[], const double fz[], const double kappa[],
-                                 const double tan_alpha[], const double friction_scale[], grip_tyre_output out[]) {
-  simple_mf_evaluate_set_cloned(n, set, def, cache, fz, kappa, tan_alpha, friction_scale, out);
+void grip_simple_mf_evaluate_set(int n, const simple_mf_set *set, const tyre_inputs *in, bool slopes_y,
+                                 tyre_results *out) {
+  simple_mf_evaluate_set_cloned(n, set, in, slopes_y, out);
 }
 
-void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
-                                   const double fz[], const double kappa[], const double tan_alpha[],
-                                   const double friction_scale[], grip_tyre_output out[]) {
+void grip_simple_mf_evaluate_batch(int n, const tyre_inputs *in, bool slopes_y, tyre_results *out) {
   simple_mf_set set;
-  grip_simple_mf_set_fill(&set, n, def, cache);
-  simple_mf_evaluate_set_cloned(n, &set, def, cache, fz, kappa, tan_alpha, friction_scale, out);
+  grip_simple_mf_set_fill(&set, n, in->def, in->cache);
+  simple_mf_evaluate_set_cloned(n, &set, in, slopes_y, out);
 }
 
 void grip_simple_mf_evaluate(const grip_simple_mf_def *def, const grip_tyre_input *in,

@@ -384,12 +384,14 @@ STEP_INLINE void ground_rays_n(vehicle *v, const grip_world_def *world, const ma
                                bool track, bool constant_count) {
   grip_raycast_fn *raycast = world->ground.raycast;
   grip_vec3 up = mat3_column(rot, 2), down = v3_neg(up);
-  grip_vec3 origins[GRIP_MAX_WHEELS];
-  grip_ground_hit hits[GRIP_MAX_WHEELS];
-  bool found[GRIP_MAX_WHEELS];
-  grip_ground_query queries[GRIP_MAX_WHEELS];
-  double reach[GRIP_MAX_WHEELS];
-  ground_flat_ref *flat[GRIP_MAX_WHEELS];
+  ground_ray_batch rays;
+  grip_vec3 *origins = rays.origin;
+  grip_ground_hit *hits = rays.hit;
+  bool *found = rays.found;
+  grip_ground_query *queries = rays.query;
+  double *reach = rays.max_distance;
+  ground_flat_ref **flat = rays.flat;
+  rays.direction = down;
   /* A count the compiler knows here (constant_count: ground_rays) in one loop, which it unrolls.
    * Any other count with the queries in a loop of their own: in one loop, the compiler checked
    * ~40 pairs of addresses at every call for a vector copy of it (~300 instructions for three
@@ -404,7 +406,7 @@ STEP_INLINE void ground_rays_n(vehicle *v, const grip_world_def *world, const ma
     for (int i = 0; i < n; ++i) queries[i] = grip_vehicle_ground_query(v, i);
   }
   if (track) {
-    grip_track_raycast_flat_n(world->ground.context, n, queries, origins, down, reach, hits, found, flat);
+    grip_track_raycast_flat_n(world->ground.context, n, &rays);
   } else {
     for (int i = 0; i < n; ++i)
       found[i] = raycast && raycast(world->ground.context, &queries[i], origins[i], down, reach[i], &hits[i]);
@@ -527,9 +529,11 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
   /* The tyre frame, the contact patch's velocity and the carcass's relaxation, a block of wheels
    * at a time; the Magic Formula's inputs into arrays for the batch below. */
   enum { ROOM = (GRIP_MAX_WHEELS + LANES - 1) / LANES * LANES };
-  double fz[ROOM], kappa[ROOM], tan_alpha[ROOM], scale[ROOM];
-  const grip_simple_mf_def *mf_def[ROOM];
-  const simple_mf_cache *mf_cache[ROOM];
+  _Static_assert(ROOM == GRIP_MAX_WHEELS, "the batch's arrays hold a spare lane's tyre");
+  tyre_inputs batch;
+  double *fz = batch.fz, *kappa = batch.kappa, *tan_alpha = batch.tan_alpha, *scale = batch.friction_scale;
+  const grip_simple_mf_def **mf_def = batch.def;
+  const simple_mf_cache **mf_cache = batch.cache;
   tyre_block blocks[ROOM / LANES];
   int block_count = 0;
   const lane3 forward = lane3_of(mat3_column(rot, 0));
@@ -616,27 +620,35 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
   }
 
   /* Tyre forces: the simple MF for all the wheels on it at once, the full MF one by one. */
-  grip_tyre_output out[ROOM];
+  tyre_results out;
   if (!v->type->any_full_mf) {
     /* every wheel: the type's constants as they lie, wheel k at [k] */
-    if (every_wheel) grip_simple_mf_evaluate_set(n, &v->type->tyre_set, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
-    else grip_simple_mf_evaluate_batch(n, mf_def, mf_cache, fz, kappa, tan_alpha, scale, out);
+    if (every_wheel) grip_simple_mf_evaluate_set(n, &v->type->tyre_set, &batch, false, &out);
+    else grip_simple_mf_evaluate_batch(n, &batch, false, &out);
   } else {
     for (int j = 0; j < n; ++j) {
       const grip_mf_params *mf = v->type->mf[v->type->wheels[CONTACT(j)].axle];
+      grip_tyre_output one;
       if (mf) {
         /* The full Magic Formula (ISO-W, same force signs as grip's ISO 8855 frame), at the
          * tyre's gauge pressure when the tyre state is on (0: the .tir's INFLPRES). */
         grip_tyre_input in = {.fz = fz[j], .kappa = kappa[j], .alpha = fast_atan(tan_alpha[j]), .gamma = 0.0,
                               .vx = sc->vx[CONTACT(j)], .friction_scale = scale[j]};
         double pressure = v->type->tyre_state_on ? maxd(v->wheels[CONTACT(j)].pressure, 1.0) : 0.0;
-        grip_mf_evaluate_at_pressure(mf, &in, pressure, &out[j]);
+        grip_mf_evaluate_at_pressure(mf, &in, pressure, &one);
       } else {
-        grip_simple_mf_evaluate_tan(mf_def[j], mf_cache[j], fz[j], kappa[j], tan_alpha[j], scale[j], &out[j]);
+        grip_simple_mf_evaluate_tan(mf_def[j], mf_cache[j], fz[j], kappa[j], tan_alpha[j], scale[j], &one);
       }
+      tyre_results_put(&out, j, &one);
     }
   }
-  for (int j = n; j < block_count * LANES; ++j) out[j] = out[j - j % LANES]; /* a spare lane's: its block's first */
+  /* a spare lane's: its block's first */
+  for (int j = n; j < block_count * LANES; ++j) {
+    out.fx[j] = out.fx[j - j % LANES];
+    out.fy[j] = out.fy[j - j % LANES];
+    out.mz[j] = out.mz[j - j % LANES];
+    out.dfx_dkappa[j] = out.dfx_dkappa[j - j % LANES];
+  }
 
   /* Low-speed carcass damping, fading out with speed, and the linear response of Fx to the
    * wheel's new spin: dFx/domega' = dFx/dkappa·dkappa'/domega' + damping·du'/domega', with
@@ -647,15 +659,13 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
     const void *const *c = blk->config;
     void *const *w_out = blk->wheel;
     const int *at = blk->at;
-    const void *o[LANES];
-    for (int l = 0; l < LANES; ++l) o[l] = &out[first + l];
     lane fade = lane_clamp(1.0 - lane_abs(blk->vx) * C(inv_low_speed), lane_of(0.0), lane_of(1.0));
     lane damping = C(low_speed_damping) * fade;
     S_PUT(damping_x, damping);
     lane du_domega = dt * C(radius) * blk->inv_denom_x;
-    lane fx0 = lane_gather(o, offsetof(grip_tyre_output, fx)) + damping * (blk->u_pred - blk->deflection_x) * inv_dt;
+    lane fx0 = lane_load(&out.fx[first]) + damping * (blk->u_pred - blk->deflection_x) * inv_dt;
     S_PUT(fx0, fx0);
-    lane response = lane_max(lane_gather(o, offsetof(grip_tyre_output, dfx_dkappa)), lane_of(0.0)) * du_domega *
+    lane response = lane_max(lane_load(&out.dfx_dkappa[first]), lane_of(0.0)) * du_domega *
                         C(inv_relax_x) +
                     damping * du_domega * inv_dt;
     S_PUT(k, lane_select(blk->clamped_x, lane_of(0.0), response));
@@ -663,7 +673,7 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
      * what friction allows, unless the Magic Formula's own force is larger: a car struck
      * broadside at standstill (the carcass deflecting at 6 m/s) drew 22 kN a tyre from it at
      * 3.6 kN of load, and tripped over its wheels. */
-    lane fy_mf = lane_gather(o, offsetof(grip_tyre_output, fy));
+    lane fy_mf = lane_load(&out.fy[first]);
     lane fy_damped = fy_mf - damping * (blk->deflection_y_new - blk->deflection_y) * inv_dt;
     lane_mask damped = damping > 0.0;
     lane fy = lane_select(damped, fy_damped, fy_mf);
@@ -679,7 +689,7 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
       fy[l] = clampd(fy[l], -cap, cap);
     }
     lane_scatter(w_out, offsetof(wheel_runtime, fy), fy);
-    lane_scatter(w_out, offsetof(wheel_runtime, mz), lane_gather(o, offsetof(grip_tyre_output, mz)));
+    lane_scatter(w_out, offsetof(wheel_runtime, mz), lane_load(&out.mz[first]));
     lane_scatter(w_out, offsetof(wheel_runtime, deflection_y), blk->deflection_y_new);
     lane_scatter(w_out, offsetof(wheel_runtime, tan_alpha), lane_load(&tan_alpha[first]));
     for (int l = 0; l < LANES; ++l) sc->clamped_x[at[l]] = blk->clamped_x[l] != 0;
@@ -937,7 +947,7 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
     v->ground_impulse = 0.0;
   } else {
     integrate_body(v, sc, world, &rot, dt, n);
-    grip_ground_contact_step(v, world, start_position, start_rotation, &rot, dt); /* rot: of start_rotation */
+    grip_ground_contact_step(v, world, &start_position, &start_rotation, &rot, dt); /* rot: of start_rotation */
   }
 
   double work = v->engine_torque * v->engine_omega * dt;

@@ -55,11 +55,43 @@ void grip_simple_mf_cache_free(simple_mf_cache *cache);
 void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_cache *cache, double fz,
                                  double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out);
 
+/* The simple MF's inputs for a batch of tyres (tyre k at [k]): the step lays them out two
+ * wheels at a time in lanes. One pointer for all of them keeps the batch's arguments in
+ * registers (its entry point then passes them on to its copy for the CPU without a copy of its
+ * own). */
+typedef struct tyre_inputs {
+  const grip_simple_mf_def *def[GRIP_MAX_WHEELS];
+  const simple_mf_cache *cache[GRIP_MAX_WHEELS];
+  double fz[GRIP_MAX_WHEELS];             /* N, vertical load (below 0 counts as 0) */
+  double kappa[GRIP_MAX_WHEELS];          /* 1, longitudinal slip */
+  double tan_alpha[GRIP_MAX_WHEELS];      /* 1, tangent of the slip angle */
+  double friction_scale[GRIP_MAX_WHEELS]; /* 1, the surface's and the tyre state's factor */
+} tyre_inputs;
+
+/* The simple MF's results for a batch of tyres, a quantity at a time (tyre k at [k]): the step
+ * reads them two tyres at a time in lanes, one load for both, as it lays out the batch's
+ * inputs. */
+typedef struct tyre_results {
+  double fx[GRIP_MAX_WHEELS];         /* N */
+  double fy[GRIP_MAX_WHEELS];         /* N */
+  double mz[GRIP_MAX_WHEELS];         /* N·m */
+  double dfx_dkappa[GRIP_MAX_WHEELS]; /* N */
+  double dfy_dalpha[GRIP_MAX_WHEELS]; /* N/rad; only when the batch is asked for it (slopes_y) */
+} tyre_results;
+
+/* Tyre k's results from one tyre's evaluation. */
+static inline void tyre_results_put(tyre_results *f, int k, const grip_tyre_output *o) {
+  f->fx[k] = o->fx;
+  f->fy[k] = o->fy;
+  f->mz[k] = o->mz;
+  f->dfx_dkappa[k] = o->dfx_dkappa;
+  f->dfy_dalpha[k] = o->dfy_dalpha;
+}
+
 /* The cached simple MF for n <= GRIP_MAX_WHEELS tyres at once (the same results as
- * grip_simple_mf_evaluate_tan with a cache, tyre k from def[k], cache[k] and the k-th inputs). */
-void grip_simple_mf_evaluate_batch(int n, const grip_simple_mf_def *const def[], const simple_mf_cache *const cache[],
-                              const double fz[], const double kappa[], const double tan_alpha[],
-                              const double friction_scale[], grip_tyre_output out[]);
+ * grip_simple_mf_evaluate_tan with a cache, tyre k from in's k-th entries), into out;
+ * out->dfy_dalpha only with slopes_y (the vehicle step does not read it). */
+void grip_simple_mf_evaluate_batch(int n, const tyre_inputs *in, bool slopes_y, tyre_results *out);
 
 /* What the batch reads of each of n tyres' definition and cache, side by side (tyre k at [k]):
  * a car type lays it out once for all its wheels (vehicle_type.tyre_set), so that a step with
@@ -78,11 +110,10 @@ typedef struct simple_mf_set {
 void grip_simple_mf_set_fill(simple_mf_set *set, int n, const grip_simple_mf_def *const def[],
                              const simple_mf_cache *const cache[]);
 
-/* The batch with the set laid out already: set from def[] and cache[] (which a tyre beyond the
- * tables still reads). */
-void grip_simple_mf_evaluate_set(int n, const simple_mf_set *set, const grip_simple_mf_def *const def[],
-                                 const simple_mf_cache *const cache[], const double fz[], const double kappa[],
-                                 const double tan_alpha[], const double friction_scale[], grip_tyre_output out[]);
+/* The batch with the set laid out already: set from in->def and in->cache (which a tyre beyond
+ * the tables still reads). */
+void grip_simple_mf_evaluate_set(int n, const simple_mf_set *set, const tyre_inputs *in, bool slopes_y,
+                                 tyre_results *out);
 
 /* --- engine ---------------------------------------------------------------------------- */
 

@@ -191,9 +191,11 @@ support_batch_check support_check_ray_batches(const grip_track *t, int groups, d
     grip_vec3 dir = {0.1 * (support_uniform(&rng) - 0.5), 0.1 * (support_uniform(&rng) - 0.5), -1.0};
     double norm = sqrt(dir.x * dir.x + dir.y * dir.y + dir.z * dir.z);
     dir = (grip_vec3){dir.x / norm, dir.y / norm, dir.z / norm};
-    grip_ground_query query[4];
-    grip_vec3 origin[4];
-    double distance[4];
+    ground_ray_batch rays;
+    grip_ground_query *query = rays.query;
+    grip_vec3 *origin = rays.origin;
+    double *distance = rays.max_distance;
+    rays.direction = dir;
     int batch_hint[4], single_hint[4];
     for (int w = 0; w < 4; ++w) {
       /* a car's wheels: 1.3 m ahead or behind, 0.8 m left or right of a point off the centre line */
@@ -214,12 +216,12 @@ support_batch_check support_check_ray_batches(const grip_track *t, int groups, d
         query[w].last_normal = last[w].normal;
       }
     }
-    grip_ground_hit hit[4];
-    bool found[4];
+    const grip_ground_hit *hit = rays.hit;
+    const bool *found = rays.found;
     ground_flat_ref ref[4] = {{NULL, 0.0, 0.0, false}, {NULL, 0.0, 0.0, false}, {NULL, 0.0, 0.0, false},
                               {NULL, 0.0, 0.0, false}};
-    ground_flat_ref *refs[4] = {&ref[0], &ref[1], &ref[2], &ref[3]};
-    grip_track_raycast_flat_n(ground.context, 4, query, origin, dir, distance, hit, found, refs);
+    for (int w = 0; w < 4; ++w) rays.flat[w] = &ref[w];
+    grip_track_raycast_flat_n(ground.context, 4, &rays);
     for (int w = 0; w < 4; ++w) {
       grip_ground_query q = query[w];
       q.hint = &single_hint[w];

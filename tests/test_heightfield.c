@@ -488,6 +488,17 @@ static void test_invalid(void) {
   CHECK(grip_heightfield_create(&def, &hf) == GRIP_OK);
   grip_ground_hit hit;
   CHECK(!grip_heightfield_raycast(hf, NULL, (grip_vec3){NAN, 0, 1}, (grip_vec3){0, 0, -1}, 2, &hit));
+  /* each of the ray's six numbers not finite (NaN, +inf, −inf): no hit; the same ray finite hits */
+  const double bad[3] = {NAN, INFINITY, -INFINITY};
+  for (int k = 0; k < 6; ++k)
+    for (int b = 0; b < 3; ++b) {
+      double ray[6] = {0.5, 0.5, 5.0, 0.0, 0.0, -1.0};
+      ray[k] = bad[b];
+      CHECK(!grip_heightfield_raycast(hf, NULL, (grip_vec3){ray[0], ray[1], ray[2]}, (grip_vec3){ray[3], ray[4], ray[5]},
+                                      10.0, &hit));
+    }
+  CHECK(grip_heightfield_raycast(hf, NULL, (grip_vec3){0.5, 0.5, 5.0}, (grip_vec3){0, 0, -1}, 10.0, &hit));
+  CHECK(!grip_heightfield_raycast(hf, NULL, (grip_vec3){0.5, 0.5, 5.0}, (grip_vec3){0, 0, -1}, NAN, &hit));
   grip_heightfield_destroy(hf);
   grip_heightfield_destroy(NULL);
 }

@@ -126,6 +126,11 @@ static bool same_bits(const grip_tyre_output *a, const grip_tyre_output *b) {
   return memcmp(a, b, sizeof *a) == 0;
 }
 
+/* Tyre k of a batch's results (all five with slopes_y). */
+static grip_tyre_output batch_tyre(const tyre_results *f, int k) {
+  return (grip_tyre_output){f->fx[k], f->fy[k], f->mz[k], f->dfx_dkappa[k], f->dfy_dalpha[k]};
+}
+
 static void batch_matches_one_wheel(void) {
   enum { TYRES = 3 };
   grip_simple_mf_def defs[TYRES];
@@ -144,9 +149,10 @@ static void batch_matches_one_wheel(void) {
   int tabled = 0, direct = 0, checked = 0;
   for (int round = 0; round < 400; ++round) {
     int n = 1 + round % GRIP_MAX_WHEELS;
-    const grip_simple_mf_def *def[GRIP_MAX_WHEELS];
-    const simple_mf_cache *cache[GRIP_MAX_WHEELS];
-    double fz[GRIP_MAX_WHEELS], kappa[GRIP_MAX_WHEELS], tan_alpha[GRIP_MAX_WHEELS], scale[GRIP_MAX_WHEELS];
+    tyre_inputs in;
+    const grip_simple_mf_def **def = in.def;
+    const simple_mf_cache **cache = in.cache;
+    double *fz = in.fz, *kappa = in.kappa, *tan_alpha = in.tan_alpha, *scale = in.friction_scale;
     for (int j = 0; j < n; ++j) {
       int k = (int)(support_uniform(&rng) * TYRES) % TYRES;
       def[j] = &defs[k];
@@ -159,12 +165,26 @@ static void batch_matches_one_wheel(void) {
       else if (pick > 0.85) kappa[j] = 50.0 * caches[k].kappa_peak * caches[k].rho_max; /* past the tables */
       scale[j] = 0.5 + support_uniform(&rng);
     }
+    tyre_results batch, without_y;
+    grip_simple_mf_evaluate_batch(n, &in, true, &batch);
+    /* the step's call, without the lateral slopes: the other four the same bits */
+    memset(&without_y, 0, sizeof without_y);
+    grip_simple_mf_evaluate_batch(n, &in, false, &without_y);
     grip_tyre_output out[GRIP_MAX_WHEELS];
-    grip_simple_mf_evaluate_batch(n, def, cache, fz, kappa, tan_alpha, scale, out);
+    for (int j = 0; j < n; ++j) {
+      out[j] = batch_tyre(&batch, j);
+      grip_tyre_output y = batch_tyre(&without_y, j);
+      y.dfy_dalpha = out[j].dfy_dalpha;
+      CHECK(same_bits(&y, &out[j]));
+    }
     for (int j = 0; j < n; ++j) {
       grip_tyre_output alone, one;
       /* the same wheel alone in a batch of one */
-      grip_simple_mf_evaluate_batch(1, &def[j], &cache[j], &fz[j], &kappa[j], &tan_alpha[j], &scale[j], &alone);
+      tyre_inputs one_in = {.def = {def[j]}, .cache = {cache[j]}, .fz = {fz[j]}, .kappa = {kappa[j]},
+                            .tan_alpha = {tan_alpha[j]}, .friction_scale = {scale[j]}};
+      tyre_results single;
+      grip_simple_mf_evaluate_batch(1, &one_in, true, &single);
+      alone = batch_tyre(&single, 0);
       CHECK(same_bits(&out[j], &alone));
       grip_simple_mf_evaluate_tan(def[j], cache[j], fz[j], kappa[j], tan_alpha[j], scale[j], &one);
       double sx = kappa[j] * cache[j]->inv_kappa_peak, sy = tan_alpha[j] * cache[j]->inv_tan_alpha_peak;
