@@ -386,6 +386,28 @@ STEP_INLINE int touching_points(vehicle *v, const grip_world_def *world, const g
   return probe(v, world, start_position, start_rot, rot, gated, layer_near, flat, planes, first);
 }
 
+/* On grip's own plane (n·x = offset), whether every box point stands clear of it for certain.
+ * The box's lowest point's height above the plane is n·pos + o·m − hx·|m.x| − hy·|m.y| −
+ * hz·|m.z| − offset with m = Rᵀn (the layer bound's sum, for the one exact plane), in any
+ * orientation, upright or not. A probe's ray would count a point as touching only below
+ * GROUND_TOUCH; beyond that and a margin for rounding (the ray works out its hit point and depth
+ * by other sums, within ~10 ulp of the coordinates: ~2e-15 per metre of them, where the margin
+ * is PLANE_MARGIN per metre), the probe finds no point, so leaving it out gives the same result.
+ * The gate over the wheels' planes and the flatness claims are left out with it: −139
+ * instructions a vehicle-step on the plane. tests/test_solid_ground.c
+ * own_plane_gate_changes_nothing holds it to the same plane through a user's callback. */
+#define PLANE_MARGIN 1e-9
+STEP_INLINE bool clear_of_own_plane(const vehicle *v, const grip_world_def *world, const mat3 *rot) {
+  if (world->ground.raycast != grip_plane_raycast) return false;
+  const grip_plane *plane = world->ground.context;
+  grip_vec3 n = plane->normal, h = v->type->box_half, o = v->type->box_offset, p = v->position;
+  grip_vec3 m = mat3_mul_transposed(rot, n);
+  double lowest =
+      v3_dot(n, p) + v3_dot(o, m) - fabs(h.x * m.x) - fabs(h.y * m.y) - fabs(h.z * m.z) - plane->offset;
+  double margin = PLANE_MARGIN * (1.0 + fabs(p.x) + fabs(p.y) + fabs(p.z) + fabs(plane->offset));
+  return lowest > GROUND_TOUCH + margin;
+}
+
 /* The step for a vehicle of n_wheels wheels (a constant 4 for the usual car, as in vehicle.c, so
  * that the gate's loops over the wheels compile for four). */
 STEP_INLINE void ground_contact_step_n(vehicle *v, const grip_world_def *world, const grip_vec3 *start_position,
@@ -397,6 +419,7 @@ STEP_INLINE void ground_contact_step_n(vehicle *v, const grip_world_def *world, 
   ground_plane planes[GROUND_POINTS];
   double first;
   mat3 rot = mat3_from_quat(v->rotation);
+  if (clear_of_own_plane(v, world, &rot)) return;
   int n = touching_points(v, world, start_position, start_rot, &rot, true, n_wheels, planes, &first);
   if (n == 0) return;
 
@@ -449,6 +472,7 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
    * is most cars touching another; 12 rays each otherwise). The wheels touched at the start of
    * the last step, before the push: no start pose to bound how far the body moved since, so no
    * bound for the layer as a whole. */
+  if (clear_of_own_plane(v, world, &rot)) return;
   int n = touching_points(v, world, &v->position, &rot, &rot, false, v->wheel_count, planes, &first);
   push_out(v, planes, n);
 }
