@@ -149,6 +149,13 @@ static void clearance_over_wheels(const vehicle *v, const ground_flatness *flat,
   }
 }
 
+/* The box's part of its points' height along a normal n, for m = Rᵀn, the box's half extents h
+ * and centre o (vehicle_type.box_half, box_offset): o·m − |hx·mx| − |hy·my|, the least over a
+ * layer's points (x at o.x and o.x ± hx, y at o.y ± hy); a layer adds its sz·hz·mz. */
+static inline double box_part_along(grip_vec3 h, grip_vec3 o, grip_vec3 m) {
+  return v3_dot(o, m) - fabs(h.x * m.x) - fabs(h.y * m.y);
+}
+
 /* Lower bounds of clearance_over_wheels over the box's bottom points (bound[0], local z = o.z −
  * hz) and its top points (bound[1], o.z + hz): with the body rotation R, a point's clearance over
  * a wheel's plane (c, n) is (pos − c)·n + local·(Rᵀn), and over the points local = o + (sx·hx,
@@ -172,7 +179,7 @@ STEP_INLINE void layer_clearance_bounds(const vehicle *v, const mat3 *rot, int n
     grip_vec3 nrm = w->contact_normal;
     if (!(nrm.x == last_normal.x && nrm.y == last_normal.y && nrm.z == last_normal.z)) {
       grip_vec3 m = mat3_mul_transposed(rot, nrm);
-      box_part = v3_dot(o, m) - fabs(h.x * m.x) - fabs(h.y * m.y);
+      box_part = box_part_along(h, o, m);
       ez = h.z * m.z;
       last_normal = nrm;
     }
@@ -387,9 +394,9 @@ STEP_INLINE int touching_points(vehicle *v, const grip_world_def *world, const g
 }
 
 /* On grip's own plane (n·x = offset), whether every box point stands clear of it for certain.
- * The box's lowest point's height above the plane is n·pos + o·m − hx·|m.x| − hy·|m.y| −
- * hz·|m.z| − offset with m = Rᵀn (the layer bound's sum, for the one exact plane), in any
- * orientation, upright or not. A probe's ray would count a point as touching only below
+ * The box's lowest point's height above the plane is n·pos + box_part_along(m) − hz·|m.z| −
+ * offset with m = Rᵀn (the layer bound's sum, for the one exact plane), in any orientation,
+ * upright or not. A probe's ray would count a point as touching only below
  * GROUND_TOUCH; beyond that and a margin for rounding (the ray works out its hit point and depth
  * by other sums, within ~10 ulp of the coordinates: ~2e-15 per metre of them, where the margin
  * is PLANE_MARGIN per metre), the probe finds no point, so leaving it out gives the same result.
@@ -400,10 +407,10 @@ STEP_INLINE int touching_points(vehicle *v, const grip_world_def *world, const g
 STEP_INLINE bool clear_of_own_plane(const vehicle *v, const grip_world_def *world, const mat3 *rot) {
   if (world->ground.raycast != grip_plane_raycast) return false;
   const grip_plane *plane = world->ground.context;
-  grip_vec3 n = plane->normal, h = v->type->box_half, o = v->type->box_offset, p = v->position;
+  grip_vec3 n = plane->normal, p = v->position, h = v->type->box_half;
   grip_vec3 m = mat3_mul_transposed(rot, n);
-  double lowest =
-      v3_dot(n, p) + v3_dot(o, m) - fabs(h.x * m.x) - fabs(h.y * m.y) - fabs(h.z * m.z) - plane->offset;
+  /* the bottom layer's box part when m.z > 0, the top's otherwise: the lower of the two */
+  double lowest = v3_dot(n, p) + box_part_along(h, v->type->box_offset, m) - fabs(h.z * m.z) - plane->offset;
   double margin = PLANE_MARGIN * (1.0 + fabs(p.x) + fabs(p.y) + fabs(p.z) + fabs(plane->offset));
   return lowest > GROUND_TOUCH + margin;
 }

@@ -207,8 +207,8 @@ static inline bool axis_locate(const grip_heightfield *hf, double f, int n, int 
   return true;
 }
 
-/* Smooth (triangle) height and slopes at (x, y); false outside with no ground. */
-/* (inline: the ray query's AVX2 copy runs it in its own instruction set) */
+/* Smooth (triangle) height and slopes at (x, y); false outside with no ground. Inline, as the
+ * ray's other helpers: the ray query's AVX2 copy then runs them in its own instruction set. */
 static inline __attribute__((always_inline)) bool smooth_eval(const grip_heightfield *hf, double x, double y, double *h,
                                                               double *gx, double *gy, int *ci, int *cj) {
   int i, j;
