@@ -34,14 +34,14 @@
 
 /* --- storage ----------------------------------------------------------------------------- */
 
-/* The bounds of a chassis box at the pose they were last taken for (with the margin), and that
- * pose, bit for bit. */
+/* A chassis box's bounds (with CAR_SLOP) at the pose they were last taken for, and that pose,
+ * bit for bit: a car near another in consecutive steps starts a step where its bounds were last
+ * taken, unless something moved it in between. */
 typedef struct pose_box {
   double lo[3], hi[3]; /* m */
   grip_vec3 position;
   grip_quat rotation;
-  bool valid;       /* taken at least once since the slot was reset */
-  bool start_known; /* lo and hi are the bounds of this step's start pose (begin_slot) */
+  bool valid; /* taken at least once since the slot was reset */
 } pose_box;
 
 /* The walls' distance (m) from a car's CG at a horizontal position; distance −inf: none known. */
@@ -63,12 +63,19 @@ bool grip_collision_reserve(collision_world *c, int capacity) {
       !grow((void **)&c->start_rotation, n * sizeof *c->start_rotation) ||
       !grow((void **)&c->end_velocity, n * sizeof *c->end_velocity) ||
       !grow((void **)&c->contacts, n * sizeof *c->contacts) || !grow((void **)&c->order, n * sizeof *c->order) ||
+      !grow((void **)&c->reach_min, 3 * n * sizeof *c->reach_min) ||
+      !grow((void **)&c->reach_max, 3 * n * sizeof *c->reach_max) || !grow((void **)&c->near, n * sizeof *c->near) ||
+      !grow((void **)&c->near_order, n * sizeof *c->near_order) || !grow((void **)&c->listed, n * sizeof *c->listed) ||
+      !grow((void **)&c->last_box, n * sizeof *c->last_box) ||
       !grow((void **)&c->box_min, 3 * n * sizeof *c->box_min) ||
       !grow((void **)&c->box_max, 3 * n * sizeof *c->box_max) || !grow((void **)&c->active, n * sizeof *c->active) ||
-      !grow((void **)&c->hitched, 2 * n * sizeof *c->hitched) || !grow((void **)&c->last_box, n * sizeof *c->last_box) ||
+      !grow((void **)&c->hitched, 2 * n * sizeof *c->hitched) ||
       !grow((void **)&c->wall_clear, n * sizeof *c->wall_clear))
     return false;
-  for (int i = c->capacity; i < capacity; ++i) grip_collision_reset_slot(c, i);
+  for (int i = c->capacity; i < capacity; ++i) {
+    c->listed[i] = 0;
+    grip_collision_reset_slot(c, i);
+  }
   c->capacity = capacity;
   return true;
 }
@@ -90,20 +97,26 @@ void grip_collision_free(collision_world *c) {
   free(c->end_velocity);
   free(c->contacts);
   free(c->order);
+  free(c->reach_min);
+  free(c->reach_max);
+  free(c->near);
+  free(c->near_order);
+  free(c->listed);
+  free(c->last_box);
   free(c->box_min);
   free(c->box_max);
   free(c->active);
   free(c->hitched);
-  free(c->last_box);
   free(c->wall_clear);
   memset(c, 0, sizeof *c);
 }
 
 size_t grip_collision_bytes(const collision_world *c) {
   size_t per_slot = sizeof *c->start_position + sizeof *c->start_rotation + sizeof *c->end_velocity +
-                    sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->box_min + 3 * sizeof *c->box_max +
-                    sizeof *c->active + 2 * sizeof *c->hitched + sizeof *c->last_box +
-                    sizeof *c->wall_clear;
+                    sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->reach_min + 3 * sizeof *c->reach_max +
+                    sizeof *c->near + sizeof *c->near_order + sizeof *c->listed + sizeof *c->last_box +
+                    3 * sizeof *c->box_min + 3 * sizeof *c->box_max +
+                    sizeof *c->active + 2 * sizeof *c->hitched + sizeof *c->wall_clear;
   return (size_t)c->capacity * per_slot + (size_t)c->workers * sizeof *c->wall_points;
 }
 
@@ -114,7 +127,8 @@ void grip_collision_reset_slot(collision_world *c, int slot) {
   k->last_impact_other = GRIP_NULL_VEHICLE;
   c->active[slot] = 0;
   c->hitched[2 * slot] = c->hitched[2 * slot + 1] = -1;
-  c->last_box[slot].valid = c->last_box[slot].start_known = false;
+  c->near[slot] = 0;
+  c->last_box[slot].valid = false; /* (listed stays: the slot may be in the order, see vehicle_pairs) */
   c->wall_clear[slot] = (wall_clear){0.0, 0.0, -INFINITY};
 }
 
@@ -156,30 +170,20 @@ static inline void prefetch_for_write(const void *p) {
 }
 
 void grip_collision_begin_slot(collision_world *c, int slot, const vehicle *v) {
-  /* The bounds written after the step were read by the broad phase on the caller's core: ask
-   * for their cache lines now, so that the stores after the step do not wait for them. */
-  prefetch_for_write(&c->box_min[3 * slot]);
-  prefetch_for_write(&c->box_min[3 * slot + 2]);
-  prefetch_for_write(&c->box_max[3 * slot]);
-  prefetch_for_write(&c->box_max[3 * slot + 2]);
+  /* The reach written after the step was read by the broad phase on the caller's core: ask for
+   * its cache lines now, so that the stores after the step do not wait for them. */
+  prefetch_for_write(&c->reach_min[3 * slot]);
+  prefetch_for_write(&c->reach_min[3 * slot + 2]);
+  prefetch_for_write(&c->reach_max[3 * slot]);
+  prefetch_for_write(&c->reach_max[3 * slot + 2]);
   c->start_position[slot] = v->position;
   c->start_rotation[slot] = v->rotation;
-  /* The start pose is nearly always the one the bounds were last taken for (the end of the step
-   * before, or where the collision pass left the car): then swept_bounds reuses them. Checked
-   * here, where the pose is at hand, and bit for bit, so that whatever moved the car in between
-   * (the pairs' pass, a hitch, the caller) is seen without being told. Only in a step that takes
-   * bounds: swept_bounds runs only in such a step, after this. */
-  if (c->pairs_possible) {
-    pose_box *memo = &c->last_box[slot];
-    memo->start_known = memo->valid && memcmp(&memo->position, &v->position, sizeof v->position) == 0 &&
-                        memcmp(&memo->rotation, &v->rotation, sizeof v->rotation) == 0;
-  }
   grip_vehicle_contacts *k = &c->contacts[slot];
   k->count = k->wall_count = k->vehicle_count = 0;
   k->impulse = 0.0;
 }
 
-static void swept_bounds(collision_world *c, int slot, const vehicle *v);
+static inline void reach_bounds(collision_world *c, int slot, const vehicle *v);
 static int wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_def *def, double dt);
 
 int grip_collision_end_slot(collision_world *c, int slot, vehicle *v, const grip_world_def *def, double dt) {
@@ -191,7 +195,7 @@ int grip_collision_end_slot(collision_world *c, int slot, vehicle *v, const grip
   /* Written only when it changes: 64 slots share a cache line, and threads stepping neighbouring
    * slots would otherwise pass the line back and forth at every vehicle. */
   if (c->active[slot] != active) c->active[slot] = active;
-  if (c->active[slot] && c->pairs_possible) swept_bounds(c, slot, v);
+  if (c->active[slot] && c->pairs_possible) reach_bounds(c, slot, v);
   return c->active[slot] && def->barrier.query ? wall_pass(c, v, slot, def, dt) : 0;
 }
 
@@ -561,7 +565,7 @@ static int wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_
     if (!(depth > WALL_SLOP)) break;
     v->position = v3_mad(v->position, normal, depth - WALL_SLOP);
   }
-  if (c->pairs_possible) swept_bounds(c, slot, v);
+  if (c->pairs_possible) reach_bounds(c, slot, v);
   return n;
 }
 
@@ -666,13 +670,15 @@ static inline __attribute__((always_inline)) void pose_bounds(const vehicle *v, 
   hi[2] = (centre_z + reach_z) + CAR_SLOP;
 }
 
-/* Bounding box of a chassis box over the step (start and end poses), with a margin, into the
- * slot's box_min and box_max. The start pose's bounds are those last taken when begin_slot found
- * the car where they were taken, which halves the work. */
-GRIP_HOT_CLONES static void swept_bounds(collision_world *c, int slot, const vehicle *v) {
+/* Bounding box of a chassis box over the step (start and end poses), with CAR_SLOP, into the
+ * slot's box_min and box_max: the narrow phase's boxes, taken only for the cars the reach found
+ * near another. The start pose's bounds are the memo's when the car starts the step where they
+ * were taken. */
+static void swept_bounds(collision_world *c, int slot, const vehicle *v) {
   pose_box *memo = &c->last_box[slot];
   double l0[3], h0[3], l1[3], h1[3];
-  if (memo->start_known) {
+  if (memo->valid && memcmp(&memo->position, &c->start_position[slot], sizeof memo->position) == 0 &&
+      memcmp(&memo->rotation, &c->start_rotation[slot], sizeof memo->rotation) == 0) {
     memcpy(l0, memo->lo, sizeof l0);
     memcpy(h0, memo->hi, sizeof h0);
   } else {
@@ -684,7 +690,6 @@ GRIP_HOT_CLONES static void swept_bounds(collision_world *c, int slot, const veh
   memo->position = v->position;
   memo->rotation = v->rotation;
   memo->valid = true;
-  memo->start_known = false; /* they are the end pose's now (the wall pass may move the car again) */
   double *lo = &c->box_min[3 * slot], *hi = &c->box_max[3 * slot];
   for (int k = 0; k < 3; ++k) {
     lo[k] = mind(l0[k], l1[k]);
@@ -692,46 +697,113 @@ GRIP_HOT_CLONES static void swept_bounds(collision_world *c, int slot, const veh
   }
 }
 
+/* The coarse bounds of a car over the step: every point of its box lies within box_reach of
+ * the CG (vehicle.c), so at both poses the box lies within the CG's bounds over the step, min
+ * and max of the start and end CG, widened by box_reach and CAR_SLOP. They contain
+ * swept_bounds' box, which is within those distances of the same CG, once widened by REACH_ROUND
+ * for the rounding of both (a few ulps of the coordinates and of the reach). No rotation is
+ * needed: each car's share of the broad phase is a few comparisons, and the exact boxes are
+ * taken only where two reaches meet. */
+#define REACH_ROUND 1e-12 /* relative: of |coordinate| and of the reach, far above the rounding's ~1e-15 */
+static inline void reach_bounds(collision_world *c, int slot, const vehicle *v) {
+  double reach = (v->type->box_reach + CAR_SLOP) * (1.0 + REACH_ROUND);
+  grip_vec3 p0 = c->start_position[slot], p1 = v->position;
+  lane lo = lane_min((lane){p0.x, p0.y}, (lane){p1.x, p1.y}), hi = lane_max((lane){p0.x, p0.y}, (lane){p1.x, p1.y});
+  lane_store(&c->reach_min[3 * slot], lo - (reach + REACH_ROUND * lane_abs(lo)));
+  lane_store(&c->reach_max[3 * slot], hi + (reach + REACH_ROUND * lane_abs(hi)));
+  double lo_z = mind(p0.z, p1.z), hi_z = maxd(p0.z, p1.z);
+  c->reach_min[3 * slot + 2] = lo_z - (reach + REACH_ROUND * fabs(lo_z));
+  c->reach_max[3 * slot + 2] = hi_z + (reach + REACH_ROUND * fabs(hi_z));
+}
+
 static bool before(const double *key, int a, int b) { return key[a] < key[b] || (key[a] == key[b] && a < b); }
 
+/* Sorts the n slots in order by insertion on (key[3·slot], slot): a total order, so the pairs
+ * are visited in the same order whatever the history. */
+static void sort_along(int *order, int n, const double *key) {
+  for (int i = 1; i < n; ++i) {
+    int s = order[i], j = i - 1;
+    while (j >= 0 && before(key, 3 * s, 3 * order[j])) {
+      order[j + 1] = order[j];
+      --j;
+    }
+    order[j + 1] = s;
+  }
+}
+
+/* Whether slot a's and slot b's bounds ([lo, hi], 3 per slot) overlap. */
+static bool bounds_overlap(const double *lo, const double *hi, int a, int b) {
+  bool overlap = true;
+  for (int k = 0; k < 3; ++k) overlap = overlap && lo[3 * a + k] <= hi[3 * b + k] && lo[3 * b + k] <= hi[3 * a + k];
+  return overlap;
+}
+
+/* Sweep and prune in two passes. The first sweeps every car's reach (reach_bounds) and marks
+ * the cars whose reach meets another's; the second takes the exact swept boxes of those cars
+ * alone and sweeps them along the same axis. A box lies within its reach, so every pair whose
+ * boxes overlap is among the marked cars; the marked cars sorted by their boxes keep the order
+ * all the cars would have, and the second sweep stops for a car where a sweep of all of them
+ * would: it visits the same pairs in the same order as a sweep of every car's box. */
 static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
   if (!c->pairs_possible) return; /* fewer than two alive: no pair, and no bounds were taken */
-  int n = 0;
+  int active = 0;
   double mean[2] = {0, 0}, sq[2] = {0, 0};
   for (int i = 0; i < used; ++i) {
-    if (!c->active[i]) continue; /* bounds from collision_end_slot, or the wall pass if it moved the car */
+    if (!c->active[i]) continue; /* reach from collision_end_slot, or the wall pass if it moved the car */
     for (int k = 0; k < 2; ++k) {
-      double m = 0.5 * (c->box_min[3 * i + k] + c->box_max[3 * i + k]);
+      double m = 0.5 * (c->reach_min[3 * i + k] + c->reach_max[3 * i + k]);
       mean[k] += m;
       sq[k] += m * m;
     }
-    c->order[n++] = i;
+    ++active;
   }
+  /* The order starts from the last step's, the cars that left it taken out and the new ones
+   * added: nearly sorted, the insertion sort then costs a comparison or two a car. The sort's
+   * order is total, so where it starts changes nothing in it. */
+  int n = 0;
+  for (int k = 0; k < c->order_count; ++k) {
+    int s = c->order[k];
+    if (s < used && c->active[s])
+      c->order[n++] = s;
+    else
+      c->listed[s] = 0;
+  }
+  for (int i = 0; i < used && n < active; ++i)
+    if (c->active[i] && !c->listed[i]) {
+      c->order[n++] = i;
+      c->listed[i] = 1;
+    }
+  c->order_count = n;
   if (n < 2) return;
   /* Sweep along x or y, whichever spreads the cars more. */
   double var_x = sq[0] - mean[0] * mean[0] / n, var_y = sq[1] - mean[1] * mean[1] / n;
   int axis = var_y > var_x ? 1 : 0;
-  /* Insertion sort by (box_min along the axis, slot): a total order, so the pairs are visited
-   * in the same order whatever the history. */
-  for (int i = 1; i < n; ++i) {
-    int s = c->order[i], j = i - 1;
-    const double *key = c->box_min + axis;
-    while (j >= 0 && before(key, 3 * s, 3 * c->order[j])) {
-      c->order[j + 1] = c->order[j];
-      --j;
-    }
-    c->order[j + 1] = s;
-  }
+  sort_along(c->order, n, c->reach_min + axis);
   for (int i = 0; i < n; ++i) {
     int a = c->order[i];
     for (int j = i + 1; j < n; ++j) {
       int b = c->order[j];
+      if (c->reach_min[3 * b + axis] > c->reach_max[3 * a + axis]) break;
+      if (bounds_overlap(c->reach_min, c->reach_max, a, b) && !hitched(c, a, b)) c->near[a] = c->near[b] = 1;
+    }
+  }
+  int m = 0;
+  for (int i = 0; i < n; ++i) {
+    int a = c->order[i];
+    if (!c->near[a]) continue;
+    c->near[a] = 0;
+    c->near_order[m++] = a;
+    swept_bounds(c, a, &vs[a]); /* before any pair moves a car */
+  }
+  if (m < 2) return;
+  sort_along(c->near_order, m, c->box_min + axis);
+  for (int i = 0; i < m; ++i) {
+    int a = c->near_order[i];
+    for (int j = i + 1; j < m; ++j) {
+      int b = c->near_order[j];
       if (c->box_min[3 * b + axis] > c->box_max[3 * a + axis]) break;
-      const double *lo_a = &c->box_min[3 * a], *hi_a = &c->box_max[3 * a];
-      const double *lo_b = &c->box_min[3 * b], *hi_b = &c->box_max[3 * b];
-      bool overlap = true;
-      for (int k = 0; k < 3; ++k) overlap = overlap && lo_a[k] <= hi_b[k] && lo_b[k] <= hi_a[k];
-      if (overlap && !hitched(c, a, b)) pair_pass(c, vs, a < b ? a : b, a < b ? b : a, def, dt);
+      if (bounds_overlap(c->box_min, c->box_max, a, b) && !hitched(c, a, b))
+        pair_pass(c, vs, a < b ? a : b, a < b ? b : a, def, dt);
     }
   }
 }

@@ -22,16 +22,24 @@ typedef struct collision_world {
   grip_quat *start_rotation;      /* rotation at the start of the step */
   grip_vec3 *end_velocity;        /* velocity after the vehicle step, before the contacts */
   grip_vehicle_contacts *contacts; /* what grip_vehicle_get_contacts reports */
-  int *order;                     /* broad phase: slots sorted along the sweep axis */
-  double *box_min, *box_max;      /* broad phase: swept bounding box, 3 per slot */
+  int *order;                     /* broad phase: slots sorted along the sweep axis by reach, the
+                                     last step's order_count first */
+  int order_count;
+  unsigned char *listed;          /* per slot: in order */
+  double *reach_min, *reach_max;  /* broad phase, first pass: 3 per slot, m, the bounds of the CG
+                                     over the step widened by the box's reach (collision_end_slot) */
+  unsigned char *near;            /* per slot: its reach meets another's in this step's pass */
+  int *near_order;                /* broad phase, second pass: the near slots sorted by box_min */
+  double *box_min, *box_max;      /* broad phase, second pass: 3 per slot, m, the chassis box's
+                                     bounds over the step, taken for near slots only */
+  struct pose_box *last_box;      /* per slot: the box's bounds at the pose they were last taken
+                                     for, which is usually the next step's start pose */
   unsigned char *active;          /* alive and in the world after its step: takes part in contacts */
   int *hitched;                   /* 2 per slot: the slots it is hitched to without collisions, -1 none */
-  struct pose_box *last_box;      /* per slot: the chassis box's bounds at the pose they were last
-                                     taken for, which is usually the next step's start pose */
   struct wall_clear *wall_clear;  /* per slot: the walls' distance from the CG where wall_pass last
                                      asked the barrier, and that position */
   bool pairs_possible;            /* two or more vehicles alive this step: the broad phase runs and
-                                     needs the bounds (a lone car's step skips them) */
+                                     needs the reaches (a lone car's step skips them) */
   int step_points, step_vehicle_points; /* contact points recorded in this step's pass, all and
                                            car-car: without any, the passes after the pairs
                                            need not read every slot's record */
@@ -64,8 +72,8 @@ void grip_collision_forget_walls(collision_world *c);
 /* Per slot, around that vehicle's step (on the thread that steps it, while the vehicle is in
  * its cache): collision_begin_slot before it remembers the pose and clears the per-step counts;
  * collision_end_slot after it keeps what the collision pass needs of the vehicle in the
- * compact per-slot arrays (velocity, ground counts, whether it takes part, its swept bounding
- * box), so that the pass over all slots reads those instead of every vehicle's cache lines,
+ * compact per-slot arrays (velocity, ground counts, whether it takes part, the bounds of its
+ * reach over the step), so that the pass over all slots reads those instead of every vehicle's cache lines,
  * and resolves the vehicle's contacts with the walls (def's barrier); it returns the wall
  * contact points it recorded, for the worker's count. Both are called for every slot below the
  * world's used count, alive or not. */

@@ -52,6 +52,7 @@ LANE_INLINE lane lane_abs(lane x) { return (lane)((lane_mask)x & ~(lane_mask)lan
 LANE_INLINE lane lane_sqrt(lane x) { return (lane){sqrt(x[0]), sqrt(x[1])}; }
 LANE_INLINE lane lane_clamp(lane x, lane lo, lane hi) { return lane_select(x < lo, lo, lane_select(x > hi, hi, x)); }
 LANE_INLINE lane lane_max(lane a, lane b) { return lane_select(a > b, a, b); }
+LANE_INLINE lane lane_min(lane a, lane b) { return lane_select(a < b, a, b); }
 
 LANE_INLINE lane3 lane3_of(grip_vec3 v) { return (lane3){lane_of(v.x), lane_of(v.y), lane_of(v.z)}; }
 LANE_INLINE lane3 lane3_add(lane3 a, lane3 b) { return (lane3){a.x + b.x, a.y + b.y, a.z + b.z}; }

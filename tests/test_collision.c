@@ -320,6 +320,173 @@ static void no_tunnelling_cars(void) {
   grip_destroy_world(world);
 }
 
+/* --- the broad phase ---------------------------------------------------------------------- */
+
+static double length3(grip_vec3 a) { return sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
+
+static grip_quat quat_product(grip_quat a, grip_quat b) {
+  return (grip_quat){a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z, a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                     a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x, a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+}
+
+/* The rotation by angle about the unit axis a. */
+static grip_quat axis_angle(grip_vec3 a, double angle) {
+  double s = sin(0.5 * angle);
+  return (grip_quat){cos(0.5 * angle), a.x * s, a.y * s, a.z * s};
+}
+
+/* The rotation taking unit vector u onto unit vector t (not opposite). */
+static grip_quat turning(grip_vec3 u, grip_vec3 t) {
+  grip_vec3 a = {u.y * t.z - u.z * t.y, u.z * t.x - u.x * t.z, u.x * t.y - u.y * t.x};
+  double sin_angle = length3(a), cos_angle = u.x * t.x + u.y * t.y + u.z * t.z;
+  return axis_angle((grip_vec3){a.x / sin_angle, a.y / sin_angle, a.z / sin_angle}, atan2(sin_angle, cos_angle));
+}
+
+/* The broad phase first bounds each car by its CG over the step widened by the reach of its box
+ * (the box centre's distance from the CG plus the half diagonal), and takes the boxes' exact
+ * bounds only where two reaches meet; so the reach must hold the box in every orientation. It
+ * is tight for a car whose box centre lies on the box's diagonal through the CG: one corner then
+ * lies exactly the reach from the CG. Two such cars (box centre 0.2 of the half diagonal from the
+ * CG) turned so that those corners point at each other along x, y or z, each rolled about that
+ * line (7 × 7 angles), their CGs 0, 1 km or 1,000 km from the origin, at dt 0.001, 0.005 and
+ * 0.01 s, without gravity: with the corners 1 mm into each other both cars touch in the first
+ * step; 1 mm apart, neither does. 2 × 3 × 49 × 3 × 3 runs. */
+static void broad_phase_reach_holds_the_box(void) {
+  grip_vehicle_def car = grip_default_vehicle_def();
+  grip_vec3 h = {0.5 * car.body.dimensions.x, 0.5 * car.body.dimensions.y, 0.5 * car.body.dimensions.z};
+  const double lambda = 0.2;
+  car.body.box_center = (grip_vec3){car.body.center_of_mass.x + lambda * h.x, car.body.center_of_mass.y + lambda * h.y,
+                                    car.body.center_of_mass.z + lambda * h.z};
+  double reach = (1.0 + lambda) * length3(h); /* CG to the far corner, along the diagonal */
+  grip_vec3 u = {h.x / length3(h), h.y / length3(h), h.z / length3(h)};
+  const grip_vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  const double bases[3] = {0.0, 1e3, 1e6}, dts[3] = {0.001, 0.005, 0.01};
+  int runs = 0, touched_when_overlapping = 0, touched_when_apart = 0;
+  for (int overlapping = 0; overlapping < 2; ++overlapping)
+    for (int a = 0; a < 3; ++a)
+      for (int roll = 0; roll < 49; ++roll)
+        for (int b = 0; b < 3; ++b)
+          for (int d = 0; d < 3; ++d) {
+            grip_vec3 t = axes[a], back = {-t.x, -t.y, -t.z};
+            grip_quat qa = quat_product(axis_angle(t, 0.9 * (roll % 7)), turning(u, t));
+            grip_quat qb = quat_product(axis_angle(t, 0.7 * (roll / 7) + 0.3), turning(u, back));
+            double gap = overlapping ? -0.001 : 0.001;
+            grip_vec3 cga = {bases[b], 0.5 * bases[b], 50.0};
+            grip_vec3 cgb = {cga.x + t.x * (2.0 * reach + gap), cga.y + t.y * (2.0 * reach + gap),
+                             cga.z + t.z * (2.0 * reach + gap)};
+            grip_world *world = air_world();
+            grip_vehicle_id ids[2];
+            const grip_vec3 cg[2] = {cga, cgb};
+            const grip_quat q[2] = {qa, qb};
+            for (int k = 0; k < 2; ++k) {
+              ids[k] = grip_create_vehicle(world, &car);
+              grip_vec3 com = rotate(q[k], car.body.center_of_mass);
+              grip_pose pose = {{cg[k].x - com.x, cg[k].y - com.y, cg[k].z - com.z}, q[k]};
+              CHECK(grip_vehicle_set_pose(world, ids[k], pose) == GRIP_OK);
+            }
+            grip_world_step(world, dts[d]);
+            bool touched = grip_vehicle_contact_count(world, ids[0]) > 0 && grip_vehicle_contact_count(world, ids[1]) > 0;
+            if (overlapping)
+              touched_when_overlapping += touched;
+            else
+              touched_when_apart += grip_vehicle_contact_count(world, ids[0]) + grip_vehicle_contact_count(world, ids[1]) > 0;
+            ++runs;
+            grip_destroy_world(world);
+          }
+  CHECK(runs == 2 * 3 * 49 * 3 * 3);
+  CHECK(touched_when_overlapping == runs / 2);
+  CHECK(touched_when_apart == 0);
+}
+
+/* Two cars that would pass right through each other within one step, from 6 m apart to 6 m
+ * apart the other way (300, 600 and 1,200 m/s each at dt 0.02, 0.01 and 0.005 s), head-on and
+ * 0.5 and 1 m off-centre, 0 and 1,000 km from the origin: the broad phase bounds each over its
+ * whole step, so the swept test finds the impact and they do not cross. 18 runs. */
+static void cars_cannot_cross_within_a_step(void) {
+  const double dts[3] = {0.02, 0.01, 0.005}, offsets[3] = {0.0, 0.5, 1.0}, bases[2] = {0.0, 1e6};
+  int crossed = 0, touched = 0, runs = 0;
+  for (int d = 0; d < 3; ++d)
+    for (int o = 0; o < 3; ++o)
+      for (int b = 0; b < 2; ++b) {
+        double speed = 12.0 / (2.0 * dts[d]);
+        grip_world *world = air_world();
+        grip_vehicle_id ids[2] = {air_car(world, bases[b], bases[b], 0, speed),
+                                  air_car(world, bases[b] + 6.0, bases[b] + offsets[o], PI, speed)};
+        grip_world_step(world, dts[d]);
+        grip_vehicle_state sa, sb;
+        grip_vehicle_get_state(world, ids[0], &sa);
+        grip_vehicle_get_state(world, ids[1], &sb);
+        crossed += !(sa.center_of_mass.x < sb.center_of_mass.x);
+        touched += grip_vehicle_contact_count(world, ids[0]) > 0 && grip_vehicle_contact_count(world, ids[1]) > 0;
+        ++runs;
+        grip_destroy_world(world);
+      }
+  CHECK(runs == 18);
+  CHECK(touched == runs);
+  CHECK(crossed == 0);
+}
+
+/* The broad phase keeps its order of the cars from step to step: cars destroyed, slots used
+ * again, every car but one gone for a while (no pairs then) and back. 8 cars 30 m apart on the
+ * plane, for 600 steps; every 5th step (but while one is alone) one car goes and comes back in
+ * its slot and an extra car goes, and every other time the extra car comes back 1 cm into the
+ * side of one of the 8 (so the pair must touch in the next step). A car
+ * listed twice would touch itself, one left out would miss its pair: cars touch in exactly the
+ * steps after such a placement. */
+static void broad_phase_order_survives_churn(void) {
+  grip_world_def wd = grip_default_world_def();
+  grip_world *world = grip_create_world(&wd);
+  grip_vehicle_def car = grip_default_vehicle_def();
+  double width = car.body.dimensions.y;
+  grip_vehicle_id ids[9];
+  for (int i = 0; i < 9; ++i) ids[i] = GRIP_NULL_VEHICLE;
+  int placed = 0, first_steps_touching = 0, touched_without_extra = 0, odd_counts = 0;
+  for (int step = 0; step < 600; ++step) {
+    bool alone = step >= 200 && step < 260;
+    /* steps 200-259: one car alone; the others come back at 260 */
+    for (int i = 0; i < 9; ++i) {
+      bool wanted = i == 0 || (!alone && i < 8);
+      if (!wanted && grip_vehicle_is_valid(world, ids[i])) grip_destroy_vehicle(world, ids[i]);
+      if (wanted && !grip_vehicle_is_valid(world, ids[i])) {
+        ids[i] = grip_create_vehicle(world, &car);
+        grip_vehicle_place(world, ids[i], 30.0 * i, 0.0, 0.0);
+      }
+    }
+    bool pressed = false;
+    if (step % 5 == 0 && !alone) {
+      /* the extra car goes; one of the 8 goes and comes back in its place */
+      if (grip_vehicle_is_valid(world, ids[8])) grip_destroy_vehicle(world, ids[8]);
+      ids[8] = GRIP_NULL_VEHICLE;
+      int j = (step / 5) % 8;
+      grip_destroy_vehicle(world, ids[j]);
+      ids[j] = grip_create_vehicle(world, &car);
+      grip_vehicle_place(world, ids[j], 30.0 * j, 0.0, 0.0);
+      if ((step / 5) % 2 == 0) {
+        int k = (step / 5 + 3) % 8;
+        ids[8] = grip_create_vehicle(world, &car);
+        grip_vehicle_place(world, ids[8], 30.0 * k, width - 0.01, 0.0);
+        pressed = true;
+        ++placed;
+      }
+    }
+    grip_world_step(world, 0.005);
+    int touching = 0;
+    for (int i = 0; i < 9; ++i) {
+      grip_vehicle_contacts k;
+      if (grip_vehicle_is_valid(world, ids[i]) && grip_vehicle_get_contacts(world, ids[i], &k) == GRIP_OK)
+        touching += k.vehicle_count > 0;
+    }
+    if (pressed) first_steps_touching += touching == 2;
+    if (!grip_vehicle_is_valid(world, ids[8])) touched_without_extra += touching > 0;
+    odd_counts += touching != 0 && touching != 2;
+  }
+  CHECK(placed == 54);
+  CHECK(first_steps_touching == placed);
+  CHECK(touched_without_extra == 0);
+  CHECK(odd_counts == 0);
+  grip_destroy_world(world);
+}
+
 /* --- resting contact ---------------------------------------------------------------------- */
 
 /* A car parked with its nose on the wall, and one held against it by gravity on a 10 % slope
@@ -890,6 +1057,9 @@ int main(void) {
   RUN_TEST(head_on);
   RUN_TEST(at_an_angle);
   RUN_TEST(no_tunnelling_cars);
+  RUN_TEST(broad_phase_reach_holds_the_box);
+  RUN_TEST(cars_cannot_cross_within_a_step);
+  RUN_TEST(broad_phase_order_survives_churn);
   RUN_TEST(resting_contact);
   RUN_TEST(deterministic);
   RUN_TEST(track_barrier);
