@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "engine.h"
 #include "gmath.h"
 #include "isa.h"
 #include "lanes.h"

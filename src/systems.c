@@ -11,12 +11,8 @@ static bool switched(grip_system_switch s, bool defined) {
   return s == GRIP_SYSTEM_ON || (s != GRIP_SYSTEM_OFF && defined);
 }
 
-bool grip_systems_on(const vehicle *v) {
+bool grip_systems_switched_on(const vehicle *v) {
   const grip_vehicle_input *in = &v->input;
-  /* The common case, every system off by definition and no switch set, from hot data only. */
-  if (!v->type->any_system && in->abs_switch == GRIP_SYSTEM_AS_DEFINED && in->tc_switch == GRIP_SYSTEM_AS_DEFINED &&
-      in->esc_switch == GRIP_SYSTEM_AS_DEFINED)
-    return false;
   const grip_systems_def *d = &v->def->systems;
   return switched(in->abs_switch, d->abs.enabled) || switched(in->tc_switch, d->tc.enabled) ||
          switched(in->esc_switch, d->esc.enabled);

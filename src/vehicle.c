@@ -10,6 +10,7 @@
 #include "ground_plane.h"
 #include "isa.h"
 #include "lanes.h"
+#include "steering_torque.h"
 #include "vehicle_internal.h"
 
 
@@ -260,7 +261,7 @@ static double ramp(double current, double target, double rate, double dt) {
   return current + clampd(target - current, -step, step);
 }
 
-static void filter_inputs(vehicle *v, double dt) {
+STEP_INLINE void filter_inputs(vehicle *v, double dt) {
   const grip_input_filter_def *f = &v->def->input_filter;
   grip_vehicle_input *o = &v->filtered;
   const grip_vehicle_input *in = &v->input;
@@ -274,7 +275,7 @@ static void filter_inputs(vehicle *v, double dt) {
 }
 
 /* Road-wheel angles from the steering input: ratio, speed reduction, Ackermann. */
-static void steer_wheels(vehicle *v, double forward_speed) {
+STEP_INLINE void steer_wheels(vehicle *v, double forward_speed) {
   const grip_steering_def *s = &v->def->steering;
   double input = v->filtered.steering;
   if (s->speed_reduction_speed > 0.0) {
@@ -889,7 +890,7 @@ static void hold_out_of_world(vehicle *v) {
   v->steering_torque = 0.0;
 }
 
-/* Torque at the steering wheel from the steered tyres in contact (steering_torque.c); the
+/* Torque at the steering wheel from the steered tyres in contact (steering_torque.h); the
  * wheel's rate is that of the filtered steering input over this step. */
 STEP_INLINE void steering_feedback(vehicle *v, double previous_steering, double dt, int n) {
   /* The kingpin moment summed here, wheel by wheel: passing the forces through arrays on the

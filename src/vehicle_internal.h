@@ -117,31 +117,6 @@ void grip_simple_mf_evaluate_set(int n, const simple_mf_set *set, const tyre_inp
 
 /* --- engine ---------------------------------------------------------------------------- */
 
-typedef struct engine_output {
-  double torque;           /* N·m at the crank */
-  double effective_throttle; /* 0..1 after governor and limiter */
-} engine_output;
-
-/* Crank torque at engine speed omega (rad/s) for a throttle 0..1, with the idle governor and
- * the rev limiter applied. *curve_piece: where the torque curve's look-up starts (the vehicle's
- * engine_curve_piece; any value gives the same result). */
-engine_output grip_engine_torque(const grip_engine_def *def, double omega, double throttle, int *curve_piece);
-
-/* --- steering feedback ----------------------------------------------------------------- */
-
-/* The kingpin moment (N·m, + turns the road wheels left) with one more steered wheel in
- * contact added: its aligning moment mz (N·m) less the mechanical trail times its lateral force
- * fy (N); see steering_torque.c. */
-static inline double grip_steering_kingpin_moment(const grip_steering_def *steering, double kingpin, double fy,
-                                                  double mz) {
-  return kingpin + (mz - steering->mechanical_trail * fy);
-}
-
-/* N·m at the steering wheel (+ turns it left) from the kingpin moment of the steered wheels in
- * contact (N·m, grip_steering_kingpin_moment) and the steering wheel's angular velocity (rad/s);
- * see steering_torque.c. Finite always (0 when it would not be). */
-double grip_steering_wheel_torque(const grip_steering_def *steering, double kingpin, double wheel_rate);
-
 /* --- drivetrain ------------------------------------------------------------------------ */
 
 /* A shaft's response over one implicit step: omega_new = p + q·T for a torque T applied to it
@@ -384,7 +359,7 @@ typedef struct vehicle {
   double steer_delta;          /* rad, bicycle-model angle the wheels' steer was derived from */
   grip_vehicle_input input;    /* as set by the caller */
   grip_vehicle_input filtered; /* after the rate limits */
-  double steering_torque;      /* N·m at the steering wheel, last step (steering_torque.c) */
+  double steering_torque;      /* N·m at the steering wheel, last step (steering_torque.h) */
 
   /* engine and drivetrain */
   double engine_omega;      /* rad/s */
@@ -458,8 +433,16 @@ void grip_vehicle_fill_wheel(const vehicle *v, int i, grip_wheel_state *wheel);
 struct mat3;
 /* Car systems: what they derive once per car type (traction control's target slip). */
 void grip_systems_type_init(vehicle_type *t);
-/* Car systems: true when any is on (by definition or input switch). */
-bool grip_systems_on(const vehicle *v);
+/* Car systems: true when any is on by definition or input switch, the common case (every
+ * system off by definition, no switch set) from hot data only, inline in the step. */
+bool grip_systems_switched_on(const vehicle *v);
+static inline bool grip_systems_on(const vehicle *v) {
+  const grip_vehicle_input *in = &v->input;
+  if (!v->type->any_system && in->abs_switch == GRIP_SYSTEM_AS_DEFINED && in->tc_switch == GRIP_SYSTEM_AS_DEFINED &&
+      in->esc_switch == GRIP_SYSTEM_AS_DEFINED)
+    return false;
+  return grip_systems_switched_on(v);
+}
 /* Adjusts this step's brake torques (scratch friction_torque) for ABS, traction control and
  * ESC; returns the factor (0..1) traction control leaves on the throttle. */
 double grip_systems_step(vehicle *v, wheel_scratch *sc, const struct mat3 *rot, const grip_world_def *world,

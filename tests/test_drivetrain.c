@@ -4,6 +4,7 @@
 
 #include "grip/grip.h"
 #include "manoeuvre.h"
+#include "engine.h"
 #include "gmath.h"
 #include "test.h"
 #include "vehicle_internal.h"
