@@ -73,9 +73,9 @@ void grip_collision_forget_walls(collision_world *c);
  * its cache): collision_begin_slot before it remembers the pose and clears the per-step counts;
  * collision_end_slot after it keeps what the collision pass needs of the vehicle in the
  * compact per-slot arrays (velocity, ground counts, whether it takes part, the bounds of its
- * reach over the step), so that the pass over all slots reads those instead of every vehicle's cache lines,
- * and resolves the vehicle's contacts with the walls (def's barrier); it returns the wall
- * contact points it recorded, for the worker's count. Both are called for every slot below the
+ * reach over the step), so that the pass over all slots reads those instead of every
+ * vehicle's cache lines, and resolves the vehicle's contacts with the walls (def's barrier); it
+ * returns the wall contact points it recorded, for the worker's count. Both are called for every slot below the
  * world's used count, alive or not. */
 void grip_collision_begin_slot(collision_world *c, int slot, const vehicle *v);
 int grip_collision_end_slot(collision_world *c, int slot, vehicle *v, const grip_world_def *def, double dt);

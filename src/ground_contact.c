@@ -404,11 +404,11 @@ STEP_INLINE int touching_points(vehicle *v, const grip_world_def *world, const g
  * instructions a vehicle-step on the plane. tests/test_solid_ground.c
  * own_plane_gate_changes_nothing holds it to the same plane through a user's callback. */
 #define PLANE_MARGIN 1e-9
-STEP_INLINE bool clear_of_own_plane(const vehicle *v, const grip_world_def *world, const mat3 *rot) {
+STEP_INLINE bool clear_of_own_plane(const vehicle *v, const grip_world_def *world) {
   if (world->ground.raycast != grip_plane_raycast) return false;
   const grip_plane *plane = world->ground.context;
   grip_vec3 n = plane->normal, p = v->position, h = v->type->box_half;
-  grip_vec3 m = mat3_mul_transposed(rot, n);
+  grip_vec3 m = quat_unrotate(v->rotation, n); /* Rᵀn from the quaternion: no matrix is needed here */
   /* the bottom layer's box part when m.z > 0, the top's otherwise: the lower of the two */
   double lowest = v3_dot(n, p) + box_part_along(h, v->type->box_offset, m) - fabs(h.z * m.z) - plane->offset;
   double margin = PLANE_MARGIN * (1.0 + fabs(p.x) + fabs(p.y) + fabs(p.z) + fabs(plane->offset));
@@ -425,8 +425,8 @@ STEP_INLINE void ground_contact_step_n(vehicle *v, const grip_world_def *world, 
   if (!world->ground.raycast) return;
   ground_plane planes[GROUND_POINTS];
   double first;
+  if (clear_of_own_plane(v, world)) return;
   mat3 rot = mat3_from_quat(v->rotation);
-  if (clear_of_own_plane(v, world, &rot)) return;
   int n = touching_points(v, world, start_position, start_rot, &rot, true, n_wheels, planes, &first);
   if (n == 0) return;
 
@@ -473,13 +473,13 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
   if (!world->ground.raycast) return;
   ground_plane planes[GROUND_POINTS];
   double first;
-  mat3 rot = mat3_from_quat(v->rotation);
   /* Gated as in the step: a car standing on its wheels whose box points all stand well clear of
    * the wheels' contact planes cannot have been pushed into the ground (in a crowded race this
    * is most cars touching another; 12 rays each otherwise). The wheels touched at the start of
    * the last step, before the push: no start pose to bound how far the body moved since, so no
    * bound for the layer as a whole. */
-  if (clear_of_own_plane(v, world, &rot)) return;
+  if (clear_of_own_plane(v, world)) return;
+  mat3 rot = mat3_from_quat(v->rotation);
   int n = touching_points(v, world, &v->position, &rot, &rot, false, v->wheel_count, planes, &first);
   push_out(v, planes, n);
 }

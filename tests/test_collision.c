@@ -385,11 +385,11 @@ static void broad_phase_reach_holds_the_box(void) {
               CHECK(grip_vehicle_set_pose(world, ids[k], pose) == GRIP_OK);
             }
             grip_world_step(world, dts[d]);
-            bool touched = grip_vehicle_contact_count(world, ids[0]) > 0 && grip_vehicle_contact_count(world, ids[1]) > 0;
+            int points_a = grip_vehicle_contact_count(world, ids[0]), points_b = grip_vehicle_contact_count(world, ids[1]);
             if (overlapping)
-              touched_when_overlapping += touched;
+              touched_when_overlapping += points_a > 0 && points_b > 0;
             else
-              touched_when_apart += grip_vehicle_contact_count(world, ids[0]) + grip_vehicle_contact_count(world, ids[1]) > 0;
+              touched_when_apart += points_a + points_b > 0;
             ++runs;
             grip_destroy_world(world);
           }
