@@ -662,7 +662,6 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
     const int *at = blk->at;
     lane fade = lane_clamp(1.0 - lane_abs(blk->vx) * C(inv_low_speed), lane_of(0.0), lane_of(1.0));
     lane damping = C(low_speed_damping) * fade;
-    S_PUT(damping_x, damping);
     lane du_domega = dt * C(radius) * blk->inv_denom_x;
     lane fx0 = lane_load(&out.fx[first]) + damping * (blk->u_pred - blk->deflection_x) * inv_dt;
     S_PUT(fx0, fx0);
@@ -693,7 +692,6 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
     lane_scatter(w_out, offsetof(wheel_runtime, mz), lane_load(&out.mz[first]));
     lane_scatter(w_out, offsetof(wheel_runtime, deflection_y), blk->deflection_y_new);
     lane_scatter(w_out, offsetof(wheel_runtime, tan_alpha), lane_load(&tan_alpha[first]));
-    for (int l = 0; l < LANES; ++l) sc->clamped_x[at[l]] = blk->clamped_x[l] != 0;
 #undef W
 #undef C
 #undef S_GET
@@ -720,8 +718,6 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch *sc, const mat3 *rot, double dt
       sc->fx0[i] = sc->k[i] = w->fy = w->mz = w->fx = 0.0;
       w->kappa = w->tan_alpha = 0.0;
       sc->inv_denom_x[i] = 1.0;
-      sc->damping_x[i] = 0.0;
-      sc->clamped_x[i] = true;
       continue;
     }
     contact[n++] = i;

@@ -321,8 +321,6 @@ typedef struct wheel_scratch {
   double fx0[GRIP_MAX_WHEELS]; /* N */
   double k[GRIP_MAX_WHEELS];   /* N·s/rad */
   double inv_denom_x[GRIP_MAX_WHEELS]; /* 1/(1 + dt|vx|/sigma_x) */
-  double damping_x[GRIP_MAX_WHEELS];   /* N·s/m active low-speed damping this step */
-  bool clamped_x[GRIP_MAX_WHEELS];
 } wheel_scratch;
 
 typedef struct vehicle {
