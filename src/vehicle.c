@@ -550,8 +550,10 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
       const wheel_config *c = &v->type->wheels[i];
       w[l] = blk->wheel[l] = &v->wheels[i];
       blk->config[l] = c;
-      mf_def[first + l] = c->mf_def;
-      mf_cache[first + l] = c->mf_cache;
+      if (!every_wheel || v->type->any_full_mf) { /* the type's set has them for every wheel */
+        mf_def[first + l] = c->mf_def;
+        mf_cache[first + l] = c->mf_cache;
+      }
     }
     const void *const *c = blk->config;
     const int *at = blk->at;
@@ -682,9 +684,10 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
     for (int l = 0; l < LANES; ++l) {
       if (!capped[l]) continue;
       int j = first + l;
-      int axle = ((const wheel_config *)c[l])->axle;
+      const wheel_config *config = c[l];
+      int axle = config->axle;
       double mu_y = v->type->mf[axle] ? full_mf_peak_mu_y(&v->def->axles[axle].tyre, fz[j])
-                                      : grip_simple_mf_loaded_mu(mf_def[j], mf_def[j]->lateral.mu, fz[j]);
+                                      : grip_simple_mf_loaded_mu(config->mf_def, config->mf_def->lateral.mu, fz[j]);
       double cap = maxd(mu_y * fz[j] * scale[j], fabs(fy_mf[l]));
       fy[l] = clampd(fy[l], -cap, cap);
     }
