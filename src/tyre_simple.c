@@ -265,6 +265,8 @@ void grip_simple_mf_set_fill(simple_mf_set *set, int n, const grip_simple_mf_def
     set->trail[k] = d->pneumatic_trail;
     set->table_x[k] = c->x[0];
     set->table_y[k] = c->y[0];
+    set->def[k] = d;
+    set->cache[k] = c;
   }
 }
 
@@ -277,8 +279,8 @@ simple_mf_evaluate_set_n(int n, const simple_mf_set *set, const tyre_inputs *in,
    * the results are the same bit for bit. A wheel outside the tables reads their first interval
    * (so no lane reads past them) and is evaluated directly afterwards. */
   enum { N = GRIP_MAX_WHEELS };
-  const grip_simple_mf_def *const *def = in->def;
-  const simple_mf_cache *const *cache = in->cache;
+  const grip_simple_mf_def *const *def = set->def;
+  const simple_mf_cache *const *cache = set->cache;
   const double *fz = in->fz, *kappa = in->kappa, *tan_alpha = in->tan_alpha, *friction_scale = in->friction_scale;
   const double *inv_kappa_peak = set->inv_kappa_peak, *inv_tan_alpha_peak = set->inv_tan_alpha_peak;
   const double *rho_max2 = set->rho_max2, *load_sensitivity = set->load_sensitivity;

@@ -550,8 +550,10 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
       const wheel_config *c = &v->type->wheels[i];
       w[l] = blk->wheel[l] = &v->wheels[i];
       blk->config[l] = c;
-      mf_def[first + l] = c->mf_def;
-      mf_cache[first + l] = c->mf_cache;
+      if (!every_wheel || v->type->any_full_mf) { /* the type's set has them for every wheel */
+        mf_def[first + l] = c->mf_def;
+        mf_cache[first + l] = c->mf_cache;
+      }
     }
     const void *const *c = blk->config;
     const int *at = blk->at;
@@ -662,7 +664,6 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
     const int *at = blk->at;
     lane fade = lane_clamp(1.0 - lane_abs(blk->vx) * C(inv_low_speed), lane_of(0.0), lane_of(1.0));
     lane damping = C(low_speed_damping) * fade;
-    S_PUT(damping_x, damping);
     lane du_domega = dt * C(radius) * blk->inv_denom_x;
     lane fx0 = lane_load(&out.fx[first]) + damping * (blk->u_pred - blk->deflection_x) * inv_dt;
     S_PUT(fx0, fx0);
@@ -683,9 +684,10 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
     for (int l = 0; l < LANES; ++l) {
       if (!capped[l]) continue;
       int j = first + l;
-      int axle = ((const wheel_config *)c[l])->axle;
+      const wheel_config *config = c[l];
+      int axle = config->axle;
       double mu_y = v->type->mf[axle] ? full_mf_peak_mu_y(&v->def->axles[axle].tyre, fz[j])
-                                      : grip_simple_mf_loaded_mu(mf_def[j], mf_def[j]->lateral.mu, fz[j]);
+                                      : grip_simple_mf_loaded_mu(config->mf_def, config->mf_def->lateral.mu, fz[j]);
       double cap = maxd(mu_y * fz[j] * scale[j], fabs(fy_mf[l]));
       fy[l] = clampd(fy[l], -cap, cap);
     }
@@ -693,7 +695,6 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
     lane_scatter(w_out, offsetof(wheel_runtime, mz), lane_load(&out.mz[first]));
     lane_scatter(w_out, offsetof(wheel_runtime, deflection_y), blk->deflection_y_new);
     lane_scatter(w_out, offsetof(wheel_runtime, tan_alpha), lane_load(&tan_alpha[first]));
-    for (int l = 0; l < LANES; ++l) sc->clamped_x[at[l]] = blk->clamped_x[l] != 0;
 #undef W
 #undef C
 #undef S_GET
@@ -720,8 +721,6 @@ STEP_INLINE void tyres(vehicle *v, wheel_scratch *sc, const mat3 *rot, double dt
       sc->fx0[i] = sc->k[i] = w->fy = w->mz = w->fx = 0.0;
       w->kappa = w->tan_alpha = 0.0;
       sc->inv_denom_x[i] = 1.0;
-      sc->damping_x[i] = 0.0;
-      sc->clamped_x[i] = true;
       continue;
     }
     contact[n++] = i;

@@ -60,8 +60,8 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
  * registers (its entry point then passes them on to its copy for the CPU without a copy of its
  * own). */
 typedef struct tyre_inputs {
-  const grip_simple_mf_def *def[GRIP_MAX_WHEELS];
-  const simple_mf_cache *cache[GRIP_MAX_WHEELS];
+  const grip_simple_mf_def *def[GRIP_MAX_WHEELS]; /* grip_simple_mf_evaluate_batch's; the set */
+  const simple_mf_cache *cache[GRIP_MAX_WHEELS];  /* path reads its own */
   double fz[GRIP_MAX_WHEELS];             /* N, vertical load (below 0 counts as 0) */
   double kappa[GRIP_MAX_WHEELS];          /* 1, longitudinal slip */
   double tan_alpha[GRIP_MAX_WHEELS];      /* 1, tangent of the slip angle */
@@ -105,13 +105,15 @@ typedef struct simple_mf_set {
   double mu_x[GRIP_MAX_WHEELS], mu_y[GRIP_MAX_WHEELS]; /* 1, peak friction coefficients */
   double trail[GRIP_MAX_WHEELS];            /* m, pneumatic trail at zero slip */
   const double *table_x[GRIP_MAX_WHEELS], *table_y[GRIP_MAX_WHEELS]; /* the caches' tables */
+  const grip_simple_mf_def *def[GRIP_MAX_WHEELS]; /* for a tyre beyond the tables, worked out */
+  const simple_mf_cache *cache[GRIP_MAX_WHEELS];  /* directly */
 } simple_mf_set;
 
 void grip_simple_mf_set_fill(simple_mf_set *set, int n, const grip_simple_mf_def *const def[],
                              const simple_mf_cache *const cache[]);
 
-/* The batch with the set laid out already: set from in->def and in->cache (which a tyre beyond
- * the tables still reads). */
+/* The batch with the set laid out already (in->def and in->cache are not read: the set has
+ * them). */
 void grip_simple_mf_evaluate_set(int n, const simple_mf_set *set, const tyre_inputs *in, bool slopes_y,
                                  tyre_results *out);
 
@@ -321,8 +323,6 @@ typedef struct wheel_scratch {
   double fx0[GRIP_MAX_WHEELS]; /* N */
   double k[GRIP_MAX_WHEELS];   /* N·s/rad */
   double inv_denom_x[GRIP_MAX_WHEELS]; /* 1/(1 + dt|vx|/sigma_x) */
-  double damping_x[GRIP_MAX_WHEELS];   /* N·s/m active low-speed damping this step */
-  bool clamped_x[GRIP_MAX_WHEELS];
 } wheel_scratch;
 
 typedef struct vehicle {

@@ -170,10 +170,20 @@ static void batch_matches_one_wheel(void) {
     /* the step's call, without the lateral slopes: the other four the same bits */
     memset(&without_y, 0, sizeof without_y);
     grip_simple_mf_evaluate_batch(n, &in, false, &without_y);
+    /* the step's call for every wheel of a type, from the type's set laid out beforehand: the
+     * inputs' definitions and caches are not read (the set has them), the same bits */
+    simple_mf_set set;
+    grip_simple_mf_set_fill(&set, n, in.def, in.cache);
+    tyre_inputs bare = in;
+    memset(bare.def, 0, sizeof bare.def);
+    memset(bare.cache, 0, sizeof bare.cache);
+    tyre_results via_set;
+    grip_simple_mf_evaluate_set(n, &set, &bare, true, &via_set);
     grip_tyre_output out[GRIP_MAX_WHEELS];
     for (int j = 0; j < n; ++j) {
       out[j] = batch_tyre(&batch, j);
-      grip_tyre_output y = batch_tyre(&without_y, j);
+      grip_tyre_output y = batch_tyre(&without_y, j), z = batch_tyre(&via_set, j);
+      CHECK(same_bits(&z, &out[j]));
       y.dfy_dalpha = out[j].dfy_dalpha;
       CHECK(same_bits(&y, &out[j]));
     }
