@@ -738,6 +738,27 @@ static bool bounds_overlap(const double *lo, const double *hi, int a, int b) {
   return overlap;
 }
 
+/* Sorts the n slots in order along axis by (lo, slot) and visits, in that order, every pair of
+ * them whose bounds ([lo, hi], 3 per slot) overlap and that are not hitched: it marks both near
+ * (the first pass) or, with resolve, resolves the pair (the second). A pair is met while the
+ * later one's lo along the axis is within the earlier one's hi. */
+static void sweep(collision_world *c, int *order, int n, const double *lo, const double *hi, int axis, bool resolve,
+                  vehicle *vs, const grip_world_def *def, double dt) {
+  sort_along(order, n, lo + axis);
+  for (int i = 0; i < n; ++i) {
+    int a = order[i];
+    for (int j = i + 1; j < n; ++j) {
+      int b = order[j];
+      if (lo[3 * b + axis] > hi[3 * a + axis]) break;
+      if (!bounds_overlap(lo, hi, a, b) || hitched(c, a, b)) continue;
+      if (resolve)
+        pair_pass(c, vs, a < b ? a : b, a < b ? b : a, def, dt);
+      else
+        c->near[a] = c->near[b] = 1;
+    }
+  }
+}
+
 /* Sweep and prune in two passes. The first sweeps every car's reach (reach_bounds) and marks
  * the cars whose reach meets another's; the second takes the exact swept boxes of those cars
  * alone and sweeps them along the same axis. A box lies within its reach, so every pair whose
@@ -778,15 +799,7 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
   /* Sweep along x or y, whichever spreads the cars more. */
   double var_x = sq[0] - mean[0] * mean[0] / n, var_y = sq[1] - mean[1] * mean[1] / n;
   int axis = var_y > var_x ? 1 : 0;
-  sort_along(c->order, n, c->reach_min + axis);
-  for (int i = 0; i < n; ++i) {
-    int a = c->order[i];
-    for (int j = i + 1; j < n; ++j) {
-      int b = c->order[j];
-      if (c->reach_min[3 * b + axis] > c->reach_max[3 * a + axis]) break;
-      if (bounds_overlap(c->reach_min, c->reach_max, a, b) && !hitched(c, a, b)) c->near[a] = c->near[b] = 1;
-    }
-  }
+  sweep(c, c->order, n, c->reach_min, c->reach_max, axis, false, vs, def, dt);
   int m = 0;
   for (int i = 0; i < n; ++i) {
     int a = c->order[i];
@@ -796,16 +809,7 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
     swept_bounds(c, a, &vs[a]); /* before any pair moves a car */
   }
   if (m < 2) return;
-  sort_along(c->near_order, m, c->box_min + axis);
-  for (int i = 0; i < m; ++i) {
-    int a = c->near_order[i];
-    for (int j = i + 1; j < m; ++j) {
-      int b = c->near_order[j];
-      if (c->box_min[3 * b + axis] > c->box_max[3 * a + axis]) break;
-      if (bounds_overlap(c->box_min, c->box_max, a, b) && !hitched(c, a, b))
-        pair_pass(c, vs, a < b ? a : b, a < b ? b : a, def, dt);
-    }
-  }
+  sweep(c, c->near_order, m, c->box_min, c->box_max, axis, true, vs, def, dt);
 }
 
 void grip_collision_step(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {

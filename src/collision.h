@@ -22,10 +22,11 @@ typedef struct collision_world {
   grip_quat *start_rotation;      /* rotation at the start of the step */
   grip_vec3 *end_velocity;        /* velocity after the vehicle step, before the contacts */
   grip_vehicle_contacts *contacts; /* what grip_vehicle_get_contacts reports */
-  int *order;                     /* broad phase: slots sorted along the sweep axis by reach, the
-                                     last step's order_count first */
+  int *order;                     /* broad phase, first pass: the active slots sorted along the
+                                     sweep axis by their reach, order_count of them; the next
+                                     step's sort starts from it */
   int order_count;
-  unsigned char *listed;          /* per slot: in order */
+  unsigned char *listed;          /* per slot: among order's first order_count */
   double *reach_min, *reach_max;  /* broad phase, first pass: 3 per slot, m, the bounds of the CG
                                      over the step widened by the box's reach (collision_end_slot) */
   unsigned char *near;            /* per slot: its reach meets another's in this step's pass */

@@ -60,8 +60,9 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
  * registers (its entry point then passes them on to its copy for the CPU without a copy of its
  * own). */
 typedef struct tyre_inputs {
-  const grip_simple_mf_def *def[GRIP_MAX_WHEELS]; /* grip_simple_mf_evaluate_batch's; the set */
-  const simple_mf_cache *cache[GRIP_MAX_WHEELS];  /* path reads its own */
+  /* read by grip_simple_mf_evaluate_batch; grip_simple_mf_evaluate_set reads its set's */
+  const grip_simple_mf_def *def[GRIP_MAX_WHEELS];
+  const simple_mf_cache *cache[GRIP_MAX_WHEELS];
   double fz[GRIP_MAX_WHEELS];             /* N, vertical load (below 0 counts as 0) */
   double kappa[GRIP_MAX_WHEELS];          /* 1, longitudinal slip */
   double tan_alpha[GRIP_MAX_WHEELS];      /* 1, tangent of the slip angle */
@@ -116,8 +117,6 @@ void grip_simple_mf_set_fill(simple_mf_set *set, int n, const grip_simple_mf_def
  * them). */
 void grip_simple_mf_evaluate_set(int n, const simple_mf_set *set, const tyre_inputs *in, bool slopes_y,
                                  tyre_results *out);
-
-/* --- engine ---------------------------------------------------------------------------- */
 
 /* --- drivetrain ------------------------------------------------------------------------ */
 
