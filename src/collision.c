@@ -738,6 +738,17 @@ static bool bounds_overlap(const double *lo, const double *hi, int a, int b) {
   return overlap;
 }
 
+/* One pair the sweep meets along its axis: marked near or resolved (sweep) if their bounds
+ * overlap on all three axes and they are not hitched. */
+static __attribute__((noinline)) void sweep_meet(collision_world *c, const double *lo, const double *hi, int a, int b,
+                                                 bool resolve, vehicle *vs, const grip_world_def *def, double dt) {
+  if (!bounds_overlap(lo, hi, a, b) || hitched(c, a, b)) return;
+  if (resolve)
+    pair_pass(c, vs, a < b ? a : b, a < b ? b : a, def, dt);
+  else
+    c->near[a] = c->near[b] = 1;
+}
+
 /* Sorts the n slots in order along axis by (lo, slot) and visits, in that order, every pair of
  * them whose bounds ([lo, hi], 3 per slot) overlap and that are not hitched: it marks both near
  * (the first pass) or, with resolve, resolves the pair (the second). A pair is met while the
@@ -745,17 +756,14 @@ static bool bounds_overlap(const double *lo, const double *hi, int a, int b) {
 static void sweep(collision_world *c, int *order, int n, const double *lo, const double *hi, int axis, bool resolve,
                   vehicle *vs, const grip_world_def *def, double dt) {
   sort_along(order, n, lo + axis);
+  /* Nearly every car's loop ends at its first test (the next car along the axis is clear of
+   * it): the rest of a pair's test is a call (sweep_meet), so that the loop's few instructions
+   * are all a car costs. */
   for (int i = 0; i < n; ++i) {
     int a = order[i];
-    for (int j = i + 1; j < n; ++j) {
-      int b = order[j];
-      if (lo[3 * b + axis] > hi[3 * a + axis]) break;
-      if (!bounds_overlap(lo, hi, a, b) || hitched(c, a, b)) continue;
-      if (resolve)
-        pair_pass(c, vs, a < b ? a : b, a < b ? b : a, def, dt);
-      else
-        c->near[a] = c->near[b] = 1;
-    }
+    double end = hi[3 * a + axis];
+    for (int j = i + 1; j < n && !(lo[3 * order[j] + axis] > end); ++j)
+      sweep_meet(c, lo, hi, a, order[j], resolve, vs, def, dt);
   }
 }
 

@@ -963,29 +963,25 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
 
   /* Safety net: nothing non-finite may leave a step. Should a force ever blow up, the car is
    * put back where the step began, at rest. */
-  /* x − x is 0 for a finite x and NaN for an infinite or NaN one, so the sum of those is 0 exactly
-   * when every value is finite: no branch per value (this runs every step; needs IEEE arithmetic,
-   * which -ffast-math would not give). */
-  double nonfinite = (v->position.x - v->position.x) + (v->position.y - v->position.y) +
-                     (v->position.z - v->position.z) + (v->velocity.x - v->velocity.x) +
-                     (v->velocity.y - v->velocity.y) + (v->velocity.z - v->velocity.z) +
-                     (v->angular_velocity.x - v->angular_velocity.x) + (v->angular_velocity.y - v->angular_velocity.y) +
-                     (v->angular_velocity.z - v->angular_velocity.z) + (v->rotation.w - v->rotation.w) +
-                     (v->engine_omega - v->engine_omega);
+  /* A sum of the values is finite exactly when every value is finite (a NaN or an infinity in
+   * it makes it NaN or infinite), unless it overflows, which takes values beyond 1e307, a state
+   * as blown-up as any: and s − s is 0 exactly when s is finite. One addition a value and no
+   * branch (this runs every step; needs IEEE arithmetic, which -ffast-math would not give). */
+  double sum = v->position.x + v->position.y + v->position.z + v->velocity.x + v->velocity.y + v->velocity.z +
+               v->angular_velocity.x + v->angular_velocity.y + v->angular_velocity.z + v->rotation.w +
+               v->engine_omega;
   /* The wheels two at a time in lanes (a spare lane repeats its pair's first wheel): the sum's
-   * order does not matter, only whether it is 0. */
-  lane wheels_nonfinite = lane_of(0.0);
+   * order does not matter, only whether it is finite. */
+  lane wheels_sum = lane_of(0.0);
   for (int i = 0; i < n; i += LANES) {
     const void *w[LANES];
     for (int l = 0; l < LANES; ++l) w[l] = &v->wheels[lane_item(i, l, n)];
 #define W(field) lane_gather(w, offsetof(wheel_runtime, field))
-    lane x = W(spin), dx = W(deflection_x), dy = W(deflection_y), fx = W(fx), fy = W(fy);
-    lane compression = W(compression), load = W(load);
+    wheels_sum += W(spin) + W(deflection_x) + W(deflection_y) + W(fx) + W(fy) + W(compression) + W(load);
 #undef W
-    wheels_nonfinite += (x - x) + (dx - dx) + (dy - dy) + (fx - fx) + (fy - fy) + (compression - compression) + (load - load);
   }
-  for (int l = 0; l < LANES; ++l) nonfinite += wheels_nonfinite[l];
-  bool ok = nonfinite == 0.0;
+  for (int l = 0; l < LANES; ++l) sum += wheels_sum[l];
+  bool ok = sum - sum == 0.0;
   if (external) {
     ok = ok && finite3_ok(v->chassis_force) && finite3_ok(v->chassis_torque);
     for (int i = 0; i < n; ++i) ok = ok && finite3_ok(v->wheel_force[i]);
