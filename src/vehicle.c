@@ -328,9 +328,10 @@ STEP_INLINE void steer_wheels(vehicle *v, double forward_speed) {
 /* --- suspension ------------------------------------------------------------------------ */
 
 /* What wheel i's ray found (hit, when found) from origin, straight down the body's -up: the
- * wheel's contact, compression and surface; a wall or nothing leaves it in the air. */
+ * wheel's contact, compression and surface; a wall or nothing leaves it in the air. Without
+ * check_wall the caller has found the hit no wall. */
 STEP_INLINE void wheel_touch(vehicle *v, int i, bool found, const grip_ground_hit *hit, grip_vec3 origin, grip_vec3 up,
-                             bool moving) {
+                             bool moving, bool check_wall) {
   wheel_runtime *w = &v->wheels[i];
   const wheel_config *c = &v->type->wheels[i];
   w->in_contact = found;
@@ -345,7 +346,7 @@ STEP_INLINE void wheel_touch(vehicle *v, int i, bool found, const grip_ground_hi
       w->ground_body = hit->body;
     }
     /* A wall, not ground (the world's max_ground_slope); a NaN normal counts as a wall. */
-    if (!(v3_dot(hit->normal, up) >= v->ground_min_up)) w->in_contact = false;
+    if (check_wall && !(v3_dot(hit->normal, up) >= v->ground_min_up)) w->in_contact = false;
   }
   w->hit_known = w->in_contact;
   if (!w->in_contact) {
@@ -412,7 +413,7 @@ STEP_INLINE void ground_rays_n(vehicle *v, const grip_world_def *world, const ma
     for (int i = 0; i < n; ++i)
       found[i] = raycast && raycast(world->ground.context, &queries[i], origins[i], down, reach[i], &hits[i]);
   }
-  for (int i = 0; i < n; ++i) wheel_touch(v, i, found[i], &hits[i], origins[i], up, moving);
+  for (int i = 0; i < n; ++i) wheel_touch(v, i, found[i], &hits[i], origins[i], up, moving, true);
 }
 
 /* ground_rays_n with the count a constant for the usual car (on a track, where the ground does
@@ -429,11 +430,26 @@ static void ground_rays(vehicle *v, const grip_world_def *world, const mat3 *rot
   else ground_rays_n(v, world, rot, n, moving, track, false);
 }
 
+/* The wheels' rays on grip's own plane, in a loop of their own: it asks no query and moves not.
+ * check_wall: whether wheel_touch asks if the hit is a wall (the caller has found it is not). */
+STEP_INLINE void plane_rays(vehicle *v, const grip_plane *ground, const mat3 *rot, int n, grip_vec3 up,
+                            bool check_wall) {
+  grip_vec3 down = v3_neg(up);
+  for (int i = 0; i < n; ++i) {
+    const wheel_config *c = &v->type->wheels[i];
+    grip_vec3 origin = v3_add(v->position, mat3_mul(rot, c->ray_start));
+    v->wheels[i].flat.track = NULL; /* (u and t are read only with a track's claims) */
+    v->wheels[i].flat.plane = true;
+    grip_ground_hit hit;
+    bool hit_found = plane_raycast(ground, origin, down, c->ray_reach, &hit);
+    wheel_touch(v, i, hit_found, &hit, origin, up, false, check_wall);
+  }
+}
+
 STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt, int n, bool car) {
   bool moving = world->moving_ground; /* the ground reports its velocity and bodies */
   double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
-  grip_vec3 down = v3_neg(up);
   /* grip's own track and plane say how flat the ground is around each hit (ground_flat.h), which
    * spares the body's probe rays that could not touch; a user's ground, or one that moves, does
    * not. */
@@ -441,18 +457,12 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
   bool track = !moving && raycast == grip_track_raycast;
   bool plane = !moving && raycast == grip_plane_raycast;
   /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
-   * compression past the bump stop is still seen. The plane's rays in a loop of their own: it
-   * asks no query and moves not. */
+   * compression past the bump stop is still seen. */
   if (plane) {
-    for (int i = 0; i < n; ++i) {
-      const wheel_config *c = &v->type->wheels[i];
-      grip_vec3 origin = v3_add(v->position, mat3_mul(rot, c->ray_start));
-      v->wheels[i].flat.track = NULL; /* (u and t are read only with a track's claims) */
-      v->wheels[i].flat.plane = true;
-      grip_ground_hit hit;
-      bool hit_found = plane_raycast(world->ground.context, origin, down, c->ray_reach, &hit);
-      wheel_touch(v, i, hit_found, &hit, origin, up, false);
-    }
+    /* The plane's normal is every hit's: whether it is a wall (wheel_touch) is asked once. */
+    const grip_plane *ground = world->ground.context;
+    if (v3_dot(ground->normal, up) >= v->ground_min_up) plane_rays(v, ground, rot, n, up, false);
+    else plane_rays(v, ground, rot, n, up, true);
   } else {
     ground_rays(v, world, rot, n, moving, track);
   }
