@@ -11,6 +11,7 @@
 #include "isa.h"
 #include "lanes.h"
 #include "steering_torque.h"
+#include "v4.h"
 #include "vehicle_internal.h"
 
 
@@ -769,19 +770,20 @@ STEP_INLINE void tyres_finish(vehicle *v, const wheel_scratch *sc, double dt, in
 STEP_INLINE void chassis_forces(const vehicle *v, const wheel_scratch *sc, const grip_world_def *world,
                                 const mat3 *rot, grip_vec3 *force_io, grip_vec3 *torque_io,
                                 grip_vec3 wheel_force[GRIP_MAX_WHEELS], int n) {
-  grip_vec3 force = *force_io;
-  grip_vec3 torque = *torque_io;
+  /* The wheels' sums with x, y and z in one vector each (v4.h: the same bits as gmath.h). */
+  v4 force4 = v4_of(*force_io), torque4 = v4_of(*torque_io), position = v4_of(v->position);
   for (int i = 0; i < n; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (wheel_force) wheel_force[i] = v3(0, 0, 0);
     if (!w->in_contact) continue;
-    grip_vec3 f = v3_scale(w->contact_normal, w->load);
-    f = v3_mad(f, v3(sc->long_x[i], sc->long_y[i], sc->long_z[i]), w->fx);
-    f = v3_mad(f, v3(sc->lat_x[i], sc->lat_y[i], sc->lat_z[i]), w->fy);
-    if (wheel_force) wheel_force[i] = f;
-    force = v3_add(force, f);
-    torque = v3_add(torque, v3_cross(v3_sub(w->contact_point, v->position), f));
-    torque = v3_mad(torque, w->contact_normal, w->mz);
+    v4 normal = v4_of(w->contact_normal);
+    v4 f = normal * w->load;
+    f += v4_xyz(sc->long_x[i], sc->long_y[i], sc->long_z[i]) * w->fx;
+    f += v4_xyz(sc->lat_x[i], sc->lat_y[i], sc->lat_z[i]) * w->fy;
+    if (wheel_force) wheel_force[i] = v4_vec3(f);
+    force4 += f;
+    torque4 += v4_cross(v4_of(w->contact_point) - position, f);
+    torque4 += normal * w->mz;
   }
 
   /* Aerodynamics in still air. */
@@ -789,6 +791,8 @@ STEP_INLINE void chassis_forces(const vehicle *v, const wheel_scratch *sc, const
   double rho = world->air_density;
   grip_vec3 fwd = mat3_column(rot, 0);
   grip_vec3 up = mat3_column(rot, 2);
+  grip_vec3 force = v4_vec3(force4);
+  grip_vec3 torque = v4_vec3(torque4);
   double speed2 = v3_dot(v->velocity, v->velocity);
   double vx = v3_dot(v->velocity, fwd);
   double q = 0.5 * rho * vx * vx; /* dynamic pressure on the car's own axis, Pa */
