@@ -371,7 +371,7 @@ STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n, int diffs) {
   lane_mask any = lane_none();
   for (int i = 0; i < n; i += LANES) {
     int at[LANES];
-    lane_mask stuck;
+    lane_mask stuck = lane_none();
     for (int l = 0; l < LANES; ++l) stuck[l] = c->stuck[at[l] = lane_item(i, l, n)];
     lane cap = lane_pick(c->sc->friction_torque, at);
     any |= stuck | ((cap > 0.0) & (lane_pick(c->omega, at) * lane_pick(c->friction_sign, at) < 0.0));
