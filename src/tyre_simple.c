@@ -287,27 +287,28 @@ simple_mf_evaluate_set_n(int n, const simple_mf_set *set, const tyre_inputs *in,
   const double *nominal_load = set->nominal_load, *inv_nominal_load = set->inv_nominal_load;
   const double *mu_x = set->mu_x, *mu_y = set->mu_y, *trail0 = set->trail;
   const double *const *table_x = set->table_x, *const *table_y = set->table_y;
-  double sx[N], sy[N], rho[N], inv_rho[N];
-  bool tabled[N];
+  double sx[N], sy[N], rho2[N], rho[N], inv_rho[N];
   for (int k = 0; k < n; ++k) {
     sx[k] = kappa[k] * inv_kappa_peak[k];
     sy[k] = tan_alpha[k] * inv_tan_alpha_peak[k];
-    double rho2 = sx[k] * sx[k] + sy[k] * sy[k];
-    tabled[k] = rho2 >= 1e-18 && rho2 < rho_max2[k];
-    rho[k] = tabled[k] ? rho2 : 1.0;
+    rho2[k] = sx[k] * sx[k] + sy[k] * sy[k];
   }
+  /* Whether wheel k is within the tables, asked where it is needed: a comparison of doubles,
+   * where an array of flags (or && between the two) kept GCC from vectorising the loops. */
+#define TABLED(k) ((rho2[k] >= 1e-18) & (rho2[k] < rho_max2[k]))
+  for (int k = 0; k < n; ++k) rho[k] = TABLED(k) ? rho2[k] : 1.0;
   /* 1/rho as rho·(1/rho²): the square root and the division run side by side. */
   for (int k = 0; k < n; ++k) {
-    double rho2 = rho[k];
-    rho[k] = sqrt(rho2);
-    inv_rho[k] = rho[k] * (1.0 / rho2);
+    double square = rho[k];
+    rho[k] = sqrt(square);
+    inv_rho[k] = rho[k] * (1.0 / square);
   }
   /* table_lookup's interval and position in it, for every wheel, then its cubic's coefficients. */
   const double inv_h = 1.0 / MF_TABLE_SPACING;
   double s[N], kx[4][N], ky[4][N];
   int interval[N];
   for (int k = 0; k < n; ++k) {
-    double u = tabled[k] ? rho[k] * inv_h : 0.0;
+    double u = rho[k] * (TABLED(k) ? inv_h : 0.0); /* 0 outside the tables, where rho is 1 */
     interval[k] = (int)u;
     s[k] = u - interval[k];
   }
@@ -350,12 +351,13 @@ simple_mf_evaluate_set_n(int n, const simple_mf_set *set, const tyre_inputs *in,
     out->dfx_dkappa[k] = dfx_dkappa[k];
   }
   for (int k = 0; k < n; ++k)
-    if (!tabled[k]) {
+    if (!TABLED(k)) {
       grip_tyre_output direct;
       evaluate_direct(def[k], cache[k]->kappa_peak, cache[k]->tan_alpha_peak, fz[k], kappa[k], tan_alpha[k],
                       friction_scale[k], &direct);
       tyre_results_put(out, k, &direct);
     }
+#undef TABLED
 }
 
 GRIP_HOT_CLONES
