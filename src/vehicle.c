@@ -11,6 +11,7 @@
 #include "isa.h"
 #include "lanes.h"
 #include "steering_torque.h"
+#include "tyre_simple_set.h"
 #include "v4.h"
 #include "vehicle_internal.h"
 
@@ -637,7 +638,8 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
   tyre_results out;
   if (!v->type->any_full_mf) {
     /* every wheel: the type's constants as they lie, wheel k at [k] */
-    if (every_wheel) grip_simple_mf_evaluate_set(n, &v->type->tyre_set, &batch, false, &out);
+    if (every_wheel && n == 4) grip_simple_mf_evaluate_set_n(4, &v->type->tyre_set, &batch, false, &out);
+    else if (every_wheel) grip_simple_mf_evaluate_set(n, &v->type->tyre_set, &batch, false, &out);
     else grip_simple_mf_evaluate_batch(n, &batch, false, &out);
   } else {
     for (int j = 0; j < n; ++j) {
