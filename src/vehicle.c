@@ -496,7 +496,6 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
       wheel_runtime *w = pair[k];
       const wheel_config *c = &v->type->wheels[first + k];
       if (!w->in_contact) {
-        w->suspension_force = 0.0;
         w->load = 0.0;
         continue;
       }
@@ -506,8 +505,7 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
       double damper = (rate > 0.0 ? s->bump_damping : s->rebound_damping) * rate;
       double stop = w->compression > c->max_length ? s->bump_stop_rate * (w->compression - c->max_length) : 0.0;
       double bar = k == 0 ? roll : -roll;
-      w->suspension_force = clampd(spring + damper + stop + bar, 0.0, s->max_force);
-      w->load = w->suspension_force;
+      w->load = clampd(spring + damper + stop + bar, 0.0, s->max_force); /* the tyre's load: the strut's force */
     }
   }
 }
@@ -900,7 +898,7 @@ static void hold_out_of_world(vehicle *v) {
     wheel_runtime *w = &v->wheels[i];
     w->spin = w->deflection_x = w->deflection_y = 0.0;
     w->in_contact = false;
-    w->load = w->suspension_force = w->fx = w->fy = w->mz = 0.0;
+    w->load = w->fx = w->fy = w->mz = 0.0;
   }
   v->steering_torque = 0.0;
 }
@@ -1024,7 +1022,7 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
     for (int i = 0; i < n; ++i) {
       wheel_runtime *w = &v->wheels[i];
       w->fx = w->fy = w->mz = w->kappa = w->tan_alpha = 0.0;
-      w->load = w->suspension_force = w->applied_friction = 0.0;
+      w->load = w->applied_friction = 0.0;
       w->in_contact = w->hit_known = false;
       if (!isfinite(w->rotation)) w->rotation = 0.0;
       if (!finite3_ok(w->contact_point) || !finite3_ok(w->contact_normal)) {
@@ -1125,7 +1123,7 @@ void grip_vehicle_fill_wheel(const vehicle *v, int i, grip_wheel_state *o) {
     o->rotation = w->rotation;
     o->steer_angle = w->steer;
     o->compression = w->compression;
-    o->suspension_force = w->suspension_force;
+    o->suspension_force = w->load; /* (the same force: the strut's, on the tyre) */
     o->drive_torque = w->drive_torque;
     o->brake_torque = w->applied_friction;
     o->surface_id = w->surface.id;
