@@ -717,12 +717,6 @@ static void sweep(collision_world *c, int *order, int n, const double *lo, const
   }
 }
 
-/* Sweep and prune in two passes. The first sweeps every car's reach (reach_bounds) and marks
- * the cars whose reach meets another's; the second takes the exact swept boxes of those cars
- * alone and sweeps them along the same axis. A box lies within its reach, so every pair whose
- * boxes overlap is among the marked cars; the marked cars sorted by their boxes keep the order
- * all the cars would have, and the second sweep stops for a car where a sweep of all of them
- * would: it visits the same pairs in the same order as a sweep of every car's box. */
 #define AXIS_REFRESH 16 /* steps between the first pass's looks at the spread (vehicle_pairs) */
 
 /* The axis, x (0) or y (1), along which the active cars' reaches spread more: the variance of
@@ -743,6 +737,13 @@ static int spread_axis(const collision_world *c, int used) {
   return var_y > var_x ? 1 : 0;
 }
 
+/* Sweep and prune in two passes. The first sweeps every car's reach
+ * (grip_collision_reach_bounds) and marks the cars whose reach meets another's: the same cars
+ * along any axis. The second takes the exact swept boxes of those cars alone and sweeps them
+ * along this step's spread axis. A box lies within its reach, so every pair whose boxes overlap
+ * is among the marked cars; the marked cars sorted by their boxes keep the order all the cars
+ * would have, and the second sweep stops for a car where a sweep of all of them would: it visits
+ * the same pairs in the same order as a sweep of every car's box along that axis. */
 static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
   if (!c->pairs_possible) return; /* fewer than two alive: no pair, and no bounds were taken */
   /* The order starts from the last step's, the cars that left it taken out and the new ones

@@ -27,8 +27,8 @@ typedef struct collision_world {
   grip_vec3 *end_velocity;        /* velocity after the vehicle step, before the contacts */
   grip_vehicle_contacts *contacts; /* what grip_vehicle_get_contacts reports */
   int *order;                     /* broad phase, first pass: the active slots sorted along the
-                                     sweep axis by their reach, order_count of them; the next
-                                     step's sort starts from it */
+                                     first pass's axis by their reach, order_count of them; the
+                                     next step's sort starts from it */
   int order_count;
   int first_axis;                 /* the first pass's sweep axis (0: x, 1: y), and its age in steps */
   unsigned axis_age;

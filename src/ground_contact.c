@@ -431,7 +431,7 @@ static void ground_contact_step_cloned(vehicle *v, const grip_world_def *world, 
 
 /* (the start pose by its address: passed by value, it was copied onto the stack twice a step) */
 void grip_ground_contact_resolve(vehicle *v, const grip_world_def *world, const grip_vec3 *start_position,
-                              const grip_quat *start_rotation, const mat3 *start_rot, double dt) {
+                                 const grip_quat *start_rotation, const mat3 *start_rot, double dt) {
   ground_contact_step_cloned(v, world, start_position, start_rotation, start_rot, dt);
 }
 

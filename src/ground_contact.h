@@ -40,9 +40,10 @@ static inline double grip_ground_box_part_along(grip_vec3 h, grip_vec3 o, grip_v
 /* On grip's own plane (n·x = offset), whether every box point stands clear of it for certain.
  * The box's lowest point's height above the plane is n·pos + box part (m) − hz·|m.z| − offset
  * with m = Rᵀn (the layer bound's sum, for the one exact plane), in any orientation, upright or
- * not. A probe's ray would count a point as touching only below GROUND_TOUCH; beyond that and a margin for rounding (the ray works out its hit point and depth
- * by other sums, within ~10 ulp of the coordinates: ~2e-15 per metre of them, where the margin
- * is PLANE_MARGIN per metre), the probe finds no point, so leaving it out gives the same result.
+ * not. A probe's ray would count a point as touching only below GROUND_TOUCH; beyond that and a
+ * margin for rounding (the ray works out its hit point and depth by other sums, within ~10 ulp of
+ * the coordinates: ~2e-15 per metre of them, where the margin is PLANE_MARGIN per metre), the
+ * probe finds no point, so leaving it out gives the same result.
  * The gate over the wheels' planes and the flatness claims are left out with it: −139
  * instructions a vehicle-step on the plane. tests/test_solid_ground.c
  * own_plane_gate_changes_nothing holds it to the same plane through a user's callback. */

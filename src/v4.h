@@ -13,8 +13,9 @@
 
 typedef double v4 __attribute__((vector_size(4 * sizeof(double))));
 
-/* GCC warns that a 32-byte vector returned without AVX would be passed differently: the
- * helpers below are always inlined, so no v4 ever crosses a call. */
+/* GCC warns that a 32-byte vector returned without AVX would be passed differently, here and in
+ * the inline step functions that take these helpers in (so for the rest of the including file):
+ * they are all inlined, and no v4 ever crosses a call. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
@@ -25,7 +26,6 @@ typedef double v4 __attribute__((vector_size(4 * sizeof(double))));
  * Valgrind 3.19 stops at (tests/cli_valgrind.sh). */
 V4_INLINE v4 v4_of(grip_vec3 a) { return (v4){a.x, a.y, a.z, a.z}; }
 V4_INLINE v4 v4_xyz(double x, double y, double z) { return (v4){x, y, z, z}; }
-V4_INLINE v4 v4_splat(double s) { return (v4){s, s, s, s}; }
 V4_INLINE grip_vec3 v4_vec3(v4 a) { return (grip_vec3){a[0], a[1], a[2]}; }
 
 /* v3_cross: (a.y·b.z − a.z·b.y, a.z·b.x − a.x·b.z, a.x·b.y − a.y·b.x), each lane's products and
