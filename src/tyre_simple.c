@@ -210,7 +210,8 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
                                  double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out) {
   if (!cache) {
     grip_simple_mf_evaluate_direct(def, grip_magic_formula_peak_slip(&def->longitudinal),
-                    tan(grip_magic_formula_peak_slip(&def->lateral)), fz, kappa, tan_alpha, friction_scale, out);
+                                   tan(grip_magic_formula_peak_slip(&def->lateral)), fz, kappa, tan_alpha,
+                                   friction_scale, out);
     return;
   }
   /* The same equations as evaluate_direct, with the curves from the tables and the divisions by
@@ -219,7 +220,8 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
   double sy = tan_alpha * cache->inv_tan_alpha_peak;
   double rho2 = sx * sx + sy * sy;
   if (!(rho2 >= 1e-18 && rho2 < cache->rho_max * cache->rho_max)) {
-    grip_simple_mf_evaluate_direct(def, cache->kappa_peak, cache->tan_alpha_peak, fz, kappa, tan_alpha, friction_scale, out);
+    grip_simple_mf_evaluate_direct(def, cache->kappa_peak, cache->tan_alpha_peak, fz, kappa, tan_alpha,
+                                   friction_scale, out);
     return;
   }
   fz = fz > 0.0 ? fz : 0.0;

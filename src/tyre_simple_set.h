@@ -16,13 +16,17 @@ void grip_simple_mf_evaluate_direct(const grip_simple_mf_def *def, double kappa_
 
 /* An interval's cubic a·s³ + b·s² + c·s + d at s (0 <= s < 1 across the interval), and its
  * slope per unit of rho (inv_h: intervals per unit of rho). */
-static inline double grip_simple_mf_table_cubic(double a, double b, double c, double d, double s, double inv_h, double *slope) {
+static inline double grip_simple_mf_table_cubic(double a, double b, double c, double d, double s, double inv_h,
+                                                double *slope) {
   *slope = ((3.0 * a * s + 2.0 * b) * s + c) * inv_h;
   return ((a * s + b) * s + c) * s + d;
 }
 
-static inline __attribute__((always_inline)) void
-grip_simple_mf_evaluate_set_n(int n, const simple_mf_set *set, const tyre_inputs *in, bool slopes_y, tyre_results *out) {
+/* The set's n tyres (n a constant where it is inlined for the usual car); slopes_y: also the
+ * lateral slopes dFy/dalpha. */
+static inline __attribute__((always_inline)) void grip_simple_mf_evaluate_set_n(int n, const simple_mf_set *set,
+                                                                                const tyre_inputs *in, bool slopes_y,
+                                                                                tyre_results *out) {
   /* grip_simple_mf_evaluate_tan's cached path a phase at a time, each phase a loop over the
    * wheels through arrays of their own (structure of arrays): the compiler runs such a loop on
    * all the wheels at once in vector registers, and the wheels' square roots and divisions
@@ -104,8 +108,8 @@ grip_simple_mf_evaluate_set_n(int n, const simple_mf_set *set, const tyre_inputs
   for (int k = 0; k < n; ++k)
     if (!TABLED(k)) {
       grip_tyre_output direct;
-      grip_simple_mf_evaluate_direct(def[k], cache[k]->kappa_peak, cache[k]->tan_alpha_peak, fz[k], kappa[k], tan_alpha[k],
-                      friction_scale[k], &direct);
+      grip_simple_mf_evaluate_direct(def[k], cache[k]->kappa_peak, cache[k]->tan_alpha_peak, fz[k], kappa[k],
+                                     tan_alpha[k], friction_scale[k], &direct);
       tyre_results_put(out, k, &direct);
     }
 #undef TABLED

@@ -433,7 +433,8 @@ static void ground_rays(vehicle *v, const grip_world_def *world, const mat3 *rot
 }
 
 /* The wheels' rays on grip's own plane, in a loop of their own: it asks no query and moves not.
- * check_wall: whether wheel_touch asks if the hit is a wall (the caller has found it is not). */
+ * Without check_wall the caller has found the plane's normal no wall, and wheel_touch does not
+ * ask again for each wheel. */
 STEP_INLINE void plane_rays(vehicle *v, const grip_plane *ground, const mat3 *rot, int n, grip_vec3 up,
                             bool check_wall) {
   grip_vec3 down = v3_neg(up);
@@ -978,8 +979,8 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
   /* Safety net: nothing non-finite may leave a step. Should a force ever blow up, the car is
    * put back where the step began, at rest. */
   /* A sum of the values is finite exactly when every value is finite (a NaN or an infinity in
-   * it makes it NaN or infinite), unless it overflows, which takes values beyond 1e307, a state
-   * as blown-up as any: and s − s is 0 exactly when s is finite. One addition a value and no
+   * it makes it NaN or infinite), unless it overflows, which takes a value near 10³⁰⁸ / 39, a
+   * state as blown-up as any: and s − s is 0 exactly when s is finite. One addition a value and no
    * branch (this runs every step; needs IEEE arithmetic, which -ffast-math would not give). */
   double sum = v->position.x + v->position.y + v->position.z + v->velocity.x + v->velocity.y + v->velocity.z +
                v->angular_velocity.x + v->angular_velocity.y + v->angular_velocity.z + v->rotation.w +
