@@ -18,7 +18,6 @@
 #include "lanes.h"
 
 #define WALL_SLOP 0.005        /* m of penetration left after correction: keeps contacts alive */
-#define CAR_SLOP 0.005         /* m, the same between two cars */
 #define WALL_TOUCH 0.002       /* m: points closer than this to a wall take part in the solve */
 /* m: points of a face this far in front of the other box's face still take part. Two cars'
  * faces meet tilted by their different pitch (braking, load): 2.4 degrees over a 1.2 m high
@@ -66,6 +65,7 @@ bool grip_collision_reserve(collision_world *c, int capacity) {
       !grow((void **)&c->reach_min, 3 * n * sizeof *c->reach_min) ||
       !grow((void **)&c->reach_max, 3 * n * sizeof *c->reach_max) || !grow((void **)&c->near, n * sizeof *c->near) ||
       !grow((void **)&c->near_order, n * sizeof *c->near_order) || !grow((void **)&c->listed, n * sizeof *c->listed) ||
+      !grow((void **)&c->order_active, n * sizeof *c->order_active) ||
       !grow((void **)&c->last_box, n * sizeof *c->last_box) ||
       !grow((void **)&c->box_min, 3 * n * sizeof *c->box_min) ||
       !grow((void **)&c->box_max, 3 * n * sizeof *c->box_max) || !grow((void **)&c->active, n * sizeof *c->active) ||
@@ -73,7 +73,7 @@ bool grip_collision_reserve(collision_world *c, int capacity) {
       !grow((void **)&c->wall_clear, n * sizeof *c->wall_clear))
     return false;
   for (int i = c->capacity; i < capacity; ++i) {
-    c->listed[i] = 0;
+    c->listed[i] = c->order_active[i] = 0;
     grip_collision_reset_slot(c, i);
   }
   c->capacity = capacity;
@@ -102,6 +102,7 @@ void grip_collision_free(collision_world *c) {
   free(c->near);
   free(c->near_order);
   free(c->listed);
+  free(c->order_active);
   free(c->last_box);
   free(c->box_min);
   free(c->box_max);
@@ -114,7 +115,8 @@ void grip_collision_free(collision_world *c) {
 size_t grip_collision_bytes(const collision_world *c) {
   size_t per_slot = sizeof *c->start_position + sizeof *c->start_rotation + sizeof *c->end_velocity +
                     sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->reach_min + 3 * sizeof *c->reach_max +
-                    sizeof *c->near + sizeof *c->near_order + sizeof *c->listed + sizeof *c->last_box +
+                    sizeof *c->near + sizeof *c->near_order + sizeof *c->listed + sizeof *c->order_active +
+                    sizeof *c->last_box +
                     3 * sizeof *c->box_min + 3 * sizeof *c->box_max +
                     sizeof *c->active + 2 * sizeof *c->hitched + sizeof *c->wall_clear;
   return (size_t)c->capacity * per_slot + (size_t)c->workers * sizeof *c->wall_points;
@@ -156,47 +158,6 @@ void grip_collision_clear_hitched(collision_world *c, int a, int b) {
 
 static bool hitched(const collision_world *c, int a, int b) {
   return c->hitched[2 * a] == b || c->hitched[2 * a + 1] == b;
-}
-
-/* Asks for a cache line the caller is about to write, in the exclusive state: x86's PREFETCHW
- * (CPUs without it execute its encoding as a no-op), written as assembly since a compiler given
- * no -march emits a read prefetch for __builtin_prefetch; the plain builtin elsewhere. */
-static inline void prefetch_for_write(const void *p) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  __asm__ volatile("prefetchw %0" : : "m"(*(const char *)p));
-#else
-  __builtin_prefetch(p, 1, 3);
-#endif
-}
-
-void grip_collision_begin_slot(collision_world *c, int slot, const vehicle *v) {
-  /* The reach written after the step was read by the broad phase on the caller's core: ask for
-   * its cache lines now, so that the stores after the step do not wait for them. */
-  prefetch_for_write(&c->reach_min[3 * slot]);
-  prefetch_for_write(&c->reach_min[3 * slot + 2]);
-  prefetch_for_write(&c->reach_max[3 * slot]);
-  prefetch_for_write(&c->reach_max[3 * slot + 2]);
-  c->start_position[slot] = v->position;
-  c->start_rotation[slot] = v->rotation;
-  grip_vehicle_contacts *k = &c->contacts[slot];
-  k->count = k->wall_count = k->vehicle_count = 0;
-  k->impulse = 0.0;
-}
-
-static inline void reach_bounds(collision_world *c, int slot, const vehicle *v);
-static int wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_def *def, double dt);
-
-int grip_collision_end_slot(collision_world *c, int slot, vehicle *v, const grip_world_def *def, double dt) {
-  c->end_velocity[slot] = v->velocity;
-  c->contacts[slot].ground_count = v->ground_points;
-  c->contacts[slot].ground_impulse = v->ground_impulse;
-  /* A vehicle in forces mode has its collisions resolved by the caller's engine. */
-  unsigned char active = v->alive && !v->out_of_world && v->def->chassis_mode == GRIP_CHASSIS_OWN;
-  /* Written only when it changes: 64 slots share a cache line, and threads stepping neighbouring
-   * slots would otherwise pass the line back and forth at every vehicle. */
-  if (c->active[slot] != active) c->active[slot] = active;
-  if (c->active[slot] && c->pairs_possible) reach_bounds(c, slot, v);
-  return c->active[slot] && def->barrier.query ? wall_pass(c, v, slot, def, dt) : 0;
 }
 
 void grip_collision_begin_step(collision_world *c) {
@@ -469,7 +430,7 @@ static bool wall_query(const grip_barrier *bar, vehicle *v, grip_vec3 p, grip_ba
 /* Deepest penetration of the box into the walls at the current pose; *normal is that wall's.
  * -INFINITY (none) without asking for every box point when the wall is further from the centre
  * of mass than any box point reaches, + 0.1 m (the wall distance changes by at most the
- * distance moved, as in wall_pass's first test). */
+ * distance moved, as in grip_collision_wall_pass's first test). */
 static double wall_depth(const grip_barrier *bar, vehicle *v, grip_vec3 *normal) {
   double reach = box_reach(v);
   grip_ground_query query = grip_vehicle_ground_query(v, GRIP_GROUND_QUERY_BODY);
@@ -492,7 +453,7 @@ static double wall_depth(const grip_barrier *bar, vehicle *v, grip_vec3 *normal)
 }
 
 /* The vehicle against the walls over its step; returns the contact points recorded. */
-static int wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_def *def, double dt) {
+int grip_collision_wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_def *def, double dt) {
   const grip_barrier *bar = &def->barrier;
   grip_vec3 p0 = c->start_position[slot];
   double reach = box_reach(v);
@@ -565,7 +526,7 @@ static int wall_pass(collision_world *c, vehicle *v, int slot, const grip_world_
     if (!(depth > WALL_SLOP)) break;
     v->position = v3_mad(v->position, normal, depth - WALL_SLOP);
   }
-  if (c->pairs_possible) reach_bounds(c, slot, v);
+  if (c->pairs_possible) grip_collision_reach_bounds(c, slot, v);
   return n;
 }
 
@@ -697,25 +658,6 @@ static void swept_bounds(collision_world *c, int slot, const vehicle *v) {
   }
 }
 
-/* The coarse bounds of a car over the step: every point of its box lies within box_reach of
- * the CG (vehicle.c), so at both poses the box lies within the CG's bounds over the step, min
- * and max of the start and end CG, widened by box_reach and CAR_SLOP. They contain
- * swept_bounds' box, which is within those distances of the same CG, once widened by REACH_ROUND
- * for the rounding of both (a few ulps of the coordinates and of the reach). No rotation is
- * needed: each car's share of the broad phase is a few comparisons, and the exact boxes are
- * taken only where two reaches meet. */
-#define REACH_ROUND 1e-12 /* relative: of |coordinate| and of the reach, far above the rounding's ~1e-15 */
-static inline void reach_bounds(collision_world *c, int slot, const vehicle *v) {
-  double reach = (v->type->box_reach + CAR_SLOP) * (1.0 + REACH_ROUND);
-  grip_vec3 p0 = c->start_position[slot], p1 = v->position;
-  lane lo = lane_min((lane){p0.x, p0.y}, (lane){p1.x, p1.y}), hi = lane_max((lane){p0.x, p0.y}, (lane){p1.x, p1.y});
-  lane_store(&c->reach_min[3 * slot], lo - (reach + REACH_ROUND * lane_abs(lo)));
-  lane_store(&c->reach_max[3 * slot], hi + (reach + REACH_ROUND * lane_abs(hi)));
-  double lo_z = mind(p0.z, p1.z), hi_z = maxd(p0.z, p1.z);
-  c->reach_min[3 * slot + 2] = lo_z - (reach + REACH_ROUND * fabs(lo_z));
-  c->reach_max[3 * slot + 2] = hi_z + (reach + REACH_ROUND * fabs(hi_z));
-}
-
 static bool before(const double *key, int a, int b) { return key[a] < key[b] || (key[a] == key[b] && a < b); }
 
 /* Sorts the n slots in order by insertion on (key[3·slot], slot): a total order, so the pairs
@@ -738,6 +680,25 @@ static bool bounds_overlap(const double *lo, const double *hi, int a, int b) {
   return overlap;
 }
 
+/* One pair the sweep meets along its axis, if their bounds overlap on all three axes and they
+ * are not hitched: each of the two marked near and listed in near_order once (the first pass),
+ * or the pair resolved (the second). */
+static __attribute__((noinline)) void sweep_meet(collision_world *c, const double *lo, const double *hi, int a, int b,
+                                                 bool resolve, vehicle *vs, const grip_world_def *def, double dt) {
+  if (!bounds_overlap(lo, hi, a, b) || hitched(c, a, b)) return;
+  if (resolve) {
+    pair_pass(c, vs, a < b ? a : b, a < b ? b : a, def, dt);
+    return;
+  }
+  for (int k = 0; k < 2; ++k) {
+    int s = k == 0 ? a : b;
+    if (!c->near[s]) {
+      c->near[s] = 1;
+      c->near_order[c->near_count++] = s;
+    }
+  }
+}
+
 /* Sorts the n slots in order along axis by (lo, slot) and visits, in that order, every pair of
  * them whose bounds ([lo, hi], 3 per slot) overlap and that are not hitched: it marks both near
  * (the first pass) or, with resolve, resolves the pair (the second). A pair is met while the
@@ -745,28 +706,22 @@ static bool bounds_overlap(const double *lo, const double *hi, int a, int b) {
 static void sweep(collision_world *c, int *order, int n, const double *lo, const double *hi, int axis, bool resolve,
                   vehicle *vs, const grip_world_def *def, double dt) {
   sort_along(order, n, lo + axis);
+  /* Nearly every car's loop ends at its first test (the next car along the axis is clear of
+   * it): the rest of a pair's test is a call (sweep_meet), so that the loop's few instructions
+   * are all a car costs. */
   for (int i = 0; i < n; ++i) {
     int a = order[i];
-    for (int j = i + 1; j < n; ++j) {
-      int b = order[j];
-      if (lo[3 * b + axis] > hi[3 * a + axis]) break;
-      if (!bounds_overlap(lo, hi, a, b) || hitched(c, a, b)) continue;
-      if (resolve)
-        pair_pass(c, vs, a < b ? a : b, a < b ? b : a, def, dt);
-      else
-        c->near[a] = c->near[b] = 1;
-    }
+    double end = hi[3 * a + axis];
+    for (int j = i + 1; j < n && !(lo[3 * order[j] + axis] > end); ++j)
+      sweep_meet(c, lo, hi, a, order[j], resolve, vs, def, dt);
   }
 }
 
-/* Sweep and prune in two passes. The first sweeps every car's reach (reach_bounds) and marks
- * the cars whose reach meets another's; the second takes the exact swept boxes of those cars
- * alone and sweeps them along the same axis. A box lies within its reach, so every pair whose
- * boxes overlap is among the marked cars; the marked cars sorted by their boxes keep the order
- * all the cars would have, and the second sweep stops for a car where a sweep of all of them
- * would: it visits the same pairs in the same order as a sweep of every car's box. */
-static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
-  if (!c->pairs_possible) return; /* fewer than two alive: no pair, and no bounds were taken */
+#define AXIS_REFRESH 16 /* steps between the first pass's looks at the spread (vehicle_pairs) */
+
+/* The axis, x (0) or y (1), along which the active cars' reaches spread more: the variance of
+ * their centres. The second pass sweeps along it, so that the pairs are visited in its order. */
+static int spread_axis(const collision_world *c, int used) {
   int active = 0;
   double mean[2] = {0, 0}, sq[2] = {0, 0};
   for (int i = 0; i < used; ++i) {
@@ -778,37 +733,59 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
     }
     ++active;
   }
+  double var_x = sq[0] - mean[0] * mean[0] / active, var_y = sq[1] - mean[1] * mean[1] / active;
+  return var_y > var_x ? 1 : 0;
+}
+
+/* Sweep and prune in two passes. The first sweeps every car's reach
+ * (grip_collision_reach_bounds) and marks the cars whose reach meets another's: the same cars
+ * along any axis. The second takes the exact swept boxes of those cars alone and sweeps them
+ * along this step's spread axis. A box lies within its reach, so every pair whose boxes overlap
+ * is among the marked cars; the marked cars sorted by their boxes keep the order all the cars
+ * would have, and the second sweep stops for a car where a sweep of all of them would: it visits
+ * the same pairs in the same order as a sweep of every car's box along that axis. */
+static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_world_def *def, double dt) {
+  if (!c->pairs_possible) return; /* fewer than two alive: no pair, and no bounds were taken */
   /* The order starts from the last step's, the cars that left it taken out and the new ones
    * added: nearly sorted, the insertion sort then costs a comparison or two a car. The sort's
-   * order is total, so where it starts changes nothing in it. */
-  int n = 0;
-  for (int k = 0; k < c->order_count; ++k) {
-    int s = c->order[k];
-    if (s < used && c->active[s])
-      c->order[n++] = s;
-    else
-      c->listed[s] = 0;
-  }
-  for (int i = 0; i < used && n < active; ++i)
-    if (c->active[i] && !c->listed[i]) {
-      c->order[n++] = i;
-      c->listed[i] = 1;
+   * order is total, so where it starts changes nothing in it. The same active slots as when it
+   * was last made (nearly always): it holds them all already. */
+  if (used != c->order_used || memcmp(c->active, c->order_active, (size_t)used) != 0) {
+    int active = 0;
+    for (int i = 0; i < used; ++i) active += c->active[i];
+    int n = 0;
+    for (int k = 0; k < c->order_count; ++k) {
+      int s = c->order[k];
+      if (s < used && c->active[s])
+        c->order[n++] = s;
+      else
+        c->listed[s] = 0;
     }
-  c->order_count = n;
+    for (int i = 0; i < used && n < active; ++i)
+      if (c->active[i] && !c->listed[i]) {
+        c->order[n++] = i;
+        c->listed[i] = 1;
+      }
+    c->order_count = n;
+    memcpy(c->order_active, c->active, (size_t)used);
+    c->order_used = used;
+  }
+  int n = c->order_count;
   if (n < 2) return;
-  /* Sweep along x or y, whichever spreads the cars more. */
-  double var_x = sq[0] - mean[0] * mean[0] / n, var_y = sq[1] - mean[1] * mean[1] / n;
-  int axis = var_y > var_x ? 1 : 0;
-  sweep(c, c->order, n, c->reach_min, c->reach_max, axis, false, vs, def, dt);
-  int m = 0;
-  for (int i = 0; i < n; ++i) {
-    int a = c->order[i];
-    if (!c->near[a]) continue;
+  /* The first pass finds the same near cars along any axis: it sweeps along the spread axis as
+   * last taken (by the second pass, or every AXIS_REFRESH steps), which is nearly always this
+   * step's; the spread is worked out at every step only where a second pass runs. */
+  if (c->axis_age++ % AXIS_REFRESH == 0) c->first_axis = spread_axis(c, used);
+  c->near_count = 0;
+  sweep(c, c->order, n, c->reach_min, c->reach_max, c->first_axis, false, vs, def, dt);
+  int m = c->near_count;
+  for (int k = 0; k < m; ++k) {
+    int a = c->near_order[k];
     c->near[a] = 0;
-    c->near_order[m++] = a;
     swept_bounds(c, a, &vs[a]); /* before any pair moves a car */
   }
   if (m < 2) return;
+  int axis = c->first_axis = spread_axis(c, used);
   sweep(c, c->near_order, m, c->box_min, c->box_max, axis, true, vs, def, dt);
 }
 

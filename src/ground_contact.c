@@ -25,7 +25,6 @@
 
 #define GROUND_POINTS 12
 #define GROUND_SLOP 0.005  /* m of penetration left after correction: keeps a resting contact alive */
-#define GROUND_TOUCH 0.002 /* m: points closer than this to the ground take part in the solve */
 /* m: while the car stands upright on three or more wheels, a box point whose height above the
  * nearest wheel's contact plane exceeds this is not cast (the wheels already say where the ground
  * is; this keeps the common case free of extra rays). */
@@ -149,13 +148,6 @@ static void clearance_over_wheels(const vehicle *v, const ground_flatness *flat,
   }
 }
 
-/* The box's part of its points' height along a normal n, for m = Rᵀn, the box's half extents h
- * and centre o (vehicle_type.box_half, box_offset): o·m − |hx·mx| − |hy·my|, the least over a
- * layer's points (x at o.x and o.x ± hx, y at o.y ± hy); a layer adds its sz·hz·mz. */
-static inline double box_part_along(grip_vec3 h, grip_vec3 o, grip_vec3 m) {
-  return v3_dot(o, m) - fabs(h.x * m.x) - fabs(h.y * m.y);
-}
-
 /* Lower bounds of clearance_over_wheels over the box's bottom points (bound[0], local z = o.z −
  * hz) and its top points (bound[1], o.z + hz): with the body rotation R, a point's clearance over
  * a wheel's plane (c, n) is (pos − c)·n + local·(Rᵀn), and over the points local = o + (sx·hx,
@@ -179,7 +171,7 @@ STEP_INLINE void layer_clearance_bounds(const vehicle *v, const mat3 *rot, int n
     grip_vec3 nrm = w->contact_normal;
     if (!(nrm.x == last_normal.x && nrm.y == last_normal.y && nrm.z == last_normal.z)) {
       grip_vec3 m = mat3_mul_transposed(rot, nrm);
-      box_part = box_part_along(h, o, m);
+      box_part = grip_ground_box_part_along(h, o, m);
       ez = h.z * m.z;
       last_normal = nrm;
     }
@@ -393,39 +385,13 @@ STEP_INLINE int touching_points(vehicle *v, const grip_world_def *world, const g
   return probe(v, world, start_position, start_rot, rot, gated, layer_near, flat, planes, first);
 }
 
-/* On grip's own plane (n·x = offset), whether every box point stands clear of it for certain.
- * The box's lowest point's height above the plane is n·pos + box_part_along(m) − hz·|m.z| −
- * offset with m = Rᵀn (the layer bound's sum, for the one exact plane), in any orientation,
- * upright or not. A probe's ray would count a point as touching only below
- * GROUND_TOUCH; beyond that and a margin for rounding (the ray works out its hit point and depth
- * by other sums, within ~10 ulp of the coordinates: ~2e-15 per metre of them, where the margin
- * is PLANE_MARGIN per metre), the probe finds no point, so leaving it out gives the same result.
- * The gate over the wheels' planes and the flatness claims are left out with it: −139
- * instructions a vehicle-step on the plane. tests/test_solid_ground.c
- * own_plane_gate_changes_nothing holds it to the same plane through a user's callback. */
-#define PLANE_MARGIN 1e-9
-STEP_INLINE bool clear_of_own_plane(const vehicle *v, const grip_world_def *world) {
-  if (world->ground.raycast != grip_plane_raycast) return false;
-  const grip_plane *plane = world->ground.context;
-  grip_vec3 n = plane->normal, p = v->position, h = v->type->box_half;
-  grip_vec3 m = quat_unrotate(v->rotation, n); /* Rᵀn from the quaternion: no matrix is needed here */
-  /* the bottom layer's box part when m.z > 0, the top's otherwise: the lower of the two */
-  double lowest = v3_dot(n, p) + box_part_along(h, v->type->box_offset, m) - fabs(h.z * m.z) - plane->offset;
-  double margin = PLANE_MARGIN * (1.0 + fabs(p.x) + fabs(p.y) + fabs(p.z) + fabs(plane->offset));
-  return lowest > GROUND_TOUCH + margin;
-}
-
 /* The step for a vehicle of n_wheels wheels (a constant 4 for the usual car, as in vehicle.c, so
  * that the gate's loops over the wheels compile for four). */
 STEP_INLINE void ground_contact_step_n(vehicle *v, const grip_world_def *world, const grip_vec3 *start_position,
                                        const grip_quat *start_rotation, const mat3 *start_rot, double dt,
                                        int n_wheels) {
-  v->ground_points = 0;
-  v->ground_impulse = 0.0;
-  if (!world->ground.raycast) return;
   ground_plane planes[GROUND_POINTS];
   double first;
-  if (clear_of_own_plane(v, world)) return;
   mat3 rot = mat3_from_quat(v->rotation);
   int n = touching_points(v, world, start_position, start_rot, &rot, true, n_wheels, planes, &first);
   if (n == 0) return;
@@ -464,8 +430,8 @@ static void ground_contact_step_cloned(vehicle *v, const grip_world_def *world, 
 }
 
 /* (the start pose by its address: passed by value, it was copied onto the stack twice a step) */
-void grip_ground_contact_step(vehicle *v, const grip_world_def *world, const grip_vec3 *start_position,
-                              const grip_quat *start_rotation, const mat3 *start_rot, double dt) {
+void grip_ground_contact_resolve(vehicle *v, const grip_world_def *world, const grip_vec3 *start_position,
+                                 const grip_quat *start_rotation, const mat3 *start_rot, double dt) {
   ground_contact_step_cloned(v, world, start_position, start_rotation, start_rot, dt);
 }
 
@@ -478,7 +444,7 @@ void grip_ground_contact_push_out(vehicle *v, const grip_world_def *world) {
    * is most cars touching another; 12 rays each otherwise). The wheels touched at the start of
    * the last step, before the push: no start pose to bound how far the body moved since, so no
    * bound for the layer as a whole. */
-  if (clear_of_own_plane(v, world)) return;
+  if (grip_ground_clear_of_own_plane(v, world)) return;
   mat3 rot = mat3_from_quat(v->rotation);
   int n = touching_points(v, world, &v->position, &rot, &rot, false, v->wheel_count, planes, &first);
   push_out(v, planes, n);

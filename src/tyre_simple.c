@@ -13,6 +13,7 @@
 #include "grip/mf_tyre.h"
 #include "grip/tyre.h"
 #include "isa.h"
+#include "tyre_simple_set.h"
 #include "vehicle_internal.h"
 
 grip_simple_mf_def grip_default_simple_mf_def(void) {
@@ -158,13 +159,6 @@ void grip_simple_mf_cache_free(simple_mf_cache *c) {
   c->intervals = 0;
 }
 
-/* An interval's cubic a·s³ + b·s² + c·s + d at s (0 <= s < 1 across the interval), and its
- * slope per unit of rho (inv_h: intervals per unit of rho). */
-static inline double table_cubic(double a, double b, double c, double d, double s, double inv_h, double *slope) {
-  *slope = ((3.0 * a * s + 2.0 * b) * s + c) * inv_h;
-  return ((a * s + b) * s + c) * s + d;
-}
-
 /* The cubic of the interval around rho (0 <= rho < rho_max) and its slope dG/drho. */
 static double table_lookup(const double *table, double rho, double *slope) {
   const double inv_h = 1.0 / MF_TABLE_SPACING;
@@ -172,12 +166,12 @@ static double table_lookup(const double *table, double rho, double *slope) {
   int i = (int)u;
   double s = u - i;
   const double *k = table + 4 * i;
-  return table_cubic(k[0], k[1], k[2], k[3], s, inv_h, slope);
+  return grip_simple_mf_table_cubic(k[0], k[1], k[2], k[3], s, inv_h, slope);
 }
 
 /* Direct evaluation (no tables): the public entry points, and the cached path's fallback. */
-static void evaluate_direct(const grip_simple_mf_def *def, double kappa_peak, double tan_alpha_peak, double fz,
-                            double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out) {
+void grip_simple_mf_evaluate_direct(const grip_simple_mf_def *def, double kappa_peak, double tan_alpha_peak, double fz,
+                                    double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out) {
   fz = fz > 0.0 ? fz : 0.0;
   double dx = grip_simple_mf_loaded_mu(def, def->longitudinal.mu, fz) * friction_scale * fz;
   double dy = grip_simple_mf_loaded_mu(def, def->lateral.mu, fz) * friction_scale * fz;
@@ -215,8 +209,9 @@ static void evaluate_direct(const grip_simple_mf_def *def, double kappa_peak, do
 void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_cache *cache, double fz,
                                  double kappa, double tan_alpha, double friction_scale, grip_tyre_output *out) {
   if (!cache) {
-    evaluate_direct(def, grip_magic_formula_peak_slip(&def->longitudinal),
-                    tan(grip_magic_formula_peak_slip(&def->lateral)), fz, kappa, tan_alpha, friction_scale, out);
+    grip_simple_mf_evaluate_direct(def, grip_magic_formula_peak_slip(&def->longitudinal),
+                                   tan(grip_magic_formula_peak_slip(&def->lateral)), fz, kappa, tan_alpha,
+                                   friction_scale, out);
     return;
   }
   /* The same equations as evaluate_direct, with the curves from the tables and the divisions by
@@ -225,7 +220,8 @@ void grip_simple_mf_evaluate_tan(const grip_simple_mf_def *def, const simple_mf_
   double sy = tan_alpha * cache->inv_tan_alpha_peak;
   double rho2 = sx * sx + sy * sy;
   if (!(rho2 >= 1e-18 && rho2 < cache->rho_max * cache->rho_max)) {
-    evaluate_direct(def, cache->kappa_peak, cache->tan_alpha_peak, fz, kappa, tan_alpha, friction_scale, out);
+    grip_simple_mf_evaluate_direct(def, cache->kappa_peak, cache->tan_alpha_peak, fz, kappa, tan_alpha,
+                                   friction_scale, out);
     return;
   }
   fz = fz > 0.0 ? fz : 0.0;
@@ -270,100 +266,12 @@ void grip_simple_mf_set_fill(simple_mf_set *set, int n, const grip_simple_mf_def
   }
 }
 
-static inline __attribute__((always_inline)) void
-simple_mf_evaluate_set_n(int n, const simple_mf_set *set, const tyre_inputs *in, bool slopes_y, tyre_results *out) {
-  /* grip_simple_mf_evaluate_tan's cached path a phase at a time, each phase a loop over the
-   * wheels through arrays of their own (structure of arrays): the compiler runs such a loop on
-   * all the wheels at once in vector registers, and the wheels' square roots and divisions
-   * overlap. Every wheel takes the same operations in the same order as one evaluated alone, so
-   * the results are the same bit for bit. A wheel outside the tables reads their first interval
-   * (so no lane reads past them) and is evaluated directly afterwards. */
-  enum { N = GRIP_MAX_WHEELS };
-  const grip_simple_mf_def *const *def = set->def;
-  const simple_mf_cache *const *cache = set->cache;
-  const double *fz = in->fz, *kappa = in->kappa, *tan_alpha = in->tan_alpha, *friction_scale = in->friction_scale;
-  const double *inv_kappa_peak = set->inv_kappa_peak, *inv_tan_alpha_peak = set->inv_tan_alpha_peak;
-  const double *rho_max2 = set->rho_max2, *load_sensitivity = set->load_sensitivity;
-  const double *nominal_load = set->nominal_load, *inv_nominal_load = set->inv_nominal_load;
-  const double *mu_x = set->mu_x, *mu_y = set->mu_y, *trail0 = set->trail;
-  const double *const *table_x = set->table_x, *const *table_y = set->table_y;
-  double sx[N], sy[N], rho[N], inv_rho[N];
-  bool tabled[N];
-  for (int k = 0; k < n; ++k) {
-    sx[k] = kappa[k] * inv_kappa_peak[k];
-    sy[k] = tan_alpha[k] * inv_tan_alpha_peak[k];
-    double rho2 = sx[k] * sx[k] + sy[k] * sy[k];
-    tabled[k] = rho2 >= 1e-18 && rho2 < rho_max2[k];
-    rho[k] = tabled[k] ? rho2 : 1.0;
-  }
-  /* 1/rho as rho·(1/rho²): the square root and the division run side by side. */
-  for (int k = 0; k < n; ++k) {
-    double rho2 = rho[k];
-    rho[k] = sqrt(rho2);
-    inv_rho[k] = rho[k] * (1.0 / rho2);
-  }
-  /* table_lookup's interval and position in it, for every wheel, then its cubic's coefficients. */
-  const double inv_h = 1.0 / MF_TABLE_SPACING;
-  double s[N], kx[4][N], ky[4][N];
-  int interval[N];
-  for (int k = 0; k < n; ++k) {
-    double u = tabled[k] ? rho[k] * inv_h : 0.0;
-    interval[k] = (int)u;
-    s[k] = u - interval[k];
-  }
-  for (int k = 0; k < n; ++k) {
-    const double *ax = table_x[k] + 4 * interval[k], *ay = table_y[k] + 4 * interval[k];
-    for (int m = 0; m < 4; ++m) {
-      kx[m][k] = ax[m];
-      ky[m][k] = ay[m];
-    }
-  }
-  /* (out may overlap the inputs as far as the compiler knows: its results are written after the
-   * inputs are read) */
-  double fx[N], fy[N], mz[N], dfx_dkappa[N], dfy_dalpha[N];
-  for (int k = 0; k < n; ++k) {
-    double load = fz[k] > 0.0 ? fz[k] : 0.0;
-    double load_factor = maxd(0.1, 1.0 - load_sensitivity[k] * ((load - nominal_load[k]) * inv_nominal_load[k]));
-    double scale = friction_scale[k] * load;
-    double dx = mu_x[k] * load_factor * scale;
-    double dy = mu_y[k] * load_factor * scale;
-    double dgx, dgy;
-    double gx = table_cubic(kx[0][k], kx[1][k], kx[2][k], kx[3][k], s[k], inv_h, &dgx);
-    double gy = table_cubic(ky[0][k], ky[1][k], ky[2][k], ky[3][k], s[k], inv_h, &dgy);
-    double ux = sx[k] * inv_rho[k], uy = sy[k] * inv_rho[k];
-    fx[k] = dx * gx * ux;
-    fy[k] = -dy * gy * uy;
-    dfx_dkappa[k] = dx * (dgx * ux * ux + gx * inv_rho[k] * (1.0 - ux * ux)) * inv_kappa_peak[k];
-    double dsy_dalpha = (1.0 + tan_alpha[k] * tan_alpha[k]) * inv_tan_alpha_peak[k];
-    dfy_dalpha[k] = -dy * (dgy * uy * uy + gy * inv_rho[k] * (1.0 - uy * uy)) * dsy_dalpha;
-    double trail = trail0[k] * maxd(0.0, 1.0 - rho[k]);
-    mz[k] = -trail * fy[k];
-  }
-  /* a slopes_y known false where this is inlined leaves dfy_dalpha unread, and the compiler
-   * leaves out its sums */
-  if (slopes_y)
-    for (int k = 0; k < n; ++k) out->dfy_dalpha[k] = dfy_dalpha[k];
-  for (int k = 0; k < n; ++k) {
-    out->fx[k] = fx[k];
-    out->fy[k] = fy[k];
-    out->mz[k] = mz[k];
-    out->dfx_dkappa[k] = dfx_dkappa[k];
-  }
-  for (int k = 0; k < n; ++k)
-    if (!tabled[k]) {
-      grip_tyre_output direct;
-      evaluate_direct(def[k], cache[k]->kappa_peak, cache[k]->tan_alpha_peak, fz[k], kappa[k], tan_alpha[k],
-                      friction_scale[k], &direct);
-      tyre_results_put(out, k, &direct);
-    }
-}
-
 GRIP_HOT_CLONES
 static void simple_mf_evaluate_set_cloned(int n, const simple_mf_set *set, const tyre_inputs *in, bool slopes_y,
                                           tyre_results *out) {
   /* the step's usual call: four tyres, without the lateral slopes */
-  if (n == 4 && !slopes_y) simple_mf_evaluate_set_n(4, set, in, false, out);
-  else simple_mf_evaluate_set_n(n, set, in, slopes_y, out);
+  if (n == 4 && !slopes_y) grip_simple_mf_evaluate_set_n(4, set, in, false, out);
+  else grip_simple_mf_evaluate_set_n(n, set, in, slopes_y, out);
 }
 
 void grip_simple_mf_evaluate_set(int n, const simple_mf_set *set, const tyre_inputs *in, bool slopes_y,

@@ -11,6 +11,8 @@
 #include "isa.h"
 #include "lanes.h"
 #include "steering_torque.h"
+#include "tyre_simple_set.h"
+#include "v4.h"
 #include "vehicle_internal.h"
 
 
@@ -328,9 +330,10 @@ STEP_INLINE void steer_wheels(vehicle *v, double forward_speed) {
 /* --- suspension ------------------------------------------------------------------------ */
 
 /* What wheel i's ray found (hit, when found) from origin, straight down the body's -up: the
- * wheel's contact, compression and surface; a wall or nothing leaves it in the air. */
+ * wheel's contact, compression and surface; a wall or nothing leaves it in the air. Without
+ * check_wall the caller has found the hit no wall. */
 STEP_INLINE void wheel_touch(vehicle *v, int i, bool found, const grip_ground_hit *hit, grip_vec3 origin, grip_vec3 up,
-                             bool moving) {
+                             bool moving, bool check_wall) {
   wheel_runtime *w = &v->wheels[i];
   const wheel_config *c = &v->type->wheels[i];
   w->in_contact = found;
@@ -345,7 +348,7 @@ STEP_INLINE void wheel_touch(vehicle *v, int i, bool found, const grip_ground_hi
       w->ground_body = hit->body;
     }
     /* A wall, not ground (the world's max_ground_slope); a NaN normal counts as a wall. */
-    if (!(v3_dot(hit->normal, up) >= v->ground_min_up)) w->in_contact = false;
+    if (check_wall && !(v3_dot(hit->normal, up) >= v->ground_min_up)) w->in_contact = false;
   }
   w->hit_known = w->in_contact;
   if (!w->in_contact) {
@@ -412,7 +415,7 @@ STEP_INLINE void ground_rays_n(vehicle *v, const grip_world_def *world, const ma
     for (int i = 0; i < n; ++i)
       found[i] = raycast && raycast(world->ground.context, &queries[i], origins[i], down, reach[i], &hits[i]);
   }
-  for (int i = 0; i < n; ++i) wheel_touch(v, i, found[i], &hits[i], origins[i], up, moving);
+  for (int i = 0; i < n; ++i) wheel_touch(v, i, found[i], &hits[i], origins[i], up, moving, true);
 }
 
 /* ground_rays_n with the count a constant for the usual car (on a track, where the ground does
@@ -429,11 +432,27 @@ static void ground_rays(vehicle *v, const grip_world_def *world, const mat3 *rot
   else ground_rays_n(v, world, rot, n, moving, track, false);
 }
 
+/* The wheels' rays on grip's own plane, in a loop of their own: it asks no query and moves not.
+ * Without check_wall the caller has found the plane's normal no wall, and wheel_touch does not
+ * ask again for each wheel. */
+STEP_INLINE void plane_rays(vehicle *v, const grip_plane *ground, const mat3 *rot, int n, grip_vec3 up,
+                            bool check_wall) {
+  grip_vec3 down = v3_neg(up);
+  for (int i = 0; i < n; ++i) {
+    const wheel_config *c = &v->type->wheels[i];
+    grip_vec3 origin = v3_add(v->position, mat3_mul(rot, c->ray_start));
+    v->wheels[i].flat.track = NULL; /* (u and t are read only with a track's claims) */
+    v->wheels[i].flat.plane = true;
+    grip_ground_hit hit;
+    bool hit_found = plane_raycast(ground, origin, down, c->ray_reach, &hit);
+    wheel_touch(v, i, hit_found, &hit, origin, up, false, check_wall);
+  }
+}
+
 STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 *rot, double dt, int n, bool car) {
   bool moving = world->moving_ground; /* the ground reports its velocity and bodies */
   double inv_dt = 1.0 / dt;
   grip_vec3 up = mat3_column(rot, 2);
-  grip_vec3 down = v3_neg(up);
   /* grip's own track and plane say how flat the ground is around each hit (ground_flat.h), which
    * spares the body's probe rays that could not touch; a user's ground, or one that moves, does
    * not. */
@@ -441,18 +460,12 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
   bool track = !moving && raycast == grip_track_raycast;
   bool plane = !moving && raycast == grip_plane_raycast;
   /* Cast from above the hardpoint (ray_lift, up to one radius, inside the body box) so that a
-   * compression past the bump stop is still seen. The plane's rays in a loop of their own: it
-   * asks no query and moves not. */
+   * compression past the bump stop is still seen. */
   if (plane) {
-    for (int i = 0; i < n; ++i) {
-      const wheel_config *c = &v->type->wheels[i];
-      grip_vec3 origin = v3_add(v->position, mat3_mul(rot, c->ray_start));
-      v->wheels[i].flat.track = NULL; /* (u and t are read only with a track's claims) */
-      v->wheels[i].flat.plane = true;
-      grip_ground_hit hit;
-      bool hit_found = plane_raycast(world->ground.context, origin, down, c->ray_reach, &hit);
-      wheel_touch(v, i, hit_found, &hit, origin, up, false);
-    }
+    /* The plane's normal is every hit's: whether it is a wall (wheel_touch) is asked once. */
+    const grip_plane *ground = world->ground.context;
+    if (v3_dot(ground->normal, up) >= v->ground_min_up) plane_rays(v, ground, rot, n, up, false);
+    else plane_rays(v, ground, rot, n, up, true);
   } else {
     ground_rays(v, world, rot, n, moving, track);
   }
@@ -484,7 +497,6 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
       wheel_runtime *w = pair[k];
       const wheel_config *c = &v->type->wheels[first + k];
       if (!w->in_contact) {
-        w->suspension_force = 0.0;
         w->load = 0.0;
         continue;
       }
@@ -494,8 +506,7 @@ STEP_INLINE void suspension(vehicle *v, const grip_world_def *world, const mat3 
       double damper = (rate > 0.0 ? s->bump_damping : s->rebound_damping) * rate;
       double stop = w->compression > c->max_length ? s->bump_stop_rate * (w->compression - c->max_length) : 0.0;
       double bar = k == 0 ? roll : -roll;
-      w->suspension_force = clampd(spring + damper + stop + bar, 0.0, s->max_force);
-      w->load = w->suspension_force;
+      w->load = clampd(spring + damper + stop + bar, 0.0, s->max_force); /* the tyre's load: the strut's force */
     }
   }
 }
@@ -626,7 +637,8 @@ STEP_INLINE void tyres_on_ground(vehicle *v, wheel_scratch *sc, const mat3 *rot,
   tyre_results out;
   if (!v->type->any_full_mf) {
     /* every wheel: the type's constants as they lie, wheel k at [k] */
-    if (every_wheel) grip_simple_mf_evaluate_set(n, &v->type->tyre_set, &batch, false, &out);
+    if (every_wheel && n == 4) grip_simple_mf_evaluate_set_n(4, &v->type->tyre_set, &batch, false, &out);
+    else if (every_wheel) grip_simple_mf_evaluate_set(n, &v->type->tyre_set, &batch, false, &out);
     else grip_simple_mf_evaluate_batch(n, &batch, false, &out);
   } else {
     for (int j = 0; j < n; ++j) {
@@ -759,19 +771,20 @@ STEP_INLINE void tyres_finish(vehicle *v, const wheel_scratch *sc, double dt, in
 STEP_INLINE void chassis_forces(const vehicle *v, const wheel_scratch *sc, const grip_world_def *world,
                                 const mat3 *rot, grip_vec3 *force_io, grip_vec3 *torque_io,
                                 grip_vec3 wheel_force[GRIP_MAX_WHEELS], int n) {
-  grip_vec3 force = *force_io;
-  grip_vec3 torque = *torque_io;
+  /* The wheels' sums with x, y and z in one vector each (v4.h: the same bits as gmath.h). */
+  v4 force4 = v4_of(*force_io), torque4 = v4_of(*torque_io), position = v4_of(v->position);
   for (int i = 0; i < n; ++i) {
     const wheel_runtime *w = &v->wheels[i];
     if (wheel_force) wheel_force[i] = v3(0, 0, 0);
     if (!w->in_contact) continue;
-    grip_vec3 f = v3_scale(w->contact_normal, w->load);
-    f = v3_mad(f, v3(sc->long_x[i], sc->long_y[i], sc->long_z[i]), w->fx);
-    f = v3_mad(f, v3(sc->lat_x[i], sc->lat_y[i], sc->lat_z[i]), w->fy);
-    if (wheel_force) wheel_force[i] = f;
-    force = v3_add(force, f);
-    torque = v3_add(torque, v3_cross(v3_sub(w->contact_point, v->position), f));
-    torque = v3_mad(torque, w->contact_normal, w->mz);
+    v4 normal = v4_of(w->contact_normal);
+    v4 f = normal * w->load;
+    f += v4_xyz(sc->long_x[i], sc->long_y[i], sc->long_z[i]) * w->fx;
+    f += v4_xyz(sc->lat_x[i], sc->lat_y[i], sc->lat_z[i]) * w->fy;
+    if (wheel_force) wheel_force[i] = v4_vec3(f);
+    force4 += f;
+    torque4 += v4_cross(v4_of(w->contact_point) - position, f);
+    torque4 += normal * w->mz;
   }
 
   /* Aerodynamics in still air. */
@@ -779,6 +792,8 @@ STEP_INLINE void chassis_forces(const vehicle *v, const wheel_scratch *sc, const
   double rho = world->air_density;
   grip_vec3 fwd = mat3_column(rot, 0);
   grip_vec3 up = mat3_column(rot, 2);
+  grip_vec3 force = v4_vec3(force4);
+  grip_vec3 torque = v4_vec3(torque4);
   double speed2 = v3_dot(v->velocity, v->velocity);
   double vx = v3_dot(v->velocity, fwd);
   double q = 0.5 * rho * vx * vx; /* dynamic pressure on the car's own axis, Pa */
@@ -884,7 +899,7 @@ static void hold_out_of_world(vehicle *v) {
     wheel_runtime *w = &v->wheels[i];
     w->spin = w->deflection_x = w->deflection_y = 0.0;
     w->in_contact = false;
-    w->load = w->suspension_force = w->fx = w->fy = w->mz = 0.0;
+    w->load = w->fx = w->fy = w->mz = 0.0;
   }
   v->steering_torque = 0.0;
 }
@@ -963,29 +978,25 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
 
   /* Safety net: nothing non-finite may leave a step. Should a force ever blow up, the car is
    * put back where the step began, at rest. */
-  /* x − x is 0 for a finite x and NaN for an infinite or NaN one, so the sum of those is 0 exactly
-   * when every value is finite: no branch per value (this runs every step; needs IEEE arithmetic,
-   * which -ffast-math would not give). */
-  double nonfinite = (v->position.x - v->position.x) + (v->position.y - v->position.y) +
-                     (v->position.z - v->position.z) + (v->velocity.x - v->velocity.x) +
-                     (v->velocity.y - v->velocity.y) + (v->velocity.z - v->velocity.z) +
-                     (v->angular_velocity.x - v->angular_velocity.x) + (v->angular_velocity.y - v->angular_velocity.y) +
-                     (v->angular_velocity.z - v->angular_velocity.z) + (v->rotation.w - v->rotation.w) +
-                     (v->engine_omega - v->engine_omega);
+  /* A sum of the values is finite exactly when every value is finite (a NaN or an infinity in
+   * it makes it NaN or infinite), unless it overflows, which takes a value near 10³⁰⁸ / 39, a
+   * state as blown-up as any: and s − s is 0 exactly when s is finite. One addition a value and no
+   * branch (this runs every step; needs IEEE arithmetic, which -ffast-math would not give). */
+  double sum = v->position.x + v->position.y + v->position.z + v->velocity.x + v->velocity.y + v->velocity.z +
+               v->angular_velocity.x + v->angular_velocity.y + v->angular_velocity.z + v->rotation.w +
+               v->engine_omega;
   /* The wheels two at a time in lanes (a spare lane repeats its pair's first wheel): the sum's
-   * order does not matter, only whether it is 0. */
-  lane wheels_nonfinite = lane_of(0.0);
+   * order does not matter, only whether it is finite. */
+  lane wheels_sum = lane_of(0.0);
   for (int i = 0; i < n; i += LANES) {
     const void *w[LANES];
     for (int l = 0; l < LANES; ++l) w[l] = &v->wheels[lane_item(i, l, n)];
 #define W(field) lane_gather(w, offsetof(wheel_runtime, field))
-    lane x = W(spin), dx = W(deflection_x), dy = W(deflection_y), fx = W(fx), fy = W(fy);
-    lane compression = W(compression), load = W(load);
+    wheels_sum += W(spin) + W(deflection_x) + W(deflection_y) + W(fx) + W(fy) + W(compression) + W(load);
 #undef W
-    wheels_nonfinite += (x - x) + (dx - dx) + (dy - dy) + (fx - fx) + (fy - fy) + (compression - compression) + (load - load);
   }
-  for (int l = 0; l < LANES; ++l) nonfinite += wheels_nonfinite[l];
-  bool ok = nonfinite == 0.0;
+  for (int l = 0; l < LANES; ++l) sum += wheels_sum[l];
+  bool ok = sum - sum == 0.0;
   if (external) {
     ok = ok && finite3_ok(v->chassis_force) && finite3_ok(v->chassis_torque);
     for (int i = 0; i < n; ++i) ok = ok && finite3_ok(v->wheel_force[i]);
@@ -1012,7 +1023,7 @@ STEP_INLINE void vehicle_step_n(vehicle *v, const grip_world_def *world, double 
     for (int i = 0; i < n; ++i) {
       wheel_runtime *w = &v->wheels[i];
       w->fx = w->fy = w->mz = w->kappa = w->tan_alpha = 0.0;
-      w->load = w->suspension_force = w->applied_friction = 0.0;
+      w->load = w->applied_friction = 0.0;
       w->in_contact = w->hit_known = false;
       if (!isfinite(w->rotation)) w->rotation = 0.0;
       if (!finite3_ok(w->contact_point) || !finite3_ok(w->contact_normal)) {
@@ -1113,7 +1124,7 @@ void grip_vehicle_fill_wheel(const vehicle *v, int i, grip_wheel_state *o) {
     o->rotation = w->rotation;
     o->steer_angle = w->steer;
     o->compression = w->compression;
-    o->suspension_force = w->suspension_force;
+    o->suspension_force = w->load; /* (the same force: the strut's, on the tyre) */
     o->drive_torque = w->drive_torque;
     o->brake_torque = w->applied_friction;
     o->surface_id = w->surface.id;

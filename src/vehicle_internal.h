@@ -290,8 +290,7 @@ typedef struct wheel_runtime {
   grip_surface surface;
   grip_vec3 ground_velocity; /* m/s, world, of the ground at the contact point (grip_ground_hit) */
   void *ground_body;         /* the ground's handle for what the wheel stands on, or NULL */
-  double load;
-  double suspension_force;
+  double load;          /* N, the strut's force along the body's up, which is the tyre's load */
   double steer;         /* rad, road-wheel angle */
   double steer_sin, steer_cos; /* of steer */
   double kappa;         /* 1, transient slip ratio u/sigma_x; ~0.05 driving hard */

@@ -321,11 +321,11 @@ static bool forwarded_plane_raycast(void *context, const grip_ground_query *quer
 }
 
 /* On grip's own plane the body's probe is left out where the box clears the plane for certain
- * (src/ground_contact.c, clear_of_own_plane), which must change nothing: the same plane through
- * a user's callback (where the probe and the gate over the wheels run as on any ground) gives
- * the same state, bit for bit, at every step. Cars dropped in five orientations onto the flat
- * plane and the 20 % slope (resting on their roof, side and wheels at the end), and a car driven
- * round at full lock, at three step sizes. */
+ * (src/ground_contact.h, grip_ground_clear_of_own_plane), which must change nothing: the same
+ * plane through a user's callback (where the probe and the gate over the wheels run as on any
+ * ground) gives the same state, bit for bit, at every step. Cars dropped in five orientations
+ * onto the flat plane and the 20 % slope (resting on their roof, side and wheels at the end), and
+ * a car driven round at full lock, at three step sizes. */
 static void own_plane_gate_changes_nothing(void) {
   const grip_quat orientations[] = {
       {1, 0, 0, 0},
