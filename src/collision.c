@@ -64,7 +64,7 @@ bool grip_collision_reserve(collision_world *c, int capacity) {
       !grow((void **)&c->contacts, n * sizeof *c->contacts) || !grow((void **)&c->order, n * sizeof *c->order) ||
       !grow((void **)&c->reach_min, 3 * n * sizeof *c->reach_min) ||
       !grow((void **)&c->reach_max, 3 * n * sizeof *c->reach_max) || !grow((void **)&c->near, n * sizeof *c->near) ||
-      !grow((void **)&c->near_order, n * sizeof *c->near_order) || !grow((void **)&c->listed, n * sizeof *c->listed) ||
+      !grow((void **)&c->near_order, n * sizeof *c->near_order) ||
       !grow((void **)&c->order_active, n * sizeof *c->order_active) ||
       !grow((void **)&c->last_box, n * sizeof *c->last_box) ||
       !grow((void **)&c->box_min, 3 * n * sizeof *c->box_min) ||
@@ -73,7 +73,7 @@ bool grip_collision_reserve(collision_world *c, int capacity) {
       !grow((void **)&c->wall_clear, n * sizeof *c->wall_clear))
     return false;
   for (int i = c->capacity; i < capacity; ++i) {
-    c->listed[i] = c->order_active[i] = 0;
+    c->order_active[i] = 0;
     grip_collision_reset_slot(c, i);
   }
   c->capacity = capacity;
@@ -101,7 +101,6 @@ void grip_collision_free(collision_world *c) {
   free(c->reach_max);
   free(c->near);
   free(c->near_order);
-  free(c->listed);
   free(c->order_active);
   free(c->last_box);
   free(c->box_min);
@@ -115,7 +114,7 @@ void grip_collision_free(collision_world *c) {
 size_t grip_collision_bytes(const collision_world *c) {
   size_t per_slot = sizeof *c->start_position + sizeof *c->start_rotation + sizeof *c->end_velocity +
                     sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->reach_min + 3 * sizeof *c->reach_max +
-                    sizeof *c->near + sizeof *c->near_order + sizeof *c->listed + sizeof *c->order_active +
+                    sizeof *c->near + sizeof *c->near_order + sizeof *c->order_active +
                     sizeof *c->last_box +
                     3 * sizeof *c->box_min + 3 * sizeof *c->box_max +
                     sizeof *c->active + 2 * sizeof *c->hitched + sizeof *c->wall_clear;
@@ -130,7 +129,7 @@ void grip_collision_reset_slot(collision_world *c, int slot) {
   c->active[slot] = 0;
   c->hitched[2 * slot] = c->hitched[2 * slot + 1] = -1;
   c->near[slot] = 0;
-  c->last_box[slot].valid = false; /* (listed stays: the slot may be in the order, see vehicle_pairs) */
+  c->last_box[slot].valid = false; /* (order_active stays: the slot may be in the order, see vehicle_pairs) */
   c->wall_clear[slot] = (wall_clear){0.0, 0.0, -INFINITY};
 }
 
@@ -717,7 +716,10 @@ static void sweep(collision_world *c, int *order, int n, const double *lo, const
   }
 }
 
-#define AXIS_REFRESH 16 /* steps between the first pass's looks at the spread (vehicle_pairs) */
+/* Steps between the first pass's looks at the spread (vehicle_pairs). Any count finds the same
+ * near cars; at 16 the look (~20 instructions a car) costs about one a car-step, and the cars'
+ * spread changes little in 16 steps (0.16 s at most). */
+#define AXIS_REFRESH 16
 
 /* The axis, x (0) or y (1), along which the active cars' reaches spread more: the variance of
  * their centres. The second pass sweeps along it, so that the pairs are visited in its order. */
@@ -748,24 +750,17 @@ static void vehicle_pairs(collision_world *c, vehicle *vs, int used, const grip_
   if (!c->pairs_possible) return; /* fewer than two alive: no pair, and no bounds were taken */
   /* The order starts from the last step's, the cars that left it taken out and the new ones
    * added: nearly sorted, the insertion sort then costs a comparison or two a car. The sort's
-   * order is total, so where it starts changes nothing in it. The same active slots as when it
-   * was last made (nearly always): it holds them all already. */
+   * order is total, so where it starts changes nothing in it. The order holds exactly the slots
+   * its snapshot (order_active, of order_used slots) calls active; while the active slots are
+   * those (nearly always), it is left as it is. */
   if (used != c->order_used || memcmp(c->active, c->order_active, (size_t)used) != 0) {
-    int active = 0;
-    for (int i = 0; i < used; ++i) active += c->active[i];
     int n = 0;
     for (int k = 0; k < c->order_count; ++k) {
       int s = c->order[k];
-      if (s < used && c->active[s])
-        c->order[n++] = s;
-      else
-        c->listed[s] = 0;
+      if (s < used && c->active[s]) c->order[n++] = s;
     }
-    for (int i = 0; i < used && n < active; ++i)
-      if (c->active[i] && !c->listed[i]) {
-        c->order[n++] = i;
-        c->listed[i] = 1;
-      }
+    for (int i = 0; i < used; ++i)
+      if (c->active[i] && !(i < c->order_used && c->order_active[i])) c->order[n++] = i;
     c->order_count = n;
     memcpy(c->order_active, c->active, (size_t)used);
     c->order_used = used;

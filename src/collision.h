@@ -32,8 +32,8 @@ typedef struct collision_world {
   int order_count;
   int first_axis;                 /* the first pass's sweep axis (0: x, 1: y), and its age in steps */
   unsigned axis_age;
-  unsigned char *listed;          /* per slot: among order's first order_count */
-  unsigned char *order_active;    /* per slot: active when the order was last made, of order_used */
+  unsigned char *order_active;    /* per slot: active when the order was last made, of order_used
+                                     slots: the slots in order */
   int order_used;
   double *reach_min, *reach_max;  /* broad phase, first pass: 3 per slot, m, the bounds of the CG
                                      over the step widened by the box's reach (collision_end_slot) */

@@ -366,17 +366,7 @@ STEP_INLINE void solve_once(vehicle *v, solve_context *c, double engagement, dou
 /* Checks the discrete modes against the solution; returns true if any changed. */
 STEP_INLINE bool update_modes(vehicle *v, solve_context *c, int n, int diffs) {
   bool changed = false;
-  /* Nearly always no wheel is stuck and none reversed: two wheels at a time in lanes, as the
-   * loop below tests them (a spare lane repeats its pair's first wheel). */
-  lane_mask any = lane_none();
-  for (int i = 0; i < n; i += LANES) {
-    int at[LANES];
-    lane_mask stuck = lane_none();
-    for (int l = 0; l < LANES; ++l) stuck[l] = c->stuck[at[l] = lane_item(i, l, n)];
-    lane cap = lane_pick(c->sc->friction_torque, at);
-    any |= stuck | ((cap > 0.0) & (lane_pick(c->omega, at) * lane_pick(c->friction_sign, at) < 0.0));
-  }
-  for (int i = 0; i < n && lane_any(any); ++i) {
+  for (int i = 0; i < n; ++i) {
     double cap = c->sc->friction_torque[i];
     if (c->stuck[i]) {
       /* Torque the friction must supply to hold omega' = 0: base.p + base.q·(T − T_hold) = 0. */

@@ -35,17 +35,13 @@ typedef struct lane3 {
 #define LANE_INLINE static inline __attribute__((always_inline))
 
 /* (written out for two lanes: GCC made a loop over the lanes slower) */
-_Static_assert(LANES == 2, "lane_of, lane_none, lane_any and lane_sqrt are written out for two lanes");
+_Static_assert(LANES == 2, "lane_of and lane_sqrt are written out for two lanes");
 LANE_INLINE lane lane_of(double x) { return (lane){x, x}; }
 
 /* The item lane l of the block that starts at item `first` works on, of n items: its own, or
  * past the last item the block's first again (a spare lane then works out and stores that
  * item's values a second time, the same bits, so that every lane is stored without a test). */
 LANE_INLINE int lane_item(int first, int l, int n) { return first + l < n ? first + l : first; }
-
-/* No lane true; whether any lane is true. */
-LANE_INLINE lane_mask lane_none(void) { return (lane_mask){0, 0}; }
-LANE_INLINE bool lane_any(lane_mask m) { return (m[0] | m[1]) != 0; }
 
 /* m ? a : b, lane by lane */
 LANE_INLINE lane lane_select(lane_mask m, lane a, lane b) {
