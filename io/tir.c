@@ -311,6 +311,10 @@ static const tir_limit tir_limits[] = {
     {"CAMMIN", -1.5708, 1.5708, 0, "rad"},
     {"CAMMAX", -1.5708, 1.5708, 0, "rad"},
     {"LFZO", 0.0, 100.0, 1, ""},
+    /* The rolling resistance moment scales with (Fz/FNOMIN)^QSY7 at the unsaturated load: a
+     * negative exponent makes it grow without bound as the load falls to 0 (real files: ~0.9). */
+    {"QSY7", 0.0, 10.0, 0, ""},
+    {"QSY8", -10.0, 10.0, 0, ""}, /* (p/NOMPRES)^QSY8; real files ~-0.4 */
 };
 
 static int check_limit(tir_parser *ps, const tir_limit *l) {
@@ -348,6 +352,95 @@ static int check_grip(tir_parser *ps) {
     return -1;
   }
   return 0;
+}
+
+/* The slip stiffness's load factor exp(PKX3 · dfz) (4.E15) is the formulas' one exponential.
+ * Over the loads the model sees, Fz = 0 .. FZMAX (it saturates there), dfz runs from -1 to
+ * FZMAX / (LFZO · FNOMIN) - 1. Real files keep |PKX3| below ~1 and dfz within -1 .. 2, so the
+ * exponent within ±2; beyond ~709 exp overflows, and inf times a zero slip is NaN. */
+#define TIR_MAX_EXPONENT 10.0
+static int check_load_exponent(tir_parser *ps) {
+  const grip_mf_params *p = &ps->params;
+  double dfz_max = p->FZMAX / (p->LFZO * p->FNOMIN) - 1.0;
+  /* The exponent's extremes are at the ends of the load range. */
+  double at_empty = -p->PKX3, at_full = p->PKX3 * dfz_max;
+  double worst = fabs(at_empty) >= fabs(at_full) ? at_empty : at_full;
+  if (fabs(worst) <= TIR_MAX_EXPONENT) return 0;
+  int i = find_key("PKX3");
+  grip_load_error_set(ps->err, ps->name, ps->key_line[i], "PKX3",
+                      "%.9g makes the slip stiffness's load factor exp(PKX3 * dfz) reach exp(%.6g) "
+                      "at Fz = %s (dfz runs -1 .. %.6g over Fz = 0 .. FZMAX; allowed |PKX3 * dfz| "
+                      "<= %g)",
+                      p->PKX3, worst, worst == at_empty ? "0" : "FZMAX", dfz_max, TIR_MAX_EXPONENT);
+  return -1;
+}
+
+/* One operating point of the finiteness check. */
+typedef struct tir_point {
+  double fz, kappa, alpha, gamma, vx, pressure;
+} tir_point;
+
+static int finite_at(const grip_mf_params *p, const tir_point *q) {
+  grip_mf_output o;
+  grip_mf_evaluate_full(p, q->fz, q->kappa, q->alpha, q->gamma, q->vx, q->pressure, &o);
+  return isfinite(o.fx) && isfinite(o.fy) && isfinite(o.mx) && isfinite(o.my) && isfinite(o.mz);
+}
+
+/* Looks for an operating point where p's forces or moments are not finite, over the ends and
+ * middle of its operating range: loads 0, FZMIN, FNOMIN and FZMAX; the slip, camber and pressure
+ * ranges' ends and 0 (INFLPRES for the pressure); near standstill and at LONGVL. Overflow
+ * happens at the ends, and a 0/0 at a zero. 648 points, about 0.6 ms. Returns 1 and *at when it
+ * finds one. */
+static int find_non_finite(const grip_mf_params *p, tir_point *at) {
+  const double loads[] = {0.0, p->FZMIN, p->FNOMIN, p->FZMAX};
+  const double kappas[] = {p->KPUMIN, 0.0, p->KPUMAX};
+  const double alphas[] = {p->ALPMIN, 0.0, p->ALPMAX};
+  const double gammas[] = {p->CAMMIN, 0.0, p->CAMMAX};
+  const double speeds[] = {0.5 * p->VXLOW, p->LONGVL};
+  const double pressures[] = {p->PRESMIN, 0.0, p->PRESMAX};
+#define TIR_COUNT(a) (sizeof a / sizeof a[0])
+  for (size_t a = 0; a < TIR_COUNT(loads); ++a)
+    for (size_t b = 0; b < TIR_COUNT(kappas); ++b)
+      for (size_t c = 0; c < TIR_COUNT(alphas); ++c)
+        for (size_t d = 0; d < TIR_COUNT(gammas); ++d)
+          for (size_t e = 0; e < TIR_COUNT(speeds); ++e)
+            for (size_t f = 0; f < TIR_COUNT(pressures); ++f) {
+              *at = (tir_point){loads[a], kappas[b], alphas[c], gammas[d], speeds[e], pressures[f]};
+              if (!finite_at(p, at)) return 1;
+            }
+#undef TIR_COUNT
+  return 0;
+}
+
+/* The last line of defence: the ranges above bound each coefficient, not every combination (a
+ * load-stiffness denominator PKY2 + PKY5·γ² of 0 is NaN at zero load, say), so a file whose
+ * forces or moments are not finite somewhere in its operating range is refused. The error names,
+ * of the keys the file set whose default alone makes that point finite, the one set last (as
+ * check_grip does). */
+static int check_finite(tir_parser *ps) {
+  const grip_mf_params *p = &ps->params;
+  tir_point q;
+  if (!find_non_finite(p, &q)) return 0;
+  grip_mf_params trial, defaults;
+  grip_mf_default_params(&defaults);
+  int culprit = -1;
+  for (int i = 0; i < TIR_KEY_COUNT; ++i) {
+    if (!ps->key_line[i] || (culprit >= 0 && ps->key_line[i] < ps->key_line[culprit])) continue;
+    trial = *p;
+    size_t at = tir_keys[i].offset;
+    memcpy((char *)&trial + at, (const char *)&defaults + at, sizeof(double));
+    if (finite_at(&trial, &q)) culprit = i;
+  }
+  grip_load_error_set(ps->err, ps->name, culprit < 0 ? 0 : ps->key_line[culprit],
+                      culprit < 0 ? NULL : tir_keys[culprit].name,
+                      "the Magic Formula's forces or moments are not finite at Fz = %.6g N, "
+                      "kappa = %.6g, alpha = %.6g rad, gamma = %.6g rad, vx = %.6g m/s, "
+                      "pressure = %.6g Pa%s",
+                      q.fz, q.kappa, q.alpha, q.gamma, q.vx,
+                      q.pressure != 0.0 ? q.pressure : p->INFLPRES,
+                      culprit < 0 ? " (no single coefficient's default mends it)"
+                                  : " (its default would mend it)");
+  return -1;
 }
 
 static int finish(tir_parser *ps) {
@@ -395,6 +488,7 @@ static int finish(tir_parser *ps) {
       check_range(ps, "ALPMIN", "ALPMAX") || check_range(ps, "CAMMIN", "CAMMAX") ||
       check_range(ps, "PRESMIN", "PRESMAX"))
     return -1;
+  if (check_load_exponent(ps) || check_finite(ps)) return -1;
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -309,6 +310,164 @@ static void test_broken(void) {
   CHECK(strstr(err.message, "/nonexistent/dir/x.tir: cannot open") == err.message);
 }
 
+/* base_file with extra lines appended (a new section, so no key repeats one of base_file's). */
+static char *with_extra(const char *lines) {
+  static char buf[8192];
+  snprintf(buf, sizeof buf, "%s[EXTRA_FOR_TEST]\n%s", base_file, lines);
+  return buf;
+}
+
+/* Loads text from memory; returns 0 when accepted (params in *p), else the error in *err. */
+static int parse_text(const char *text, grip_mf_params *p, grip_load_error *err) {
+  grip_load_error_clear(err);
+  return grip_tir_parse(text, strlen(text), "mem.tir", p, err);
+}
+
+/* The model's one exponential, exp(PKX3 * dfz) of the slip stiffness, overflowed for the fuzzer's
+ * PKX3 = -90141 (tests/fuzz/corpus/tir/pkx3-exp-overflow.tir): Mz was NaN at a quarter of FNOMIN.
+ * The loader bounds the exponent at both ends of the load range, dfz = -1 (Fz = 0) and
+ * FZMAX / FNOMIN - 1; base_file has FNOMIN 4000. */
+static void test_load_exponent(void) {
+  int l_base_end = line_of(base_file, "PKY4") + 2; /* the first line after [EXTRA_FOR_TEST] */
+  expect_error("pkx3_fuzz.tir", with_extra("PKX3 = -90141\n"), l_base_end,
+               "PKX3: -90141 makes the slip stiffness's load factor exp(PKX3 * dfz) reach "
+               "exp(-135212) at Fz = FZMAX (dfz runs -1 .. 1.5 over Fz = 0 .. FZMAX; allowed "
+               "|PKX3 * dfz| <= 10)");
+  /* FZMAX 12000: dfz runs -1 .. 2, so PKX3 may be -5 .. 5 (the FZMAX end binds). */
+  grip_mf_params p;
+  grip_load_error err;
+  CHECK(parse_text(with_extra("FZMAX = 12000\nPKX3 = 5\n"), &p, &err) == 0);
+  CHECK(p.PKX3 == 5.0);
+  CHECK(parse_text(with_extra("FZMAX = 12000\nPKX3 = -5\n"), &p, &err) == 0);
+  expect_error("pkx3_high.tir", with_extra("FZMAX = 12000\nPKX3 = 5.001\n"), l_base_end + 1,
+               "PKX3: 5.001 makes the slip stiffness's load factor exp(PKX3 * dfz) reach "
+               "exp(10.002) at Fz = FZMAX (dfz runs -1 .. 2");
+  /* FZMAX 6000: dfz runs -1 .. 0.5, so the Fz = 0 end binds: PKX3 may be -10 .. 10. */
+  CHECK(parse_text(with_extra("FZMAX = 6000\nPKX3 = 10\n"), &p, &err) == 0);
+  CHECK(parse_text(with_extra("FZMAX = 6000\nPKX3 = -10\n"), &p, &err) == 0);
+  expect_error("pkx3_empty.tir", with_extra("FZMAX = 6000\nPKX3 = 10.5\n"), l_base_end + 1,
+               "PKX3: 10.5 makes the slip stiffness's load factor exp(PKX3 * dfz) reach "
+               "exp(-10.5) at Fz = 0 (dfz runs -1 .. 0.5");
+  /* At the limit the slip stiffness at FZMAX is Fz * PKX1 * exp(10) (PKX2 = 0, scaling 1,
+   * nominal pressure 220 kPa = INFLPRES): finite, 22026 times its zero-exponent value. */
+  CHECK(parse_text(with_extra("FZMAX = 12000\nPKX3 = 5\n"), &p, &err) == 0);
+  grip_mf_output o;
+  grip_mf_evaluate_full(&p, 12000.0, 0.0, 0.0, 0.0, 20.0, 0.0, &o);
+  CHECK_REL(o.kxk, 12000.0 * 21.69 * exp(10.0), 1e-12);
+  grip_mf_evaluate_full(&p, 0.0, 0.05, 0.1, 0.0, 20.0, 0.0, &o);
+  CHECK(isfinite(o.fx) && isfinite(o.fy) && isfinite(o.mz));
+
+  /* The rolling resistance's load exponent: a negative one grows without bound as Fz -> 0. */
+  expect_error("qsy7.tir", with_extra("QSY7 = -0.5\n"), l_base_end,
+               "QSY7: -0.5 is out of range (allowed 0 .. 10)");
+  expect_error("qsy8.tir", with_extra("QSY8 = 11\n"), l_base_end,
+               "QSY8: 11 is out of range (allowed -10 .. 10)");
+}
+
+/* The last line of defence: a combination no single range forbids, but which makes a force or
+ * moment not finite in the operating range, is refused; the error names the key set last whose
+ * default alone mends it. The cornering stiffness's load term atan((Fz/Fz0) / ((PKY2 + PKY5 γ²)
+ * (1 + PPY2 dpi))) is 0/0 = NaN at Fz = 0 when that denominator is 0. */
+static void test_finite_everywhere(void) {
+  int l_pky2 = line_of(base_file, "PKY2");
+  /* The first point of the check's grid that fails: Fz = 0 and the lower ends of the default
+   * ranges (KPUMIN -1.5, ALPMIN -1.5 rad, CAMMIN -0.175 rad, PRESMIN 10 kPa), at half of
+   * VXLOW = 1 m/s. */
+  expect_error("pky2_zero.tir", with_line("PKY2", "PKY2 = 0"), l_pky2,
+               "PKY2: the Magic Formula's forces or moments are not finite at Fz = 0 N, kappa = -1.5, "
+               "alpha = -1.5 rad, gamma = -0.175 rad, vx = 0.5 m/s, pressure = 10000 Pa (its "
+               "default would mend it)");
+  /* PKY2 + PKY5 γ² = -0.25 + 1 · 0.5² = 0 at the camber limit CAMMIN = -0.5; any of the three
+   * keys' defaults mends it, and CAMMIN is set last. */
+  expect_error("pky5_camber.tir",
+               with_line("PKY2", "PKY2 = -0.25\nPKY5 = 1\n[INCLINATION_ANGLE_RANGE]\nCAMMIN = -0.5\n"
+                                 "[LATERAL_COEFFICIENTS]"),
+               l_pky2 + 3, "CAMMIN: the Magic Formula's forces or moments are not finite at Fz = 0 N, "
+                           "kappa = -1.5, alpha = -1.5 rad, gamma = -0.5 rad");
+  /* PKY2 = 0 and, at PRESMIN = 110 kPa against NOMPRES 220 kPa, 1 + PPY2 · dpi = 1 + 2 · (-0.5)
+   * = 0: two faults at one point, so no single key's default mends it and no line is named. */
+  expect_error("two_faults.tir",
+               with_line("PKY2", "PKY2 = 0\nPPY2 = 2\n[PRESSURE_RANGE]\nPRESMIN = 110000\n"
+                                 "[LATERAL_COEFFICIENTS]"),
+               0, "the Magic Formula's forces or moments are not finite at Fz = 0 N, kappa = -1.5, "
+                  "alpha = -1.5 rad, gamma = -0.175 rad, vx = 0.5 m/s, pressure = 110000 Pa (no "
+                  "single coefficient's default mends it)");
+  /* Each fault alone is found too, and named. */
+  expect_error("ppy2_alone.tir",
+               with_line("PKY2", "PKY2 = 1.7044\nPPY2 = 2\n[PRESSURE_RANGE]\nPRESMIN = 110000\n"
+                                 "[LATERAL_COEFFICIENTS]"),
+               l_pky2 + 1, "PPY2: the Magic Formula's forces or moments are not finite at Fz = 0 N");
+}
+
+/* Every coefficient the loader reads, for the random files below. */
+static const char *const mf_key_names[] = {
+#define GRIP_MF_PARAM(name, def, dim, doc) #name,
+#include "grip/mf_params.def"
+#undef GRIP_MF_PARAM
+};
+
+static unsigned long long rng_state = 0x9E3779B97F4A7C15ull;
+static double uniform01(void) { /* xorshift64 */
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* The loader's promise, over its whole space: every file it accepts gives finite forces and
+ * moments at any operating point, not only on its own check's grid. Random files set 1 to 40
+ * coefficients the base file lacks to 0 or ±10^(-3 .. 9) (the largest magnitude allowed), and
+ * each accepted one is evaluated at 150 random points: loads from 0 to 100 FZMAX, slip ratios
+ * to ±5, slip angles to ±1.6 rad, cambers to ±0.3 rad, speeds to ±60 m/s (a third of them below
+ * 2 m/s), pressures 0 (INFLPRES) or 10 kPa .. 1 MPa. Before the load-exponent check, this found
+ * PKX3 = -1e9 and QSY7 = -1e9 (Mz and My not finite) within 2000 files. */
+static void test_accepted_files_are_finite(void) {
+  enum { FILES = 1500, POINTS = 150 };
+  const int key_count = (int)(sizeof mf_key_names / sizeof mf_key_names[0]);
+  static char lines[4096];
+  int accepted = 0, bad_points = 0;
+  for (int f = 0; f < FILES; ++f) {
+    size_t n = 0;
+    lines[0] = '\0';
+    int count = 1 + (int)(uniform01() * 40.0);
+    for (int k = 0; k < count; ++k) {
+      const char *key = mf_key_names[(int)(uniform01() * key_count)];
+      char pattern[64];
+      snprintf(pattern, sizeof pattern, "\n%s =", key);
+      double mag = uniform01() < 0.1 ? 0.0 : pow(10.0, -3.0 + 12.0 * uniform01());
+      if (uniform01() < 0.5) mag = -mag;
+      if (strstr(base_file, pattern) || strstr(lines, pattern + 1) || n + 64 > sizeof lines) continue;
+      n += (size_t)snprintf(lines + n, sizeof lines - n, "%s = %.17g\n", key, mag);
+    }
+    grip_mf_params p;
+    grip_load_error err;
+    if (parse_text(with_extra(lines), &p, &err) != 0) {
+      CHECK(strncmp(err.message, "mem.tir", 7) == 0);
+      continue;
+    }
+    ++accepted;
+    for (int q = 0; q < POINTS; ++q) {
+      double fz = uniform01() < 0.1 ? 0.0 : uniform01() * p.FZMAX * (uniform01() < 0.1 ? 100.0 : 3.0);
+      double kappa = (2.0 * uniform01() - 1.0) * (uniform01() < 0.2 ? 5.0 : 0.3);
+      double alpha = (2.0 * uniform01() - 1.0) * (uniform01() < 0.2 ? 1.6 : 0.3);
+      double gamma = (2.0 * uniform01() - 1.0) * 0.3;
+      double vx = (2.0 * uniform01() - 1.0) * (uniform01() < 0.3 ? 2.0 : 60.0);
+      double pressure = uniform01() < 0.5 ? 0.0 : 1e4 + uniform01() * 1e6;
+      grip_mf_output o;
+      grip_mf_evaluate_full(&p, fz, kappa, alpha, gamma, vx, pressure, &o);
+      if (!(isfinite(o.fx) && isfinite(o.fy) && isfinite(o.mx) && isfinite(o.my) && isfinite(o.mz))) {
+        if (++bad_points <= 3)
+          fprintf(stderr, "  not finite at Fz %g kappa %g alpha %g gamma %g vx %g p %g with:\n%s", fz,
+                  kappa, alpha, gamma, vx, pressure, lines);
+        break;
+      }
+    }
+  }
+  printf("  random files: %d accepted of %d\n", accepted, FILES);
+  CHECK(accepted >= FILES / 20); /* the property is not tested on an empty set */
+  CHECK(bad_points == 0);
+}
+
 /* Every prefix of a real file and random corruptions: success or a clean error, never a crash
  * (the ASan/UBSan build checks the "never"). */
 static void test_fuzz(void) {
@@ -365,6 +524,9 @@ int main(void) {
   if (!mkdtemp(dir)) TEST_SKIP("cannot create a temporary folder");
   RUN_TEST(test_valid_variants);
   RUN_TEST(test_broken);
+  RUN_TEST(test_load_exponent);
+  RUN_TEST(test_finite_everywhere);
+  RUN_TEST(test_accepted_files_are_finite);
   RUN_TEST(test_fuzz);
   /* Clean up the corpus. */
   char cmd[400];
