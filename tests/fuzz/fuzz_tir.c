@@ -1,7 +1,8 @@
 /* Fuzz harness: .tir tyre property files, parsed from memory. An accepted file must give
  * finite forces and moments over a spread of loads (up to beyond FZMAX, where the model
- * saturates), slips, cambers and speeds (the loader's checks promise that). The points lie
- * between those the loader's own finiteness check evaluates, so this is not that check again. */
+ * saturates), slips, cambers and speeds (the loader's checks promise that). Most of the points
+ * lie between those the loader's own finiteness check evaluates (every camber and speed, and the
+ * loads below FZMAX), so this is not that check again. */
 #include "fuzz_common.h"
 
 #include <math.h>
