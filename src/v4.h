@@ -16,7 +16,8 @@ typedef double v4 __attribute__((vector_size(4 * sizeof(double))));
 /* GCC and Clang warn that a 32-byte vector passed or returned without AVX would be passed
  * differently, here and in the inline step functions that take these helpers in (so for the rest
  * of the including file): they are all inlined, and no v4 ever crosses a call. (Clang reads the
- * GCC spelling too.) */
+ * GCC spelling too.) GCC's note that goes with the warning is silenced by -Wno-psabi on
+ * vehicle.c (CMakeLists.txt). */
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif

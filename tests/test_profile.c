@@ -58,22 +58,45 @@ static void test_off_by_default(void) {
   grip_destroy_world(world);
 }
 
-/* The profile's total against the test's own clock around the same steps: it can be no larger
- * (it measures inside the call) and the part outside it (argument check, bookkeeping) is small. */
+/* The profile's times against the test's own clock around each step: a step's profile can be no
+ * longer (it measures inside the call; 1 ns for the two clocks' rounding to double) and the part
+ * outside it (argument check, bookkeeping) is small. That part is judged by the median step: a
+ * thread preempted between the profile's last clock read and the test's counts against the test
+ * alone, and one time slice of a few ms outweighs 200 steps of ~6 µs. (The whole run's share,
+ * checked before, is what a preemption can break; this test failed once, its output not kept, on
+ * a machine running two other test suites.) */
 static void test_times_against_outer_clock(void) {
   grip_world *world = make_world(20, true, NULL);
-  double start = seconds_now();
-  for (int i = 0; i < 200; ++i) grip_world_step(world, 0.005);
-  double outer = seconds_now() - start;
+  enum { STEPS = 200 };
+  double ratio[STEPS], outer_total = 0.0;
+  int longer = 0;
+  for (int i = 0; i < STEPS; ++i) {
+    double start = seconds_now();
+    grip_world_step(world, 0.005);
+    double outer = seconds_now() - start;
+    grip_profile p = grip_world_get_profile(world);
+    longer += p.step > outer + 1e-9;
+    ratio[i] = p.step / outer;
+    outer_total += outer;
+  }
   grip_profile p = grip_world_get_profile(world);
-  CHECK(p.steps == 200);
-  CHECK(p.total_step <= outer);
-  CHECK(p.total_step >= 0.8 * outer);
+  CHECK(p.steps == STEPS);
+  CHECK(longer == 0);
+  for (int i = 1; i < STEPS; ++i) /* insertion sort for the median */
+    for (int j = i; j > 0 && ratio[j - 1] > ratio[j]; --j) {
+      double t = ratio[j];
+      ratio[j] = ratio[j - 1];
+      ratio[j - 1] = t;
+    }
+  double median = 0.5 * (ratio[STEPS / 2 - 1] + ratio[STEPS / 2]);
+  CHECK(median >= 0.8 && median <= 1.0);
+  CHECK(p.total_step <= outer_total);
   CHECK(p.total_vehicles > 0.0 && p.total_collisions >= 0.0);
   CHECK_NEAR(p.total_vehicles + p.total_collisions, p.total_step, 1e-9 * p.steps + 1e-6 * p.total_step);
   CHECK(p.vehicles_stepped == 20);
-  printf("  20 cars: %.2f us per step in the profile, %.2f us around it; vehicles %.0f %%\n",
-         1e6 * p.total_step / p.steps, 1e6 * outer / p.steps, 100.0 * p.total_vehicles / p.total_step);
+  printf("  20 cars: %.2f us per step in the profile, %.2f us around it (median share %.3f); vehicles %.0f %%\n",
+         1e6 * p.total_step / p.steps, 1e6 * outer_total / p.steps, median,
+         100.0 * p.total_vehicles / p.total_step);
   grip_destroy_world(world);
 }
 
