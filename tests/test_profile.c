@@ -62,7 +62,7 @@ static void test_off_by_default(void) {
  * longer (it measures inside the call; 1 ns for the two clocks' rounding to double) and the part
  * outside it (argument check, bookkeeping) is small. That part is judged by the median step: a
  * thread preempted between the profile's last clock read and the test's counts against the test
- * alone, and one time slice of a few ms outweighs 200 steps of ~6 µs. (The whole run's share,
+ * alone, and one time slice of a few ms outweighs 200 steps of ~12 µs. (The whole run's share,
  * checked before, is what a preemption can break; this test failed once, its output not kept, on
  * a machine running two other test suites.) */
 static void test_times_against_outer_clock(void) {
