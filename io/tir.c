@@ -398,17 +398,21 @@ static int find_non_finite(const grip_mf_params *p, tir_point *at) {
   const double gammas[] = {p->CAMMIN, 0.0, p->CAMMAX};
   const double speeds[] = {0.5 * p->VXLOW, p->LONGVL};
   const double pressures[] = {p->PRESMIN, 0.0, p->PRESMAX};
-#define TIR_COUNT(a) (sizeof a / sizeof a[0])
-  for (size_t a = 0; a < TIR_COUNT(loads); ++a)
-    for (size_t b = 0; b < TIR_COUNT(kappas); ++b)
-      for (size_t c = 0; c < TIR_COUNT(alphas); ++c)
-        for (size_t d = 0; d < TIR_COUNT(gammas); ++d)
-          for (size_t e = 0; e < TIR_COUNT(speeds); ++e)
-            for (size_t f = 0; f < TIR_COUNT(pressures); ++f) {
-              *at = (tir_point){loads[a], kappas[b], alphas[c], gammas[d], speeds[e], pressures[f]};
-              if (!finite_at(p, at)) return 1;
-            }
+#define TIR_COUNT(a) ((int)(sizeof a / sizeof a[0]))
+  enum { AXES = 6 };
+  const double *axis[AXES] = {loads, kappas, alphas, gammas, speeds, pressures};
+  const int size[AXES] = {TIR_COUNT(loads),  TIR_COUNT(kappas), TIR_COUNT(alphas),
+                          TIR_COUNT(gammas), TIR_COUNT(speeds), TIR_COUNT(pressures)};
 #undef TIR_COUNT
+  int points = 1;
+  for (int a = 0; a < AXES; ++a) points *= size[a];
+  /* Point k's digits in the mixed radix of the sizes, the last axis the fastest. */
+  for (int k = 0; k < points; ++k) {
+    double v[AXES];
+    for (int a = AXES - 1, rest = k; a >= 0; rest /= size[a], --a) v[a] = axis[a][rest % size[a]];
+    *at = (tir_point){v[0], v[1], v[2], v[3], v[4], v[5]};
+    if (!finite_at(p, at)) return 1;
+  }
   return 0;
 }
 
