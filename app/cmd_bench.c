@@ -2,13 +2,23 @@
  * --track, N cars following their lanes round a track (ground, walls, collisions). */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "bench_track.h"
+#include "core_latency.h"
 #include "manoeuvre.h"
 #include "report.h"
 #include "track_file.h"
+
+/* On several threads: how long a cache line takes between the first two CPUs, ns one way (the
+ * host's phase, docs/performance.md); NAN on one thread or where it cannot be measured. Taken
+ * before the run, in ~0.1 s at most. */
+static double core_to_core(int threads) {
+  int a, b;
+  return threads >= 2 && sim_two_cpus(&a, &b) ? sim_core_to_core_ns(a, b, 20000) : NAN;
+}
 
 static int bench_on_track(const char *track_spec, const grip_vehicle_def *car, int vehicles, double seconds,
                           double dt, int threads, bool separate, bool json) {
@@ -20,6 +30,7 @@ static int bench_on_track(const char *track_spec, const grip_vehicle_def *car, i
     fprintf(stderr, "grip bench: %s\n", err.message);
     return 1;
   }
+  double latency = core_to_core(threads);
   track_bench_result r;
   if (sim_bench_track(track, car, vehicles, seconds, dt, threads, separate, &r, msg, sizeof msg) != 0) {
     fprintf(stderr, "grip bench: %s: %s\n", name, msg);
@@ -41,6 +52,7 @@ static int bench_on_track(const char *track_spec, const grip_vehicle_def *car, i
   report_int(&rep, "contact_vehicle_steps", r.contact_steps, "vehicle-steps with a car or wall contact", "%8lld");
   report_int(&rep, "threads", threads, NULL, NULL);
   report_int(&rep, "separate_worlds", separate ? threads : 0, NULL, NULL);
+  report_optional(&rep, "core_to_core_ns", latency, "core to core", "%8.1f ns one way", "-");
   report_number(&rep, "dt_s", dt, NULL, NULL);
   char hash[20];
   snprintf(hash, sizeof hash, "%016" PRIx64, r.state_hash);
@@ -75,6 +87,7 @@ int cmd_bench(int argc, char **argv) {
     return CLI_USAGE_ERROR;
   }
   if (track_spec) return bench_on_track(track_spec, car, vehicles, seconds, dt, threads, separate, json);
+  double latency = core_to_core(threads);
   bench_result r = separate ? sim_bench_separate(car, vehicles, seconds, dt, 0.05, threads)
                             : sim_bench(car, vehicles, seconds, dt, 0.05, threads);
   if (!(r.steps > 0)) {
@@ -93,6 +106,7 @@ int cmd_bench(int argc, char **argv) {
   report_number(&rep, "shared_bytes", r.shared_bytes, "shared/type", "%8.0f B");
   report_int(&rep, "threads", threads, NULL, NULL);
   report_int(&rep, "separate_worlds", separate ? threads : 0, NULL, NULL);
+  report_optional(&rep, "core_to_core_ns", latency, "core to core", "%8.1f ns one way", "-");
   report_number(&rep, "dt_s", dt, NULL, NULL);
   char hash[20];
   snprintf(hash, sizeof hash, "%016" PRIx64, r.state_hash);

@@ -35,9 +35,10 @@
  * the caller back. A claim takes 1/CHUNK_DIVISOR of what is left of a share (at least one
  * item): the last claims are small, and threads run out of work at nearly the same time. */
 #define CHUNK_DIVISOR 6
-/* A claim word: generation (16 bits, for waking), the share's end and its next unclaimed item
- * (24 bits each). Everything a claim decides on is in the one word, so a compare-and-swap can
- * only take items of the task that is current at that moment. */
+/* A claim word: generation (16 bits, for waking), and the share's unclaimed items [next, end)
+ * (24 bits each): a claim from the bottom raises next, one from the top lowers end
+ * (run_share). Everything a claim decides on is in the one word, so a compare-and-swap can only
+ * take items of the task that is current at that moment. */
 #define CLAIM_ITEM_BITS 24
 #define CLAIM_ITEM_MASK ((1ull << CLAIM_ITEM_BITS) - 1)
 #define CLAIM_MAX_ITEMS ((int)CLAIM_ITEM_MASK)
@@ -127,22 +128,31 @@ static unsigned current_generation(task_pool *p) {
  * items it ran. A claim succeeds only against the current word of the share, and a task cannot
  * end before its claimed items are counted done (run_chunks), so the task and its context read
  * after a claim are that task's. Which thread steps which vehicle does not change a world's
- * results (each vehicle's step reads only itself). */
+ * results (each vehicle's step reads only itself).
+ *
+ * The caller claims its own share (the first, share 0) from the top down and the helpers theirs
+ * from the bottom up, so the two streams of work move away from the boundary between their
+ * shares (a world steps worker 0's ranges from the top down too, world.c); a thread that takes
+ * chunks of another's share takes them from the other end, away from where its owner works. */
 static int run_share(task_pool *p, int j, unsigned generation, int index) {
   int ran = 0;
+  bool owner = j == index, from_top = owner ? j == 0 : j != 0;
   unsigned long long w = atomic_load_explicit(&p->share[j].word, memory_order_acquire);
   for (;;) {
     if (claim_generation(w) != generation) return ran; /* a later task: its own threads take it */
     int end = (int)((w >> CLAIM_ITEM_BITS) & CLAIM_ITEM_MASK), next = (int)(w & CLAIM_ITEM_MASK);
     if (next >= end) return ran;
     /* guided: a share's claims shrink with what is left of it, so the last ones are small */
-    int stop = next + (end - next + CHUNK_DIVISOR - 1) / CHUNK_DIVISOR;
-    unsigned long long claimed = (w & ~CLAIM_ITEM_MASK) | (unsigned long long)stop;
+    int size = (end - next + CHUNK_DIVISOR - 1) / CHUNK_DIVISOR;
+    int first = from_top ? end - size : next, stop = first + size;
+    unsigned long long claimed = from_top ? (w & ~(CLAIM_ITEM_MASK << CLAIM_ITEM_BITS)) |
+                                                (unsigned long long)first << CLAIM_ITEM_BITS
+                                          : (w & ~CLAIM_ITEM_MASK) | (unsigned long long)stop;
     if (!atomic_compare_exchange_weak_explicit(&p->share[j].word, &w, claimed, memory_order_acq_rel,
                                                memory_order_acquire))
       continue; /* w now holds the current word */
-    p->task(next, stop, index, p->task_context);
-    ran += stop - next;
+    p->task(first, stop, index, p->task_context);
+    ran += size;
     w = claimed;
   }
 }

@@ -48,30 +48,81 @@ typedef struct wall_clear {
   double x, y, distance;
 } wall_clear;
 
-static bool grow(void **p, size_t size) {
-  void *q = realloc(*p, size);
-  if (!q) return false;
-  *p = q;
-  return true;
+/* The per-slot arrays all lie in one block. Those the threads stepping the vehicles write at
+ * every car (collision_begin_slot, _end_slot and the wall pass) each start on a page of their
+ * own; the rest, which only the collision pass writes, on cache lines of their own. A core's
+ * hardware prefetchers follow the stream of stores through an array and run a few hundred bytes
+ * past its end, but not across a page: with the arrays packed, the helper thread's stores to
+ * the end of one array (its share of the slots) took the lines of the next array's first slots
+ * from the caller's core, and the caller, stepping those slots next, waited for them at every
+ * step (docs/performance.md, "Twenty-ninth session"). */
+#define SLOT_LINE 64
+#define SLOT_PAGE 4096
+
+typedef struct slot_array {
+  void **array;
+  size_t slot_bytes;      /* bytes per slot */
+  bool written_in_steps;  /* by the threads stepping the vehicles: a page of its own */
+} slot_array;
+
+/* Every per-slot array: its field, entries per slot, and whether the stepping threads write it. */
+#define SLOT_ARRAY_LIST(X)                                                                       \
+  X(start_position, 1, true)                                                                     \
+  X(start_rotation, 1, true)                                                                     \
+  X(end_velocity, 1, true)                                                                       \
+  X(contacts, 1, true)                                                                           \
+  X(reach_min, 3, true)                                                                          \
+  X(reach_max, 3, true)                                                                          \
+  X(active, 1, true)                                                                             \
+  X(wall_clear, 1, true)                                                                         \
+  X(order, 1, false)                                                                             \
+  X(near, 1, false)                                                                              \
+  X(near_order, 1, false)                                                                        \
+  X(order_active, 1, false)                                                                      \
+  X(last_box, 1, false)                                                                          \
+  X(box_min, 3, false)                                                                           \
+  X(box_max, 3, false)                                                                           \
+  X(hitched, 2, false)
+#define COUNT_ONE(field, count, written) +1
+enum { SLOT_ARRAYS = 0 SLOT_ARRAY_LIST(COUNT_ONE) };
+#undef COUNT_ONE
+
+static void slot_arrays(collision_world *c, slot_array out[SLOT_ARRAYS]) {
+  int n = 0;
+#define DESCRIBE(field, count, written) out[n++] = (slot_array){(void **)&c->field, (count) * sizeof *c->field, written};
+  SLOT_ARRAY_LIST(DESCRIBE)
+#undef DESCRIBE
+}
+
+static size_t round_up(size_t bytes, size_t unit) { return (bytes + unit - 1) / unit * unit; }
+
+/* The block's size for capacity slots and, in at[], where each array starts in it. */
+static size_t slot_block_layout(const slot_array arrays[SLOT_ARRAYS], int capacity, size_t at[SLOT_ARRAYS]) {
+  size_t total = 0;
+  for (int i = 0; i < SLOT_ARRAYS; ++i) {
+    size_t unit = arrays[i].written_in_steps ? SLOT_PAGE : SLOT_LINE;
+    total = round_up(total, unit);
+    at[i] = total;
+    total += arrays[i].slot_bytes * (size_t)capacity;
+  }
+  return round_up(total, SLOT_PAGE);
 }
 
 bool grip_collision_reserve(collision_world *c, int capacity) {
   if (capacity <= c->capacity) return true;
-  size_t n = (size_t)capacity;
-  if (!grow((void **)&c->start_position, n * sizeof *c->start_position) ||
-      !grow((void **)&c->start_rotation, n * sizeof *c->start_rotation) ||
-      !grow((void **)&c->end_velocity, n * sizeof *c->end_velocity) ||
-      !grow((void **)&c->contacts, n * sizeof *c->contacts) || !grow((void **)&c->order, n * sizeof *c->order) ||
-      !grow((void **)&c->reach_min, 3 * n * sizeof *c->reach_min) ||
-      !grow((void **)&c->reach_max, 3 * n * sizeof *c->reach_max) || !grow((void **)&c->near, n * sizeof *c->near) ||
-      !grow((void **)&c->near_order, n * sizeof *c->near_order) ||
-      !grow((void **)&c->order_active, n * sizeof *c->order_active) ||
-      !grow((void **)&c->last_box, n * sizeof *c->last_box) ||
-      !grow((void **)&c->box_min, 3 * n * sizeof *c->box_min) ||
-      !grow((void **)&c->box_max, 3 * n * sizeof *c->box_max) || !grow((void **)&c->active, n * sizeof *c->active) ||
-      !grow((void **)&c->hitched, 2 * n * sizeof *c->hitched) ||
-      !grow((void **)&c->wall_clear, n * sizeof *c->wall_clear))
-    return false;
+  slot_array arrays[SLOT_ARRAYS];
+  slot_arrays(c, arrays);
+  size_t at[SLOT_ARRAYS];
+  size_t bytes = slot_block_layout(arrays, capacity, at);
+  unsigned char *block = aligned_alloc(SLOT_PAGE, bytes);
+  if (!block) return false;
+  for (int i = 0; i < SLOT_ARRAYS; ++i) {
+    if (c->capacity > 0) memcpy(block + at[i], *arrays[i].array, arrays[i].slot_bytes * (size_t)c->capacity);
+    *arrays[i].array = block + at[i];
+  }
+  free(c->block);
+  c->block = block;
+  c->block_bytes = bytes;
   for (int i = c->capacity; i < capacity; ++i) {
     c->order_active[i] = 0;
     grip_collision_reset_slot(c, i);
@@ -82,8 +133,9 @@ bool grip_collision_reserve(collision_world *c, int capacity) {
 
 bool grip_collision_set_workers(collision_world *c, int workers) {
   if (workers < 1) workers = 1;
-  worker_points *w = calloc((size_t)workers, sizeof *w);
+  worker_points *w = aligned_alloc(SLOT_LINE, (size_t)workers * sizeof *w);
   if (!w) return false;
+  memset(w, 0, (size_t)workers * sizeof *w);
   free(c->wall_points);
   c->wall_points = w;
   c->workers = workers;
@@ -92,33 +144,12 @@ bool grip_collision_set_workers(collision_world *c, int workers) {
 
 void grip_collision_free(collision_world *c) {
   free(c->wall_points);
-  free(c->start_position);
-  free(c->start_rotation);
-  free(c->end_velocity);
-  free(c->contacts);
-  free(c->order);
-  free(c->reach_min);
-  free(c->reach_max);
-  free(c->near);
-  free(c->near_order);
-  free(c->order_active);
-  free(c->last_box);
-  free(c->box_min);
-  free(c->box_max);
-  free(c->active);
-  free(c->hitched);
-  free(c->wall_clear);
+  free(c->block);
   memset(c, 0, sizeof *c);
 }
 
 size_t grip_collision_bytes(const collision_world *c) {
-  size_t per_slot = sizeof *c->start_position + sizeof *c->start_rotation + sizeof *c->end_velocity +
-                    sizeof *c->contacts + sizeof *c->order + 3 * sizeof *c->reach_min + 3 * sizeof *c->reach_max +
-                    sizeof *c->near + sizeof *c->near_order + sizeof *c->order_active +
-                    sizeof *c->last_box +
-                    3 * sizeof *c->box_min + 3 * sizeof *c->box_max +
-                    sizeof *c->active + 2 * sizeof *c->hitched + sizeof *c->wall_clear;
-  return (size_t)c->capacity * per_slot + (size_t)c->workers * sizeof *c->wall_points;
+  return c->block_bytes + (size_t)c->workers * sizeof *c->wall_points;
 }
 
 void grip_collision_reset_slot(collision_world *c, int slot) {

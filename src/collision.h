@@ -21,42 +21,50 @@ typedef struct worker_points {
 /* Per-slot arrays, sized with the world's vehicle capacity (grown only when a vehicle is
  * created). */
 typedef struct collision_world {
+  /* Set when the arrays are made or grown, read by the threads stepping the vehicles: kept apart
+   * from the fields below, which the collision pass writes at every step, so that a helper
+   * thread does not have to fetch these lines again from the caller's core at every step. */
   int capacity;
+  int workers;
+  void *block;                    /* the one allocation that holds every per-slot array below */
+  size_t block_bytes;
   grip_vec3 *start_position;      /* CG at the start of the step */
   grip_quat *start_rotation;      /* rotation at the start of the step */
   grip_vec3 *end_velocity;        /* velocity after the vehicle step, before the contacts */
   grip_vehicle_contacts *contacts; /* what grip_vehicle_get_contacts reports */
+  double *reach_min, *reach_max;  /* broad phase, first pass: 3 per slot, m, the bounds of the CG
+                                     over the step widened by the box's reach (collision_end_slot) */
+  unsigned char *active;          /* alive and in the world after its step: takes part in contacts */
+  struct wall_clear *wall_clear;  /* per slot: the walls' distance from the CG where wall_pass last
+                                     asked the barrier, and that position */
+  worker_points *wall_points;     /* per worker of the world's task system: the wall contact points
+                                     its share of the vehicles met in this step */
+  bool pairs_possible;            /* two or more vehicles alive: the broad phase runs and needs the
+                                     reaches (a lone car's step skips them); written when it changes */
+  /* Only the collision pass reads these. */
   int *order;                     /* broad phase, first pass: the active slots sorted along the
                                      first pass's axis by their reach, order_count of them; the
                                      next step's sort starts from it */
-  int order_count;
-  int first_axis;                 /* the first pass's sweep axis (0: x, 1: y), and its age in steps */
-  unsigned axis_age;
   unsigned char *order_active;    /* per slot: active when the order was last made, of order_used
                                      slots: the slots in order */
-  int order_used;
-  double *reach_min, *reach_max;  /* broad phase, first pass: 3 per slot, m, the bounds of the CG
-                                     over the step widened by the box's reach (collision_end_slot) */
   unsigned char *near;            /* per slot: its reach meets another's in this step's pass */
   int *near_order;                /* broad phase: the near slots as the first pass met them
                                      (near_count of them), then sorted by box_min */
-  int near_count;
   double *box_min, *box_max;      /* broad phase, second pass: 3 per slot, m, the chassis box's
                                      bounds over the step, taken for near slots only */
   struct pose_box *last_box;      /* per slot: the box's bounds at the pose they were last taken
                                      for, which is usually the next step's start pose */
-  unsigned char *active;          /* alive and in the world after its step: takes part in contacts */
   int *hitched;                   /* 2 per slot: the slots it is hitched to without collisions, -1 none */
-  struct wall_clear *wall_clear;  /* per slot: the walls' distance from the CG where wall_pass last
-                                     asked the barrier, and that position */
-  bool pairs_possible;            /* two or more vehicles alive this step: the broad phase runs and
-                                     needs the reaches (a lone car's step skips them) */
+  /* Written by the collision pass at every step, in cache lines of their own. */
+  _Alignas(64) int order_count;
+  int order_used;
+  int first_axis;                 /* the first pass's sweep axis (0: x, 1: y), and its age in steps */
+  unsigned axis_age;
+  int near_count;
   int step_points, step_vehicle_points; /* contact points recorded in this step's pass, all and
                                            car-car: without any, the passes after the pairs
                                            need not read every slot's record */
-  worker_points *wall_points; /* per worker of the world's task system: the wall contact points
-                                 its share of the vehicles met in this step */
-  int workers;
+  _Alignas(64) char end; /* what follows the struct starts on a line of its own */
 } collision_world;
 
 /* One wall-point count per worker (grip_world_def.worker_count, at least 1). False: out of

@@ -55,8 +55,11 @@ grip_world *grip_create_world(const grip_world_def *def) {
       !(def->void_depth > 0.0 && isfinite(def->void_depth)) ||
       !(def->max_ground_slope > 0.0 && def->max_ground_slope <= 0.5 * GRIP_PI))
     return NULL;
-  grip_world *w = calloc(1, sizeof *w);
+  /* Aligned as its type asks (the collision pass's per-step fields sit on cache lines of their
+   * own, collision.h), which calloc does not promise. */
+  grip_world *w = aligned_alloc(_Alignof(grip_world), sizeof *w);
   if (!w) return NULL;
+  memset(w, 0, sizeof *w);
   w->def = *def;
   w->default_plane = grip_default_plane();
   if (!w->def.ground.raycast) w->def.ground = grip_plane_ground(&w->default_plane);
@@ -214,9 +217,18 @@ size_t grip_world_memory(const grip_world *world, size_t *shared) {
 
 /* --- stepping -------------------------------------------------------------------------- */
 
+/* Worker 0 steps its ranges from the top down in worlds of up to this many slots on several
+ * workers (step_range). In larger worlds the vehicles' state no longer fits the caches, the
+ * hardware prefetchers follow a descending stream less well than an ascending one, and stepping
+ * downwards cost more than it saved: 11 % more time a step with 100,000 cars on two threads
+ * (and 38 % on one thread with 10,000), against 1.5–4.5 % less from 1,000 to 4,000 cars and
+ * 20–24 % less with 100 in the host's slow phases (docs/performance.md, "Twenty-ninth session"). */
+#define DOWNWARDS_MAX_SLOTS 4096
+
 typedef struct step_task {
   grip_world *world;
   double dt;
+  bool worker0_downwards;
 } step_task;
 
 static void step_range(int start, int end, int worker, void *context) {
@@ -227,7 +239,17 @@ static void step_range(int start, int end, int worker, void *context) {
   collision_world *c = &world->collision;
   vehicle *vehicles = world->vehicles;
   int wall_points = 0;
-  for (int i = start; i < end; ++i) {
+  /* On several workers, worker 0 steps its range from the top down and the others from the
+   * bottom up (up to DOWNWARDS_MAX_SLOTS). Each vehicle's step reads and writes only that
+   * vehicle and its own slots, so the order changes no result; but a core's hardware
+   * prefetchers run ahead of a stream of stores into the slots that come next, and with a task
+   * pool that gives worker 0 (the caller) the first share of the slots and the next worker the
+   * share above it (sim/task_pool.c), worker 0 stepping upwards took the cache lines of the next
+   * worker's first vehicles and slots from that worker's core at every step
+   * (docs/performance.md, "Twenty-ninth session"). */
+  bool downwards = worker == 0 && t.worker0_downwards;
+  for (int k = start; k < end; ++k) {
+    int i = downwards ? end - 1 - (k - start) : k;
     vehicle *v = &vehicles[i];
     grip_collision_begin_slot(c, i, v);
     if (v->alive) grip_vehicle_step(v, &world->def, t.dt);
@@ -242,8 +264,11 @@ static void record_profile(grip_world *world, double t0, double t1, double t2);
 
 grip_result grip_world_step(grip_world *world, double dt) {
   if (!world || !(dt >= 1e-4 && dt <= 0.02)) return GRIP_INVALID_ARGUMENT;
-  step_task task = {world, dt};
-  world->collision.pairs_possible = world->alive >= 2;
+  step_task task = {world, dt,
+                    world->def.enqueue_task && world->def.worker_count > 1 && world->used <= DOWNWARDS_MAX_SLOTS};
+  /* Written only when it changes: the threads stepping the vehicles read it at every car. */
+  bool pairs_possible = world->alive >= 2;
+  if (world->collision.pairs_possible != pairs_possible) world->collision.pairs_possible = pairs_possible;
   grip_collision_begin_step(&world->collision);
   double t0 = world->profiling ? grip_timer_now() : 0.0;
   if (world->def.enqueue_task && world->def.finish_task && world->used > 1) {

@@ -3,7 +3,8 @@
  * and slower than its poll lasts (it sleeps and is woken for each); a world stepped on it gives
  * the same state hash as one stepped on the calling thread, on a plane and between the walls of
  * a track, where each worker meets the walls for its own vehicles and counts their contact
- * points; and, on Linux, a thread leaves a CPU when asked to, with its affinity as it was. */
+ * points; the caller claims its share from the top down and a helper its own from the bottom up;
+ * and, on Linux, a thread leaves a CPU when asked to, with its affinity as it was. */
 #define _GNU_SOURCE /* sched_getcpu, the affinity calls (Linux) */
 #include <math.h>
 #include <pthread.h>
@@ -230,6 +231,70 @@ static void every_item_once_after_sleeps(void) {
   task_pool_destroy(pool);
 }
 
+/* The order of the claims: the caller (worker 0) claims its own share, the first, from the top
+ * down, and a helper its share from the bottom up; a thread taking chunks of another's share
+ * takes them from the other end. Shares are [i·n/W, (i+1)·n/W). Each worker records the chunks
+ * it ran in order; the items of one share are slow (20 µs) so that the other thread runs out of
+ * its own share first and takes some of them. */
+#define ORDER_ITEMS 64
+#define ORDER_CHUNKS 256
+typedef struct claim_order {
+  int start[2][ORDER_CHUNKS], end[2][ORDER_CHUNKS], count[2];
+  int slow_share; /* whose items are slow */
+  int items;
+} claim_order;
+
+static void record_chunks(int start, int end, int worker, void *context) {
+  claim_order *o = context;
+  if (worker < 0 || worker > 1 || o->count[worker] >= ORDER_CHUNKS) return;
+  o->start[worker][o->count[worker]] = start;
+  o->end[worker][o->count[worker]] = end;
+  o->count[worker]++;
+  int half = o->items / 2;
+  for (int i = start; i < end; ++i) spin_ns((i >= half) == (o->slow_share == 1) ? 20000 : 1000);
+}
+
+static void claims_move_apart(void) {
+  static claim_order o;
+  task_pool *pool = task_pool_create(2);
+  CHECK(pool != NULL);
+  if (!pool) return;
+  grip_world_def def = grip_default_world_def();
+  task_pool_attach(pool, &def);
+  int compared[2][2] = {{0, 0}, {0, 0}}, wrong = 0, covered_wrong = 0;
+  for (int task = 0; task < 40; ++task) {
+    memset(&o, 0, sizeof o);
+    o.items = ORDER_ITEMS;
+    o.slow_share = task % 2;
+    void *h = def.enqueue_task(record_chunks, ORDER_ITEMS, 1, &o, def.task_context);
+    if (h) def.finish_task(h, def.task_context);
+    int hits[ORDER_ITEMS] = {0};
+    for (int w = 0; w < 2; ++w) {
+      int last[2] = {-1, -1};
+      for (int k = 0; k < o.count[w]; ++k) {
+        int share = o.start[w][k] >= ORDER_ITEMS / 2;
+        if (o.end[w][k] > (share + 1) * ORDER_ITEMS / 2) wrong++; /* a chunk within one share */
+        for (int i = o.start[w][k]; i < o.end[w][k]; ++i) hits[i]++;
+        bool from_top = w == share ? share == 0 : share != 0;
+        if (last[share] >= 0) {
+          compared[w][w != share]++;
+          if (from_top ? o.start[w][k] >= last[share] : o.start[w][k] <= last[share]) wrong++;
+        }
+        last[share] = o.start[w][k];
+      }
+    }
+    for (int i = 0; i < ORDER_ITEMS; ++i) covered_wrong += hits[i] != 1;
+  }
+  CHECK(wrong == 0);
+  CHECK(covered_wrong == 0);
+  /* the order was checked on each thread's own share, and on chunks taken from the other's */
+  CHECK(compared[0][0] > 0 && compared[1][0] > 0);
+  CHECK(compared[0][1] + compared[1][1] > 0);
+  printf("  chunk pairs compared: caller %d own, %d taken; helper %d own, %d taken\n", compared[0][0],
+         compared[0][1], compared[1][0], compared[1][1]);
+  task_pool_destroy(pool);
+}
+
 #if defined(__linux__)
 /* task_pool_leave_cpu from each CPU the thread may use: it runs elsewhere after, with the same
  * affinity; allowed one CPU, or asked to leave one it is not allowed or none, it stays. */
@@ -266,6 +331,7 @@ static void leaving_a_cpu(void) {
 int main(void) {
   RUN_TEST(every_item_once);
   RUN_TEST(every_item_once_after_sleeps);
+  RUN_TEST(claims_move_apart);
 #if defined(__linux__)
   RUN_TEST(leaving_a_cpu);
 #endif
