@@ -29,12 +29,18 @@ bool sim_two_cpus(int *cpu_a, int *cpu_b) {
 }
 
 #if defined(__linux__)
+/* A batch ends after this long whatever it has done, and a single answer waited for this long
+ * gives up: where the two threads cannot run at once (valgrind runs one thread at a time, or a
+ * loaded machine), a round trip takes a time slice and the full count would take minutes. */
+#define BATCH_BUDGET_NS 20e6
+#define ANSWER_LIMIT_NS 200e6
+
 /* The counter, alone in its cache line: the caller writes odd values, the other thread answers
- * with the next even one. */
+ * with the next even one until told to stop. */
 typedef struct ping {
   _Alignas(64) atomic_long counter;
   char pad[64 - sizeof(atomic_long)];
-  long round_trips;
+  _Alignas(64) atomic_bool stop; /* written once, at the end */
   int cpu;
   atomic_int pinned; /* 1: pinned and answering, -1: could not be pinned */
 } ping;
@@ -54,12 +60,11 @@ static void *answer(void *arg) {
     return NULL;
   }
   atomic_store(&p->pinned, 1);
-  for (long i = 0; i < BATCHES * p->round_trips; ++i) {
-    while (atomic_load_explicit(&p->counter, memory_order_acquire) != 2 * i + 1) {
-    }
-    atomic_store_explicit(&p->counter, 2 * i + 2, memory_order_release);
+  for (long expect = 1;; expect += 2) {
+    while (atomic_load_explicit(&p->counter, memory_order_acquire) != expect)
+      if (atomic_load_explicit(&p->stop, memory_order_relaxed)) return NULL;
+    atomic_store_explicit(&p->counter, expect + 1, memory_order_release);
   }
-  return NULL;
 }
 
 static double now_ns(void) {
@@ -82,8 +87,8 @@ double sim_core_to_core_ns(int cpu_a, int cpu_b, int round_trips) {
   ping *p = aligned_alloc(64, sizeof *p);
   if (!p) return NAN;
   atomic_init(&p->counter, 0);
+  atomic_init(&p->stop, false);
   atomic_init(&p->pinned, 0);
-  p->round_trips = round_trips;
   p->cpu = cpu_b;
   double one_way[BATCHES], result = NAN;
   pthread_t other;
@@ -94,17 +99,33 @@ double sim_core_to_core_ns(int cpu_a, int cpu_b, int round_trips) {
   }
   int pinned;
   while ((pinned = atomic_load(&p->pinned)) == 0) sched_yield();
-  if (pinned == 1) {
-    long sent = 0;
-    for (int b = 0; b < BATCHES; ++b) {
-      double start = now_ns();
-      for (long i = 0; i < round_trips; ++i, ++sent) {
-        atomic_store_explicit(&p->counter, 2 * sent + 1, memory_order_release);
-        while (atomic_load_explicit(&p->counter, memory_order_acquire) != 2 * sent + 2) {
+  bool answered = pinned == 1;
+  long sent = 0;
+  for (int b = 0; b < BATCHES && answered; ++b) {
+    double start = now_ns();
+    long done = 0;
+    while (done < round_trips && answered) {
+      atomic_store_explicit(&p->counter, 2 * sent + 1, memory_order_release);
+      /* the clock is read only once the answer is late, so that it does not weigh on the figure */
+      double waiting_since = -1.0;
+      for (long polls = 1; atomic_load_explicit(&p->counter, memory_order_acquire) != 2 * sent + 2; ++polls) {
+        if (polls % 4096 != 0) continue;
+        if (waiting_since < 0.0) {
+          waiting_since = now_ns();
+        } else if (now_ns() - waiting_since > ANSWER_LIMIT_NS) {
+          answered = false; /* the other thread never got to run */
+          break;
         }
       }
-      one_way[b] = (now_ns() - start) / (2.0 * round_trips);
+      if (!answered) break;
+      ++sent;
+      ++done;
+      if (done % 8 == 0 && now_ns() - start > BATCH_BUDGET_NS) break;
     }
+    one_way[b] = (now_ns() - start) / (2.0 * (double)done);
+  }
+  atomic_store(&p->stop, true);
+  if (answered) {
     qsort(one_way, BATCHES, sizeof one_way[0], by_value);
     result = one_way[BATCHES / 2];
   }
