@@ -122,7 +122,7 @@ double sim_core_to_core_ns(int cpu_a, int cpu_b, int round_trips) {
       ++done;
       if (done % 8 == 0 && now_ns() - start > BATCH_BUDGET_NS) break;
     }
-    one_way[b] = (now_ns() - start) / (2.0 * (double)done);
+    if (answered) one_way[b] = (now_ns() - start) / (2.0 * (double)done);
   }
   atomic_store(&p->stop, true);
   if (answered) {

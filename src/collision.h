@@ -55,7 +55,7 @@ typedef struct collision_world {
   struct pose_box *last_box;      /* per slot: the box's bounds at the pose they were last taken
                                      for, which is usually the next step's start pose */
   int *hitched;                   /* 2 per slot: the slots it is hitched to without collisions, -1 none */
-  /* Written by the collision pass at every step, in cache lines of their own. */
+  /* Written by the collision pass at every step, on cache lines of their own. */
   _Alignas(64) int order_count;
   int order_used;
   int first_axis;                 /* the first pass's sweep axis (0: x, 1: y), and its age in steps */
@@ -64,7 +64,8 @@ typedef struct collision_world {
   int step_points, step_vehicle_points; /* contact points recorded in this step's pass, all and
                                            car-car: without any, the passes after the pairs
                                            need not read every slot's record */
-  _Alignas(64) char end; /* what follows the struct starts on a line of its own */
+  /* (the struct's size is a multiple of its 64-byte alignment: what follows it in grip_world
+   * starts on a line of its own) */
 } collision_world;
 
 /* One wall-point count per worker (grip_world_def.worker_count, at least 1). False: out of

@@ -107,6 +107,7 @@ static void arrays_apart(void) {
   /* the pass's per-step fields start a cache line after the last field the workers read */
   CHECK((uintptr_t)&c.order_count % 64 == 0);
   CHECK((uintptr_t)&c.order_count >= (uintptr_t)&c.hitched + sizeof c.hitched);
+  CHECK(sizeof c % 64 == 0); /* and what follows it in the world starts on a line of its own */
   grip_collision_free(&c);
 }
 
@@ -163,7 +164,7 @@ static uint64_t run_order(int cars, int worker, int workers, int *order, int *co
     grip_vehicle_place(world, id, 40.0 * k, 0.0, 0.0);
     grip_vehicle_set_input(world, id, &in);
   }
-  int steps = cars > 100 ? 2 : 100;
+  int steps = cars > 100 ? 2 : 100; /* every step goes in the same order: a large world needs few */
   for (int s = 1; s < steps; ++s) grip_world_step(world, 0.005);
   g.count = 0; /* the last step recorded */
   grip_world_step(world, 0.005);
