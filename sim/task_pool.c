@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -35,37 +36,66 @@
  * the caller back. A claim takes 1/CHUNK_DIVISOR of what is left of a share (at least one
  * item): the last claims are small, and threads run out of work at nearly the same time. */
 #define CHUNK_DIVISOR 6
-/* A claim word: generation (16 bits, for waking), and the share's unclaimed items [next, end)
- * (24 bits each): a claim from the bottom raises next, one from the top lowers end
- * (run_share). Everything a claim decides on is in the one word, so a compare-and-swap can only
- * take items of the task that is current at that moment. */
+/* A claim word: generation (16 bits), and the share's unclaimed items [next, end) (24 bits
+ * each): a claim from the bottom raises next, one from the top lowers end (run_share).
+ * Everything a claim decides on is in the one word, so a compare-and-swap can only take items
+ * of the task that is current at that moment. The task word has the same generation bits and
+ * the task's item count in the low 24. */
 #define CLAIM_ITEM_BITS 24
 #define CLAIM_ITEM_MASK ((1ull << CLAIM_ITEM_BITS) - 1)
 #define CLAIM_MAX_ITEMS ((int)CLAIM_ITEM_MASK)
+#define GENERATION_SHIFT (2 * CLAIM_ITEM_BITS)
+/* A thread that has run out of its own work takes the last items of a share whose owner is
+ * working on it (fewer than GATED_ITEMS left) only once the owner is late: after twice the time
+ * those items take the thief itself, plus GATED_SLACK_NS. Each item taken from a working owner
+ * moves its state to the thief's core and back at the next step, ~1,200 TSC ticks a car against
+ * ~700 in the VM's slow phases, and the owner would have finished them at about that time; an
+ * owner preempted for a time slice still has its items taken (docs/performance.md, "Thirtieth
+ * session"). More items left than GATED_ITEMS, or an owner that has not started, are taken at
+ * once, as before. */
+#define GATED_ITEMS 16
+#define GATED_SLACK_NS 2000
 
-/* One thread's share, alone in its cache line (64 bytes apart whatever the allocation's
- * alignment), so that claims on two shares do not contend. */
+/* Cache lines of their own, 64 bytes apart and aligned (the pool is allocated so): what one
+ * thread writes at every task is never on a line another reads or writes for a different
+ * reason. */
+#define LINE 64
+
+/* One thread's share of the current task. */
 typedef struct share_claim {
-  atomic_ullong word; /* generation << 48 | end << 24 | next */
-  char pad[64 - sizeof(atomic_ullong)];
+  _Alignas(LINE) atomic_ullong word; /* generation << 48 | end << 24 | next */
 } share_claim;
 
+/* The generation whose own share a thread has finished: what a thief waiting for its last
+ * items polls, on a line apart from the claim word, which the owner writes at every claim. */
+typedef struct share_finished {
+  _Alignas(LINE) atomic_uint generation;
+} share_finished;
+
 struct task_pool {
+  /* Read by every thread at every task; set at creation, or written only when they change. */
   int workers; /* including the caller */
-  pthread_t threads[MAX_WORKERS];
-  share_claim share[MAX_WORKERS]; /* share[0] is the caller's; its word is published last */
-  unsigned generation;            /* the caller's count of tasks */
-  atomic_int done_items;          /* items of the current task stepped so far */
-  atomic_bool quit;
-  atomic_int sleepers;     /* helper threads asleep (or about to be) on wake */
-  pthread_mutex_t lock;
-  pthread_cond_t wake;     /* a new task or quit */
-  pthread_cond_t done;     /* done_items reached item_count while the caller slept */
-  atomic_bool caller_asleep;
-  atomic_int caller_cpu;   /* the CPU the caller last woke the helpers from (-1: unknown) */
   grip_task_fn *task;
   void *task_context;
-  int item_count;
+  atomic_int sleepers;     /* helper threads asleep (or about to be) on wake */
+  atomic_bool caller_asleep;
+  atomic_int caller_cpu;   /* the CPU the caller last woke the helpers from (-1: unknown) */
+  atomic_bool quit;
+  /* The task word: generation << 48 | item count, written by the caller once a task. */
+  _Alignas(LINE) atomic_ullong task_word;
+  /* Items the helpers have run since the pool was made: a helper adds its items once a share it
+   * took any from. The caller counts its own apart, so this line passes from core to core only
+   * when a helper has something to say. */
+  _Alignas(LINE) atomic_ullong helper_items;
+  /* The caller's alone. */
+  _Alignas(LINE) unsigned generation;    /* the caller's count of tasks, 1..0xffff */
+  unsigned long long helper_items_expected; /* helper_items once the current task is done */
+  share_claim share[MAX_WORKERS];        /* share[0] is the caller's */
+  share_finished finished[MAX_WORKERS];
+  pthread_mutex_t lock;
+  pthread_cond_t wake;     /* a new task or quit */
+  pthread_cond_t done;     /* the helpers' items reached what the caller waits for while it slept */
+  pthread_t threads[MAX_WORKERS];
 };
 
 typedef struct worker_start {
@@ -73,18 +103,22 @@ typedef struct worker_start {
   int index;
 } worker_start;
 
-static unsigned claim_generation(unsigned long long w) { return (unsigned)(w >> (2 * CLAIM_ITEM_BITS)); }
+static unsigned word_generation(unsigned long long w) { return (unsigned)(w >> GENERATION_SHIFT); }
+static int word_next(unsigned long long w) { return (int)(w & CLAIM_ITEM_MASK); }
+static int word_end(unsigned long long w) { return (int)((w >> CLAIM_ITEM_BITS) & CLAIM_ITEM_MASK); }
+
+/* The generation before g (1..0xffff; 0 is "nothing yet"). */
+static unsigned previous_generation(unsigned g) { return g == 1 ? 0xffffu : g - 1; }
 
 /* A new task is out (or the pool quits). */
-static bool new_task(task_pool *p, unsigned seen) {
-  return claim_generation(atomic_load_explicit(&p->share[0].word, memory_order_acquire)) != seen ||
+static bool new_task(task_pool *p, unsigned long long seen) {
+  return word_generation(atomic_load_explicit(&p->task_word, memory_order_acquire)) != seen ||
          atomic_load_explicit(&p->quit, memory_order_relaxed);
 }
 
-/* Every item of the current task is done. */
-static bool task_done(task_pool *p, unsigned seen) {
-  (void)seen;
-  return atomic_load_explicit(&p->done_items, memory_order_acquire) >= p->item_count;
+/* The helpers have run every item of the current task the caller did not. */
+static bool helpers_done(task_pool *p, unsigned long long expected) {
+  return atomic_load_explicit(&p->helper_items, memory_order_acquire) >= expected;
 }
 
 /* A hint to the core that this thread is polling (x86's pause: lets a sibling hyper-thread run,
@@ -101,13 +135,13 @@ static long long monotonic_ns(void) {
   return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Polls until *stop says to, or budget_ns has passed: returns true when stopped by *stop. */
-typedef bool poll_fn(task_pool *p, unsigned seen);
+/* Polls until stop(p, arg) says to, or budget_ns has passed: returns true when stopped. */
+typedef bool poll_fn(task_pool *p, unsigned long long arg);
 
-static bool poll_for(task_pool *p, unsigned seen, poll_fn *stop, long long budget_ns) {
+static bool poll_for(task_pool *p, unsigned long long arg, poll_fn *stop, long long budget_ns) {
   long long start = -1;
   for (int polls = 0;; ++polls) {
-    if (stop(p, seen)) return true;
+    if (stop(p, arg)) return true;
     if (polls % POLLS_PER_CLOCK == 0) {
       long long now = monotonic_ns();
       if (start < 0)
@@ -119,29 +153,73 @@ static bool poll_for(task_pool *p, unsigned seen, poll_fn *stop, long long budge
   }
 }
 
-/* The current task's generation: share[0]'s word is published after every other share's. */
-static unsigned current_generation(task_pool *p) {
-  return claim_generation(atomic_load_explicit(&p->share[0].word, memory_order_acquire));
+/* The claim word of share j of a task of n items on the pool's threads, before any claim: thread
+ * j's [j·n/W, (j+1)·n/W). */
+static unsigned long long opened_share(const task_pool *p, int j, unsigned generation, int n) {
+  long long begin = (long long)n * j / p->workers, end = (long long)n * (j + 1) / p->workers;
+  return (unsigned long long)generation << GENERATION_SHIFT | (unsigned long long)end << CLAIM_ITEM_BITS |
+         (unsigned long long)begin;
 }
 
-/* Claims and runs chunks of share j of task `generation` until none is left there; returns the
- * items it ran. A claim succeeds only against the current word of the share, and a task cannot
- * end before its claimed items are counted done (run_chunks), so the task and its context read
- * after a claim are that task's. Which thread steps which vehicle does not change a world's
- * results (each vehicle's step reads only itself).
+/* Waits, polling, until share j's owner has finished it in task `generation` (true) or until
+ * `deadline` (false). The owner may have finished this task's share and the next tasks' since
+ * (the helpers' counts do not wait for their stealing), so any change of its finished
+ * generation from what it was when the wait began ends the wait: the owner writes this task's
+ * before any later one. */
+static bool wait_for_owner(task_pool *p, int j, unsigned generation, long long deadline) {
+  unsigned before = atomic_load_explicit(&p->finished[j].generation, memory_order_acquire);
+  if (before == generation) return true;
+  for (int polls = 1;; ++polls) {
+    if (atomic_load_explicit(&p->finished[j].generation, memory_order_acquire) != before) return true;
+    if (polls % POLLS_PER_CLOCK == 0 && monotonic_ns() >= deadline) return false;
+    poll_pause();
+  }
+}
+
+/* Claims and runs chunks of share j of task `generation` (n items) until none is left there;
+ * returns the items it ran. per_item_ns is what an item of its own share took this thread (0:
+ * unknown), for the wait before taking another's last items.
+ *
+ * A share's word is opened for the task by the first thread to look at it (its owner, nearly
+ * always): the caller publishes only the task word, and the line of a helper's share stays in
+ * that helper's core. A word still at the task before's generation is opened by a
+ * compare-and-swap, so it is opened once; every share is opened in every task (the caller
+ * looks at each before the task can end), so a word is always at the current generation or the
+ * one before it. A claim succeeds only against the current word of the share, and a task
+ * cannot end before its claimed items are counted done (run_chunks), so the task and its
+ * context read after a claim are that task's. Which thread steps which vehicle does not change
+ * a world's results (each vehicle's step reads only itself).
  *
  * The caller claims its own share (the first, share 0) from the top down and the helpers theirs
  * from the bottom up, so the two streams of work move away from the boundary between their
  * shares (a world steps worker 0's ranges from the top down too, world.c); a thread that takes
  * chunks of another's share takes them from the other end, away from where its owner works. */
-static int run_share(task_pool *p, int j, unsigned generation, int index) {
+static int run_share(task_pool *p, int j, unsigned generation, int n, int index, double per_item_ns) {
   int ran = 0;
-  bool owner = j == index, from_top = owner ? j == 0 : j != 0;
+  bool owner = j == index, from_top = owner ? j == 0 : j != 0, waited = false;
+  unsigned long long opened = opened_share(p, j, generation, n);
   unsigned long long w = atomic_load_explicit(&p->share[j].word, memory_order_acquire);
   for (;;) {
-    if (claim_generation(w) != generation) return ran; /* a later task: its own threads take it */
-    int end = (int)((w >> CLAIM_ITEM_BITS) & CLAIM_ITEM_MASK), next = (int)(w & CLAIM_ITEM_MASK);
+    unsigned g = word_generation(w);
+    if (g != generation) {
+      if (g != previous_generation(generation) && g != 0) return ran; /* a later task: its threads take it */
+      if (!atomic_compare_exchange_weak_explicit(&p->share[j].word, &w, opened, memory_order_acq_rel,
+                                                 memory_order_acquire))
+        continue; /* w now holds the current word */
+      w = opened;
+    }
+    int end = word_end(w), next = word_next(w);
     if (next >= end) return ran;
+    /* Another's share with its last items left, its owner at work on it (the owner's end has
+     * moved: a thief takes from the other), and a pace of this thread's own to go by. */
+    bool owner_started = j == 0 ? end < word_end(opened) : next > word_next(opened);
+    if (!owner && !waited && end - next < GATED_ITEMS && owner_started && per_item_ns > 0.0) {
+      waited = true;
+      long long deadline = monotonic_ns() + (long long)(2.0 * (end - next) * per_item_ns) + GATED_SLACK_NS;
+      if (wait_for_owner(p, j, generation, deadline)) return ran;
+      w = atomic_load_explicit(&p->share[j].word, memory_order_acquire);
+      continue;
+    }
     /* guided: a share's claims shrink with what is left of it, so the last ones are small */
     int size = (end - next + CHUNK_DIVISOR - 1) / CHUNK_DIVISOR;
     int first = from_top ? end - size : next, stop = first + size;
@@ -157,20 +235,34 @@ static int run_share(task_pool *p, int j, unsigned generation, int index) {
   }
 }
 
-/* Thread `index` steps its own share of task `generation`, then what is left of the others',
- * then counts what it ran done, once (a count per chunk passed the counter's cache line between
- * the cores at every chunk). */
-static void run_chunks(task_pool *p, unsigned generation, int index) {
-  int ran = 0;
-  for (int k = 0; k < p->workers; ++k) ran += run_share(p, (index + k) % p->workers, generation, index);
-  if (ran == 0) return;
-  int total = p->item_count; /* read while the items run here are not yet counted: the task is current */
-  if (atomic_fetch_add(&p->done_items, ran) + ran == total && /* seq_cst: see finish */
-      index != 0 && atomic_load(&p->caller_asleep)) {
+/* A helper's items of the current task done: counted, and the caller woken if it sleeps. */
+static void count_helper_items(task_pool *p, int items) {
+  atomic_fetch_add(&p->helper_items, (unsigned long long)items); /* seq_cst: see finish */
+  if (atomic_load(&p->caller_asleep)) {
     pthread_mutex_lock(&p->lock);
     pthread_cond_signal(&p->done);
     pthread_mutex_unlock(&p->lock);
   }
+}
+
+/* Thread `index` steps its own share of the task in task_word, then what is left of the
+ * others'; returns the items it ran. A helper counts its items done once a share it ran any of
+ * (a count per chunk passed the counter's cache line between the cores at every chunk), its own
+ * share's first, before it looks at the others. */
+static int run_chunks(task_pool *p, unsigned long long task_word, int index) {
+  unsigned generation = word_generation(task_word);
+  int n = (int)(task_word & CLAIM_ITEM_MASK);
+  long long start = monotonic_ns();
+  int ran = run_share(p, index, generation, n, index, 0.0);
+  double per_item_ns = ran > 0 ? (double)(monotonic_ns() - start) / ran : 0.0;
+  atomic_store_explicit(&p->finished[index].generation, generation, memory_order_release);
+  if (index != 0 && ran > 0) count_helper_items(p, ran);
+  for (int k = 1; k < p->workers; ++k) {
+    int taken = run_share(p, (index + k) % p->workers, generation, n, index, per_item_ns);
+    if (index != 0 && taken > 0) count_helper_items(p, taken);
+    ran += taken;
+  }
+  return ran;
 }
 
 bool task_pool_leave_cpu(int cpu) {
@@ -214,31 +306,38 @@ static void *worker_main(void *arg) {
   task_pool *p = start.pool;
   unsigned seen = 0;
   for (;;) {
-    unsigned now;
     if (!poll_for(p, seen, new_task, HELPER_POLL_NS)) {
       /* Sleep: the word is checked again under the lock, and enqueue publishes it before it
-       * takes the lock to signal, so a task cannot slip by between the check and the wait. */
+       * looks for sleepers and takes the lock to signal, so a task cannot slip by between the
+       * check and the wait. */
       pthread_mutex_lock(&p->lock);
       atomic_fetch_add(&p->sleepers, 1);
-      while ((now = claim_generation(atomic_load(&p->share[0].word))) == seen && !atomic_load(&p->quit))
+      while (word_generation(atomic_load(&p->task_word)) == seen && !atomic_load(&p->quit))
         pthread_cond_wait(&p->wake, &p->lock);
       atomic_fetch_sub(&p->sleepers, 1);
       pthread_mutex_unlock(&p->lock);
       leave_callers_cpu(p);
     }
     if (atomic_load(&p->quit)) break;
-    seen = now = current_generation(p);
-    run_chunks(p, now, start.index);
+    unsigned long long task_word = atomic_load_explicit(&p->task_word, memory_order_acquire);
+    seen = word_generation(task_word);
+    run_chunks(p, task_word, start.index);
   }
   return NULL;
 }
 
 task_pool *task_pool_create(int workers) {
   if (workers < 1 || workers > MAX_WORKERS) return NULL;
-  task_pool *p = calloc(1, sizeof *p);
+  /* aligned as its lines are (struct task_pool), and every field zero */
+  task_pool *p = aligned_alloc(_Alignof(task_pool), sizeof *p);
   if (!p) return NULL;
-  for (int i = 0; i < MAX_WORKERS; ++i) atomic_init(&p->share[i].word, 0);
-  atomic_init(&p->done_items, 0);
+  memset(p, 0, sizeof *p);
+  for (int i = 0; i < MAX_WORKERS; ++i) {
+    atomic_init(&p->share[i].word, 0);
+    atomic_init(&p->finished[i].generation, 0);
+  }
+  atomic_init(&p->task_word, 0);
+  atomic_init(&p->helper_items, 0);
   atomic_init(&p->quit, false);
   atomic_init(&p->sleepers, 0);
   atomic_init(&p->caller_asleep, false);
@@ -292,20 +391,17 @@ static void *enqueue(grip_task_fn *task, int item_count, int min_range, void *ta
     task(0, item_count, 0, task_context);
     return NULL;
   }
-  p->task = task;
-  p->task_context = task_context;
-  p->item_count = item_count;
-  atomic_store_explicit(&p->done_items, 0, memory_order_relaxed);
+  /* Written only when they change (a world steps with the same task and context every step),
+   * so that their line stays in every core's cache. */
+  if (p->task != task) p->task = task;
+  if (p->task_context != task_context) p->task_context = task_context;
   p->generation = (p->generation + 1) & 0xffffu;
   if (p->generation == 0) p->generation = 1; /* 0 is the helpers' "nothing seen yet" */
-  /* The shares, thread i's [i·n/W, (i+1)·n/W); share 0 last, since its word announces the task.
-   * Every share of the task before is used up (finish waited for all its items), so a helper
-   * that reads a share before its word is replaced finds nothing to claim there. */
-  unsigned long long gen = (unsigned long long)p->generation << (2 * CLAIM_ITEM_BITS);
-  for (int i = p->workers - 1; i >= 0; --i) {
-    long long begin = (long long)item_count * i / p->workers, end = (long long)item_count * (i + 1) / p->workers;
-    atomic_store(&p->share[i].word, gen | (unsigned long long)end << CLAIM_ITEM_BITS | (unsigned long long)begin);
-  } /* seq_cst: the fields above first, and before the sleepers load */
+  /* The task word alone announces the task: each share's word is opened by the first thread to
+   * look at it (run_share). Every share of the task before is used up (finish waited for all its
+   * items). seq_cst: the fields above first, and before the sleepers load. */
+  unsigned long long task_word = (unsigned long long)p->generation << GENERATION_SHIFT | (unsigned long long)item_count;
+  atomic_store(&p->task_word, task_word);
   if (atomic_load(&p->sleepers) > 0) {
 #if defined(__linux__)
     atomic_store_explicit(&p->caller_cpu, sched_getcpu(), memory_order_relaxed); /* leave_callers_cpu */
@@ -314,7 +410,9 @@ static void *enqueue(grip_task_fn *task, int item_count, int min_range, void *ta
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
   }
-  run_chunks(p, p->generation, 0);
+  int ran = run_chunks(p, task_word, 0);
+  /* Claims are exclusive: the helpers run exactly the items the caller did not. */
+  p->helper_items_expected += (unsigned long long)(item_count - ran);
   return p;
 }
 
@@ -322,10 +420,11 @@ static void *enqueue(grip_task_fn *task, int item_count, int min_range, void *ta
 static void finish(void *handle, void *user) {
   task_pool *p = user;
   (void)handle;
-  if (!poll_for(p, 0, task_done, CALLER_POLL_NS)) {
+  unsigned long long expected = p->helper_items_expected;
+  if (!poll_for(p, expected, helpers_done, CALLER_POLL_NS)) {
     pthread_mutex_lock(&p->lock);
-    atomic_store(&p->caller_asleep, true);
-    while (atomic_load(&p->done_items) < p->item_count) pthread_cond_wait(&p->done, &p->lock);
+    atomic_store(&p->caller_asleep, true); /* seq_cst: before the count is read again */
+    while (atomic_load(&p->helper_items) < expected) pthread_cond_wait(&p->done, &p->lock);
     atomic_store(&p->caller_asleep, false);
     pthread_mutex_unlock(&p->lock);
   }

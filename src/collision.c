@@ -191,7 +191,9 @@ static bool hitched(const collision_world *c, int a, int b) {
 }
 
 void grip_collision_begin_step(collision_world *c) {
-  for (int w = 0; w < c->workers; ++w) c->wall_points[w].points = 0;
+  /* Cleared only where a worker counted points: each count is on its worker's line. */
+  for (int w = 0; w < c->workers; ++w)
+    if (c->wall_points[w].points != 0) c->wall_points[w].points = 0;
 }
 
 

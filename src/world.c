@@ -10,8 +10,16 @@
 #include "timer.h"
 #include "vehicle_internal.h"
 
+/* What the threads stepping the vehicles are told of a step (step_range). */
+typedef struct step_task {
+  grip_world *world;
+  double dt;
+  bool worker0_downwards;
+} step_task;
+
 struct grip_world {
   grip_world_def def;
+  step_task step; /* the last step's task: written only when it changes (grip_world_step) */
   grip_plane default_plane; /* the ground when the caller gives none */
   vehicle *vehicles;
   int capacity;
@@ -225,15 +233,8 @@ size_t grip_world_memory(const grip_world *world, size_t *shared) {
  * 20–24 % less with 100 in the host's slow phases (docs/performance.md, "Twenty-ninth session"). */
 #define DOWNWARDS_MAX_SLOTS 4096
 
-typedef struct step_task {
-  grip_world *world;
-  double dt;
-  bool worker0_downwards;
-} step_task;
-
 static void step_range(int start, int end, int worker, void *context) {
-  /* Read once: the task lives on the calling thread's stack, in cache lines that thread keeps
-   * writing while it steps its own share. */
+  /* Read once, into registers: the world's step task (grip_world_step). */
   const step_task t = *(const step_task *)context;
   grip_world *world = t.world;
   collision_world *c = &world->collision;
@@ -264,18 +265,24 @@ static void record_profile(grip_world *world, double t0, double t1, double t2);
 
 grip_result grip_world_step(grip_world *world, double dt) {
   if (!world || !(dt >= 1e-4 && dt <= 0.02)) return GRIP_INVALID_ARGUMENT;
+  /* The task lives in the world, rewritten only when it changes: a helper thread reads it at
+   * every step, and a task on the caller's stack, written anew each step, was a cache line that
+   * helper fetched from the caller's core before it could start. */
   step_task task = {world, dt,
                     world->def.enqueue_task && world->def.worker_count > 1 && world->used <= DOWNWARDS_MAX_SLOTS};
+  if (world->step.world != task.world || world->step.dt != task.dt ||
+      world->step.worker0_downwards != task.worker0_downwards)
+    world->step = task;
   /* Written only when it changes: the threads stepping the vehicles read it at every car. */
   bool pairs_possible = world->alive >= 2;
   if (world->collision.pairs_possible != pairs_possible) world->collision.pairs_possible = pairs_possible;
   grip_collision_begin_step(&world->collision);
   double t0 = world->profiling ? grip_timer_now() : 0.0;
   if (world->def.enqueue_task && world->def.finish_task && world->used > 1) {
-    void *handle = world->def.enqueue_task(step_range, world->used, 1, &task, world->def.task_context);
+    void *handle = world->def.enqueue_task(step_range, world->used, 1, &world->step, world->def.task_context);
     if (handle) world->def.finish_task(handle, world->def.task_context);
   } else {
-    step_range(0, world->used, 0, &task);
+    step_range(0, world->used, 0, &world->step);
   }
   double t1 = world->profiling ? grip_timer_now() : 0.0;
   grip_collision_step(&world->collision, world->vehicles, world->used, &world->def, dt);
