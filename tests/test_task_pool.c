@@ -358,64 +358,55 @@ static bool run_gated(grip_world_def *def, gated_items *g) {
   return atomic_load(&g->worker[GATE_ITEMS / 2]) == 1;
 }
 
-/* A thread that has run out of work does not take the last items (fewer than 16) of a share
- * whose owner is working through them at its pace: it waits up to twice the time they take it.
- * Items of 1 ms, the helper's first 3.5 ms: when the caller has run its 10 items (10 ms), the
- * helper is in item 17 and has 18 and 19 left, which it finishes ~2.5 ms later, within the
- * caller's wait of 4 ms. Taken at once (as before the wait), item 19 would run on the caller. */
-static void working_owner_keeps_its_last_items(void) {
+/* Runs `tasks` gated tasks on two threads, the helper's first item taking first_helper_item_ns
+ * and every other item_ns; counts in *present the tasks the helper took part in, and returns how
+ * many of those ran every item from `from` to the end on `worker`. */
+static int gated_tasks(long item_ns, long first_helper_item_ns, int tasks, int from, int worker, int *present) {
+  static gated_items g;
+  g.item_ns = item_ns;
+  g.first_helper_item_ns = first_helper_item_ns;
+  *present = 0;
   task_pool *pool = task_pool_create(2);
   CHECK(pool != NULL);
-  if (!pool) return;
+  if (!pool) return 0;
   grip_world_def def = grip_default_world_def();
   task_pool_attach(pool, &def);
-  static gated_items g;
-  g.item_ns = 1000000;
-  g.first_helper_item_ns = 3500000;
-  int present = 0, kept = 0;
-  for (int task = 0; task < 6; ++task) {
+  int matched = 0;
+  for (int task = 0; task < tasks; ++task) {
     if (!run_gated(&def, &g)) continue;
-    ++present;
-    bool all_helper = true;
-    for (int i = GATE_ITEMS / 2; i < GATE_ITEMS; ++i) all_helper = all_helper && atomic_load(&g.worker[i]) == 1;
-    kept += all_helper;
+    ++*present;
+    bool all = true;
+    for (int i = from; i < GATE_ITEMS; ++i) all = all && atomic_load(&g.worker[i]) == worker;
+    matched += all;
   }
-  /* one task in six may be disturbed (the helper descheduled for over 1.5 ms) */
+  task_pool_destroy(pool);
+  return matched;
+}
+
+/* A thread that has run out of work does not take the last items (fewer than 16) of a share
+ * whose owner is working through them at its pace: it waits up to twice the time they take it.
+ * Items of 2 ms, the helper's first 11 ms: when the caller has run its 10 items (20 ms), the
+ * helper is in item 15 and has 16–19 left, which it finishes ~9 ms later, within the caller's
+ * wait of 16 ms. Taken at once (as before the wait), item 19 would run on the caller. */
+static void working_owner_keeps_its_last_items(void) {
+  int present;
+  int kept = gated_tasks(2000000, 11000000, 6, GATE_ITEMS / 2, 1, &present);
+  /* one task in six may be disturbed (the helper held off its CPU for over 7 ms) */
   CHECK(present >= 4);
   CHECK(kept >= present - 1);
   printf("  the helper kept all of its share in %d of %d tasks it ran\n", kept, present);
-  task_pool_destroy(pool);
 }
 
 /* ...but an owner stalled inside an item (50 ms, as a thread preempted for a time slice) has its
  * last items taken: the caller waits no longer than twice their time at its own pace (1 µs
- * items) plus 2 µs, and runs items 12–19 while the helper is still in item 10 (its first chunk
- * is items 10 and 11). */
+ * items, ~60 µs asleep) plus 2 µs, and runs items 12–19 while the helper is still in item 10 (its
+ * first chunk is items 10 and 11). With no deadline the helper runs them after its stall. */
 static void stalled_owner_loses_its_last_items(void) {
-  task_pool *pool = task_pool_create(2);
-  CHECK(pool != NULL);
-  if (!pool) return;
-  grip_world_def def = grip_default_world_def();
-  task_pool_attach(pool, &def);
-  static gated_items g;
-  g.item_ns = 1000;
-  g.first_helper_item_ns = 50000000;
-  int present = 0, taken = 0;
-  for (int task = 0; task < 4; ++task) {
-    struct timespec a, b;
-    clock_gettime(CLOCK_MONOTONIC, &a);
-    if (!run_gated(&def, &g)) continue;
-    clock_gettime(CLOCK_MONOTONIC, &b);
-    ++present;
-    bool all_caller = true;
-    for (int i = GATE_ITEMS / 2 + 2; i < GATE_ITEMS; ++i) all_caller = all_caller && atomic_load(&g.worker[i]) == 0;
-    taken += all_caller;
-    /* the task waited for the stalled item, not for the stalled item and then the rest */
-    printf("  task %d: %.1f ms\n", task, (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) * 1e-6);
-  }
+  int present;
+  int taken = gated_tasks(1000, 50000000, 4, GATE_ITEMS / 2 + 2, 0, &present);
   CHECK(present >= 2);
   CHECK(taken == present);
-  task_pool_destroy(pool);
+  printf("  the caller took the stalled helper's last 8 items in %d of %d tasks\n", taken, present);
 }
 
 #if defined(__linux__)
