@@ -55,6 +55,12 @@
  * once, as before. */
 #define GATED_ITEMS 16
 #define GATED_SLACK_NS 2000
+/* ...and only from an owner that keeps up: one with at most 1/GATED_LEFT_PER_OWN of the thief's
+ * own items still unclaimed, that is, one that has claimed at least ~4/5 of what the thief ran in
+ * about the same time. On this VM the two vCPUs at times run up to 1.5x apart (docs/performance.md,
+ * "Twenty-eighth session"); a thief that waited for an owner on the slower one would idle while it
+ * could share the rest. */
+#define GATED_LEFT_PER_OWN 5
 
 /* Cache lines of their own, 64 bytes apart and aligned (the pool is allocated so): what one
  * thread writes at every task is never on a line another reads or writes for a different
@@ -177,8 +183,8 @@ static bool wait_for_owner(task_pool *p, int j, unsigned generation, long long d
 }
 
 /* Claims and runs chunks of share j of task `generation` (n items) until none is left there;
- * returns the items it ran. per_item_ns is what an item of its own share took this thread (0:
- * unknown), for the wait before taking another's last items.
+ * returns the items it ran. own_items and per_item_ns are what this thread ran of its own share
+ * and what an item of it took (0: unknown), for the wait before taking another's last items.
  *
  * A share's word is opened for the task by the first thread to look at it (its owner, nearly
  * always): the caller publishes only the task word, and the line of a helper's share stays in
@@ -194,7 +200,8 @@ static bool wait_for_owner(task_pool *p, int j, unsigned generation, long long d
  * from the bottom up, so the two streams of work move away from the boundary between their
  * shares (a world steps worker 0's ranges from the top down too, world.c); a thread that takes
  * chunks of another's share takes them from the other end, away from where its owner works. */
-static int run_share(task_pool *p, int j, unsigned generation, int n, int index, double per_item_ns) {
+static int run_share(task_pool *p, int j, unsigned generation, int n, int index, int own_items,
+                     double per_item_ns) {
   int ran = 0;
   bool owner = j == index, from_top = owner ? j == 0 : j != 0, waited = false;
   unsigned long long opened = opened_share(p, j, generation, n);
@@ -211,9 +218,11 @@ static int run_share(task_pool *p, int j, unsigned generation, int n, int index,
     int end = word_end(w), next = word_next(w);
     if (next >= end) return ran;
     /* Another's share with its last items left, its owner at work on it (the owner's end has
-     * moved: a thief takes from the other), and a pace of this thread's own to go by. */
+     * moved: a thief takes from the other) and keeping up, and a pace of this thread's own to go
+     * by. */
     bool owner_started = j == 0 ? end < word_end(opened) : next > word_next(opened);
-    if (!owner && !waited && end - next < GATED_ITEMS && owner_started && per_item_ns > 0.0) {
+    if (!owner && !waited && end - next < GATED_ITEMS && (end - next) * GATED_LEFT_PER_OWN <= own_items &&
+        owner_started && per_item_ns > 0.0) {
       waited = true;
       long long deadline = monotonic_ns() + (long long)(2.0 * (end - next) * per_item_ns) + GATED_SLACK_NS;
       if (wait_for_owner(p, j, generation, deadline)) return ran;
@@ -253,12 +262,12 @@ static int run_chunks(task_pool *p, unsigned long long task_word, int index) {
   unsigned generation = word_generation(task_word);
   int n = (int)(task_word & CLAIM_ITEM_MASK);
   long long start = monotonic_ns();
-  int ran = run_share(p, index, generation, n, index, 0.0);
+  int ran = run_share(p, index, generation, n, index, 0, 0.0), own = ran;
   double per_item_ns = ran > 0 ? (double)(monotonic_ns() - start) / ran : 0.0;
   atomic_store_explicit(&p->finished[index].generation, generation, memory_order_release);
   if (index != 0 && ran > 0) count_helper_items(p, ran);
   for (int k = 1; k < p->workers; ++k) {
-    int taken = run_share(p, (index + k) % p->workers, generation, n, index, per_item_ns);
+    int taken = run_share(p, (index + k) % p->workers, generation, n, index, own, per_item_ns);
     if (index != 0 && taken > 0) count_helper_items(p, taken);
     ran += taken;
   }

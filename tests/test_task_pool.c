@@ -5,7 +5,8 @@
  * a track, where each worker meets the walls for its own vehicles and counts their contact
  * points; the caller claims its share from the top down and a helper its own from the bottom up;
  * every item still runs once across the generation counter's wrap; a thread out of work leaves
- * a share's last items to an owner at work on them, and takes them from one stalled in an item;
+ * a share's last items to an owner at work on them and keeping up, and shares them with one on a
+ * slower CPU or takes them from one stalled in an item;
  * and, on Linux, a thread leaves a CPU when asked to, with its affinity as it was. */
 #define _GNU_SOURCE /* sched_getcpu, the affinity calls (Linux) */
 #include <math.h>
@@ -325,11 +326,14 @@ static void every_item_once_across_wraps(void) {
 }
 
 /* Items that sleep for their time (a thread asleep leaves the CPU to the other, so a loaded
- * machine delays neither), recording which worker ran each. */
-#define GATE_ITEMS 20
+ * machine delays neither), recording which worker ran each. The shares are [0, 20) and [20, 40). */
+#define GATE_ITEMS 40
+#define HELPER_FIRST (GATE_ITEMS / 2)
 typedef struct gated_items {
   atomic_int worker[GATE_ITEMS];
-  long item_ns, first_helper_item_ns; /* every item; the helper's first (item 10) when it runs it */
+  long caller_item_ns, helper_item_ns; /* an item on either thread (a slower vCPU: the helper's) */
+  int stall_item;                      /* the helper's item that takes stall_ns when it runs it */
+  long stall_ns;
 } gated_items;
 
 static void sleep_ns(long ns) {
@@ -342,29 +346,21 @@ static void gated_item(int start, int end, int worker, void *context) {
   gated_items *g = context;
   for (int i = start; i < end; ++i) {
     atomic_store(&g->worker[i], worker);
-    sleep_ns(i == GATE_ITEMS / 2 && worker == 1 ? g->first_helper_item_ns : g->item_ns);
+    sleep_ns(worker == 0 ? g->caller_item_ns : i == g->stall_item ? g->stall_ns : g->helper_item_ns);
   }
 }
 
-/* Runs the 20-item task once the helper is polling (a task of two quick items just before):
- * shares [0, 10) and [10, 20). False when the helper did not run item 10 (it was not there). */
-static bool run_gated(grip_world_def *def, gated_items *g) {
-  gated_items warm = {.item_ns = 1000, .first_helper_item_ns = 1000};
-  void *h = def->enqueue_task(gated_item, 2, 1, &warm, def->task_context);
-  if (h) def->finish_task(h, def->task_context);
-  for (int i = 0; i < GATE_ITEMS; ++i) atomic_store(&g->worker[i], -1);
-  h = def->enqueue_task(gated_item, GATE_ITEMS, 1, g, def->task_context);
-  if (h) def->finish_task(h, def->task_context);
-  return atomic_load(&g->worker[GATE_ITEMS / 2]) == 1;
-}
-
-/* Runs `tasks` gated tasks on two threads, the helper's first item taking first_helper_item_ns
- * and every other item_ns; counts in *present the tasks the helper took part in, and returns how
- * many of those ran every item from `from` to the end on `worker`. */
-static int gated_tasks(long item_ns, long first_helper_item_ns, int tasks, int from, int worker, int *present) {
-  static gated_items g;
-  g.item_ns = item_ns;
-  g.first_helper_item_ns = first_helper_item_ns;
+/* Runs `tasks` such tasks on two threads, each once the helper is polling (a task of two quick
+ * items just before); counts in *present those the helper took part in (it ran its first item)
+ * and returns how many of those ran every item of [from, to) on `worker`. */
+static int gated_tasks(const gated_items *times, int tasks, int from, int to, int worker, int *present) {
+  static gated_items g, warm;
+  g.caller_item_ns = times->caller_item_ns;
+  g.helper_item_ns = times->helper_item_ns;
+  g.stall_item = times->stall_item;
+  g.stall_ns = times->stall_ns;
+  warm.caller_item_ns = warm.helper_item_ns = 1000;
+  warm.stall_item = -1;
   *present = 0;
   task_pool *pool = task_pool_create(2);
   CHECK(pool != NULL);
@@ -373,10 +369,15 @@ static int gated_tasks(long item_ns, long first_helper_item_ns, int tasks, int f
   task_pool_attach(pool, &def);
   int matched = 0;
   for (int task = 0; task < tasks; ++task) {
-    if (!run_gated(&def, &g)) continue;
+    void *h = def.enqueue_task(gated_item, 2, 1, &warm, def.task_context);
+    if (h) def.finish_task(h, def.task_context);
+    for (int i = 0; i < GATE_ITEMS; ++i) atomic_store(&g.worker[i], -1);
+    h = def.enqueue_task(gated_item, GATE_ITEMS, 1, &g, def.task_context);
+    if (h) def.finish_task(h, def.task_context);
+    if (atomic_load(&g.worker[HELPER_FIRST]) != 1) continue; /* the helper was not there */
     ++*present;
     bool all = true;
-    for (int i = from; i < GATE_ITEMS; ++i) all = all && atomic_load(&g.worker[i]) == worker;
+    for (int i = from; i < to; ++i) all = all && atomic_load(&g.worker[i]) == worker;
     matched += all;
   }
   task_pool_destroy(pool);
@@ -384,29 +385,43 @@ static int gated_tasks(long item_ns, long first_helper_item_ns, int tasks, int f
 }
 
 /* A thread that has run out of work does not take the last items (fewer than 16) of a share
- * whose owner is working through them at its pace: it waits up to twice the time they take it.
- * Items of 2 ms, the helper's first 11 ms: when the caller has run its 10 items (20 ms), the
- * helper is in item 15 and has 16–19 left, which it finishes ~9 ms later, within the caller's
- * wait of 16 ms. Taken at once (as before the wait), item 19 would run on the caller. */
+ * whose owner is working through them and keeping up: it waits up to twice the time they take
+ * it. Items of 2 ms, the helper's first 9 ms (its first chunk is items 20–23): when the caller
+ * has run its 20 items (40 ms), the helper is in item 36 with 37–39 left, 7 ms of work, within
+ * the caller's wait of 12 ms. Taken at once (as before the wait), item 39 would run on the
+ * caller. */
 static void working_owner_keeps_its_last_items(void) {
-  int present;
-  int kept = gated_tasks(2000000, 11000000, 6, GATE_ITEMS / 2, 1, &present);
-  /* one task in six may be disturbed (the helper held off its CPU for over 7 ms) */
+  gated_items times = {.caller_item_ns = 2000000, .helper_item_ns = 2000000, .stall_item = HELPER_FIRST,
+                       .stall_ns = 9000000};
+  int present, kept = gated_tasks(&times, 6, HELPER_FIRST, GATE_ITEMS, 1, &present);
+  /* one task in six may be disturbed (the helper held off its CPU for over 5 ms) */
   CHECK(present >= 4);
   CHECK(kept >= present - 1);
   printf("  the helper kept all of its share in %d of %d tasks it ran\n", kept, present);
 }
 
-/* ...but an owner stalled inside an item (50 ms, as a thread preempted for a time slice) has its
- * last items taken: the caller waits no longer than twice their time at its own pace (1 µs
- * items, ~60 µs asleep) plus 2 µs, and runs items 12–19 while the helper is still in item 10 (its
- * first chunk is items 10 and 11). With no deadline the helper runs them after its stall. */
+/* ...but an owner on a slower CPU has its last items shared at once: helper items of 1.5 ms
+ * against the caller's 1 ms leave the helper 6 items (34–39) when the caller has run its 20, more
+ * than a fifth of the caller's 20, and the caller takes item 39 then. Waiting (as without the
+ * owner's pace), it would wait up to 12 ms, and the helper would finish them in ~10. */
+static void slow_owner_shares_its_last_items(void) {
+  gated_items times = {.caller_item_ns = 1000000, .helper_item_ns = 1500000, .stall_item = -1, .stall_ns = 0};
+  int present, shared = gated_tasks(&times, 6, GATE_ITEMS - 1, GATE_ITEMS, 0, &present);
+  CHECK(present >= 4);
+  CHECK(shared >= present - 1);
+  printf("  the caller took the slow helper's last item in %d of %d tasks\n", shared, present);
+}
+
+/* ...and an owner stalled inside an item (50 ms, as a thread preempted for a time slice) has its
+ * last items taken: helper items of 0.1 ms reach item 36 long before the caller has run its 20 of
+ * 1 ms; item 36 stalls, and the caller, after waiting twice the 3 items' time at its own pace
+ * plus 2 µs, runs 37–39. With no deadline the helper would run them after its stall. */
 static void stalled_owner_loses_its_last_items(void) {
-  int present;
-  int taken = gated_tasks(1000, 50000000, 4, GATE_ITEMS / 2 + 2, 0, &present);
+  gated_items times = {.caller_item_ns = 1000000, .helper_item_ns = 100000, .stall_item = 36, .stall_ns = 50000000};
+  int present, taken = gated_tasks(&times, 4, 37, GATE_ITEMS, 0, &present);
   CHECK(present >= 2);
   CHECK(taken == present);
-  printf("  the caller took the stalled helper's last 8 items in %d of %d tasks\n", taken, present);
+  printf("  the caller took the stalled helper's last 3 items in %d of %d tasks\n", taken, present);
 }
 
 #if defined(__linux__)
@@ -448,6 +463,7 @@ int main(void) {
   RUN_TEST(claims_move_apart);
   RUN_TEST(every_item_once_across_wraps);
   RUN_TEST(working_owner_keeps_its_last_items);
+  RUN_TEST(slow_owner_shares_its_last_items);
   RUN_TEST(stalled_owner_loses_its_last_items);
 #if defined(__linux__)
   RUN_TEST(leaving_a_cpu);
