@@ -52,7 +52,7 @@
  * ~700 in the VM's slow phases, and the owner would have finished them at about that time; an
  * owner preempted for a time slice still has its items taken (docs/performance.md, "Thirtieth
  * session"). More items left than GATED_ITEMS, or an owner that has not started, are taken at
- * once, as before. */
+ * once. */
 #define GATED_ITEMS 16
 #define GATED_SLACK_NS 2000
 /* ...and only from an owner that keeps up: one with at most 1/GATED_LEFT_PER_OWN of the thief's
