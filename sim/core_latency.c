@@ -39,7 +39,6 @@ bool sim_two_cpus(int *cpu_a, int *cpu_b) {
  * with the next even one until told to stop. */
 typedef struct ping {
   _Alignas(64) atomic_long counter;
-  char pad[64 - sizeof(atomic_long)];
   _Alignas(64) atomic_bool stop; /* written once, at the end */
   int cpu;
   atomic_int pinned; /* 1: pinned and answering, -1: could not be pinned */

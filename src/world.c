@@ -19,7 +19,8 @@ typedef struct step_task {
 
 struct grip_world {
   grip_world_def def;
-  step_task step; /* the last step's task: written only when it changes (grip_world_step) */
+  step_task step; /* the step's task: its world set at creation, the rest written only when it
+                     changes (grip_world_step) */
   grip_plane default_plane; /* the ground when the caller gives none */
   vehicle *vehicles;
   int capacity;
@@ -69,6 +70,7 @@ grip_world *grip_create_world(const grip_world_def *def) {
   if (!w) return NULL;
   memset(w, 0, sizeof *w);
   w->def = *def;
+  w->step.world = w;
   w->default_plane = grip_default_plane();
   if (!w->def.ground.raycast) w->def.ground = grip_plane_ground(&w->default_plane);
   w->capacity = def->vehicle_capacity > 0 ? def->vehicle_capacity : 16;
@@ -268,11 +270,9 @@ grip_result grip_world_step(grip_world *world, double dt) {
   /* The task lives in the world, rewritten only when it changes: a helper thread reads it at
    * every step, and a task on the caller's stack, written anew each step, was a cache line that
    * helper fetched from the caller's core before it could start. */
-  step_task task = {world, dt,
-                    world->def.enqueue_task && world->def.worker_count > 1 && world->used <= DOWNWARDS_MAX_SLOTS};
-  if (world->step.world != task.world || world->step.dt != task.dt ||
-      world->step.worker0_downwards != task.worker0_downwards)
-    world->step = task;
+  bool downwards = world->def.enqueue_task && world->def.worker_count > 1 && world->used <= DOWNWARDS_MAX_SLOTS;
+  if (world->step.dt != dt) world->step.dt = dt;
+  if (world->step.worker0_downwards != downwards) world->step.worker0_downwards = downwards;
   /* Written only when it changes: the threads stepping the vehicles read it at every car. */
   bool pairs_possible = world->alive >= 2;
   if (world->collision.pairs_possible != pairs_possible) world->collision.pairs_possible = pairs_possible;

@@ -38,16 +38,24 @@ static void count_items(int start, int end, int worker, void *context) {
   for (int i = start; i < end && i >= 0 && i < MAX_ITEMS; ++i) atomic_fetch_add(&c->hits[i], 1);
 }
 
+/* A pool of `workers` threads wired into *def (a default world definition); NULL (a failed
+ * check) when it cannot be made. */
+static task_pool *attached_pool(int workers, grip_world_def *def) {
+  task_pool *pool = task_pool_create(workers);
+  CHECK(pool != NULL);
+  *def = grip_default_world_def();
+  if (pool) task_pool_attach(pool, def);
+  return pool;
+}
+
 /* Every item of every task exactly once: 3,000 tasks of 1 to 5,000 items back to back (a fixed
  * pseudo-random sequence), on 2, 3 and 4 threads. */
 static void every_item_once(void) {
   static counts c;
   for (int workers = 2; workers <= 4; ++workers) {
-    task_pool *pool = task_pool_create(workers);
-    CHECK(pool != NULL);
+    grip_world_def def;
+    task_pool *pool = attached_pool(workers, &def);
     if (!pool) return;
-    grip_world_def def = grip_default_world_def();
-    task_pool_attach(pool, &def);
     CHECK(def.worker_count == workers);
     unsigned seed = 12345u;
     int wrong = 0;
@@ -206,11 +214,9 @@ static void slow_items(int start, int end, int worker, void *context) {
  * CPU is printed, not checked: the scheduler may put them together again at any time. */
 static void every_item_once_after_sleeps(void) {
   static woken_items c;
-  task_pool *pool = task_pool_create(2);
-  CHECK(pool != NULL);
+  grip_world_def def;
+  task_pool *pool = attached_pool(2, &def);
   if (!pool) return;
-  grip_world_def def = grip_default_world_def();
-  task_pool_attach(pool, &def);
   int wrong = 0;
   atomic_store(&c.helper_items, 0);
   atomic_store(&c.helper_apart, 0);
@@ -259,11 +265,9 @@ static void record_chunks(int start, int end, int worker, void *context) {
 
 static void claims_move_apart(void) {
   static claim_order o;
-  task_pool *pool = task_pool_create(2);
-  CHECK(pool != NULL);
+  grip_world_def def;
+  task_pool *pool = attached_pool(2, &def);
   if (!pool) return;
-  grip_world_def def = grip_default_world_def();
-  task_pool_attach(pool, &def);
   int compared[2][2] = {{0, 0}, {0, 0}}, wrong = 0, covered_wrong = 0;
   for (int task = 0; task < 40; ++task) {
     memset(&o, 0, sizeof o);
@@ -305,11 +309,9 @@ static void claims_move_apart(void) {
 static void every_item_once_across_wraps(void) {
   static counts c;
   for (int workers = 2; workers <= 3; ++workers) {
-    task_pool *pool = task_pool_create(workers);
-    CHECK(pool != NULL);
+    grip_world_def def;
+    task_pool *pool = attached_pool(workers, &def);
     if (!pool) return;
-    grip_world_def def = grip_default_world_def();
-    task_pool_attach(pool, &def);
     c.workers = workers;
     int wrong = 0;
     for (int task = 0; task < 140000; ++task) {
@@ -362,11 +364,9 @@ static int gated_tasks(const gated_items *times, int tasks, int from, int to, in
   warm.caller_item_ns = warm.helper_item_ns = 1000;
   warm.stall_item = -1;
   *present = 0;
-  task_pool *pool = task_pool_create(2);
-  CHECK(pool != NULL);
+  grip_world_def def;
+  task_pool *pool = attached_pool(2, &def);
   if (!pool) return 0;
-  grip_world_def def = grip_default_world_def();
-  task_pool_attach(pool, &def);
   int matched = 0;
   for (int task = 0; task < tasks; ++task) {
     void *h = def.enqueue_task(gated_item, 2, 1, &warm, def.task_context);
