@@ -6,15 +6,16 @@ usage: scripts/perf_targets.py [--build build] [--rounds 5] [--baseline OLD_GRIP
                                [--no-torcs] [--json FILE]
 
 It prints one line per round as it goes, then a table: each target, its figure (the median of
-the rounds' own ratios), the limit and whether it is met. Targets it cannot measure here are listed as
-skipped, with why. Exit status 0 whatever the verdicts (this is a measurement, not a test);
-1 when a program fails.
+the rounds' own ratios), the limit and whether it is met. Targets it cannot measure here are
+listed as skipped, with why. Exit status 0 whatever the verdicts (this is a measurement, not a
+test); 1 when a program fails.
 
-- race loop: TORCS 1.3.7 (Debian `torcs`, its robot inferno 3 = car1-trb1) and `grip race` on
-  e-track-4 at dt 0.002 with the robot at TORCS's 50 Hz, each for 1 and LAPS laps; the CPU time of
-  the extra laps (user + system of the whole process and its children) divided by grip's extra
-  car-steps. Limits: below TORCS (< 1.0x), and the issue's 1.0 us a car-step where TORCS takes
-  1.25 us (<= 0.8x). Needs torcs and torcs-data.
+- race loop: TORCS 1.3.7 (Debian `torcs`, its robot inferno 3 = car1-trb1, run by
+  tests/data/torcs-reference/run_torcs_robot.sh) and `grip race` on e-track-4 at dt 0.002 with
+  the robot at TORCS's 50 Hz, each for 1 and LAPS laps; the CPU time of the extra laps (user +
+  system of the whole process and its children) divided by grip's extra car-steps. Limits:
+  below TORCS (< 1.0x), and the issue's 1.0 us a car-step where TORCS takes 1.25 us (<= 0.8x).
+  Needs torcs and torcs-data.
 - start-up: `startup_cpu_s` of those grip races (track load and the robot's line) <= 0.2 s.
 - crowd: a 64-car race against a 1-car race, CPU per car-step, on the built-in track (3 laps)
   and on e-track-4 (the first 30 s at dt 0.002): <= 1.5x.
@@ -35,7 +36,7 @@ skipped, with why. Exit status 0 whatever the verdicts (this is a measurement, n
 --quick runs each measurement at a few per cent of its size (1 round, short races, no TORCS): it
 checks that the script works, and its figures mean little.
 """
-import argparse, importlib.util, json, math, os, resource, shutil, statistics, subprocess, sys, tempfile
+import argparse, importlib.util, json, math, os, re, resource, shutil, statistics, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _spec = importlib.util.spec_from_file_location("bench_peers", os.path.join(ROOT, "scripts", "bench_peers.py"))
@@ -50,29 +51,8 @@ TORCS_TRACKS = "/usr/share/games/torcs/tracks"
 STEP_NS, STEP_FILED_NS = 300.0, 650.0
 RACE_US, RACE_TORCS_US = 1.0, 1.25
 
-# A TORCS quick race in text mode: one robot alone on one track, LAPS laps (TORCS's race
-# manager file; `torcs -r FILE` runs it without a window and writes the results under $HOME).
-TORCS_RACE = """<?xml version="1.0" encoding="UTF-8"?>
-<params name="Quick Race" type="param" mode="mw">
-  <section name="Header"><attstr name="name" val="Quick Race"/><attnum name="priority" val="10"/></section>
-  <section name="Tracks"><attnum name="maximum number" val="1"/>
-    <section name="1"><attstr name="name" val="{track}"/><attstr name="category" val="{category}"/></section>
-  </section>
-  <section name="Races"><section name="1"><attstr name="name" val="Quick Race"/></section></section>
-  <section name="Quick Race">
-    <attnum name="distance" val="0"/><attstr name="type" val="race"/>
-    <attstr name="starting order" val="drivers list"/><attstr name="restart" val="yes"/>
-    <attstr name="display mode" val="results only"/>
-    <section name="Starting Grid"><attnum name="rows" val="1"/><attnum name="distance to start" val="25"/>
-      <attnum name="distance between columns" val="20"/><attnum name="offset within a column" val="10"/>
-      <attnum name="initial speed" val="0"/><attnum name="initial height" val="0.2"/></section>
-    <attnum name="laps" val="{laps}"/>
-  </section>
-  <section name="Drivers"><attnum name="maximum number" val="40"/>
-    <section name="1"><attnum name="idx" val="{index}"/><attstr name="module" val="{robot}"/></section>
-  </section>
-</params>
-"""
+# Runs one TORCS robot alone in text mode and prints its result line (best= ... laps= ...).
+TORCS_RUN = os.path.join(ROOT, "tests", "data", "torcs-reference", "run_torcs_robot.sh")
 
 
 def children_cpu():
@@ -80,31 +60,24 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def cpu_run(cmd, env=None, check=True):
-    """Runs cmd to its end: (CPU seconds of it and its children, its standard output). With
-    check, a non-zero exit ends the script."""
+def cpu_run(cmd):
+    """Runs cmd to its end: (CPU seconds of it and its children, its standard output); a
+    non-zero exit ends the script."""
     before = children_cpu()
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if check and p.returncode != 0:
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
         sys.exit("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()[-400:]))
     return children_cpu() - before, p.stdout
 
 
 def torcs_race(laps):
-    """CPU seconds of a TORCS race of `laps` laps, inferno 3 (car1-trb1) alone on e-track-4."""
-    home = tempfile.mkdtemp(prefix="grip-torcs-")
-    try:
-        race = os.path.join(home, "race.xml")
-        with open(race, "w") as f:
-            f.write(TORCS_RACE.format(track="e-track-4", category="road", laps=laps, index=3, robot="inferno"))
-        # TORCS's exit status says nothing of the race: its results file does.
-        cpu, _ = cpu_run([TORCS, "-r", race], env=dict(os.environ, HOME=home), check=False)
-        results = os.path.join(home, ".torcs", "results")
-        if not os.path.isdir(results) or not any(files for _, _, files in os.walk(results)):
-            sys.exit("%s -r %s: no results written (is torcs installed?)" % (TORCS, race))
-        return cpu
-    finally:
-        shutil.rmtree(home, ignore_errors=True)
+    """CPU seconds of a TORCS race of `laps` laps, inferno 3 (car1-trb1) alone on e-track-4: the
+    whole of TORCS_RUN (the parse of its results, a few ms, is the same for any lap count and
+    cancels between 1 and LAPS laps)."""
+    cpu, out = cpu_run(["bash", TORCS_RUN, "inferno", "3", "e-track-4", "road", str(laps)])
+    if not re.search(r"\blaps=%d\b" % laps, out):
+        sys.exit("%s: TORCS did not finish %d laps: %s" % (TORCS_RUN, laps, out.strip()))
+    return cpu
 
 
 def grip_race(grip, args):
