@@ -55,12 +55,16 @@
  * once. */
 #define GATED_ITEMS 16
 #define GATED_SLACK_NS 2000
-/* ...and only from an owner that keeps up: one with at most 1/GATED_LEFT_PER_OWN of the thief's
- * own items still unclaimed, that is, one that has claimed at least ~4/5 of what the thief ran in
- * about the same time. On this VM the two vCPUs at times run up to 1.5x apart (docs/performance.md,
- * "Twenty-eighth session"); a thief that waited for an owner on the slower one would idle while it
- * could share the rest. */
-#define GATED_LEFT_PER_OWN 5
+/* ...and only from an owner that keeps up: one that has claimed, since the task began, at least
+ * GATED_PACE_NUM/GATED_PACE_DEN of what the thief runs in that time at its own pace. The owner's
+ * count leaves out its chunk in progress (one item, near a share's end), and what thieves took
+ * from its share: an earlier rule that judged the owner by the items left in its share counted
+ * what the thief itself had taken as the owner's progress. On this VM the two vCPUs at times run up to 1.5x apart
+ * (docs/performance.md, "Twenty-eighth session"), and with the owner on the vCPU 1.43x slower, that
+ * rule took one or two of its items and then waited for the rest: the faster thread idled ~13,000
+ * TSC ticks of a 78,000-tick step ("Thirty-first session"). */
+#define GATED_PACE_NUM 3
+#define GATED_PACE_DEN 4
 
 /* Cache lines of their own, 64 bytes apart and aligned (the pool is allocated so): what one
  * thread writes at every task is never on a line another reads or writes for a different
@@ -183,8 +187,9 @@ static bool wait_for_owner(task_pool *p, int j, unsigned generation, long long d
 }
 
 /* Claims and runs chunks of share j of task `generation` (n items) until none is left there;
- * returns the items it ran. own_items and per_item_ns are what this thread ran of its own share
- * and what an item of it took (0: unknown), for the wait before taking another's last items.
+ * returns the items it ran. task_start_ns is when this thread began the task (monotonic_ns) and
+ * per_item_ns what an item of its own share took it (0: unknown), for the wait before taking
+ * another's last items.
  *
  * A share's word is opened for the task by the first thread to look at it (its owner, nearly
  * always): the caller publishes only the task word, and the line of a helper's share stays in
@@ -200,7 +205,7 @@ static bool wait_for_owner(task_pool *p, int j, unsigned generation, long long d
  * from the bottom up, so the two streams of work move away from the boundary between their
  * shares (a world steps worker 0's ranges from the top down too, world.c); a thread that takes
  * chunks of another's share takes them from the other end, away from where its owner works. */
-static int run_share(task_pool *p, int j, unsigned generation, int n, int index, int own_items,
+static int run_share(task_pool *p, int j, unsigned generation, int n, int index, long long task_start_ns,
                      double per_item_ns) {
   int ran = 0;
   bool owner = j == index, from_top = owner ? j == 0 : j != 0, waited = false;
@@ -217,17 +222,19 @@ static int run_share(task_pool *p, int j, unsigned generation, int n, int index,
     }
     int end = word_end(w), next = word_next(w);
     if (next >= end) return ran;
-    /* Another's share with its last items left, its owner at work on it (the owner's end has
-     * moved: a thief takes from the other) and keeping up, and a pace of this thread's own to go
-     * by. */
-    bool owner_started = j == 0 ? end < word_end(opened) : next > word_next(opened);
-    if (!owner && !waited && end - next < GATED_ITEMS && (end - next) * GATED_LEFT_PER_OWN <= own_items &&
-        owner_started && per_item_ns > 0.0) {
-      waited = true;
-      long long deadline = monotonic_ns() + (long long)(2.0 * (end - next) * per_item_ns) + GATED_SLACK_NS;
-      if (wait_for_owner(p, j, generation, deadline)) return ran;
-      w = atomic_load_explicit(&p->share[j].word, memory_order_acquire);
-      continue;
+    /* Another's share with its last items left and its owner at work on it, and a pace of this
+     * thread's own to go by: the items the owner has claimed (the owner claims from its own end,
+     * thieves from the other), and whether that keeps up with this thread's pace. */
+    int owner_claimed = j == 0 ? word_end(opened) - end : next - word_next(opened);
+    if (!owner && !waited && end - next < GATED_ITEMS && owner_claimed > 0 && per_item_ns > 0.0) {
+      long long now = monotonic_ns();
+      if ((double)(owner_claimed - 1) * per_item_ns * GATED_PACE_DEN >= (double)(now - task_start_ns) * GATED_PACE_NUM) {
+        waited = true;
+        long long deadline = now + (long long)(2.0 * (end - next) * per_item_ns) + GATED_SLACK_NS;
+        if (wait_for_owner(p, j, generation, deadline)) return ran;
+        w = atomic_load_explicit(&p->share[j].word, memory_order_acquire);
+        continue;
+      }
     }
     /* guided: a share's claims shrink with what is left of it, so the last ones are small */
     int size = (end - next + CHUNK_DIVISOR - 1) / CHUNK_DIVISOR;
@@ -262,12 +269,12 @@ static int run_chunks(task_pool *p, unsigned long long task_word, int index) {
   unsigned generation = word_generation(task_word);
   int n = (int)(task_word & CLAIM_ITEM_MASK);
   long long start = monotonic_ns();
-  int ran = run_share(p, index, generation, n, index, 0, 0.0), own = ran;
+  int ran = run_share(p, index, generation, n, index, start, 0.0);
   double per_item_ns = ran > 0 ? (double)(monotonic_ns() - start) / ran : 0.0;
   atomic_store_explicit(&p->finished[index].generation, generation, memory_order_release);
   if (index != 0 && ran > 0) count_helper_items(p, ran);
   for (int k = 1; k < p->workers; ++k) {
-    int taken = run_share(p, (index + k) % p->workers, generation, n, index, own, per_item_ns);
+    int taken = run_share(p, (index + k) % p->workers, generation, n, index, start, per_item_ns);
     if (index != 0 && taken > 0) count_helper_items(p, taken);
     ran += taken;
   }

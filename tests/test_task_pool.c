@@ -386,13 +386,14 @@ static int gated_tasks(const gated_items *times, int tasks, int from, int to, in
 
 /* A thread that has run out of work does not take the last items (fewer than 16) of a share
  * whose owner is working through them and keeping up: it waits up to twice the time they take
- * it. Items of 2 ms, the helper's first 9 ms (its first chunk is items 20–23): when the caller
- * has run its 20 items (40 ms), the helper is in item 36 with 37–39 left, 7 ms of work, within
- * the caller's wait of 12 ms. Taken at once (as before the wait), item 39 would run on the
- * caller. */
+ * it. Items of 3 ms, the helper's first 10.5 ms (its first chunk is items 20–23): when the
+ * caller has run its 20 items (60 ms), the helper is in item 37 with 38–39 left, 7.5 ms of work
+ * with the one it is in, within the caller's wait of 12 ms. It keeps up: 17 items claimed before
+ * the one it is in, where the caller's pace would have run 20 (3/4 of that is 15). Taken at once
+ * (as before the wait), item 39 would run on the caller. */
 static void working_owner_keeps_its_last_items(void) {
-  gated_items times = {.caller_item_ns = 2000000, .helper_item_ns = 2000000, .stall_item = HELPER_FIRST,
-                       .stall_ns = 9000000};
+  gated_items times = {.caller_item_ns = 3000000, .helper_item_ns = 3000000, .stall_item = HELPER_FIRST,
+                       .stall_ns = 10500000};
   int present, kept = gated_tasks(&times, 6, HELPER_FIRST, GATE_ITEMS, 1, &present);
   /* one task in six may be disturbed (the helper held off its CPU for over 5 ms) */
   CHECK(present >= 4);
@@ -401,15 +402,30 @@ static void working_owner_keeps_its_last_items(void) {
 }
 
 /* ...but an owner on a slower CPU has its last items shared at once: helper items of 1.5 ms
- * against the caller's 1 ms leave the helper 6 items (34–39) when the caller has run its 20, more
- * than a fifth of the caller's 20, and the caller takes item 39 then. Waiting (as without the
- * owner's pace), it would wait up to 12 ms, and the helper would finish them in ~10. */
+ * against the caller's 1 ms leave the helper 6 items (34–39) when the caller has run its 20, and
+ * 13 claimed before the one it is in, under 3/4 of the caller's 20; the caller takes item 39
+ * then. Waiting (as without the owner's pace), it would wait up to 12 ms, and the helper would
+ * finish them in ~10. */
 static void slow_owner_shares_its_last_items(void) {
   gated_items times = {.caller_item_ns = 1000000, .helper_item_ns = 1500000, .stall_item = -1, .stall_ns = 0};
   int present, shared = gated_tasks(&times, 6, GATE_ITEMS - 1, GATE_ITEMS, 0, &present);
   CHECK(present >= 4);
   CHECK(shared >= present - 1);
   printf("  the caller took the slow helper's last item in %d of %d tasks\n", shared, present);
+}
+
+/* ...and keeps sharing them while the owner lags. With the same items (the helper's 1.5 ms), the
+ * caller has taken item 39 at 21 ms; by then the helper has claimed 15 items where the caller
+ * would have run 21, still under 3/4 of its pace, so the caller goes on taking items (38, 37,
+ * then 36) while the helper runs 34 and 35, and the task ends at ~25 ms. The rule before this
+ * one judged the helper by the items left in its share, 4 after the caller's theft, took it for
+ * keeping up, and waited for it to run 35–38 itself, to ~28.5 ms. */
+static void lagging_owner_keeps_sharing(void) {
+  gated_items times = {.caller_item_ns = 1000000, .helper_item_ns = 1500000, .stall_item = -1, .stall_ns = 0};
+  int present, shared = gated_tasks(&times, 6, GATE_ITEMS - 3, GATE_ITEMS, 0, &present);
+  CHECK(present >= 4);
+  CHECK(shared >= present - 1);
+  printf("  the caller ran the lagging helper's last 3 items in %d of %d tasks\n", shared, present);
 }
 
 /* ...and an owner stalled inside an item (50 ms, as a thread preempted for a time slice) has its
@@ -464,6 +480,7 @@ int main(void) {
   RUN_TEST(every_item_once_across_wraps);
   RUN_TEST(working_owner_keeps_its_last_items);
   RUN_TEST(slow_owner_shares_its_last_items);
+  RUN_TEST(lagging_owner_keeps_sharing);
   RUN_TEST(stalled_owner_loses_its_last_items);
 #if defined(__linux__)
   RUN_TEST(leaving_a_cpu);
