@@ -58,11 +58,11 @@
 /* ...and only from an owner that keeps up: one that has claimed, since the task began, at least
  * GATED_PACE_NUM/GATED_PACE_DEN of what the thief runs in that time at its own pace. The owner's
  * count leaves out its chunk in progress (one item, near a share's end), and what thieves took
- * from its share: an earlier rule that judged the owner by the items left in its share counted
- * what the thief itself had taken as the owner's progress. On this VM the two vCPUs at times run up to 1.5x apart
- * (docs/performance.md, "Twenty-eighth session"), and with the owner on the vCPU 1.43x slower, that
- * rule took one or two of its items and then waited for the rest: the faster thread idled ~13,000
- * TSC ticks of a 78,000-tick step ("Thirty-first session"). */
+ * from its share: an earlier rule judged the owner by the items left in its share, and so counted
+ * what the thief itself had taken as the owner's progress. On this VM the two vCPUs at times run
+ * up to 1.5x apart (docs/performance.md, "Twenty-eighth session"); with the owner on a vCPU 1.43x
+ * slower, that rule took a few of its items and then waited for the rest, through most of the
+ * 23,000 TSC ticks between the two threads' ends of a 78,000-tick step ("Thirty-first session"). */
 #define GATED_PACE_NUM 3
 #define GATED_PACE_DEN 4
 
@@ -228,7 +228,8 @@ static int run_share(task_pool *p, int j, unsigned generation, int n, int index,
     int owner_claimed = j == 0 ? word_end(opened) - end : next - word_next(opened);
     if (!owner && !waited && end - next < GATED_ITEMS && owner_claimed > 0 && per_item_ns > 0.0) {
       long long now = monotonic_ns();
-      if ((double)(owner_claimed - 1) * per_item_ns * GATED_PACE_DEN >= (double)(now - task_start_ns) * GATED_PACE_NUM) {
+      double owner_ns = (double)(owner_claimed - 1) * per_item_ns; /* at this thread's pace */
+      if (owner_ns * GATED_PACE_DEN >= (double)(now - task_start_ns) * GATED_PACE_NUM) {
         waited = true;
         long long deadline = now + (long long)(2.0 * (end - next) * per_item_ns) + GATED_SLACK_NS;
         if (wait_for_owner(p, j, generation, deadline)) return ran;
