@@ -33,6 +33,15 @@ def run_json(cmd):
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
+def capacity(cmd, one_ns):
+    """The machine's own parallel capacity at that moment: two runs of cmd (a one-thread bench)
+    side by side, their summed throughput against one run alone that took one_ns a vehicle-step
+    (2.0 on two idle cores)."""
+    pair = [subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    side = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in pair]
+    return sum(one_ns / x["ns_per_vehicle_step"] for x in side)
+
+
 def load():
     try:
         return float(open("/proc/loadavg").read().split()[0])
@@ -86,14 +95,10 @@ def main():
             # The ceiling for two threads of one process: the cars in two separate worlds, one per
             # thread, nothing shared or waited for per step.
             sep = run_json(cmd(2) + ["--separate-worlds"])
-            # The machine's own parallel capacity at that moment: two one-thread runs side by side
-            # (throughput of both against one run alone; 2.0 on two idle cores).
-            pair = [subprocess.Popen(cmd(1), stdout=subprocess.PIPE, text=True) for _ in range(2)]
-            side = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in pair]
-            capacity = sum(r[1]["ns_per_vehicle_step"] / x["ns_per_vehicle_step"] for x in side)
+            machine = capacity(cmd(1), r[1]["ns_per_vehicle_step"])
             row = {"round": rnd, "load": load(), "vehicles": n, "one_ns": r[1]["ns_per_vehicle_step"],
                    "two_ns": r[2]["ns_per_vehicle_step"], "one_cpu_ns": r[1]["cpu_ns_per_vehicle_step"],
-                   "two_cpu_ns": r[2]["cpu_ns_per_vehicle_step"], "capacity": capacity,
+                   "two_cpu_ns": r[2]["cpu_ns_per_vehicle_step"], "capacity": machine,
                    "separate_ns": sep["ns_per_vehicle_step"]}
             row["separate"] = row["one_ns"] / row["separate_ns"]
             row["speedup"] = row["one_ns"] / row["two_ns"]
@@ -102,7 +107,7 @@ def main():
                   "(CPU per vehicle-step %.0f / %.0f ns); two separate worlds on two threads: %.2fx; "
                   "two one-thread runs side by side: %.2fx one" % (
                       rnd, row["load"], n, a.threads_seconds, row["one_ns"], row["two_ns"], row["speedup"],
-                      row["one_cpu_ns"], row["two_cpu_ns"], row["separate"], capacity), flush=True)
+                      row["one_cpu_ns"], row["two_cpu_ns"], row["separate"], machine), flush=True)
     med = statistics.median
     if out["peer"]:
         p = out["peer"]

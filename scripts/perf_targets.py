@@ -28,7 +28,9 @@ test); 1 when a program fails.
 - flat scaling: the vehicle step at 10,000 and 100,000 cars against 100, one thread: <= 1.3x.
 - threads: `grip bench --threads 2` against `--threads 1` at 100, 1,000 and 10,000 cars, wall
   time: >= 1.8x. Beside it: the same cars on two separate worlds (the most two threads of one
-  process get on this machine at that moment) and `core_to_core_ns` (the host's phase).
+  process get on this machine at that moment), the machine's capacity (two one-thread runs side
+  by side, their summed throughput against one alone: 2.0 on two idle cores) and
+  `core_to_core_ns` (the host's phase).
 - one car: `grip bench --vehicles 1 --threads 2`: process CPU time over wall time <= 1.2, so no
   helper thread spins beside the one that steps the car.
 - memory: `bytes_per_vehicle` and `shared_bytes` at 100 cars, reported.
@@ -185,12 +187,15 @@ def main():
             one = bench(grip, n, threads_s(n))
             two = bench(grip, n, threads_s(n), threads=2)
             sep = bench(grip, n, threads_s(n), threads=2, extra=["--separate-worlds"])
+            machine = bench_peers.capacity([grip, "bench", "--vehicles", str(n), "--seconds", "%g" % threads_s(n),
+                                            "--threads", "1", "--json"], one["ns_per_vehicle_step"])
             rows["threads"].append({"vehicles": n, "one_ns": one["ns_per_vehicle_step"],
                                     "two_ns": two["ns_per_vehicle_step"], "separate_ns": sep["ns_per_vehicle_step"],
-                                    "core_to_core_ns": two.get("core_to_core_ns")})
+                                    "capacity": machine, "core_to_core_ns": two.get("core_to_core_ns")})
             t = rows["threads"][-1]
-            print("  threads, %d cars: one %.0f ns, two %.0f ns (%.2fx), two separate worlds %.2fx, core to core %s ns"
-                  % (n, t["one_ns"], t["two_ns"], t["one_ns"] / t["two_ns"], t["one_ns"] / t["separate_ns"],
+            print("  threads, %d cars: one %.0f ns, two %.0f ns (%.2fx), two separate worlds %.2fx, two one-thread "
+                  "runs side by side %.2fx, core to core %s ns"
+                  % (n, t["one_ns"], t["two_ns"], t["one_ns"] / t["two_ns"], t["one_ns"] / t["separate_ns"], machine,
                      "%.0f" % t["core_to_core_ns"] if t["core_to_core_ns"] is not None else "-"), flush=True)
         # 10,000 steps: a helper polls for 0.2 ms before it sleeps, against the ~10 ms of the run
         lone = bench(grip, 1, 20.0, threads=2)
@@ -247,8 +252,8 @@ def main():
         t = [x for x in rows["threads"] if x["vehicles"] == n]
         latency = [x["core_to_core_ns"] for x in t if x["core_to_core_ns"] is not None]
         out.append(target("two threads against one, %d cars" % n, med(x["one_ns"] / x["two_ns"] for x in t), 1.8,
-                          False, "x", "two separate worlds %.2fx; core to core %s ns" % (
-                              med(x["one_ns"] / x["separate_ns"] for x in t),
+                          False, "x", "two separate worlds %.2fx; the machine %.2fx; core to core %s ns" % (
+                              med(x["one_ns"] / x["separate_ns"] for x in t), med(x["capacity"] for x in t),
                               "%.0f" % med(latency) if latency else "-")))
     out.append(target("one car on two threads, CPU / wall", med(rows["one_car"]), 1.2, True, "x"))
     print()

@@ -59,20 +59,25 @@ for n in (100, 1000):
     want = statistics.median(r["one_ns"] / r["two_ns"] for r in rows)
     got = by["two threads against one, %d cars" % n]["figure"]
     expect("threads %d: figure %g = one / two %g" % (n, got, want), abs(got - want) <= 1e-12 * want)
+# Beside each speed-up, the machine's capacity: two one-thread runs side by side, their summed
+# throughput against one alone (2 on two idle cores; a run is never more than twice as fast).
+expect("threads rows carry the machine's capacity", all(0 < r["capacity"] < 4.0 for r in raw["threads"]))
 flat = raw["flat"][0]
 expect("one round at --quick", a["rounds"] == 1 and len(raw["flat"]) == 1)
 got = by["flat, 2000 cars against 100"]["figure"]
 expect("flat 2000: figure %g = %g / %g" % (got, flat["2000"], flat["100"]), abs(got - flat["2000"] / flat["100"]) <= 1e-12 * got)
 # The memory line: a car's own state is kilobytes, its type's shared data tens of kilobytes.
 expect("memory: %r" % a["memory"], 1000 < a["memory"]["bytes_per_vehicle"] < 20000 and 10000 < a["memory"]["shared_bytes"] < 1e6)
-# One car on two threads: the helper does not spin, so CPU time is about wall time (<= 1.2, and
-# at least 0.5: the clocks count the same run).
+# One car on two threads: the helper does not spin, so the process's CPU time is at most about
+# its wall time (a spinning helper would make it ~2 on two idle cores; on a loaded machine the
+# one thread stepping the car gets less than its wall time, never more).
 f = by["one car on two threads, CPU / wall"]["figure"]
-expect("one car: CPU / wall %g in [0.5, 1.2]" % f, 0.5 <= f <= 1.2)
-# A build against itself: the ratio of two runs of one program, within a factor 2 either way.
+expect("one car: CPU / wall %g in (0, 1.2]" % f, 0 < f <= 1.2)
+# A build against itself: the ratio of two runs of one program, about 1 (within a factor 4 either
+# way: runs of a few milliseconds, on a machine that may be running other tests).
 bb = {t["target"]: t for t in b["targets"]}
 r = bb.get("vehicle step against the filed build", {}).get("figure")
-expect("baseline = this build: ratio %r in [0.5, 2]" % r, r is not None and 0.5 <= r <= 2.0)
+expect("baseline = this build: ratio %r in [0.25, 4]" % r, r is not None and 0.25 <= r <= 4.0)
 expect("baseline: limit 300 / 650", abs(bb["vehicle step against the filed build"]["limit"] - 300.0 / 650.0) < 1e-12)
 sys.exit(1 if bad else 0)
 PY
