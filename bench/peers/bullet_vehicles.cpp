@@ -3,7 +3,8 @@
 // Source: the project's ../shared/peers/bullet_vehicles.cpp (written for grip's benchmarks, not
 // taken from Bullet), copied here unchanged apart from this note, the process-CPU clock around
 // the stepping loop (the machine these figures come from is shared: wall time counts the time
-// other jobs ran) and a last line in the form scripts/bench_peers.py reads.
+// other jobs ran), a last line in the form scripts/bench_peers.py reads, and the cars given back
+// at the end (a sanitizer build's leak check fails the program otherwise).
 // Built by CMake as bullet_vehicles when Bullet (pkg-config "bullet", single precision, as
 // Debian's libbullet-dev ships it by default) is found.
 // Peer benchmark: N Bullet btRaycastVehicle cars on a flat static ground,
@@ -83,5 +84,13 @@ int main(int argc, char **argv) {
     double cpu_ns = 1e9 * (double)(c1 - c0) / CLOCKS_PER_SEC;
     printf("{\"peer\":\"bullet_btRaycastVehicle\",\"vehicles\":%d,\"steps\":%ld,\"ns_per_vehicle_step\":%.1f,"
            "\"cpu_ns_per_vehicle_step\":%.1f}\n", n, steps, ns / ((double)steps * n), cpu_ns / ((double)steps * n));
+    for (size_t i = 0; i < cars.size(); i++) {
+        world.removeVehicle(cars[i]);
+        delete cars[i];
+        world.removeRigidBody(bodies[i]);
+        delete bodies[i]->getMotionState();
+        delete bodies[i];
+    }
+    world.removeRigidBody(&ground);
     return 0;
 }
