@@ -42,6 +42,14 @@ def capacity(cmd, one_ns):
     return sum(one_ns / x["ns_per_vehicle_step"] for x in side)
 
 
+def programs(build):
+    """grip and the Bullet peer in a build folder; exits when grip is not there."""
+    grip = os.path.join(build, "grip")
+    if not os.path.exists(grip):
+        sys.exit("no %s: build grip first" % grip)
+    return grip, os.path.join(build, "bullet_vehicles")
+
+
 def load():
     try:
         return float(open("/proc/loadavg").read().split()[0])
@@ -61,10 +69,7 @@ def main():
     ap.add_argument("--no-threads", action="store_true")
     ap.add_argument("--json", default="")
     a = ap.parse_args()
-    grip = os.path.join(a.build, "grip")
-    peer = os.path.join(a.build, "bullet_vehicles")
-    if not os.path.exists(grip):
-        sys.exit("no %s: build grip first" % grip)
+    grip, peer = programs(a.build)
     do_peer = not a.no_peer
     if do_peer and not os.path.exists(peer):
         print("no %s (Bullet not found when configuring: install libbullet-dev): peer left out" % peer)

@@ -41,6 +41,7 @@ checks that the script works, and its figures mean little.
 import argparse, importlib.util, json, math, os, re, resource, shutil, statistics, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no __pycache__ left in the source tree by the import below
 _spec = importlib.util.spec_from_file_location("bench_peers", os.path.join(ROOT, "scripts", "bench_peers.py"))
 bench_peers = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench_peers)
@@ -93,10 +94,14 @@ def first_cpu():
     return str(min(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else "0"
 
 
+def bench_cmd(grip, vehicles, seconds, threads=1, extra=()):
+    return [grip, "bench", "--vehicles", str(vehicles), "--seconds", "%g" % seconds, "--threads", str(threads),
+            "--json"] + list(extra)
+
+
 def bench(grip, vehicles, seconds, threads=1, extra=(), pinned=False):
     """`grip bench` JSON; pinned: on one CPU (taskset), so that two builds compared run on the same one."""
-    cmd = [grip, "bench", "--vehicles", str(vehicles), "--seconds", "%g" % seconds, "--threads", str(threads),
-           "--json"] + list(extra)
+    cmd = bench_cmd(grip, vehicles, seconds, threads, extra)
     if pinned and shutil.which("taskset"):
         cmd = ["taskset", "-c", first_cpu()] + cmd
     return run_json(cmd)
@@ -124,10 +129,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="a few per cent of every size: checks the script")
     ap.add_argument("--json", default="")
     a = ap.parse_args()
-    grip = os.path.join(a.build, "grip")
-    bullet = os.path.join(a.build, "bullet_vehicles")
-    if not os.path.exists(grip):
-        sys.exit("no %s: build grip first" % grip)
+    grip, bullet = bench_peers.programs(a.build)
     quick = a.quick
     rounds = 1 if quick else a.rounds
     bench_s = 0.2 if quick else 4.0          # simulated seconds of the 100-car benches
@@ -187,8 +189,7 @@ def main():
             one = bench(grip, n, threads_s(n))
             two = bench(grip, n, threads_s(n), threads=2)
             sep = bench(grip, n, threads_s(n), threads=2, extra=["--separate-worlds"])
-            machine = bench_peers.capacity([grip, "bench", "--vehicles", str(n), "--seconds", "%g" % threads_s(n),
-                                            "--threads", "1", "--json"], one["ns_per_vehicle_step"])
+            machine = bench_peers.capacity(bench_cmd(grip, n, threads_s(n)), one["ns_per_vehicle_step"])
             rows["threads"].append({"vehicles": n, "one_ns": one["ns_per_vehicle_step"],
                                     "two_ns": two["ns_per_vehicle_step"], "separate_ns": sep["ns_per_vehicle_step"],
                                     "capacity": machine, "core_to_core_ns": two.get("core_to_core_ns")})

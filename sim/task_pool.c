@@ -62,7 +62,10 @@
  * what the thief itself had taken as the owner's progress. On this VM the two vCPUs at times run
  * up to 1.5x apart (docs/performance.md, "Twenty-eighth session"); with the owner on a vCPU 1.43x
  * slower, that rule took a few of its items and then waited for the rest, through most of the
- * 23,000 TSC ticks between the two threads' ends of a 78,000-tick step ("Thirty-first session"). */
+ * 23,000 TSC ticks between the two threads' ends of a 78,000-tick step ("Thirty-first session").
+ * 3/4 lies between that owner's 0.70 of the thief's pace, whose items are now shared, and an
+ * owner at the same pace but a chunk or a late start behind, 0.8 or more (16 of 20 in
+ * tests/test_task_pool.c's working_owner_keeps_its_last_items), who keeps them. */
 #define GATED_PACE_NUM 3
 #define GATED_PACE_DEN 4
 
