@@ -72,7 +72,7 @@ static void esc_torques(vehicle *v, const grip_esc_def *e, const mat3 *rot, cons
   int n = 0;
   for (int i = 0; i < v->wheel_count; ++i)
     if (v->wheels[i].in_contact) {
-      mu += v->wheels[i].surface.friction;
+      mu += v->wheels[i].surface_friction;
       ++n;
     }
   if (n == 0) return;
@@ -154,14 +154,14 @@ double grip_systems_step(vehicle *v, wheel_scratch *sc, const mat3 *rot, const g
        * with e = |kappa| − target; released to 1 when the brake is off or the car is slow. */
       double vx = sc->vx[i];
       if (asked <= 0.0 || !w->in_contact || fabs(vx) < a->min_speed) {
-        v->abs_pressure[i] = 1.0;
+        v->wheels[i].abs_pressure = 1.0;
       } else {
         double kappa = wheel_slip(w, c, vx, a->min_speed) * signd(vx);
         double error = clampd((-kappa - a->target_slip) / a->slip_band, -1.0, 1.0);
-        v->abs_pressure[i] = clampd(v->abs_pressure[i] - a->modulation_rate * dt * error, 0.0, 1.0);
+        v->wheels[i].abs_pressure = clampd(v->wheels[i].abs_pressure - a->modulation_rate * dt * error, 0.0, 1.0);
       }
-      applied[i] = asked * v->abs_pressure[i];
-      if (v->abs_pressure[i] < 1.0 && asked > 0.0) v->abs_active = true;
+      applied[i] = asked * v->wheels[i].abs_pressure;
+      if (v->wheels[i].abs_pressure < 1.0 && asked > 0.0) v->abs_active = true;
     }
   }
   /* Select-low on the rear axle (the last; every unsteered axle behind the first of a truck):
@@ -173,7 +173,7 @@ double grip_systems_step(vehicle *v, wheel_scratch *sc, const mat3 *rot, const g
     int l = t->axle_first_wheel[ax], r = l + 1;
     if (t->axle_wheels[ax] != 2 || (ax < t->axle_count - 1 && t->wheels[l].steer_ratio != 0.0)) continue;
     if (extra[l] != 0.0 || extra[r] != 0.0) continue;
-    double p = mind(v->abs_pressure[l], v->abs_pressure[r]);
+    double p = mind(v->wheels[l].abs_pressure, v->wheels[r].abs_pressure);
     for (int i = l; i <= r; ++i) applied[i] = t->wheels[i].brake_torque * pedal * p;
   }
   for (int i = 0; i < v->wheel_count; ++i) sc->friction_torque[i] += applied[i] - v->type->wheels[i].brake_torque * pedal;

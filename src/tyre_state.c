@@ -82,7 +82,7 @@ void grip_tyre_state_type_init(vehicle_type *t) {
 }
 
 /* Pressure and grip factor from the wheel's current temperatures and depth. */
-static void derive(const vehicle *v, wheel_runtime *w, int axle) {
+static void derive(const vehicle *v, tyre_runtime *w, int axle) {
   const grip_tyre_state_def *d = &v->def->tyre_state;
   double set_abs = v->type->set_pressure[axle] + ATMOSPHERIC_PRESSURE;
   w->pressure = set_abs * (w->temp_gas / d->pressure_temperature) - ATMOSPHERIC_PRESSURE;
@@ -91,14 +91,10 @@ static void derive(const vehicle *v, wheel_runtime *w, int axle) {
 
 void grip_tyre_state_init(vehicle *v) {
   const grip_tyre_state_def *d = &v->def->tyre_state;
+  if (!v->type->tyre_state_on) return; /* (a car without it has no tyre_runtime) */
   for (int i = 0; i < v->wheel_count; ++i) {
-    wheel_runtime *w = &v->wheels[i];
+    tyre_runtime *w = &v->tyres[i];
     w->sliding_power = 0.0;
-    if (!v->type->tyre_state_on) {
-      w->temp_surface = w->temp_carcass = w->temp_gas = w->tread_depth = w->pressure = 0.0;
-      w->tyre_grip = 1.0;
-      continue;
-    }
     w->temp_surface = w->temp_carcass = w->temp_gas = d->initial_temperature;
     w->tread_depth = d->tread_depth;
     derive(v, w, v->type->wheels[i].axle);
@@ -122,32 +118,33 @@ void grip_tyre_state_step(vehicle *v, const wheel_scratch *sc, double dt) {
   double g_cg_eff = g_cg * a_g * inv_gas;
   double q = d->rolling_loss_to_surface;
   for (int i = 0; i < v->wheel_count; ++i) {
-    wheel_runtime *w = &v->wheels[i];
+    const wheel_runtime *w = &v->wheels[i];
+    tyre_runtime *tyre = &v->tyres[i];
     const wheel_config *c = &v->type->wheels[i];
     double p_slide = 0.0, p_roll = 0.0, g_road = 0.0;
     if (w->in_contact) {
       const grip_tyre_def *t = &v->def->axles[c->axle].tyre;
       p_slide = fabs(w->fx * (w->spin * c->radius - sc->vx[i])) + fabs(w->fy * sc->vy[i]);
-      p_roll = t->rolling_resistance * w->surface.rolling_resistance * w->load * fabs(w->spin) * c->radius;
+      p_roll = t->rolling_resistance * w->surface_rolling_resistance * w->load * fabs(w->spin) * c->radius;
       if (!isfinite(p_slide)) p_slide = 0.0;
       if (!isfinite(p_roll)) p_roll = 0.0;
       g_road = d->road_conductance;
     }
-    w->sliding_power = p_slide;
+    tyre->sliding_power = p_slide;
     double p_s = p_slide + q * p_roll, p_c = (1.0 - q) * p_roll;
     /* Surface and carcass rows:
      *   ss·T_s' − G_sc·T_c' = rs,   −G_sc·T_s' + cc·T_c' = rc */
     double ss = a_s + g_sc + g_air + g_road;
-    double rs = a_s * w->temp_surface + p_s + g_air * d->air_temperature + g_road * d->road_temperature;
+    double rs = a_s * tyre->temp_surface + p_s + g_air * d->air_temperature + g_road * d->road_temperature;
     double cc = a_c + g_sc + g_cg_eff;
-    double rc = a_c * w->temp_carcass + p_c + g_cg_eff * w->temp_gas;
+    double rc = a_c * tyre->temp_carcass + p_c + g_cg_eff * tyre->temp_gas;
     double inv_det = 1.0 / (ss * cc - g_sc * g_sc);
     double ts = (rs * cc + g_sc * rc) * inv_det;
     double tc = (ss * rc + g_sc * rs) * inv_det;
-    w->temp_gas = (a_g * w->temp_gas + g_cg * tc) * inv_gas;
-    w->temp_surface = ts;
-    w->temp_carcass = tc;
-    w->tread_depth = maxd(0.0, w->tread_depth - d->wear_rate * p_slide * dt / v->type->tread_area[c->axle]);
-    derive(v, w, c->axle);
+    tyre->temp_gas = (a_g * tyre->temp_gas + g_cg * tc) * inv_gas;
+    tyre->temp_surface = ts;
+    tyre->temp_carcass = tc;
+    tyre->tread_depth = maxd(0.0, tyre->tread_depth - d->wear_rate * p_slide * dt / v->type->tread_area[c->axle]);
+    derive(v, tyre, c->axle);
   }
 }

@@ -2,6 +2,8 @@
 #ifndef GRIP_VEHICLE_INTERNAL_H
 #define GRIP_VEHICLE_INTERNAL_H
 
+#include <stddef.h>
+
 #include "grip/grip.h"
 #include "grip/mf_tyre.h"
 #include "ground_flat.h"
@@ -284,12 +286,13 @@ typedef struct wheel_runtime {
 
   /* per-step values (outputs and state getters) */
   bool in_contact;
+  int surface_id;       /* the id of the surface under the wheel (grip_surface.id), last contact */
   grip_vec3 contact_point;
   grip_vec3 contact_normal;
   ground_flat_ref flat; /* where to look up what the ground vouches for around contact_point */
-  grip_surface surface;
-  grip_vec3 ground_velocity; /* m/s, world, of the ground at the contact point (grip_ground_hit) */
-  void *ground_body;         /* the ground's handle for what the wheel stands on, or NULL */
+  /* What the step reads of the surface under the wheel, last contact (its grip_surface's
+   * friction, ~1, and rolling resistance, ~0.012; the roughness is the ground's to apply) */
+  double surface_friction, surface_rolling_resistance;
   double load;          /* N, the strut's force along the body's up, which is the tyre's load */
   double steer;         /* rad, road-wheel angle */
   double steer_sin, steer_cos; /* of steer */
@@ -299,14 +302,33 @@ typedef struct wheel_runtime {
   double fx, fy, mz;
   double drive_torque;
   double applied_friction; /* actually applied, signed */
-
-  /* tyre state (tyre_state.c; untouched while it is off) */
-  double temp_surface, temp_carcass, temp_gas; /* K */
-  double tread_depth;    /* m */
-  double pressure;       /* Pa, gauge */
-  double tyre_grip;      /* friction multiplier for the next step (temperature window × wear) */
-  double sliding_power;  /* W, last step */
+  double abs_pressure;     /* 0..1, ABS's brake-pressure factor (systems.c); 1 while it is off */
 } wheel_runtime;
+
+/* Every step of every car reads and writes all of its wheels' wheel_runtime: 4 cache lines a
+ * wheel at most, so that a big world streams no more of them than it must. What a step does not
+ * read every step goes to the cold part of the per-wheel allocation (the structs below). */
+_Static_assert(sizeof(wheel_runtime) <= 256, "a wheel's hot state outgrew 4 cache lines: keep cold fields apart");
+
+/* A wheel's ground motion, written and read only in a world whose ground moves
+ * (grip_world_def.moving_ground): apart from wheel_runtime, in the cold part of the per-wheel
+ * allocation, like the tyre state below. */
+typedef struct wheel_ground_motion {
+  grip_vec3 velocity; /* m/s, world, of the ground at the contact point (grip_ground_hit); 0 */
+  void *body;         /* the ground's handle for what the wheel stands on, or NULL */
+} wheel_ground_motion;
+
+/* A wheel's tyre state (tyre_state.c), for a car with it on only: apart from wheel_runtime, in
+ * the cold part of the per-wheel allocation. With it, a moving ground's motion and the surface's
+ * unread fields in wheel_runtime, every car's wheel spanned 360 bytes, all of which the step
+ * touched (docs/performance.md, "Thirty-second session"). */
+typedef struct tyre_runtime {
+  double temp_surface, temp_carcass, temp_gas; /* K; ~350 warm */
+  double tread_depth;    /* m; ~0.008 new */
+  double pressure;       /* Pa, gauge; ~180e3 */
+  double tyre_grip;      /* 1, friction multiplier for the next step (temperature window × wear) */
+  double sliding_power;  /* W, last step */
+} tyre_runtime;
 
 /* What one step passes from the tyres to the drivetrain and the chassis; on the stack of
  * grip_vehicle_step, not in the vehicle. One array per field, wheel i at [i], so that the lanes of
@@ -322,6 +344,18 @@ typedef struct wheel_scratch {
   double k[GRIP_MAX_WHEELS];   /* N·s/rad */
   double inv_denom_x[GRIP_MAX_WHEELS]; /* 1/(1 + dt|vx|/sigma_x) */
 } wheel_scratch;
+
+/* What a vehicle keeps that a step in grip's own chassis mode never reads: in an array of the
+ * world's of its own, one per slot, apart from the vehicles and their wheels, which the step
+ * runs through (docs/performance.md, "Thirty-second session"). */
+typedef struct vehicle_cold {
+  /* where grip_vehicle_set_pose / the safety net put the car back */
+  grip_pose spawn_pose;     /* of the design frame */
+  grip_vec3 spawn_velocity; /* m/s, world */
+  /* forces mode (GRIP_CHASSIS_EXTERNAL) only: the last step's result */
+  grip_vec3 chassis_force;  /* N, world, at the CG, without gravity */
+  grip_vec3 chassis_torque; /* N·m, world, about the CG */
+} vehicle_cold;
 
 typedef struct vehicle {
   const vehicle_type *type;    /* shared, read-only */
@@ -347,9 +381,13 @@ typedef struct vehicle {
   double ground_min_up;     /* cos(world max_ground_slope): a ground normal whose component along
                                up is below this is a wall (set when the vehicle is created) */
   int wheel_count;          /* the type's (read every step, kept with the hot data) */
-  /* Per wheel, in one allocation sized for wheel_count (grip_vehicle_alloc_wheels): the wheels' state,
-   * then the cold arrays below it. */
+  /* Per wheel, in one allocation sized for wheel_count (grip_vehicle_alloc_wheels): the wheels'
+   * state, the differentials and the ground hints, then the arrays only some cars have. */
   wheel_runtime *wheels;
+  tyre_runtime *tyres;      /* wheel_count, in the per-wheel allocation's cold part; NULL
+                               without the tyre state (type->tyre_state_on) */
+  wheel_ground_motion *ground_motion; /* wheel_count, likewise; NULL unless the world's ground
+                                         moves (grip_world_def.moving_ground) */
   int *ground_hint;         /* wheel_count + 1: the ground's memory per wheel, then the chassis
                                (grip_ground_query.hint); -1 when placed */
 
@@ -373,25 +411,19 @@ typedef struct vehicle {
   diff_runtime *diffs;      /* the type's diff_count, in the per-wheel allocation */
 
   /* car systems (systems.c); untouched while they are off */
-  double *abs_pressure;     /* wheel_count: 0..1, ABS brake-pressure factor per wheel */
   double tc_torque_factor;  /* 0..1, engine torque left by traction control */
   double esc_reference;     /* rad/s, last bounded reference yaw rate */
   bool abs_active, tc_active, esc_active;
 
-  /* cold: where grip_vehicle_set_pose / the safety net put the car back */
-  grip_pose spawn_pose;     /* of the design frame */
-  grip_vec3 spawn_velocity; /* m/s, world */
-
-  /* forces mode (GRIP_CHASSIS_EXTERNAL) only: the last step's result */
-  grip_vec3 chassis_force;  /* N, world, at the CG, without gravity */
-  grip_vec3 chassis_torque; /* N·m, world, about the CG */
-  grip_vec3 *wheel_force;   /* wheel_count: N, world, at each wheel's contact point */
+  vehicle_cold *cold;       /* the world's, for this vehicle's slot (grip_world) */
+  grip_vec3 *wheel_force;   /* wheel_count, forces mode only (else NULL): N, world, at each wheel's
+                               contact point */
   size_t wheel_bytes;       /* of the per-wheel allocation */
 } vehicle;
 
 /* The per-wheel allocation of a vehicle of `type` (wheels zeroed); false when out of memory.
  * Made when the vehicle is created, never during a step. */
-bool grip_vehicle_alloc_wheels(vehicle *v, const vehicle_type *type);
+bool grip_vehicle_alloc_wheels(vehicle *v, const vehicle_type *type, bool moving_ground);
 void grip_vehicle_free_wheels(vehicle *v);
 
 /* The registry of car types of one world (vehicle_type.c): an open-addressing table keyed by a

@@ -23,6 +23,7 @@ struct grip_world {
                      changes (grip_world_step) */
   grip_plane default_plane; /* the ground when the caller gives none */
   vehicle *vehicles;
+  vehicle_cold *colds; /* per slot, what a vehicle's step does not read (vehicle.cold points here) */
   int capacity;
   int used; /* slots ever used (alive or free) */
   int alive;
@@ -75,9 +76,11 @@ grip_world *grip_create_world(const grip_world_def *def) {
   if (!w->def.ground.raycast) w->def.ground = grip_plane_ground(&w->default_plane);
   w->capacity = def->vehicle_capacity > 0 ? def->vehicle_capacity : 16;
   w->vehicles = calloc((size_t)w->capacity, sizeof *w->vehicles);
-  if (!w->vehicles || !grip_collision_reserve(&w->collision, w->capacity) ||
+  w->colds = calloc((size_t)w->capacity, sizeof *w->colds);
+  if (!w->vehicles || !w->colds || !grip_collision_reserve(&w->collision, w->capacity) ||
       !grip_collision_set_workers(&w->collision, w->def.enqueue_task ? w->def.worker_count : 1)) {
     grip_collision_free(&w->collision);
+    free(w->colds);
     free(w->vehicles);
     free(w);
     return NULL;
@@ -92,6 +95,7 @@ void grip_destroy_world(grip_world *world) {
   grip_collision_free(&world->collision);
   grip_vehicle_type_registry_free(&world->types);
   free(world->hitches);
+  free(world->colds);
   free(world->vehicles);
   free(world);
 }
@@ -135,7 +139,7 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   /* The per-wheel state, sized for this type's wheel count (the vehicle's own allocation). */
   vehicle wheels;
   memset(&wheels, 0, sizeof wheels);
-  if (!grip_vehicle_alloc_wheels(&wheels, type)) {
+  if (!grip_vehicle_alloc_wheels(&wheels, type, world->def.moving_ground)) {
     grip_vehicle_type_release(&world->types, type);
     return GRIP_NULL_VEHICLE;
   }
@@ -154,7 +158,12 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
         grip_vehicle_type_release(&world->types, type);
         return GRIP_NULL_VEHICLE;
       }
-      vehicle *more = grow_zeroed(world->vehicles, sizeof *more, world->capacity, grown);
+      vehicle_cold *colds = grow_zeroed(world->colds, sizeof *colds, world->capacity, grown);
+      if (colds) {
+        world->colds = colds; /* (it may have moved: each vehicle's pointer follows it) */
+        for (int i = 0; i < world->used; ++i) world->vehicles[i].cold = &colds[i];
+      }
+      vehicle *more = colds ? grow_zeroed(world->vehicles, sizeof *more, world->capacity, grown) : NULL;
       if (!more) {
         grip_vehicle_free_wheels(&wheels);
         grip_vehicle_type_release(&world->types, type);
@@ -172,9 +181,12 @@ grip_vehicle_id grip_create_vehicle(grip_world *world, const grip_vehicle_def *d
   v->alive = true;
   v->wheel_count = wheels.wheel_count;
   v->wheels = wheels.wheels;
-  v->abs_pressure = wheels.abs_pressure;
   v->wheel_force = wheels.wheel_force;
+  v->cold = &world->colds[slot];
+  memset(v->cold, 0, sizeof *v->cold);
   v->diffs = wheels.diffs;
+  v->tyres = wheels.tyres;
+  v->ground_motion = wheels.ground_motion;
   v->ground_hint = wheels.ground_hint;
   v->wheel_bytes = wheels.wheel_bytes;
   grip_vehicle_init(v, type, def->pose, def->velocity);
@@ -221,7 +233,7 @@ size_t grip_world_memory(const grip_world *world, size_t *shared) {
   size_t wheels = 0;
   for (int i = 0; i < world->used; ++i)
     if (world->vehicles[i].alive) wheels += world->vehicles[i].wheel_bytes;
-  return sizeof *world + (size_t)world->capacity * sizeof *world->vehicles +
+  return sizeof *world + (size_t)world->capacity * (sizeof *world->vehicles + sizeof *world->colds) +
          grip_collision_bytes(&world->collision) + types + wheels;
 }
 
@@ -446,8 +458,8 @@ grip_result grip_vehicle_set_pose(grip_world *world, grip_vehicle_id id, grip_po
   if (!finite3_ok(pose.position) || !isfinite(pose.rotation.w) || !isfinite(pose.rotation.x) ||
       !isfinite(pose.rotation.y) || !isfinite(pose.rotation.z))
     return GRIP_INVALID_ARGUMENT;
-  v->spawn_pose = pose;
-  v->spawn_velocity = v3(0, 0, 0);
+  v->cold->spawn_pose = pose;
+  v->cold->spawn_velocity = v3(0, 0, 0);
   grip_vehicle_reset_motion(v);
   grip_vehicle_forget_ground(v);
   return GRIP_OK;
@@ -523,8 +535,8 @@ grip_result grip_vehicle_get_chassis_forces(const grip_world *world, grip_vehicl
   if (!v || !out) return GRIP_INVALID_ID;
   if (v->def->chassis_mode != GRIP_CHASSIS_EXTERNAL) return GRIP_INVALID_ARGUMENT;
   memset(out, 0, sizeof *out);
-  out->force = v->chassis_force;
-  out->torque = v->chassis_torque;
+  out->force = v->cold->chassis_force;
+  out->torque = v->cold->chassis_torque;
   out->center_of_mass = v->position;
   out->mass = v->body_mass + v->fuel_mass;
   out->inertia = v->inertia;
@@ -556,7 +568,7 @@ static void grip_fill_wheel_force(const vehicle *v, int i, bool moving, grip_whe
     o->force = v->wheel_force[i];
     o->point = finite3_ok(w->contact_point) ? w->contact_point : v->position;
     o->aligning_torque = w->in_contact && isfinite(w->mz) ? w->mz : 0.0;
-    o->ground_body = w->in_contact && moving ? w->ground_body : NULL;
+    o->ground_body = w->in_contact && moving ? v->ground_motion[i].body : NULL;
   }
 }
 
@@ -606,10 +618,11 @@ uint64_t grip_world_state_hash(const grip_world *world) {
       h = hash_double(h, w->deflection_y);
       h = hash_double(h, w->compression);
       if (v->type->tyre_state_on) { /* only then: a car with it off hashes as before */
-        h = hash_double(h, w->temp_surface);
-        h = hash_double(h, w->temp_carcass);
-        h = hash_double(h, w->temp_gas);
-        h = hash_double(h, w->tread_depth);
+        const tyre_runtime *t = &v->tyres[k];
+        h = hash_double(h, t->temp_surface);
+        h = hash_double(h, t->temp_carcass);
+        h = hash_double(h, t->temp_gas);
+        h = hash_double(h, t->tread_depth);
       }
     }
   }
