@@ -5,15 +5,11 @@
 #include <string.h>
 
 #include "gmath.h"
+#include "support_random.h"
 #include "test.h"
 
 static unsigned long long rng_state = 88172645463325252ull;
-static double urand(void) { /* xorshift64, uniform in [0, 1) */
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (double)(rng_state >> 11) / 9007199254740992.0;
-}
+static double urand(void) { return support_uniform(&rng_state); }
 
 /* |got − ref| in units in the last place of the double nearest ref (of DBL_MIN below it). */
 static double ulps(double got, long double ref) {

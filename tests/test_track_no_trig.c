@@ -15,6 +15,7 @@
 #include "ground_flat.h"
 #include "grip/grip.h"
 #include "grip/track.h"
+#include "support_random.h"
 #include "test.h"
 #include "track_file.h"
 
@@ -61,12 +62,7 @@ void __wrap_sincos(double x, double *s, double *c) {
 }
 
 static unsigned long long rng_state = 0x9e3779b97f4a7c15ull;
-static double urand(void) { /* xorshift64, uniform in [0, 1) */
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (double)(rng_state >> 11) / 9007199254740992.0;
-}
+static double urand(void) { return support_uniform(&rng_state); }
 
 /* A point near the track, with where it is meant to be: a distance along the centre line and a
  * lateral offset from it (exact to the rounding of grip_track_point_at). */
