@@ -110,6 +110,89 @@ static inline double fast_atan(double x) {
   return sign * r;
 }
 
+/* atan t for |t| <= 1/8 by its series t − t³/3 + t⁵/5 − … to t¹⁷: the first omitted term,
+ * t¹⁹/19, is under 2e-18·|t|, so the sum is within an ulp or two of atan t. */
+static inline double atan_series(double t) {
+  double t2 = t * t;
+  double p = -1.0 / 17.0;
+  p = 1.0 / 15.0 + t2 * p;
+  p = -1.0 / 13.0 + t2 * p;
+  p = 1.0 / 11.0 + t2 * p;
+  p = -1.0 / 9.0 + t2 * p;
+  p = 1.0 / 7.0 + t2 * p;
+  p = -1.0 / 5.0 + t2 * p;
+  p = 1.0 / 3.0 + t2 * p;
+  return t - t * t2 * p;
+}
+
+/* atan2(y, x) within 3 ulps with no call to libm (the track's queries: no trigonometry per
+ * ray). Within 7.1° either side of +x (|y| <= x/8) it is atan_series(y/x). Elsewhere the vector
+ * is folded exactly into the first octant, (m, n) with 0 <= n <= m, by taking |x| and |y| and
+ * swapping them where |y| > |x|; there its angle a = atan(n/m) lies in [0, π/4], and the fold is
+ * undone at the end (π/2 − a for a swap, π − a for x < 0, −a for y < 0). (m, n) is turned back
+ * by the nearest multiple k·π/16, as (m + n·tk, n − m·tk) with tk = tan(k·π/16) (a turn and a
+ * stretch by 1/cos, which leaves the angle alone), so that under π/32 is left for the series
+ * (a tangent under 0.0985): a = k·π/16 + atan((n − m·tk)/(m + n·tk)). Zeros, infinities and NaN
+ * go to libm, for its conventions, but for y = −0 with x > 0, which gives +0. */
+static inline double series_atan2(double y, double x) {
+  if (x > 0.0 && x < INFINITY && fabs(y) <= 0.125 * x) return atan_series(y / x);
+  double ax = fabs(x), ay = fabs(y);
+  bool swap = ay > ax;
+  double m = swap ? ay : ax, n = swap ? ax : ay; /* 0 <= n <= m: the angle a = atan(n/m) */
+  if (!(m > 0.0 && m < INFINITY)) return atan2(y, x);
+  /* tangents of the bounds (2k+1)·π/32 between the multiples k·π/16, and of those multiples */
+  static const double bound[3] = {0.3033466836073424, 0.5345111359507916, 0.8206787908286602};
+  static const double tan_k[5] = {0.0, 0.19891236737965800, 0.41421356237309505, 0.66817863791929892, 1.0};
+  static const double angle_k[5] = {0.0, 0.19634954084936207, 0.39269908169872414, 0.5890486225480862,
+                                    0.7853981633974483};
+  int k = 0;
+  if (n > 0.125 * m) k = n < bound[0] * m ? 1 : n < bound[1] * m ? 2 : n < bound[2] * m ? 3 : 4;
+  double a = angle_k[k] + atan_series((n - m * tan_k[k]) / (m + n * tan_k[k]));
+  if (swap) a = 0.5 * GRIP_PI - a;
+  if (x < 0.0) a = GRIP_PI - a;
+  return signbit(y) ? -a : a;
+}
+
+/* sin and cos of x to within an ulp or two for |x| <= 8π, with no call to libm (the track's
+ * spiral projection). r = x − q·π/2 with π/2 in two parts (Cody and Waite): the first holds 33
+ * significant bits, so q times it is exact for |q| <= 16, and the second (π/2 less the first)
+ * adds its 53 more. That leaves |r| <= π/4, where the series are taken to r¹⁷ and r¹⁸: the first
+ * omitted terms, r¹⁹/19! and r²⁰/20!, are under 1e-19. Beyond 8π, libm. */
+static inline void series_sincos(double x, double *s, double *c) {
+  if (!(fabs(x) <= 8.0 * GRIP_PI)) {
+    *s = sin(x);
+    *c = cos(x);
+    return;
+  }
+  const double half_pi_hi = 1.5707963267341256, half_pi_lo = 6.077100506506192e-11; /* 0x1.921fb544p+0 */
+  double q = floor(x * (2.0 / GRIP_PI) + 0.5);
+  double r = (x - q * half_pi_hi) - q * half_pi_lo, r2 = r * r;
+  double sp = 1.0 / 355687428096000.0; /* 1/17! */
+  sp = -1.0 / 1307674368000.0 + r2 * sp;
+  sp = 1.0 / 6227020800.0 + r2 * sp;
+  sp = -1.0 / 39916800.0 + r2 * sp;
+  sp = 1.0 / 362880.0 + r2 * sp;
+  sp = -1.0 / 5040.0 + r2 * sp;
+  sp = 1.0 / 120.0 + r2 * sp;
+  sp = -1.0 / 6.0 + r2 * sp;
+  double sr = r + r * r2 * sp;
+  double cp = -1.0 / 6402373705728000.0; /* -1/18! */
+  cp = 1.0 / 20922789888000.0 + r2 * cp;
+  cp = -1.0 / 87178291200.0 + r2 * cp;
+  cp = 1.0 / 479001600.0 + r2 * cp;
+  cp = -1.0 / 3628800.0 + r2 * cp;
+  cp = 1.0 / 40320.0 + r2 * cp;
+  cp = -1.0 / 720.0 + r2 * cp;
+  cp = 1.0 / 24.0 + r2 * cp;
+  double cr = 1.0 + r2 * (-0.5 + r2 * cp);
+  switch ((int)q & 3) { /* two's complement: -1 & 3 == 3 */
+    case 0: *s = sr; *c = cr; break;
+    case 1: *s = cr; *c = -sr; break;
+    case 2: *s = -sr; *c = -cr; break;
+    default: *s = -cr; *c = sr; break;
+  }
+}
+
 /* sin and cos together to ~1e-12 for |x| <= 2π (Taylor series on |r| <= π/4 after reduction
  * by quadrant). */
 static inline void fast_sincos(double x, double *s, double *c) {

@@ -42,14 +42,19 @@ typedef struct track_seg {
   double dir;       /* +1 left, -1 right, 0 straight */
   double a, b;      /* arcs: radius at the start (m) and its change per radian turned (m/rad) */
   double theta;     /* rad, angle turned */
-  double cx, cy;    /* m, centre of a circular arc (b == 0) */
+  double cx, cy;    /* m, centre of a circular arc (b == 0); of a spiral's osculating circle at
+                       its middle */
   double alpha0;    /* rad, direction from that centre to the start point */
-  /* Precomputed for the queries, so that a query needs no trigonometry on straights and one
-   * atan2 on circular arcs: */
+  /* Precomputed for the queries, so that a query needs no trigonometry (gmath.h's series_atan2
+   * on arcs): */
   double cos0, sin0;     /* cos and sin of psi0 */
-  double rsx, rsy;       /* circular arcs: unit vector from the centre to the start point */
-  double rex, rey;       /* ... to the end point */
-  double rmx, rmy;       /* ... to the middle of the arc */
+  double rsx, rsy;       /* arcs: dir·(sin, -cos) of the heading at the start, the unit vector
+                            from a circular arc's centre to its start point */
+  double rex, rey;       /* ... at the end */
+  double rmx, rmy;       /* ... at the middle (a spiral's from its cx, cy) */
+  double spiral_f0[2];   /* m, spirals: F(0) of arc_point */
+  double phi_lo, phi_hi; /* rad, spirals: the angles turned within which the projection's
+                            Newton stays (the radius kept positive) */
   double z[4], cross[4]; /* the Hermite height and cross-slope curves as cubics in v = u/len */
   double dw;             /* d(width)/du */
   double inv_len;        /* 1/m, 1 / len: the queries multiply instead of dividing */
@@ -129,24 +134,6 @@ static double wrap_pi(double a) {
   return a;
 }
 
-/* atan2(y, x), by its series where |y| <= x/8 (every arc piece of a TORCS track is under 14°,
- * so a point on it lies within 7° of its middle): atan t = t − t³/3 + t⁵/5 − … to t¹⁷, whose
- * first omitted term is under 1e-17 of t, then within an ulp or two of libm's atan2 and a
- * third of its cost; libm's atan2 elsewhere. */
-static double small_atan2(double y, double x) {
-  if (!(x > 0.0 && fabs(y) <= 0.125 * x)) return atan2(y, x);
-  double t = y / x, t2 = t * t;
-  double p = -1.0 / 17.0;
-  p = 1.0 / 15.0 + t2 * p;
-  p = -1.0 / 13.0 + t2 * p;
-  p = 1.0 / 11.0 + t2 * p;
-  p = -1.0 / 9.0 + t2 * p;
-  p = 1.0 / 7.0 + t2 * p;
-  p = -1.0 / 5.0 + t2 * p;
-  p = 1.0 / 3.0 + t2 * p;
-  return t - t * t2 * p;
-}
-
 /* Angle turned after a local distance u on an arc (radius a + b·phi). */
 static double arc_theta(const track_seg *g, double u) {
   if (g->b == 0.0) return u / g->a;
@@ -183,6 +170,20 @@ static void seg_eval(const track_seg *g, double u, double *x, double *y, double 
   *kappa = g->dir / (g->a + g->b * th);
 }
 
+/* A spiral arc's plan point after turning phi, as arc_point, and the cosine and sine of its
+ * heading psi0 + dir·phi, with no libm: that heading is the middle's turned by dir·(phi − θ/2),
+ * and the middle's is dir·(-rmy, rmx). F(0) is the precomputed spiral_f0. */
+static inline void spiral_point(const track_seg *g, double phi, double *x, double *y, double *c,
+                                double *s) {
+  double d = g->dir, r = g->a + g->b * phi, sd, cd;
+  series_sincos(d * (phi - 0.5 * g->theta), &sd, &cd);
+  double cm = -d * g->rmy, sm = d * g->rmx;
+  *c = cm * cd - sm * sd;
+  *s = sm * cd + cm * sd;
+  *x = g->x0 + (r * d * *s + g->b * *c) - g->spiral_f0[0];
+  *y = g->y0 + (-r * d * *c + g->b * *s) - g->spiral_f0[1];
+}
+
 /* The centre line's direction and curvature at a located point (at its local distance clamped
  * to [0, len]). */
 typedef struct seg_frame {
@@ -193,7 +194,8 @@ typedef struct seg_frame {
 /* Projects (x, y) onto the segment's centre line: local distance u (outside [0, len] when the
  * point lies before or after the segment) and lateral offset t (+ left); *frame (or NULL) gets
  * the centre line's direction at u clamped to [0, len]. Straights need no trigonometry and
- * circular arcs one atan2: their direction at the point is that of the radius through it. */
+ * circular arcs one series_atan2 (gmath.h, no libm): their direction at the point is that of
+ * the radius through it. */
 QUERY_INLINE void seg_project(const track_seg *g, double x, double y, double *u, double *t, seg_frame *frame) {
   if (g->dir == 0.0) {
     double c = g->cos0, s = g->sin0, dx = x - g->x0, dy = y - g->y0;
@@ -208,7 +210,7 @@ QUERY_INLINE void seg_project(const track_seg *g, double x, double y, double *u,
     /* the angle turned, measured from the middle of the arc so that points before the start
      * come out negative: th = theta/2 + dir·angle(r_mid, v), in (-pi, pi] around the middle */
     double th = 0.5 * g->theta +
-                g->dir * small_atan2(g->rmx * vy - g->rmy * vx, g->rmx * vx + g->rmy * vy);
+                g->dir * series_atan2(g->rmx * vy - g->rmy * vx, g->rmx * vx + g->rmy * vy);
     *u = g->a * th;
     *t = g->dir * (g->a - rho);
     if (frame) {
@@ -230,41 +232,31 @@ QUERY_INLINE void seg_project(const track_seg *g, double x, double y, double *u,
     return;
   }
   /* Spiral arc: Newton on f(phi) = (P - C(phi))·T(phi) = 0, from the osculating circle at the
-   * middle of the arc. */
+   * middle of the arc (its centre cx, cy; rmx, rmy the unit vector from it to the middle). */
   double d = g->dir, half = 0.5 * g->theta;
-  double mx, my;
-  arc_point(g, half, &mx, &my);
-  double rm = g->a + g->b * half, pm = g->psi0 + d * half;
-  double ccx = mx - d * rm * sin(pm), ccy = my + d * rm * cos(pm);
-  double phi = half + d * wrap_pi(atan2(y - ccy, x - ccx) - atan2(my - ccy, mx - ccx));
-  double rmin = 0.1 * fmin(g->a, g->a + g->b * g->theta);
-  double lo = -0.5 * g->theta, hi = 1.5 * g->theta;
-  /* keep the extrapolated radius positive */
-  if (g->b > 0.0) lo = fmax(lo, (rmin - g->a) / g->b);
-  if (g->b < 0.0) hi = fmin(hi, (rmin - g->a) / g->b);
-  double px = 0.0, py = 0.0, ps = 0.0;
+  double vx = x - g->cx, vy = y - g->cy;
+  double phi = half + d * series_atan2(g->rmx * vy - g->rmy * vx, g->rmx * vx + g->rmy * vy);
+  double px = 0.0, py = 0.0, c = 1.0, s = 0.0;
   for (int it = 0; it < 30; ++it) {
-    phi = clampd(phi, lo, hi);
-    arc_point(g, phi, &px, &py);
-    ps = g->psi0 + d * phi;
-    double tx = cos(ps), ty = sin(ps);
+    phi = clampd(phi, g->phi_lo, g->phi_hi);
+    spiral_point(g, phi, &px, &py, &c, &s);
     double ex = x - px, ey = y - py;
-    double f = ex * tx + ey * ty;
-    double fp = -(g->a + g->b * phi) + d * (-ex * ty + ey * tx);
+    double f = ex * c + ey * s;
+    double fp = -(g->a + g->b * phi) + d * (-ex * s + ey * c);
     if (fabs(fp) < 1e-9) break;
     double step = f / fp;
     phi -= step;
     if (fabs(step) < 1e-13) break;
   }
-  phi = clampd(phi, lo, hi);
-  arc_point(g, phi, &px, &py);
-  ps = g->psi0 + d * phi;
+  phi = clampd(phi, g->phi_lo, g->phi_hi);
+  spiral_point(g, phi, &px, &py, &c, &s);
   *u = g->a * phi + 0.5 * g->b * phi * phi;
-  *t = -(x - px) * sin(ps) + (y - py) * cos(ps);
+  *t = -(x - px) * s + (y - py) * c;
   if (frame) {
-    double cx, cy, cpsi, ck;
-    seg_eval(g, clampd(*u, 0.0, g->len), &cx, &cy, &cpsi, &ck);
-    *frame = (seg_frame){cos(cpsi), sin(cpsi), ck};
+    /* the heading at the clamped point; (cos, sin) = dir·(-r_y, r_x) at the ends */
+    if (*u <= 0.0) *frame = (seg_frame){g->cos0, g->sin0, d / g->a};
+    else if (*u >= g->len) *frame = (seg_frame){-d * g->rey, d * g->rex, d / (g->a + g->b * g->theta)};
+    else *frame = (seg_frame){c, s, d / (g->a + g->b * phi)};
   }
 }
 
@@ -357,7 +349,22 @@ static void prepare_queries(track_seg *g) {
   double L = g->len;
   g->cos0 = cos(g->psi0);
   g->sin0 = sin(g->psi0);
-  if (g->dir != 0.0 && g->b == 0.0) {
+  if (g->dir != 0.0 && g->b != 0.0) {
+    /* a spiral: the centre of the osculating circle at the middle (its radius rm), F(0) of
+     * arc_point, and the bounds of seg_project's Newton (the radius kept positive) */
+    double half = 0.5 * g->theta, mx, my, rm = g->a + g->b * half, pm = g->psi0 + g->dir * half;
+    arc_point(g, half, &mx, &my);
+    g->cx = mx - g->dir * rm * sin(pm);
+    g->cy = my + g->dir * rm * cos(pm);
+    g->spiral_f0[0] = g->a * g->dir * g->sin0 + g->b * g->cos0;
+    g->spiral_f0[1] = -g->a * g->dir * g->cos0 + g->b * g->sin0;
+    double rmin = 0.1 * fmin(g->a, g->a + g->b * g->theta);
+    g->phi_lo = -0.5 * g->theta;
+    g->phi_hi = 1.5 * g->theta;
+    if (g->b > 0.0) g->phi_lo = fmax(g->phi_lo, (rmin - g->a) / g->b);
+    if (g->b < 0.0) g->phi_hi = fmin(g->phi_hi, (rmin - g->a) / g->b);
+  }
+  if (g->dir != 0.0) {
     /* from the centre to the centre line: -dir·N(psi) = dir·(sin psi, -cos psi) */
     double pe = g->psi0 + g->dir * g->theta, pm = g->psi0 + g->dir * 0.5 * g->theta;
     g->rsx = g->dir * g->sin0;

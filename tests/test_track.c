@@ -280,45 +280,64 @@ static void test_heights(void) {
   grip_track_destroy(t);
 }
 
-/* An arc whose radius grows 50 -> 100 m over 90 degrees, against an independent numerical
- * integration of the centre line (midpoint rule over the turned angle). */
-static void test_spiral(void) {
+/* A spiral arc (turning dir = +1 left or -1 right, radius r0 -> r1 over `angle`, placed at
+ * `heading`, its road banked by `cross`), against an independent numerical integration of the
+ * centre line (midpoint rule over the turned angle): its points, headings and curvatures, and
+ * points 4 m right and 3.5 m left located back to their distance, offset and banked normal
+ * (g·sin psi, −g·cos psi, 1)/sqrt(1 + g²) of z = g·lateral. */
+static void check_spiral(int dir, double r0, double r1, double angle, double heading, double cross) {
   grip_track_segment_def d = base_segment();
-  d.type = GRIP_TRACK_LEFT;
-  d.radius = 50.0;
-  d.end_radius = 100.0;
-  d.angle = PI / 2;
-  grip_track *t = build(&d, 1);
+  d.type = dir > 0 ? GRIP_TRACK_LEFT : GRIP_TRACK_RIGHT;
+  d.radius = r0;
+  d.end_radius = r1;
+  d.angle = angle;
+  d.cross_start = d.cross_end = cross;
+  grip_track_def def = {.segments = &d, .segment_count = 1, .start_position = {0.0, 0.0, 0.0},
+                        .start_heading = heading};
+  grip_track *t = NULL;
+  CHECK(grip_track_build(&def, &t) == GRIP_OK);
   if (!t) return;
-  CHECK_NEAR(grip_track_length(t), PI / 2 * 75.0, 1e-9);
+  CHECK_NEAR(grip_track_length(t), angle * 0.5 * (r0 + r1), 1e-9);
   enum { N = 200000 };
-  double x = 0.0, y = 0.0, s = 0.0, dphi = (PI / 2) / N;
+  double x = 0.0, y = 0.0, s = 0.0, dphi = angle / N;
   int checked = 0;
   for (int i = 0; i < N; ++i) {
-    double phi = (i + 0.5) * dphi, r = 50.0 + 50.0 * phi / (PI / 2);
-    x += r * cos(phi) * dphi;
-    y += r * sin(phi) * dphi;
+    double phi = (i + 0.5) * dphi, r = r0 + (r1 - r0) * phi / angle, psi = heading + dir * phi;
+    x += r * cos(psi) * dphi;
+    y += r * sin(psi) * dphi;
     s += r * dphi;
     if ((i + 1) % 20000 == 0 && i + 1 < N) { /* the end point wraps to distance 0 */
-      double ph = (i + 1) * dphi, rr = 50.0 + 50.0 * ph / (PI / 2);
+      double ph = (i + 1) * dphi, rr = r0 + (r1 - r0) * ph / angle, ps = heading + dir * ph;
       grip_track_point p = grip_track_point_at(t, s);
       CHECK_NEAR(p.position.x, x, 1e-6);
       CHECK_NEAR(p.position.y, y, 1e-6);
-      CHECK_NEAR(p.heading, ph, 1e-9);
-      CHECK_NEAR(p.curvature, 1.0 / rr, 1e-9);
-      /* points 4 m right and 7 m left of the integrated centre line */
+      CHECK_NEAR(remainder(p.heading - ps, 2 * PI), 0.0, 1e-9);
+      CHECK_NEAR(p.curvature, dir / rr, 1e-9);
       for (int side = 0; side < 2; ++side) {
-        double lat = side ? 7.0 : -4.0;
-        double px = x - lat * sin(ph), py = y + lat * cos(ph);
+        double lat = side ? 3.5 : -4.0;
+        double px = x - lat * sin(ps), py = y + lat * cos(ps);
         grip_track_location l = grip_track_locate(t, px, py, 0);
         CHECK_NEAR(l.distance, s, 1e-5);
         CHECK_NEAR(l.lateral, lat, 1e-6);
+        CHECK_NEAR(l.z, cross * lat, 1e-6);
+        double n = sqrt(1.0 + cross * cross);
+        CHECK_NEAR(l.normal.x, cross * sin(ps) / n, 1e-8);
+        CHECK_NEAR(l.normal.y, -cross * cos(ps) / n, 1e-8);
+        CHECK_NEAR(l.normal.z, 1.0 / n, 1e-12);
         checked++;
       }
     }
   }
   CHECK(checked == 18);
   grip_track_destroy(t);
+}
+
+/* Left and growing 50 -> 100 m over 90°, level, heading +x; right and shrinking 150 -> 40 m over
+ * 150°, banked 8 %, heading 2 rad (the projection's heading, taken from the arc's middle,
+ * turns through three quadrants). */
+static void test_spiral(void) {
+  check_spiral(+1, 50.0, 100.0, PI / 2, 0.0, 0.0);
+  check_spiral(-1, 150.0, 40.0, 150.0 * PI / 180.0, 2.0, 0.08);
 }
 
 /* The hint walk returns what the exhaustive search returns, for points anywhere around the
