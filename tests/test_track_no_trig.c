@@ -7,9 +7,9 @@
  *
  * The executable is linked with -Wl,--wrap for atan2, atan, sin, cos, sincos and tan: libgrip's
  * calls to them reach the counting wrappers below, which pass them on to libm. The points and
- * rays are made first (grip_track_point_at uses libm) and counted only around the queries. The
- * count is shown to see the track's calls by grip_track_point_at on an arc, which does call
- * sin and cos. */
+ * rays are made first (grip_track_point_at uses libm) and counted only around the queries.
+ * wrappers_count_the_tracks_calls shows that the wrappers see libgrip's calls: those of
+ * grip_track_point_at on an arc, which does call sin and cos. */
 #include <string.h>
 
 #include "ground_flat.h"
@@ -67,7 +67,7 @@ static double urand(void) { return support_uniform(&rng_state); }
 /* A point near the track, with where it is meant to be: a distance along the centre line and a
  * lateral offset from it (exact to the rounding of grip_track_point_at). */
 typedef struct probe {
-  double x, y, z; /* m, a point of the centre line moved sideways; z its centre-line height */
+  double x, y;    /* m, a point of the centre line moved sideways */
   double distance, lateral;
   grip_vec3 tilt; /* a wheel ray's direction, tilted by up to 5 % */
 } probe;
@@ -87,7 +87,6 @@ static void check_no_trig(const grip_track *t, const char *name, double reach) {
     double lat = reach * (2.0 * urand() - 1.0);
     p[i].x = c.position.x - lat * sin(c.heading);
     p[i].y = c.position.y + lat * cos(c.heading);
-    p[i].z = c.position.z;
     p[i].distance = c.distance;
     p[i].lateral = lat;
     grip_vec3 d = {0.1 * (urand() - 0.5), 0.1 * (urand() - 0.5), -1.0};
@@ -114,10 +113,12 @@ static void check_no_trig(const grip_track *t, const char *name, double reach) {
     grip_ground_query q = grip_no_vehicle_query();
     q.hint = &wheel_hint[0];
     grip_ground_hit hit;
+    memset(&hit, 0, sizeof hit);
     grip_vec3 top = {p[i].x, p[i].y, l.z + 2.0};
-    if (ground.raycast(ground.context, &q, top, (grip_vec3){0.0, 0.0, -1.0}, 6.0, &hit)) hits++;
+    bool vertical = ground.raycast(ground.context, &q, top, (grip_vec3){0.0, 0.0, -1.0}, 6.0, &hit);
+    hits += vertical;
     q.wheel = 0;
-    q.has_last_hit = true;
+    q.has_last_hit = vertical;
     q.last_point = hit.point;
     q.last_normal = hit.normal;
     if (ground.raycast(ground.context, &q, top, p[i].tilt, 6.0, &hit)) hits++;
