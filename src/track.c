@@ -44,7 +44,6 @@ typedef struct track_seg {
   double theta;     /* rad, angle turned */
   double cx, cy;    /* m, centre of a circular arc (b == 0); of a spiral's osculating circle at
                        its middle */
-  double alpha0;    /* rad, direction from that centre to the start point */
   /* Precomputed for the queries, so that a query needs no trigonometry (gmath.h's series_atan2
    * on arcs): */
   double cos0, sin0;     /* cos and sin of psi0 */
@@ -1047,10 +1046,12 @@ grip_result grip_track_build(const grip_track_def *def, grip_track **out) {
       if (fabs(g->b) < 1e-12 * g->a) g->b = 0.0;
       g->len = g->theta * 0.5 * (g->def.radius + g->def.end_radius);
       g->def.length = g->len;
-      /* centre of a circular arc lies on the inner side, radius a away along the normal */
-      g->cx = g->x0 - g->dir * g->a * sin(psi);
-      g->cy = g->y0 + g->dir * g->a * cos(psi);
-      g->alpha0 = atan2(g->y0 - g->cy, g->x0 - g->cx);
+      /* centre of a circular arc lies on the inner side, radius a away along the normal (a
+       * spiral's osculating centre: prepare_queries) */
+      if (g->b == 0.0) {
+        g->cx = g->x0 - g->dir * g->a * sin(psi);
+        g->cy = g->y0 + g->dir * g->a * cos(psi);
+      }
     }
     if (!finite_pos(g->len) || !finite_pos(s + g->len)) {
       grip_track_destroy(t);
