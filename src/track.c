@@ -8,6 +8,7 @@
 
 #include "gmath.h"
 #include "ground_flat.h"
+#include "track_search.h"
 #include "isa.h"
 
 /* Steps a hint walk takes before giving up and searching every segment. */
@@ -72,7 +73,8 @@ typedef struct track_seg {
  * an end) can be at most grid_reach anywhere in the cell. A candidate scoring at most
  * grid_reach is then the exhaustive search's answer: every segment not listed scores more. */
 typedef struct track_grid {
-  bool ok;           /* false: no grid (spiral arcs, or memory); the search tries every segment */
+  bool ok;           /* false: no grid (arcs too tight, too many cells, or memory); the search
+                        tries every segment */
   double x0, y0;     /* m, corner of cell (0, 0) */
   double cell;       /* m, cell side */
   int nx, ny;
@@ -194,8 +196,11 @@ typedef struct seg_frame {
  * point lies before or after the segment) and lateral offset t (+ left); *frame (or NULL) gets
  * the centre line's direction at u clamped to [0, len]. Straights need no trigonometry and
  * circular arcs one series_atan2 (gmath.h, no libm): their direction at the point is that of
- * the radius through it. */
-QUERY_INLINE void seg_project(const track_seg *g, double x, double y, double *u, double *t, seg_frame *frame) {
+ * the radius through it. *miss (or NULL) gets how far the point lies off the normal at u, along
+ * the tangent (m): 0 but where a spiral's Newton stops at its bounds, or short of converging. */
+QUERY_INLINE void seg_project_miss(const track_seg *g, double x, double y, double *u, double *t, seg_frame *frame,
+                                   double *miss) {
+  if (miss) *miss = 0.0;
   if (g->dir == 0.0) {
     double c = g->cos0, s = g->sin0, dx = x - g->x0, dy = y - g->y0;
     *u = dx * c + dy * s;
@@ -251,12 +256,17 @@ QUERY_INLINE void seg_project(const track_seg *g, double x, double y, double *u,
   spiral_point(g, phi, &px, &py, &c, &s);
   *u = g->a * phi + 0.5 * g->b * phi * phi;
   *t = -(x - px) * s + (y - py) * c;
+  if (miss) *miss = (x - px) * c + (y - py) * s;
   if (frame) {
     /* the heading at the clamped point; (cos, sin) = dir·(-r_y, r_x) at the ends */
     if (*u <= 0.0) *frame = (seg_frame){g->cos0, g->sin0, d / g->a};
     else if (*u >= g->len) *frame = (seg_frame){-d * g->rey, d * g->rex, d / (g->a + g->b * g->theta)};
     else *frame = (seg_frame){c, s, d / (g->a + g->b * phi)};
   }
+}
+
+QUERY_INLINE void seg_project(const track_seg *g, double x, double y, double *u, double *t, seg_frame *frame) {
+  seg_project_miss(g, x, y, u, t, frame, NULL);
 }
 
 /* Cross-section data at local distance u. */
@@ -472,6 +482,20 @@ static bool segment_ok(const grip_track_segment_def *d) {
 #define CIRCLE_STRIDE 5
 #define GRID_MAX_CELLS 4000000
 #define GRID_MAX_ENTRIES 4e7 /* cell markings while building (an upper bound) */
+
+/* k such that segment g's score (score_segment) at a point is at least the point's distance to
+ * its centre line over k, for scores up to R:
+ * - a straight, 1: the score is the distance to its centre segment;
+ * - a circular arc of radius a, sqrt(1 + R/a) (see the grid's lists in build_index);
+ * - a spiral, sqrt 2. The point is P = C + miss·T + t·N from the projection C, which lies on the
+ *   spiral or on its extension an arc length o beyond an end (o = 0 within it). The distance to
+ *   the centre line is then at most o + |miss| + |t|, no more than sqrt 2 times the score
+ *   hypot(o + |miss|, t). */
+static double score_k(const track_seg *g, double R) {
+  if (g->dir == 0.0) return 1.0;
+  return g->b == 0.0 ? sqrt(1.0 + R / g->a) : sqrt(2.0);
+}
+
 static void build_index(grip_track *t) {
   track_grid *gr = &t->grid;
   gr->ok = false;
@@ -479,12 +503,10 @@ static void build_index(grip_track *t) {
   if (!t->circle) return;
   /* reach: the largest barrier reach anywhere (linear along a segment: largest at an end) */
   double reach = 0.0;
-  bool spiral = false;
   for (int i = 0; i < t->count; ++i) {
     const track_seg *g = &t->seg[i];
     section c0 = seg_section(g, 0.0), c1 = seg_section(g, g->len);
     for (int sd = 0; sd < 2; ++sd) reach = fmax(reach, fmax(c0.reach[sd], c1.reach[sd]));
-    spiral = spiral || (g->dir != 0.0 && g->b != 0.0);
   }
   double R = reach + 1.0;
   double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY, rmax = 0.0;
@@ -494,7 +516,7 @@ static void build_index(grip_track *t) {
     int n = (int)ceil(g->len / h);
     double mx, my, psi, k, far = 0.0;
     seg_eval(g, 0.5 * g->len, &mx, &my, &psi, &k);
-    double ri = g->dir == 0.0 ? R : R * sqrt(1.0 + R / g->a); /* see grid_mark */
+    double ri = R * score_k(g, R); /* see the grid's lists below */
     rmax = fmax(rmax, ri);
     for (int j = 0; j <= n; ++j) {
       double x, y;
@@ -510,9 +532,8 @@ static void build_index(grip_track *t) {
     ci[1] = my;
     ci[2] = far + 0.5 * h + reach;
     ci[3] = far + 0.5 * h;
-    ci[4] = g->dir == 0.0 ? 1.0 : sqrt(1.0 + R / g->a); /* see the grid's lists below */
+    ci[4] = score_k(g, R);
   }
-  if (spiral) return;
   double margin = rmax + h + GRID_CELL;
   /* No grid (the exhaustive search instead) where it would not pay or not fit: arcs so tight
    * that their lists would reach far (a < R/15), or too many list entries in all. */
@@ -546,12 +567,13 @@ static void build_index(grip_track *t) {
    * end point over sqrt(1 + R/a) (|P − E|² = (rho − a)² + 2·a·rho·(1 − cos dθ) with
    * 1 − cos dθ <= dθ²/2 and rho <= a + R). So every point scoring <= R lies within
    * ri = R·sqrt(1 + R/a) of the centre line, and within ri + h/2 of one of the samples h apart:
-   * the cells meeting the square of that half-side round each sample are listed. */
+   * the cells meeting the square of that half-side round each sample are listed. On a spiral
+   * ri = R·sqrt 2 (score_k). */
   for (int pass = 0; pass < 2; ++pass) {
     for (size_t c = 0; c < cells; ++c) last[c] = -1;
     for (int i = 0; i < t->count; ++i) {
       const track_seg *g = &t->seg[i];
-      double ri = (g->dir == 0.0 ? R : R * sqrt(1.0 + R / g->a)) + 0.5 * h;
+      double ri = R * score_k(g, R) + 0.5 * h;
       int n = (int)ceil(g->len / h);
       for (int j = 0; j <= n; ++j) {
         double x, y, psi, k;
@@ -707,7 +729,7 @@ static double flat_junction(const flat_terms *a, const flat_terms *b, double *st
  * a scan of all segments, and gives each the same answer. The scan of all pairs took ~250 M
  * instructions on TORCS's spring (2,956 segments), half of loading it. (Not the locate's grid,
  * track->grid: that one lists a segment where its centre line's band lies, which the circles'
- * test does not bound, and a track with a spiral has none.) */
+ * test does not bound.) */
 #define FLAT_GRID_PAD 1.0             /* m */
 #define FLAT_GRID_CELLS_PER_SEGMENT 4 /* cells at most per segment (the cell at least the mean half-side) */
 #define FLAT_GRID_EXTRA_CELLS 64      /* and so many more, for a track of a few segments */
@@ -1303,9 +1325,11 @@ static int grid_nearest(const grip_track *track, double x, double y, double *bou
 /* Scores segment i for the exhaustive search; keeps the best (lowest index on ties). */
 static void score_segment(const grip_track *track, int i, double x, double y, int *best, double *best_score,
                           double *best_u, double *best_t) {
-  double u, t;
-  seg_project(&track->seg[i], x, y, &u, &t, NULL);
-  double o = overshoot(&track->seg[i], u);
+  double u, t, miss;
+  seg_project_miss(&track->seg[i], x, y, &u, &t, NULL, &miss);
+  /* a spiral's Newton stopped at its bounds leaves the point off the normal by miss: counted, so
+   * that the score is never below the distance to the centre line over score_k (0 elsewhere) */
+  double o = overshoot(&track->seg[i], u) + fabs(miss);
   double score = o > 0.0 ? hypot(o, t) : fabs(t);
   if (score < *best_score || (score == *best_score && i < *best)) {
     *best_score = score;
@@ -1315,36 +1339,53 @@ static void score_segment(const grip_track *track, int i, double x, double y, in
   }
 }
 
+/* The search grid's answer at (x, y): the segment and its projection, when a candidate listed in
+ * the point's cell scores at most the grid's reach (then no other segment scores as low: the
+ * exhaustive search's answer). False without a grid, outside it, or beyond its reach. */
+static bool search_grid(const grip_track *track, double x, double y, int *best, double *best_u, double *best_t) {
+  const track_grid *gr = &track->grid;
+  if (!gr->ok || !isfinite(x) || !isfinite(y)) return false;
+  double fx = floor((x - gr->x0) / gr->cell), fy = floor((y - gr->y0) / gr->cell);
+  if (!(fx >= 0.0 && fy >= 0.0 && fx < gr->nx && fy < gr->ny)) return false;
+  size_t c = (size_t)fy * (size_t)gr->nx + (size_t)fx;
+  double best_score = INFINITY;
+  *best = 0;
+  /* The candidate with the lowest bound is scored first, then only those whose bound does not
+   * exceed the best score (ties go to the lower index, as in the exhaustive search). */
+  double first_bound;
+  int first = grid_nearest(track, x, y, &first_bound);
+  if (first >= 0) score_segment(track, first, x, y, best, &best_score, best_u, best_t);
+  for (int k = gr->start[c]; k < gr->start[c + 1]; ++k) {
+    int i = gr->items[k];
+    const double *ci = &track->circle[CIRCLE_STRIDE * i];
+    double bound = (sqrt((x - ci[0]) * (x - ci[0]) + (y - ci[1]) * (y - ci[1])) - ci[3]) / ci[4];
+    if (i != first && !(bound > best_score && bound < gr->reach))
+      score_segment(track, i, x, y, best, &best_score, best_u, best_t);
+  }
+  /* the lists are complete up to the grid's reach: no other segment scores this low */
+  return best_score <= gr->reach;
+}
+
+/* The exhaustive search: every segment scored. */
+static void search_all(const grip_track *track, double x, double y, int *best, double *best_u, double *best_t) {
+  double best_score = INFINITY;
+  *best = 0;
+  for (int i = 0; i < track->count; ++i) score_segment(track, i, x, y, best, &best_score, best_u, best_t);
+}
+
+int grip_track_search_check(const grip_track *track, double x, double y) {
+  if (!track->grid.ok) return -1;
+  int grid_best, all_best;
+  double grid_u = 0.0, grid_t = 0.0, all_u = 0.0, all_t = 0.0;
+  if (!search_grid(track, x, y, &grid_best, &grid_u, &grid_t)) return 2;
+  search_all(track, x, y, &all_best, &all_u, &all_t);
+  return grid_best == all_best && grid_u == all_u && grid_t == all_t;
+}
+
 static void locate_full_at(const grip_track *track, double x, double y, located *out, int what) {
   int best = 0;
-  double best_score = INFINITY, best_u = 0.0, best_t = 0.0;
-  const track_grid *gr = &track->grid;
-  bool found = false;
-  if (gr->ok && isfinite(x) && isfinite(y)) {
-    double fx = floor((x - gr->x0) / gr->cell), fy = floor((y - gr->y0) / gr->cell);
-    if (fx >= 0.0 && fy >= 0.0 && fx < gr->nx && fy < gr->ny) {
-      size_t c = (size_t)fy * (size_t)gr->nx + (size_t)fx;
-      /* The candidate with the lowest bound is scored first, then only those whose bound does
-       * not exceed the best score (ties go to the lower index, as in the exhaustive search). */
-      double first_bound;
-      int first = grid_nearest(track, x, y, &first_bound);
-      if (first >= 0) score_segment(track, first, x, y, &best, &best_score, &best_u, &best_t);
-      for (int k = gr->start[c]; k < gr->start[c + 1]; ++k) {
-        int i = gr->items[k];
-        const double *ci = &track->circle[CIRCLE_STRIDE * i];
-        double bound = (sqrt((x - ci[0]) * (x - ci[0]) + (y - ci[1]) * (y - ci[1])) - ci[3]) / ci[4];
-        if (i != first && !(bound > best_score && bound < gr->reach))
-          score_segment(track, i, x, y, &best, &best_score, &best_u, &best_t);
-      }
-      /* the lists are complete up to the grid's reach: no other segment scores this low */
-      found = best_score <= gr->reach;
-    }
-  }
-  if (!found) {
-    best = 0;
-    best_score = INFINITY;
-    for (int i = 0; i < track->count; ++i) score_segment(track, i, x, y, &best, &best_score, &best_u, &best_t);
-  }
+  double best_u = 0.0, best_t = 0.0;
+  if (!search_grid(track, x, y, &best, &best_u, &best_t)) search_all(track, x, y, &best, &best_u, &best_t);
   const track_seg *g = &track->seg[best];
   seg_project(g, x, y, &best_u, &best_t, &out->frame);
   out->u = clampd(best_u, 0.0, g->len);

@@ -8,6 +8,7 @@
 #include "support_tracks.h"
 #include "test.h"
 #include "track_file.h"
+#include "track_search.h"
 
 #define PI 3.14159265358979323846
 
@@ -384,6 +385,92 @@ static void test_hint_equals_full(void) {
     CHECK_NEAR(l.lateral, lat, 1e-7);
   }
   grip_track_destroy(t);
+}
+
+/* An oval whose turns begin and end in spirals (300 -> 100 m over 45°, 90° at 100 m, 100 -> 300 m
+ * over 45°): it closes by symmetry. */
+static const char *const spiral_oval_text =
+    "name Spiral Oval\n"
+    "width 12\nkerb 1\nrunoff 8\nbarrier 1.2\n"
+    "straight 400\n"
+    "arc left radius 300 angle 45 end-radius 100\n"
+    "arc left radius 100 angle 90\n"
+    "arc left radius 100 angle 45 end-radius 300\n"
+    "straight 400\n"
+    "arc left radius 300 angle 45 end-radius 100\n"
+    "arc left radius 100 angle 90\n"
+    "arc left radius 100 angle 45 end-radius 300\n";
+
+/* The search grid gives the exhaustive search's answer (src/track_search.h) wherever it vouches
+ * for one, on every kind of track: the built-in track and the oval (straights, circular arcs), a
+ * circle, an oval whose turns begin and end in spirals, and an open course at a heading of 2 rad
+ * with spirals of both hands, a long growing one (20 -> 200 m over 300°, where the projection's
+ * Newton stops at its bounds far from the spiral) and a tight shrinking one (150 -> 15 m over
+ * 180°). At 20,000 points over the plan and 80 m around it, and 20,000 up to 40 m either side of
+ * the centre line: no answer differs, the grid answers an eighth at least itself, and every
+ * point within 10 m of the centre line (no further than the barriers). */
+static void test_search_grid(void) {
+  grip_track *tracks[5] = {NULL};
+  const char *names[5] = {"built-in", "oval.track", "circle", "spiral oval", "spirals"};
+  grip_load_error err;
+  grip_load_error_clear(&err);
+  CHECK(grip_track_open("default", &tracks[0], NULL, 0, &err) == 0);
+  CHECK(grip_track_open(GRIP_SOURCE_DIR "/data/tracks/oval.track", &tracks[1], NULL, 0, &err) == 0);
+  tracks[2] = support_circle_track(150.0);
+  grip_track_file tf;
+  CHECK(grip_track_file_parse(spiral_oval_text, "spiral oval", &tf, &err) == 0);
+  CHECK(grip_track_build(&tf.def, &tracks[3]) == GRIP_OK);
+  grip_track_file_free(&tf);
+  grip_track_segment_def seg[6];
+  for (int i = 0; i < 6; ++i) seg[i] = base_segment();
+  seg[0].length = 60.0;
+  seg[1].type = GRIP_TRACK_LEFT;
+  seg[1].radius = 20.0;
+  seg[1].end_radius = 200.0;
+  seg[1].angle = 300.0 * PI / 180.0;
+  seg[2].length = 50.0;
+  seg[3].type = GRIP_TRACK_RIGHT;
+  seg[3].radius = 150.0;
+  seg[3].end_radius = 15.0;
+  seg[3].angle = PI;
+  seg[4].type = GRIP_TRACK_RIGHT;
+  seg[4].radius = 40.0;
+  seg[4].end_radius = 90.0;
+  seg[4].angle = 120.0 * PI / 180.0;
+  seg[5].length = 80.0;
+  grip_track_def def = {seg, 6, {300.0, -200.0, 0.0}, 2.0};
+  CHECK(grip_track_build(&def, &tracks[4]) == GRIP_OK);
+  for (int k = 0; k < 5; ++k) {
+    grip_track *t = tracks[k];
+    CHECK(t != NULL);
+    if (!t) continue;
+    grip_track_stats st = grip_track_get_stats(t);
+    int answered[4] = {0}; /* by grip_track_search_check's result + 1 */
+    for (int n = 0; n < 20000; ++n) {
+      double x = st.x_min - 80.0 + (st.x_max - st.x_min + 160.0) * urand();
+      double y = st.y_min - 80.0 + (st.y_max - st.y_min + 160.0) * urand();
+      answered[grip_track_search_check(t, x, y) + 1]++;
+    }
+    /* and 20,000 across the band where the grid's reach ends: up to 40 m either side */
+    int near_road = 0, near_answered = 0;
+    for (int n = 0; n < 20000; ++n) {
+      grip_track_point p = grip_track_point_at(t, st.length * urand());
+      double lat = -40.0 + 80.0 * urand();
+      double x = p.position.x - lat * sin(p.heading), y = p.position.y + lat * cos(p.heading);
+      int r = grip_track_search_check(t, x, y);
+      answered[r + 1]++;
+      near_road += fabs(lat) <= 10.0;
+      near_answered += fabs(lat) <= 10.0 && r == 1;
+    }
+    printf("  %-11s 40000 points: %d answered by the grid as by the exhaustive search, %d otherwise, %d left to it, "
+           "%d without a grid; %d of %d within 10 m of the centre line by the grid\n",
+           names[k], answered[2], answered[1], answered[3], answered[0], near_answered, near_road);
+    CHECK(answered[0] == 0); /* every track has its grid */
+    CHECK(answered[1] == 0); /* no answer differs */
+    CHECK(answered[2] >= 5000);
+    CHECK(near_road > 4000 && near_answered == near_road);
+    grip_track_destroy(t);
+  }
 }
 
 /* A TORCS-like course: a circle of radius 150 m cut into 240 arc pieces of 1.5 degrees (TORCS
@@ -852,6 +939,7 @@ int main(void) {
   RUN_TEST(test_heights);
   RUN_TEST(test_spiral);
   RUN_TEST(test_hint_equals_full);
+  RUN_TEST(test_search_grid);
   RUN_TEST(test_queries_equal_locate);
   RUN_TEST(test_flatness_claims);
   RUN_TEST(test_many_pieces);
