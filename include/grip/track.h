@@ -174,7 +174,10 @@ typedef struct grip_track_progress {
 GRIP_API grip_track_progress grip_track_locate_progress(const grip_track *track, double x, double y, int hint);
 
 /* The same answer by the exhaustive search: the segment whose projection is nearest (smallest
- * |lateral|, lowest index on ties). O(segments). */
+ * |lateral| where the point projects within a segment, hypot(distance beyond the end, lateral)
+ * where beyond; a spiral adds how far its projection misses the point along the tangent: see
+ * docs/tracks.md, "The search grid"; lowest index on ties). Through the track's search grid, so
+ * O(segments) only for a point farther than the barriers' reach from every segment. */
 GRIP_API grip_track_location grip_track_locate_full(const grip_track *track, double x, double y);
 
 /* A barrier as seen from a point. */
