@@ -177,7 +177,9 @@ GRIP_API grip_track_progress grip_track_locate_progress(const grip_track *track,
  * |lateral| where the point projects within a segment, hypot(distance beyond the end, lateral)
  * where beyond; a spiral adds how far its projection misses the point along the tangent: see
  * docs/tracks.md, "The search grid"; lowest index on ties). Through the track's search grid, so
- * O(segments) only for a point farther than the barriers' reach from every segment. */
+ * O(segments) only for a point farther than the barriers' reach from every segment, or on a
+ * track that gets no grid (an arc tighter than a fifteenth of that reach, or too many list
+ * entries). */
 GRIP_API grip_track_location grip_track_locate_full(const grip_track *track, double x, double y);
 
 /* A barrier as seen from a point. */
