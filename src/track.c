@@ -73,8 +73,8 @@ typedef struct track_seg {
  * an end) can be at most grid_reach anywhere in the cell. A candidate scoring at most
  * grid_reach is then the exhaustive search's answer: every segment not listed scores more. */
 typedef struct track_grid {
-  bool ok;           /* false: no grid (arcs too tight, too many cells, or memory); the search
-                        tries every segment */
+  bool ok;           /* false: no grid (an arc too tight, too many list entries, or memory):
+                        the search tries every segment */
   double x0, y0;     /* m, corner of cell (0, 0) */
   double cell;       /* m, cell side */
   int nx, ny;
@@ -516,8 +516,8 @@ static void build_index(grip_track *t) {
     int n = (int)ceil(g->len / h);
     double mx, my, psi, k, far = 0.0;
     seg_eval(g, 0.5 * g->len, &mx, &my, &psi, &k);
-    double ri = R * score_k(g, R); /* see the grid's lists below */
-    rmax = fmax(rmax, ri);
+    double k_i = score_k(g, R);
+    rmax = fmax(rmax, R * k_i); /* see the grid's lists below */
     for (int j = 0; j <= n; ++j) {
       double x, y;
       seg_eval(g, g->len * j / n, &x, &y, &psi, &k);
@@ -532,7 +532,7 @@ static void build_index(grip_track *t) {
     ci[1] = my;
     ci[2] = far + 0.5 * h + reach;
     ci[3] = far + 0.5 * h;
-    ci[4] = score_k(g, R);
+    ci[4] = k_i;
   }
   double margin = rmax + h + GRID_CELL;
   /* No grid (the exhaustive search instead) where it would not pay or not fit: arcs so tight
@@ -573,7 +573,7 @@ static void build_index(grip_track *t) {
     for (size_t c = 0; c < cells; ++c) last[c] = -1;
     for (int i = 0; i < t->count; ++i) {
       const track_seg *g = &t->seg[i];
-      double ri = R * score_k(g, R) + 0.5 * h;
+      double ri = R * t->circle[CIRCLE_STRIDE * i + 4] + 0.5 * h;
       int n = (int)ceil(g->len / h);
       for (int j = 0; j <= n; ++j) {
         double x, y, psi, k;
@@ -1300,22 +1300,32 @@ typedef struct located {
   section sec;
 } located;
 
-/* The grid cell's candidate with the lowest bound on its score at (x, y) (score >= distance
- * to the centre line / k below the grid's reach, from the segment's circle); -1 outside the
- * grid or without candidates. */
-static int grid_nearest(const grip_track *track, double x, double y, double *bound) {
-  const track_grid *gr = &track->grid;
-  *bound = INFINITY;
-  if (!gr->ok || !isfinite(x) || !isfinite(y)) return -1;
+/* The grid cell holding (x, y), as an index into the grid's lists; false without a grid or
+ * outside it. */
+static bool grid_cell(const track_grid *gr, double x, double y, size_t *cell) {
+  if (!gr->ok || !isfinite(x) || !isfinite(y)) return false;
   double fx = floor((x - gr->x0) / gr->cell), fy = floor((y - gr->y0) / gr->cell);
-  if (!(fx >= 0.0 && fy >= 0.0 && fx < gr->nx && fy < gr->ny)) return -1;
-  size_t c = (size_t)fy * (size_t)gr->nx + (size_t)fx;
+  if (!(fx >= 0.0 && fy >= 0.0 && fx < gr->nx && fy < gr->ny)) return false;
+  *cell = (size_t)fy * (size_t)gr->nx + (size_t)fx;
+  return true;
+}
+
+/* A lower bound on segment i's score at (x, y) below the grid's reach, from its circle: the
+ * distance to its centre line over k (score_k), the distance to the circle holding it at most. */
+static inline double circle_bound(const grip_track *track, int i, double x, double y) {
+  const double *ci = &track->circle[CIRCLE_STRIDE * i];
+  return (sqrt((x - ci[0]) * (x - ci[0]) + (y - ci[1]) * (y - ci[1])) - ci[3]) / ci[4];
+}
+
+/* Grid cell c's candidate with the lowest circle_bound at (x, y); -1 without candidates. */
+static int cell_nearest(const grip_track *track, size_t c, double x, double y) {
+  const track_grid *gr = &track->grid;
+  double bound = INFINITY;
   int best = -1;
   for (int k = gr->start[c]; k < gr->start[c + 1]; ++k) {
-    const double *ci = &track->circle[CIRCLE_STRIDE * gr->items[k]];
-    double b = (sqrt((x - ci[0]) * (x - ci[0]) + (y - ci[1]) * (y - ci[1])) - ci[3]) / ci[4];
-    if (b < *bound) {
-      *bound = b;
+    double b = circle_bound(track, gr->items[k], x, y);
+    if (b < bound) {
+      bound = b;
       best = gr->items[k];
     }
   }
@@ -1344,21 +1354,17 @@ static void score_segment(const grip_track *track, int i, double x, double y, in
  * exhaustive search's answer). False without a grid, outside it, or beyond its reach. */
 static bool search_grid(const grip_track *track, double x, double y, int *best, double *best_u, double *best_t) {
   const track_grid *gr = &track->grid;
-  if (!gr->ok || !isfinite(x) || !isfinite(y)) return false;
-  double fx = floor((x - gr->x0) / gr->cell), fy = floor((y - gr->y0) / gr->cell);
-  if (!(fx >= 0.0 && fy >= 0.0 && fx < gr->nx && fy < gr->ny)) return false;
-  size_t c = (size_t)fy * (size_t)gr->nx + (size_t)fx;
+  size_t c;
+  if (!grid_cell(gr, x, y, &c)) return false;
   double best_score = INFINITY;
   *best = 0;
   /* The candidate with the lowest bound is scored first, then only those whose bound does not
    * exceed the best score (ties go to the lower index, as in the exhaustive search). */
-  double first_bound;
-  int first = grid_nearest(track, x, y, &first_bound);
+  int first = cell_nearest(track, c, x, y);
   if (first >= 0) score_segment(track, first, x, y, best, &best_score, best_u, best_t);
   for (int k = gr->start[c]; k < gr->start[c + 1]; ++k) {
     int i = gr->items[k];
-    const double *ci = &track->circle[CIRCLE_STRIDE * i];
-    double bound = (sqrt((x - ci[0]) * (x - ci[0]) + (y - ci[1]) * (y - ci[1])) - ci[3]) / ci[4];
+    double bound = circle_bound(track, i, x, y);
     if (i != first && !(bound > best_score && bound < gr->reach))
       score_segment(track, i, x, y, best, &best_score, best_u, best_t);
   }
@@ -1413,8 +1419,8 @@ QUERY_INLINE void locate_at(const grip_track *track, double x, double y, int hin
     const double *c = &track->circle[CIRCLE_STRIDE * hint];
     double dx = x - c[0], dy = y - c[1], r = c[2] + TRACK_HINT_SLACK;
     if (dx * dx + dy * dy > r * r) {
-      double bound;
-      hint = grid_nearest(track, x, y, &bound);
+      size_t cell;
+      hint = grid_cell(&track->grid, x, y, &cell) ? cell_nearest(track, cell, x, y) : -1;
       if (hint < 0) {
         locate_full_at(track, x, y, out, full);
         return;
