@@ -412,9 +412,14 @@ static void working_owner_keeps_its_last_items(void) {
  * theft), the caller took 39 and waited for the helper to run 35–38 itself, to ~28.5 ms. */
 static void slow_owner_shares_its_last_items(void) {
   gated_items times = {.caller_item_ns = 1000000, .helper_item_ns = 1500000, .stall_item = -1, .stall_ns = 0};
-  int present, shared = gated_tasks(&times, 6, GATE_ITEMS - 3, GATE_ITEMS, 0, &present);
-  CHECK(present >= 4);
-  CHECK(shared >= present - 1);
+  int present, shared = gated_tasks(&times, 10, GATE_ITEMS - 3, GATE_ITEMS, 0, &present);
+  /* The helper's 13 claims stand only 2 under 3/4 of the caller's pace: a sleep that overshoots by
+   * a few hundred µs on a loaded machine (ThreadSanitizer beside the rest of the suite) brings
+   * the two paces within the rule's margin. Such a task may go either way: 4 of 6 were seen once
+   * in a fresh clone's `make test`. Most must share, where the thirtieth session's rule shared
+   * in none (0 of 6). */
+  CHECK(present >= 6);
+  CHECK(2 * shared > present);
   printf("  the caller ran the slow helper's last 3 items in %d of %d tasks\n", shared, present);
 }
 
